@@ -1,0 +1,52 @@
+/* The checking pipeline: engine selection and dispatch. */
+#include "check/checker.h"
+
+#include <string.h>
+
+#include "brute/brute.h"
+#include "monitor/monitor.h"
+
+static const char *const ENGINE_NAMES[] = {"auto", "monitor", "brute", "wgl", "hitting"};
+
+void lf_check_options_default(lf_check_options *o) {
+    memset(o, 0, sizeof *o);
+    o->engine = LF_ENGINE_AUTO;
+}
+
+bool lf_engine_from_name(const char *name, lf_engine *out) {
+    for (size_t i = 0; i < sizeof ENGINE_NAMES / sizeof ENGINE_NAMES[0]; i++)
+        if (strcmp(name, ENGINE_NAMES[i]) == 0) {
+            *out = (lf_engine)i;
+            return true;
+        }
+    return false;
+}
+
+const char *lf_engine_name(lf_engine e) {
+    return (unsigned)e < sizeof ENGINE_NAMES / sizeof ENGINE_NAMES[0] ? ENGINE_NAMES[e] : "?";
+}
+
+void lf_check(const lf_history *h, const lf_check_options *o, lf_result *r) {
+    switch (o->engine) {
+    case LF_ENGINE_MONITOR:
+        lf_monitor_check(h, r);
+        return;
+    case LF_ENGINE_BRUTE: {
+        lf_brute_options bo;
+        lf_brute_options_default(&bo);
+        if (o->timeout_s > 0) bo.timeout_s = o->timeout_s;
+        if (o->max_memory_bytes) bo.max_memory_bytes = o->max_memory_bytes;
+        bo.want_witness = o->want_witness;
+        lf_brute_check(h, &bo, r);
+        return;
+    }
+    case LF_ENGINE_WGL:
+    case LF_ENGINE_HITTING:
+        lf_result_set(r, LF_UNKNOWN, lf_engine_name(o->engine), "engine %s is not available in this build",
+                      lf_engine_name(o->engine));
+        return;
+    case LF_ENGINE_AUTO:
+        lf_monitor_check(h, r);
+        return;
+    }
+}

@@ -1,0 +1,410 @@
+/* Text history format reader and writer (see text_format.h and docs/formats.md). */
+#include "format/text_format.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK (1u << 20)       /* read size; also the longest accepted line */
+#define MAX_LINE (CHUNK - 1)
+
+typedef struct parser {
+    const char *name;
+    lf_history *h;
+    uint64_t line;
+    bool have_type;
+    bool have_init;
+    bool seen_op;
+    uint64_t *op_lines; /* line of each op, for validation messages */
+    size_t op_lines_cap;
+    char *err;
+    size_t errlen;
+} parser;
+
+__attribute__((format(printf, 2, 3))) static lf_status fail(parser *p, const char *fmt, ...) {
+    int w = snprintf(p->err, p->errlen, "%s:%" PRIu64 ": ", p->name, p->line);
+    if (w < 0) w = 0;
+    if ((size_t)w < p->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(p->err + w, p->errlen - (size_t)w, fmt, ap);
+        va_end(ap);
+    }
+    return LF_ERR_FORMAT;
+}
+
+typedef struct {
+    const char *s;
+    size_t n;
+} token;
+
+static inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/* Splits the line into at most max tokens; returns the count, or max+1 if there are more. */
+static int tokenize(const char *s, size_t len, token *t, int max) {
+    int n = 0;
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && is_space(s[i])) i++;
+        if (i >= len) break;
+        size_t start = i;
+        while (i < len && !is_space(s[i])) i++;
+        if (n == max) return max + 1;
+        t[n].s = s + start;
+        t[n].n = i - start;
+        n++;
+    }
+    return n;
+}
+
+static bool tok_is(token t, const char *lit) { return strlen(lit) == t.n && memcmp(t.s, lit, t.n) == 0; }
+
+/* Unsigned decimal; false on empty, non-digit or overflow. */
+static bool parse_u64(token t, uint64_t *out) {
+    if (t.n == 0 || t.n > 20) return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < t.n; i++) {
+        unsigned d = (unsigned)(t.s[i] - '0');
+        if (d > 9) return false;
+        if (v > (UINT64_MAX - d) / 10) return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+static bool parse_i64(token t, int64_t *out) {
+    bool neg = t.n > 0 && t.s[0] == '-';
+    token d = {t.s + neg, t.n - neg};
+    uint64_t u;
+    if (!parse_u64(d, &u)) return false;
+    if (neg) {
+        if (u > (uint64_t)INT64_MAX + 1) return false;
+        *out = (int64_t)(0 - u);
+    } else {
+        if (u > (uint64_t)INT64_MAX) return false;
+        *out = (int64_t)u;
+    }
+    return true;
+}
+
+static lf_status parse_value(parser *p, token t, const char *what, int64_t *v, bool *is_nil) {
+    if (tok_is(t, "nil")) {
+        *is_nil = true;
+        *v = 0;
+        return LF_OK;
+    }
+    *is_nil = false;
+    if (!parse_i64(t, v))
+        return fail(p, "%s '%.*s' is not a signed 64-bit integer or nil", what, (int)(t.n > 40 ? 40 : t.n), t.s);
+    return LF_OK;
+}
+
+static lf_status parse_result(parser *p, token t, const lf_method_info *mi, lf_op *op) {
+    static const struct {
+        const char *name;
+        lf_kind kind;
+    } words[] = {{"nil", LF_K_NIL},   {"empty", LF_K_EMPTY}, {"true", LF_K_TRUE},
+                 {"false", LF_K_FALSE}, {"ok", LF_K_OK},       {"fail", LF_K_FAIL}};
+    lf_kind kind = LF_K_NONE;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (tok_is(t, words[i].name)) kind = words[i].kind;
+    if (kind == LF_K_NONE) {
+        if (!parse_i64(t, &op->res))
+            return fail(p, "result '%.*s' is not an integer, nil, empty, true, false, ok or fail",
+                        (int)(t.n > 40 ? 40 : t.n), t.s);
+        kind = LF_K_INT;
+    }
+    if (!(mi->results & LF_KBIT(kind)))
+        return fail(p, "%s cannot return %s", mi->name, kind == LF_K_INT ? "an integer" : lf_kind_name(kind));
+    op->res_kind = (uint8_t)kind;
+    return LF_OK;
+}
+
+static lf_status parse_op(parser *p, token *t, int n) {
+    lf_history *h = p->h;
+    if (!p->have_type) return fail(p, "operation before the 'type' line");
+    if (n < 4) return fail(p, "truncated operation: expected '<thread> <call> <ret> <method> [args] [-> result]'");
+    lf_op op;
+    memset(&op, 0, sizeof op);
+    uint64_t thread;
+    if (!parse_u64(t[0], &thread) || thread > UINT32_MAX)
+        return fail(p, "thread '%.*s' is not an integer in 0..4294967295", (int)(t[0].n > 40 ? 40 : t[0].n),
+                    t[0].s);
+    op.thread = (uint32_t)thread;
+    if (!parse_u64(t[1], &op.call))
+        return fail(p, "call stamp '%.*s' is not an unsigned 64-bit integer", (int)(t[1].n > 40 ? 40 : t[1].n),
+                    t[1].s);
+    bool pending = tok_is(t[2], "?");
+    if (!pending) {
+        if (!parse_u64(t[2], &op.ret))
+            return fail(p, "return stamp '%.*s' is not an unsigned 64-bit integer or '?'",
+                        (int)(t[2].n > 40 ? 40 : t[2].n), t[2].s);
+        if (op.ret < op.call)
+            return fail(p, "return stamp %" PRIu64 " is before call stamp %" PRIu64, op.ret, op.call);
+    }
+    const lf_method_info *mi = lf_method_lookup(h->type, t[3].s, t[3].n);
+    if (!mi)
+        return fail(p, "unknown method '%.*s' for type %s", (int)(t[3].n > 40 ? 40 : t[3].n), t[3].s,
+                    lf_type_name(h->type));
+    op.method = (uint8_t)mi->method;
+    int arrow = -1;
+    for (int i = 4; i < n; i++)
+        if (tok_is(t[i], "->")) {
+            arrow = i;
+            break;
+        }
+    int nargs = (arrow < 0 ? n : arrow) - 4;
+    if (nargs != mi->nargs)
+        return fail(p, "%s takes %d argument%s, got %d", mi->name, mi->nargs, mi->nargs == 1 ? "" : "s", nargs);
+    for (int i = 0; i < nargs; i++) {
+        bool nil;
+        lf_status s = parse_value(p, t[4 + i], "argument", &op.arg[i], &nil);
+        if (s) return s;
+        if (nil) op.arg_nil |= (uint8_t)(1u << i);
+    }
+    bool wants_result = !(mi->results & LF_KBIT(LF_K_NONE));
+    if (pending) {
+        if (arrow >= 0) return fail(p, "a pending op ('?' return) has no '->' result");
+        op.res_kind = LF_K_PENDING;
+    } else if (arrow < 0) {
+        if (wants_result) return fail(p, "missing result: %s needs '-> <result>'", mi->name);
+        op.res_kind = LF_K_NONE;
+    } else {
+        if (!wants_result) return fail(p, "%s has no result, but '->' was given", mi->name);
+        int nres = n - arrow - 1;
+        if (nres != 1) return fail(p, "%s returns one result, got %d", mi->name, nres);
+        lf_status s = parse_result(p, t[arrow + 1], mi, &op);
+        if (s) return s;
+    }
+    if (h->n == p->op_lines_cap) {
+        size_t cap = p->op_lines_cap ? p->op_lines_cap * 2 : 1024;
+        uint64_t *l = realloc(p->op_lines, cap * sizeof *l);
+        if (!l) return LF_ERR_NOMEM;
+        p->op_lines = l;
+        p->op_lines_cap = cap;
+    }
+    if (!lf_history_push(h, &op)) return LF_ERR_NOMEM;
+    p->op_lines[h->n - 1] = p->line;
+    p->seen_op = true;
+    return LF_OK;
+}
+
+static lf_status parse_line(parser *p, const char *s, size_t len) {
+    const char *hash = memchr(s, '#', len);
+    if (hash) len = (size_t)(hash - s);
+    token t[16];
+    int n = tokenize(s, len, t, 15);
+    if (n == 0) return LF_OK;
+    if (n > 15) return fail(p, "too many tokens on one line");
+    if (tok_is(t[0], "type")) {
+        if (n != 2) return fail(p, "expected 'type <name>'");
+        if (p->have_type) return fail(p, "a second 'type' line");
+        lf_type ty;
+        if (!lf_type_from_name(t[1].s, t[1].n, &ty))
+            return fail(p, "unknown type '%.*s' (known: register, cas-register, set, stack, queue, pqueue, kv, "
+                           "counter, deque)",
+                        (int)(t[1].n > 40 ? 40 : t[1].n), t[1].s);
+        p->h->type = ty;
+        p->have_type = true;
+        return LF_OK;
+    }
+    if (tok_is(t[0], "init")) {
+        if (!p->have_type) return fail(p, "'init' before the 'type' line");
+        if (p->h->type != LF_TYPE_REGISTER && p->h->type != LF_TYPE_CAS_REGISTER)
+            return fail(p, "'init' is only allowed for register types, not %s", lf_type_name(p->h->type));
+        if (p->have_init) return fail(p, "a second 'init' line");
+        if (p->seen_op) return fail(p, "'init' after the first operation");
+        if (n != 2) return fail(p, "expected 'init <value>'");
+        bool nil;
+        lf_status st = parse_value(p, t[1], "initial value", &p->h->init, &nil);
+        if (st) return st;
+        p->h->init_kind = nil ? LF_K_NIL : LF_K_INT;
+        p->h->has_init = true;
+        p->have_init = true;
+        return LF_OK;
+    }
+    return parse_op(p, t, n);
+}
+
+static void parser_begin(parser *p, const char *name, lf_history *h, char *err, size_t errlen) {
+    memset(p, 0, sizeof *p);
+    p->name = name;
+    p->h = h;
+    p->err = err;
+    p->errlen = errlen;
+    lf_history_init(h, LF_TYPE_REGISTER);
+    if (errlen) err[0] = 0;
+}
+
+static lf_status parser_finish(parser *p, lf_status s) {
+    if (s == LF_OK && !p->have_type) {
+        p->line = p->line ? p->line : 1;
+        s = fail(p, "missing 'type' line (e.g. 'type queue')");
+    }
+    if (s == LF_OK) {
+        char msg[400];
+        size_t bad = lf_history_validate(p->h, msg, sizeof msg);
+        if (bad != SIZE_MAX) {
+            p->line = p->op_lines[bad];
+            s = fail(p, "%s", msg);
+        }
+    }
+    if (s == LF_ERR_NOMEM)
+        snprintf(p->err, p->errlen, "%s:%" PRIu64 ": out of memory after %zu operations", p->name, p->line,
+                 p->h->n);
+    free(p->op_lines);
+    p->op_lines = NULL;
+    if (s != LF_OK) lf_history_free(p->h);
+    return s;
+}
+
+/* Feeds complete lines from buf[0..len); returns the number of bytes consumed. */
+static lf_status feed_lines(parser *p, const char *buf, size_t len, bool final, size_t *consumed) {
+    size_t pos = 0;
+    while (pos < len) {
+        const char *nl = memchr(buf + pos, '\n', len - pos);
+        if (!nl && !final) break;
+        size_t end = nl ? (size_t)(nl - buf) : len;
+        p->line++;
+        if (memchr(buf + pos, '\0', end - pos)) return fail(p, "NUL byte in a text history (binary file?)");
+        lf_status s = parse_line(p, buf + pos, end - pos);
+        if (s) return s;
+        pos = nl ? end + 1 : len;
+    }
+    *consumed = pos;
+    return LF_OK;
+}
+
+lf_status lf_text_read_buffer(const char *buf, size_t len, const char *name, lf_history *h, char *err,
+                              size_t errlen) {
+    parser p;
+    parser_begin(&p, name, h, err, errlen);
+    size_t used;
+    return parser_finish(&p, feed_lines(&p, buf, len, true, &used));
+}
+
+lf_status lf_text_read_stream(FILE *f, const char *name, lf_history *h, char *err, size_t errlen) {
+    parser p;
+    parser_begin(&p, name, h, err, errlen);
+    char *buf = malloc(CHUNK);
+    if (!buf) return parser_finish(&p, LF_ERR_NOMEM);
+    size_t have = 0;
+    lf_status s = LF_OK;
+    for (;;) {
+        size_t got = fread(buf + have, 1, CHUNK - have, f);
+        have += got;
+        bool eof = got == 0;
+        if (eof && ferror(f)) {
+            snprintf(err, errlen, "%s: read error: %s", name, strerror(errno));
+            s = LF_ERR_IO;
+            break;
+        }
+        size_t used = 0;
+        s = feed_lines(&p, buf, have, eof, &used);
+        if (s || eof) break;
+        if (used == 0 && have == CHUNK) {
+            p.line++;
+            s = fail(&p, "line longer than %u bytes", MAX_LINE);
+            break;
+        }
+        memmove(buf, buf + used, have - used);
+        have -= used;
+    }
+    free(buf);
+    if (s == LF_ERR_IO) {
+        free(p.op_lines);
+        lf_history_free(h);
+        return s;
+    }
+    return parser_finish(&p, s);
+}
+
+/* ---- writer ---- */
+
+static char *put_u64(char *o, uint64_t v) {
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n) *o++ = tmp[--n];
+    return o;
+}
+
+static char *put_i64(char *o, int64_t v) {
+    if (v < 0) {
+        *o++ = '-';
+        return put_u64(o, 0 - (uint64_t)v);
+    }
+    return put_u64(o, (uint64_t)v);
+}
+
+static char *put_str(char *o, const char *s) {
+    size_t n = strlen(s);
+    memcpy(o, s, n);
+    return o + n;
+}
+
+size_t lf_text_format_op(char *buf, const lf_op *op) {
+    char *o = buf;
+    o = put_u64(o, op->thread);
+    *o++ = ' ';
+    o = put_u64(o, op->call);
+    *o++ = ' ';
+    if (lf_op_pending(op))
+        *o++ = '?';
+    else
+        o = put_u64(o, op->ret);
+    *o++ = ' ';
+    o = put_str(o, lf_method_name((lf_method)op->method));
+    int nargs = 0;
+    for (int t = 0; t < LF_TYPE_COUNT; t++) {
+        const lf_method_info *mi = lf_method_info_of((lf_type)t, (lf_method)op->method);
+        if (mi) {
+            nargs = mi->nargs;
+            break;
+        }
+    }
+    for (int i = 0; i < nargs; i++) {
+        *o++ = ' ';
+        o = lf_arg_is_nil(op, i) ? put_str(o, "nil") : put_i64(o, op->arg[i]);
+    }
+    if (op->res_kind != LF_K_NONE && op->res_kind != LF_K_PENDING) {
+        o = put_str(o, " -> ");
+        o = op->res_kind == LF_K_INT ? put_i64(o, op->res) : put_str(o, lf_kind_name((lf_kind)op->res_kind));
+    }
+    return (size_t)(o - buf);
+}
+
+lf_status lf_text_write_stream(FILE *f, const lf_history *h) {
+    if (fprintf(f, "# linfuzz history 1\ntype %s\n", lf_type_name(h->type)) < 0) return LF_ERR_IO;
+    if (h->has_init) {
+        if (h->init_kind == LF_K_NIL) {
+            if (fputs("init nil\n", f) < 0) return LF_ERR_IO;
+        } else if (fprintf(f, "init %" PRId64 "\n", h->init) < 0)
+            return LF_ERR_IO;
+    }
+    enum { BUF = 1 << 16 };
+    char *buf = malloc(BUF);
+    if (!buf) return LF_ERR_IO;
+    size_t used = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        used += lf_text_format_op(buf + used, &h->ops[i]);
+        buf[used++] = '\n';
+        if (used > BUF - 256) {
+            if (fwrite(buf, 1, used, f) != used) {
+                free(buf);
+                return LF_ERR_IO;
+            }
+            used = 0;
+        }
+    }
+    bool ok = fwrite(buf, 1, used, f) == used;
+    free(buf);
+    return ok ? LF_OK : LF_ERR_IO;
+}

@@ -1,0 +1,337 @@
+/* History model: type/method tables, building, validation and description of histories. */
+#include "history/history.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define R(k) LF_KBIT(LF_K_##k)
+#define NORES R(NONE)
+
+static const lf_method_info METHODS[] = {
+    {LF_TYPE_REGISTER, LF_M_WRITE, "write", 1, NORES, LF_ROLE_INSERT},
+    {LF_TYPE_REGISTER, LF_M_READ, "read", 0, R(INT) | R(NIL), LF_ROLE_OBSERVE},
+
+    {LF_TYPE_CAS_REGISTER, LF_M_WRITE, "write", 1, NORES, LF_ROLE_INSERT},
+    {LF_TYPE_CAS_REGISTER, LF_M_READ, "read", 0, R(INT) | R(NIL), LF_ROLE_OBSERVE},
+    {LF_TYPE_CAS_REGISTER, LF_M_CAS, "cas", 2, R(OK) | R(FAIL), LF_ROLE_UPDATE},
+
+    {LF_TYPE_SET, LF_M_ADD, "add", 1, R(TRUE) | R(FALSE), LF_ROLE_INSERT},
+    {LF_TYPE_SET, LF_M_REMOVE, "remove", 1, R(TRUE) | R(FALSE), LF_ROLE_REMOVE},
+    {LF_TYPE_SET, LF_M_CONTAINS, "contains", 1, R(TRUE) | R(FALSE), LF_ROLE_OBSERVE},
+
+    {LF_TYPE_STACK, LF_M_PUSH, "push", 1, NORES, LF_ROLE_INSERT},
+    {LF_TYPE_STACK, LF_M_POP, "pop", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_REMOVE},
+    {LF_TYPE_STACK, LF_M_PEEK, "peek", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_OBSERVE},
+
+    {LF_TYPE_QUEUE, LF_M_ENQ, "enq", 1, NORES, LF_ROLE_INSERT},
+    {LF_TYPE_QUEUE, LF_M_DEQ, "deq", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_REMOVE},
+    {LF_TYPE_QUEUE, LF_M_PEEK, "peek", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_OBSERVE},
+
+    {LF_TYPE_PQUEUE, LF_M_INSERT, "insert", 1, NORES, LF_ROLE_INSERT},
+    {LF_TYPE_PQUEUE, LF_M_POLL, "poll", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_REMOVE},
+    {LF_TYPE_PQUEUE, LF_M_PEEK, "peek", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_OBSERVE},
+
+    {LF_TYPE_KV, LF_M_PUT, "put", 2, NORES, LF_ROLE_INSERT},
+    {LF_TYPE_KV, LF_M_GET, "get", 1, R(INT) | R(NIL), LF_ROLE_OBSERVE},
+    {LF_TYPE_KV, LF_M_DELETE, "delete", 1, R(TRUE) | R(FALSE), LF_ROLE_REMOVE},
+
+    {LF_TYPE_COUNTER, LF_M_INC, "inc", 0, NORES, LF_ROLE_INSERT},
+    {LF_TYPE_COUNTER, LF_M_GET, "get", 0, R(INT), LF_ROLE_OBSERVE},
+
+    {LF_TYPE_DEQUE, LF_M_PUSH_FRONT, "push_front", 1, NORES, LF_ROLE_INSERT},
+    {LF_TYPE_DEQUE, LF_M_PUSH_BACK, "push_back", 1, NORES, LF_ROLE_INSERT},
+    {LF_TYPE_DEQUE, LF_M_POP_FRONT, "pop_front", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_REMOVE},
+    {LF_TYPE_DEQUE, LF_M_POP_BACK, "pop_back", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_REMOVE},
+    {LF_TYPE_DEQUE, LF_M_PEEK_FRONT, "peek_front", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_OBSERVE},
+    {LF_TYPE_DEQUE, LF_M_PEEK_BACK, "peek_back", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_OBSERVE},
+};
+#define N_METHODS (sizeof METHODS / sizeof METHODS[0])
+
+static const char *const TYPE_NAMES[LF_TYPE_COUNT] = {
+    "register", "cas-register", "set", "stack", "queue", "pqueue", "kv", "counter", "deque",
+};
+
+static const char *const METHOD_NAMES[LF_M_COUNT] = {
+    "write", "read", "cas", "add", "remove", "contains", "push", "pop", "peek", "enq", "deq",
+    "insert", "poll", "put", "get", "delete", "inc", "push_front", "push_back", "pop_front",
+    "pop_back", "peek_front", "peek_back",
+};
+
+static const char *const KIND_NAMES[LF_K_COUNT] = {
+    "none", "int", "nil", "empty", "true", "false", "ok", "fail", "?",
+};
+
+const char *lf_type_name(lf_type t) { return (unsigned)t < LF_TYPE_COUNT ? TYPE_NAMES[t] : "?"; }
+
+bool lf_type_from_name(const char *name, size_t len, lf_type *out) {
+    for (int t = 0; t < LF_TYPE_COUNT; t++) {
+        if (strlen(TYPE_NAMES[t]) == len && memcmp(TYPE_NAMES[t], name, len) == 0) {
+            *out = (lf_type)t;
+            return true;
+        }
+    }
+    return false;
+}
+
+const lf_method_info *lf_method_lookup(lf_type t, const char *name, size_t len) {
+    for (size_t i = 0; i < N_METHODS; i++) {
+        if (METHODS[i].type == t && strlen(METHODS[i].name) == len && memcmp(METHODS[i].name, name, len) == 0)
+            return &METHODS[i];
+    }
+    return NULL;
+}
+
+static const lf_method_info *method_table[LF_TYPE_COUNT][LF_M_COUNT];
+static pthread_once_t method_table_once = PTHREAD_ONCE_INIT;
+
+static void build_method_table(void) {
+    for (size_t i = 0; i < N_METHODS; i++) method_table[METHODS[i].type][METHODS[i].method] = &METHODS[i];
+}
+
+const lf_method_info *lf_method_info_of(lf_type t, lf_method m) {
+    /* Called per op on hot paths, so index a table instead of scanning METHODS. */
+    pthread_once(&method_table_once, build_method_table);
+    if ((unsigned)t >= LF_TYPE_COUNT || (unsigned)m >= LF_M_COUNT) return NULL;
+    return method_table[t][m];
+}
+
+const char *lf_method_name(lf_method m) { return (unsigned)m < LF_M_COUNT ? METHOD_NAMES[m] : "?"; }
+
+const char *lf_kind_name(lf_kind k) { return (unsigned)k < LF_K_COUNT ? KIND_NAMES[k] : "?"; }
+
+void lf_history_init(lf_history *h, lf_type type) {
+    memset(h, 0, sizeof *h);
+    h->type = type;
+    h->init_kind = LF_K_INT;
+}
+
+void lf_history_free(lf_history *h) {
+    free(h->ops);
+    h->ops = NULL;
+    h->n = h->cap = 0;
+}
+
+static bool reserve(lf_history *h, size_t want) {
+    if (want <= h->cap) return true;
+    size_t cap = h->cap ? h->cap : 64;
+    while (cap < want) cap *= 2;
+    lf_op *ops = realloc(h->ops, cap * sizeof *ops);
+    if (!ops) return false;
+    h->ops = ops;
+    h->cap = cap;
+    return true;
+}
+
+bool lf_history_push(lf_history *h, const lf_op *op) {
+    if (h->n == h->cap && !reserve(h, h->n + 1)) return false;
+    h->ops[h->n++] = *op;
+    return true;
+}
+
+bool lf_history_copy(lf_history *dst, const lf_history *src) {
+    *dst = *src;
+    dst->ops = NULL;
+    dst->n = dst->cap = 0;
+    if (!reserve(dst, src->n ? src->n : 1)) return false;
+    if (src->n) memcpy(dst->ops, src->ops, src->n * sizeof *src->ops);
+    dst->n = src->n;
+    return true;
+}
+
+bool lf_history_select(lf_history *dst, const lf_history *src, const bool *keep) {
+    *dst = *src;
+    dst->ops = NULL;
+    dst->n = dst->cap = 0;
+    if (!reserve(dst, src->n ? src->n : 1)) return false;
+    for (size_t i = 0; i < src->n; i++)
+        if (keep[i]) dst->ops[dst->n++] = src->ops[i];
+    return true;
+}
+
+int lf_op_describe(char *buf, size_t len, const lf_op *op) {
+    int w = 0;
+#define PUT(...)                                                                   \
+    do {                                                                           \
+        int k_ = snprintf(buf + w, (size_t)w < len ? len - (size_t)w : 0, __VA_ARGS__); \
+        if (k_ > 0) w += k_;                                                       \
+    } while (0)
+    if (lf_op_pending(op))
+        PUT("t%" PRIu32 " [%" PRIu64 ",?] %s", op->thread, op->call, lf_method_name((lf_method)op->method));
+    else
+        PUT("t%" PRIu32 " [%" PRIu64 ",%" PRIu64 "] %s", op->thread, op->call, op->ret,
+            lf_method_name((lf_method)op->method));
+    /* Arity is a property of the method, independent of the type for the shared names. */
+    int nargs = 0;
+    for (size_t i = 0; i < N_METHODS; i++)
+        if (METHODS[i].method == op->method) {
+            nargs = METHODS[i].nargs;
+            break;
+        }
+    for (int i = 0; i < nargs; i++) {
+        if (lf_arg_is_nil(op, i))
+            PUT(" nil");
+        else
+            PUT(" %" PRId64, op->arg[i]);
+    }
+    if (op->res_kind == LF_K_INT)
+        PUT(" -> %" PRId64, op->res);
+    else if (op->res_kind != LF_K_NONE && op->res_kind != LF_K_PENDING)
+        PUT(" -> %s", lf_kind_name((lf_kind)op->res_kind));
+#undef PUT
+    return w;
+}
+
+/* ---- validation ---- */
+
+typedef struct {
+    uint32_t thread;
+    uint32_t idx;
+    uint64_t call;
+} thread_slot;
+
+static int cmp_by_thread_call(const void *a, const void *b) {
+    const thread_slot *x = a, *y = b;
+    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
+    if (x->call != y->call) return x->call < y->call ? -1 : 1;
+    return x->idx < y->idx ? -1 : (x->idx > y->idx);
+}
+
+static size_t check_pair(const lf_history *h, size_t prev, size_t next, char *err, size_t errlen) {
+    const lf_op *a = &h->ops[prev], *b = &h->ops[next];
+    char da[160], db[160];
+    if (lf_op_pending(a)) {
+        lf_op_describe(da, sizeof da, a);
+        lf_op_describe(db, sizeof db, b);
+        snprintf(err, errlen, "thread %" PRIu32 " has op %zu (%s) after its pending op %zu (%s)", a->thread, next,
+                 db, prev, da);
+        return next;
+    }
+    if (!(a->ret < b->call)) {
+        lf_op_describe(da, sizeof da, a);
+        lf_op_describe(db, sizeof db, b);
+        snprintf(err, errlen,
+                 "ops of thread %" PRIu32 " overlap: op %zu (%s) and op %zu (%s); a thread's ops must be "
+                 "sequential (ret < next call)",
+                 a->thread, prev, da, next, db);
+        return next;
+    }
+    return SIZE_MAX;
+}
+
+size_t lf_history_validate(const lf_history *h, char *err, size_t errlen) {
+    if ((unsigned)h->type >= LF_TYPE_COUNT) {
+        snprintf(err, errlen, "unknown type %d", (int)h->type);
+        return 0;
+    }
+    for (size_t i = 0; i < h->n; i++) {
+        const lf_op *op = &h->ops[i];
+        const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
+        if (!mi) {
+            snprintf(err, errlen, "op %zu: method %s does not belong to type %s", i,
+                     lf_method_name((lf_method)op->method), lf_type_name(h->type));
+            return i;
+        }
+        if (op->arg_nil >> mi->nargs) {
+            snprintf(err, errlen, "op %zu: argument flags beyond the method's %d arguments", i, mi->nargs);
+            return i;
+        }
+        if (op->res_kind != LF_K_PENDING) {
+            if (op->res_kind >= LF_K_COUNT || !(mi->results & LF_KBIT(op->res_kind))) {
+                snprintf(err, errlen, "op %zu: %s cannot return %s", i, mi->name,
+                         lf_kind_name((lf_kind)op->res_kind));
+                return i;
+            }
+            if (op->ret < op->call) {
+                snprintf(err, errlen, "op %zu: return stamp %" PRIu64 " is before call stamp %" PRIu64, i,
+                         op->ret, op->call);
+                return i;
+            }
+        }
+    }
+    /* Per-thread sequentiality: sort op indices by (thread, call) and compare neighbours. */
+    if (h->n < 2) return SIZE_MAX;
+    thread_slot *slots = malloc(h->n * sizeof *slots);
+    if (!slots) {
+        snprintf(err, errlen, "out of memory validating %zu ops", h->n);
+        return 0;
+    }
+    bool sorted = true;
+    for (size_t i = 0; i < h->n; i++) {
+        slots[i] = (thread_slot){h->ops[i].thread, (uint32_t)i, h->ops[i].call};
+        if (i && cmp_by_thread_call(&slots[i - 1], &slots[i]) > 0) sorted = false;
+    }
+    if (!sorted) qsort(slots, h->n, sizeof *slots, cmp_by_thread_call);
+    size_t bad = SIZE_MAX;
+    for (size_t i = 1; i < h->n && bad == SIZE_MAX; i++) {
+        if (slots[i].thread != slots[i - 1].thread) continue;
+        bad = check_pair(h, slots[i - 1].idx, slots[i].idx, err, errlen);
+    }
+    free(slots);
+    return bad;
+}
+
+/* ---- unambiguity ---- */
+
+static uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+bool lf_history_unambiguous(const lf_history *h) {
+    /* Inserted values are keyed as (value, nil-bit); a nil value gets a key no integer can collide with
+     * because the set also stores a separate flag for it. */
+    size_t n_ins = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)h->ops[i].method);
+        if (mi && mi->role == LF_ROLE_INSERT) n_ins++;
+    }
+    if (h->type == LF_TYPE_CAS_REGISTER || h->type == LF_TYPE_KV || h->type == LF_TYPE_COUNTER) return false;
+    size_t cap = 16;
+    while (cap < 2 * (n_ins + 1)) cap *= 2;
+    uint64_t *keys = malloc(cap * sizeof *keys);
+    uint8_t *used = calloc(cap, 1);
+    if (!keys || !used) {
+        free(keys);
+        free(used);
+        return false;
+    }
+    bool nil_seen = false, ok = true;
+    /* The register's initial value counts as one insertion. */
+    if (h->type == LF_TYPE_REGISTER) {
+        if (h->init_kind == LF_K_NIL)
+            nil_seen = true;
+        else {
+            size_t s = mix64((uint64_t)h->init) & (cap - 1);
+            keys[s] = (uint64_t)h->init;
+            used[s] = 1;
+        }
+    }
+    for (size_t i = 0; i < h->n && ok; i++) {
+        const lf_op *op = &h->ops[i];
+        const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
+        if (!mi || mi->role != LF_ROLE_INSERT) continue;
+        /* A set add that returned false inserted nothing. */
+        if (h->type == LF_TYPE_SET && op->res_kind == LF_K_FALSE) continue;
+        if (lf_arg_is_nil(op, 0)) {
+            if (nil_seen) ok = false;
+            nil_seen = true;
+            continue;
+        }
+        uint64_t k = (uint64_t)op->arg[0];
+        size_t s = mix64(k) & (cap - 1);
+        while (used[s] && keys[s] != k) s = (s + 1) & (cap - 1);
+        if (used[s]) ok = false;
+        used[s] = 1;
+        keys[s] = k;
+    }
+    free(keys);
+    free(used);
+    return ok;
+}

@@ -1,0 +1,202 @@
+/* `linfuzz check`: read history files, decide each, print one line (or JSON object) per file. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check/checker.h"
+#include "commands.h"
+#include "format/format.h"
+
+static void help(FILE *out) {
+    fprintf(out,
+            "usage: linfuzz check [options] FILE...\n"
+            "\n"
+            "Decides whether each history (text .hist, compressed .lfz, or - for stdin) is linearizable.\n"
+            "Prints 'FILE: linearizable', 'FILE: violation: <reason>' or 'FILE: unknown: <why>'.\n"
+            "\n"
+            "options:\n"
+            "  --engine E       auto (default), monitor, brute, wgl or hitting\n"
+            "  --json           one JSON object per file instead of text lines\n"
+            "  --witness        print a linearization order for linearizable histories\n"
+            "  --timeout SEC    time budget per history for search engines (unknown when exceeded)\n"
+            "  --max-memory MB  memory budget per history for search engines (unknown when exceeded)\n"
+            "  --max-depth D    deepest hitting-family depth tried\n"
+            "  -q, --quiet      print nothing; the exit code tells\n"
+            "\n"
+            "exit: 0 all linearizable, 1 some violation, 2 bad usage or malformed input, 3 some unknown,\n"
+            "      4 a file could not be read. When files disagree the first of 2, 4, 1, 3 applies.\n");
+}
+
+static void json_string(FILE *out, const char *s) {
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Severity order for combining per-file outcomes into one exit code. */
+static int severity(int code) {
+    switch (code) {
+    case LF_EXIT_USAGE: return 4;
+    case LF_EXIT_IO: return 3;
+    case LF_EXIT_VIOLATION: return 2;
+    case LF_EXIT_UNKNOWN: return 1;
+    default: return 0;
+    }
+}
+
+static void print_witness(FILE *out, const lf_history *h, const lf_result *r) {
+    char buf[200];
+    for (size_t i = 0; i < r->witness_len; i++) {
+        lf_op_describe(buf, sizeof buf, &h->ops[r->witness[i]]);
+        fprintf(out, "  %zu. op %" PRIu32 ": %s\n", i + 1, r->witness[i], buf);
+    }
+}
+
+int cmd_check(int argc, char **argv) {
+    lf_check_options opt;
+    lf_check_options_default(&opt);
+    bool json = false, quiet = false;
+    int first_file = argc;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help(stdout);
+            return LF_EXIT_OK;
+        } else if (!strcmp(a, "--json")) {
+            json = true;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            quiet = true;
+        } else if (!strcmp(a, "--witness")) {
+            opt.want_witness = true;
+        } else if (!strcmp(a, "--engine") || !strcmp(a, "--timeout") || !strcmp(a, "--max-memory") ||
+                   !strcmp(a, "--max-depth")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "linfuzz check: %s needs a value\n", a);
+                return LF_EXIT_USAGE;
+            }
+            const char *v = argv[++i];
+            char *end = NULL;
+            errno = 0;
+            if (!strcmp(a, "--engine")) {
+                if (!lf_engine_from_name(v, &opt.engine)) {
+                    fprintf(stderr, "linfuzz check: unknown engine '%s' (auto, monitor, brute, wgl, hitting)\n", v);
+                    return LF_EXIT_USAGE;
+                }
+            } else if (!strcmp(a, "--timeout")) {
+                opt.timeout_s = strtod(v, &end);
+                if (errno || *end || !(opt.timeout_s > 0) || opt.timeout_s > 1e7) {
+                    fprintf(stderr, "linfuzz check: --timeout takes a positive number of seconds, not '%s'\n", v);
+                    return LF_EXIT_USAGE;
+                }
+            } else if (!strcmp(a, "--max-memory")) {
+                unsigned long long mb = strtoull(v, &end, 10);
+                if (errno || *end || mb == 0 || mb > (1ull << 30)) {
+                    fprintf(stderr, "linfuzz check: --max-memory takes a positive number of MB, not '%s'\n", v);
+                    return LF_EXIT_USAGE;
+                }
+                opt.max_memory_bytes = (size_t)mb << 20;
+            } else {
+                long d = strtol(v, &end, 10);
+                if (errno || *end || d < 1 || d > 64) {
+                    fprintf(stderr, "linfuzz check: --max-depth takes a depth in 1..64, not '%s'\n", v);
+                    return LF_EXIT_USAGE;
+                }
+                opt.max_depth = (int)d;
+            }
+        } else if (!strcmp(a, "--")) {
+            first_file = i + 1;
+            break;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "linfuzz check: unknown option '%s' (see --help)\n", a);
+            return LF_EXIT_USAGE;
+        } else {
+            first_file = i;
+            break;
+        }
+    }
+    /* Options may also follow files; collect files and reject stray options among them. */
+    if (first_file >= argc) {
+        fprintf(stderr, "linfuzz check: no history file given (see --help)\n");
+        return LF_EXIT_USAGE;
+    }
+    int exit_code = LF_EXIT_OK;
+    for (int i = first_file; i < argc; i++) {
+        const char *path = argv[i];
+        lf_history h;
+        char err[1024];
+        int code;
+        double t0 = now_ms();
+        lf_status st = lf_history_read(path, &h, err, sizeof err);
+        if (st != LF_OK) {
+            code = st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
+            fprintf(stderr, "linfuzz check: %s\n", err);
+            if (json && !quiet) {
+                printf("{\"file\":");
+                json_string(stdout, path);
+                printf(",\"verdict\":\"error\",\"error\":");
+                json_string(stdout, err);
+                printf("}\n");
+            }
+        } else {
+            lf_result r;
+            lf_result_init(&r);
+            lf_check(&h, &opt, &r);
+            double ms = now_ms() - t0;
+            code = r.verdict == LF_LINEARIZABLE ? LF_EXIT_OK
+                   : r.verdict == LF_VIOLATION  ? LF_EXIT_VIOLATION
+                                                : LF_EXIT_UNKNOWN;
+            if (quiet) {
+            } else if (json) {
+                printf("{\"file\":");
+                json_string(stdout, path);
+                printf(",\"type\":\"%s\",\"ops\":%zu,\"verdict\":\"%s\",\"engine\":\"%s\"", lf_type_name(h.type),
+                       h.n, lf_verdict_name(r.verdict), r.engine);
+                if (r.depth >= 0) printf(",\"depth\":%d", r.depth);
+                printf(",\"reason\":");
+                json_string(stdout, r.verdict == LF_LINEARIZABLE ? "" : r.reason);
+                if (r.n_culprits) {
+                    printf(",\"ops_in_conflict\":[");
+                    for (size_t k = 0; k < r.n_culprits; k++) printf("%s%" PRIu32, k ? "," : "", r.culprits[k]);
+                    printf("]");
+                }
+                if (r.witness_len) {
+                    printf(",\"witness\":[");
+                    for (size_t k = 0; k < r.witness_len; k++) printf("%s%" PRIu32, k ? "," : "", r.witness[k]);
+                    printf("]");
+                }
+                if (r.prefix_len) {
+                    printf(",\"linearizable_prefix\":[");
+                    for (size_t k = 0; k < r.prefix_len; k++) printf("%s%" PRIu32, k ? "," : "", r.prefix[k]);
+                    printf("]");
+                }
+                printf(",\"time_ms\":%.3f}\n", ms);
+            } else if (r.verdict == LF_LINEARIZABLE) {
+                printf("%s: linearizable\n", path);
+                if (opt.want_witness) print_witness(stdout, &h, &r);
+            } else {
+                printf("%s: %s: %s\n", path, lf_verdict_name(r.verdict), r.reason);
+            }
+            lf_result_free(&r);
+            lf_history_free(&h);
+        }
+        if (severity(code) > severity(exit_code)) exit_code = code;
+    }
+    if (fflush(stdout) != 0) return LF_EXIT_IO;
+    return exit_code;
+}

@@ -1,0 +1,18 @@
+/* Subcommands of the `linfuzz` command line. Each returns the process exit status. */
+#ifndef LINFUZZ_COMMANDS_H
+#define LINFUZZ_COMMANDS_H
+
+/* Exit codes shared by all subcommands. */
+enum {
+    LF_EXIT_OK = 0,         /* linearizable / success */
+    LF_EXIT_VIOLATION = 1,  /* some violation found */
+    LF_EXIT_USAGE = 2,      /* bad usage or malformed input */
+    LF_EXIT_UNKNOWN = 3,    /* some history undecided */
+    LF_EXIT_IO = 4,         /* a file could not be read or written */
+};
+
+int cmd_check(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+
+#endif
