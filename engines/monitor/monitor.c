@@ -1,6 +1,38 @@
-/* TEMPORARY during bring-up: replaced by the real monitors in the next commits. */
+/* Entry point of the log-linear monitors: picks the per-type monitor (see monitor.h). */
 #include "monitor/monitor.h"
+
+#include "monitor/monitors.h"
+#include "monitor/standardize.h"
+
 void lf_monitor_check(const lf_history *h, lf_result *r) {
-    (void)h;
-    lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: monitors not built yet");
+    lf_verdict v;
+    switch (h->type) {
+    case LF_TYPE_REGISTER:
+        v = lf_monitor_register(h, r);
+        break;
+    case LF_TYPE_SET:
+    case LF_TYPE_STACK:
+    case LF_TYPE_QUEUE:
+    case LF_TYPE_PQUEUE: {
+        lf_std s;
+        v = lf_standardize(h, &s, r);
+        if (v == LF_LINEARIZABLE) {
+            switch (h->type) {
+            case LF_TYPE_SET: v = lf_monitor_set(h, &s, r); break;
+            case LF_TYPE_STACK: v = lf_monitor_stack(h, &s, r); break;
+            case LF_TYPE_QUEUE: v = lf_monitor_queue(h, &s, r); break;
+            default: v = lf_monitor_pqueue(h, &s, r); break;
+            }
+        }
+        lf_std_free(&s);
+        break;
+    }
+    default:
+        lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: the monitors do not decide %s histories",
+                      lf_type_name(h->type));
+        return;
+    }
+    r->verdict = v;
+    r->engine = "monitor";
+    if (v == LF_LINEARIZABLE) r->reason[0] = '\0';
 }

@@ -1,0 +1,130 @@
+/* Queue monitor (seed-002.md §4.4, optimised form): peel "potentially front" values, whose enqueue can be
+ * first among the remaining enqueues and whose peeks/dequeue can precede every other remaining value's.
+ *
+ * Two monotone cursors walk the tuned events: the enqueue scanner grants a value when its enq is invoked
+ * before any live enq has returned; the front scanner grants a value when its deq is invoked before a
+ * second live value's peek/deq has returned (a deq waiting behind one "blocker" is granted once the
+ * blocker is peeled). Two grants peel a value. Linear after sorting. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "monitor/monitors.h"
+
+#define NONE UINT32_MAX
+
+typedef struct {
+    const lf_std *s;
+    uint32_t *event;   /* per stamp: op << 1 | is_response, or NONE */
+    uint8_t *credit;   /* per value: grants received (2 = peeled) */
+    uint32_t enq_at, front_at; /* cursors (stamps) */
+    uint32_t blocker;
+    uint32_t *delayed;
+    uint32_t n_delayed;
+} queue_state;
+
+static inline bool peeled(const queue_state *q, uint32_t v) { return q->credit[v] >= 2; }
+static inline void grant(queue_state *q, uint32_t v) { q->credit[v]++; }
+
+static bool scan_enqueues(queue_state *q) {
+    uint32_t start = q->enq_at, M = q->s->n_stamps;
+    while (q->enq_at <= M) {
+        uint32_t e = q->event[q->enq_at];
+        if (e == NONE) { q->enq_at++; continue; }
+        uint32_t op = e >> 1, v = q->s->val[op];
+        if (q->s->kind[op] != STD_ADD || peeled(q, v)) { q->enq_at++; continue; }
+        if (e & 1) break; /* a live value's enq has returned: it goes first unless peeled */
+        grant(q, v);
+        q->enq_at++;
+    }
+    return q->enq_at != start;
+}
+
+static bool scan_front(queue_state *q) {
+    uint32_t start = q->front_at, M = q->s->n_stamps;
+    while (q->front_at <= M) {
+        uint32_t e = q->event[q->front_at];
+        if (e == NONE) { q->front_at++; continue; }
+        uint32_t op = e >> 1, u = q->s->val[op];
+        uint8_t k = q->s->kind[op];
+        if (k == STD_ADD || peeled(q, u)) { q->front_at++; continue; }
+        if (q->blocker != NONE && peeled(q, q->blocker)) q->blocker = NONE;
+        if (q->blocker == NONE && q->n_delayed) {
+            for (uint32_t i = 0; i < q->n_delayed; i++) grant(q, q->delayed[i]);
+            q->n_delayed = 0;
+        }
+        if (!(e & 1)) {
+            if (k == STD_REM) {
+                if (q->blocker == NONE || q->blocker == u)
+                    grant(q, u);
+                else
+                    q->delayed[q->n_delayed++] = u;
+            }
+            q->front_at++;
+        } else {
+            if (q->blocker == NONE) q->blocker = u;
+            if (q->blocker != u || k == STD_REM) break;
+            q->front_at++;
+        }
+    }
+    return q->front_at != start;
+}
+
+lf_verdict lf_monitor_queue(const lf_history *h, const lf_std *s, lf_result *r) {
+    uint32_t M = s->n_stamps;
+    if (M == 0) return LF_LINEARIZABLE;
+    queue_state q;
+    memset(&q, 0, sizeof q);
+    q.s = s;
+    q.blocker = NONE;
+    q.enq_at = q.front_at = 1;
+    q.event = malloc(((size_t)M + 1) * sizeof *q.event);
+    q.credit = calloc(s->n_values ? s->n_values : 1, 1);
+    q.delayed = malloc((s->n_values ? s->n_values : 1) * sizeof *q.delayed);
+    lf_verdict verdict = LF_UNKNOWN;
+    if (!q.event || !q.credit || !q.delayed) {
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the queue monitor");
+        goto done;
+    }
+    memset(q.event, 0xff, ((size_t)M + 1) * sizeof *q.event);
+    for (uint32_t i = 0; i < s->n_total; i++) {
+        uint8_t k = s->kind[i];
+        if (k != STD_ADD && k != STD_REM && k != STD_OTHER) continue;
+        q.event[s->inv[i]] = i << 1;
+        q.event[s->res[i]] = (i << 1) | 1;
+    }
+    for (;;) {
+        bool a = scan_enqueues(&q);
+        bool b = scan_front(&q);
+        if (!a && !b) break;
+    }
+    if (q.enq_at > M && q.front_at > M) {
+        verdict = LF_LINEARIZABLE;
+        goto done;
+    }
+    /* Stuck: name the enqueue and the dequeue/peek that block the scans. */
+    char a[300] = "", b[300] = "";
+    uint32_t remaining = 0;
+    for (uint32_t v = 0; v < s->n_values; v++) remaining += s->add_op[v] != NONE && !peeled(&q, v);
+    if (q.enq_at <= M) {
+        uint32_t op = q.event[q.enq_at] >> 1;
+        lf_std_describe(s, h, op, a, sizeof a);
+        lf_std_culprit(s, r, op);
+    }
+    if (q.front_at <= M) {
+        uint32_t op = q.event[q.front_at] >> 1;
+        lf_std_describe(s, h, op, b, sizeof b);
+        lf_std_culprit(s, r, op);
+    }
+    lf_result_set(r, LF_VIOLATION, "monitor",
+                  "FIFO order violated: none of the %" PRIu32 " remaining values can be at the front of the queue "
+                  "(enqueue order is pinned by %s; dequeue/peek order by %s)",
+                  remaining, a[0] ? a : "-", b[0] ? b : "-");
+    verdict = LF_VIOLATION;
+done:
+    free(q.event);
+    free(q.credit);
+    free(q.delayed);
+    return verdict;
+}

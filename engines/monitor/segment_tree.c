@@ -1,0 +1,133 @@
+/* Iterative segment trees (see segment_tree.h). */
+#include "monitor/segment_tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PAD_VALUE (INT32_MAX / 2)
+
+static inline int32_t min32(int32_t a, int32_t b) { return a < b ? a : b; }
+
+bool lf_mintree_init(lf_mintree *m, size_t n) {
+    memset(m, 0, sizeof *m);
+    size_t size = 1;
+    int h = 0;
+    while (size < (n ? n : 1)) {
+        size *= 2;
+        h++;
+    }
+    m->t = malloc(2 * size * sizeof *m->t);
+    m->a = calloc(size, sizeof *m->a);
+    if (!m->t || !m->a) {
+        lf_mintree_free(m);
+        return false;
+    }
+    m->size = size;
+    m->height = h;
+    for (size_t i = 0; i < size; i++) m->t[size + i] = i < n ? 0 : PAD_VALUE;
+    for (size_t x = size - 1; x >= 1; x--) m->t[x] = min32(m->t[2 * x], m->t[2 * x + 1]);
+    return true;
+}
+
+void lf_mintree_free(lf_mintree *m) {
+    free(m->t);
+    free(m->a);
+    memset(m, 0, sizeof *m);
+}
+
+static inline void apply(lf_mintree *m, size_t x, int32_t v) {
+    m->t[x] += v;
+    if (x < m->size) m->a[x] += v;
+}
+
+static void rebuild_up(lf_mintree *m, size_t x) {
+    for (x >>= 1; x >= 1; x >>= 1) m->t[x] = min32(m->t[2 * x], m->t[2 * x + 1]) + m->a[x];
+}
+
+void lf_mintree_add(lf_mintree *m, size_t l, size_t r, int32_t v) {
+    if (l >= r) return;
+    size_t l0 = l + m->size, r0 = r - 1 + m->size;
+    for (l += m->size, r += m->size; l < r; l >>= 1, r >>= 1) {
+        if (l & 1) apply(m, l++, v);
+        if (r & 1) apply(m, --r, v);
+    }
+    rebuild_up(m, l0);
+    rebuild_up(m, r0);
+}
+
+/* Pushes the adds on the root-to-leaf path of leaf x down one level each, so that after it every node hanging
+ * off that path holds an absolute value. */
+static void push_path(lf_mintree *m, size_t x) {
+    for (int s = m->height; s > 0; s--) {
+        size_t i = x >> s;
+        if (m->a[i]) {
+            apply(m, 2 * i, m->a[i]);
+            apply(m, 2 * i + 1, m->a[i]);
+            m->a[i] = 0;
+        }
+    }
+}
+
+int32_t lf_mintree_min(lf_mintree *m, size_t l, size_t r) {
+    push_path(m, l + m->size);
+    push_path(m, r - 1 + m->size);
+    int32_t best = PAD_VALUE;
+    for (l += m->size, r += m->size; l < r; l >>= 1, r >>= 1) {
+        if (l & 1) best = min32(best, m->t[l++]);
+        if (r & 1) best = min32(best, m->t[--r]);
+    }
+    return best;
+}
+
+int32_t lf_mintree_argmin(const lf_mintree *m, size_t *pos) {
+    size_t x = 1;
+    while (x < m->size) x = m->t[2 * x] <= m->t[2 * x + 1] ? 2 * x : 2 * x + 1;
+    *pos = x - m->size;
+    return m->t[1];
+}
+
+bool lf_maxtree_init(lf_maxtree *m, const uint32_t *values, size_t n) {
+    memset(m, 0, sizeof *m);
+    size_t size = 1;
+    while (size < (n ? n : 1)) size *= 2;
+    m->t = calloc(2 * size, sizeof *m->t);
+    if (!m->t) return false;
+    m->size = size;
+    if (n) memcpy(m->t + size, values, n * sizeof *values);
+    for (size_t x = size - 1; x >= 1; x--) m->t[x] = m->t[2 * x] > m->t[2 * x + 1] ? m->t[2 * x] : m->t[2 * x + 1];
+    return true;
+}
+
+void lf_maxtree_free(lf_maxtree *m) {
+    free(m->t);
+    memset(m, 0, sizeof *m);
+}
+
+void lf_maxtree_set(lf_maxtree *m, size_t i, uint32_t v) {
+    size_t x = i + m->size;
+    m->t[x] = v;
+    for (x >>= 1; x >= 1; x >>= 1) {
+        uint32_t nv = m->t[2 * x] > m->t[2 * x + 1] ? m->t[2 * x] : m->t[2 * x + 1];
+        if (m->t[x] == nv) break;
+        m->t[x] = nv;
+    }
+}
+
+size_t lf_maxtree_find_above(const lf_maxtree *m, size_t l, size_t r, uint32_t x) {
+    if (l >= r) return SIZE_MAX;
+    /* Canonical nodes of [l, r) in left-to-right order: left ones as found, right ones reversed. */
+    size_t leftn[64], rightn[64];
+    int nl = 0, nr = 0;
+    for (size_t lo = l + m->size, hi = r + m->size; lo < hi; lo >>= 1, hi >>= 1) {
+        if (lo & 1) leftn[nl++] = lo++;
+        if (hi & 1) rightn[nr++] = --hi;
+    }
+    for (int i = nr - 1; i >= 0; i--) leftn[nl++] = rightn[i];
+    for (int i = 0; i < nl; i++) {
+        size_t node = leftn[i];
+        if (m->t[node] <= x) continue;
+        while (node < m->size) node = m->t[2 * node] > x ? 2 * node : 2 * node + 1;
+        return node - m->size;
+    }
+    return SIZE_MAX;
+}

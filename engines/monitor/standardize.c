@@ -1,0 +1,596 @@
+/* Standardisation of unambiguous container histories (see standardize.h; seed-002.md §3 and §1.6). */
+#include "monitor/standardize.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/radix_sort.h"
+#include "util/value_map.h"
+
+#define NONE UINT32_MAX
+
+/* ---- stamp ranking ---- */
+
+bool lf_rank_stamps(const lf_history *h, const uint8_t *keep, uint32_t *call_rank, uint32_t *ret_rank) {
+    size_t n_events = 0;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        if (!keep[i]) continue;
+        const lf_op *op = &h->ops[i];
+        n_events++;
+        if (op->call < lo) lo = op->call;
+        if (op->call > hi) hi = op->call;
+        if (!lf_op_pending(op)) {
+            n_events++;
+            if (op->ret > hi) hi = op->ret;
+        }
+    }
+    if (n_events == 0) return true;
+    uint32_t rank = 0;
+    if (hi - lo < (1ull << 31)) {
+        /* Fast path: (stamp, response bit, op index) packed into one word; invocations sort first at ties. */
+        uint64_t *ev = malloc(n_events * sizeof *ev);
+        if (!ev) return false;
+        size_t k = 0;
+        for (size_t i = 0; i < h->n; i++) {
+            if (!keep[i]) continue;
+            const lf_op *op = &h->ops[i];
+            ev[k++] = ((op->call - lo) << 33) | (uint64_t)i;
+            if (!lf_op_pending(op)) ev[k++] = ((op->ret - lo) << 33) | (1ull << 32) | (uint64_t)i;
+        }
+        if (!lf_radix_sort_u64(ev, n_events)) {
+            free(ev);
+            return false;
+        }
+        for (size_t e = 0; e < n_events; e++) {
+            uint32_t i = (uint32_t)ev[e];
+            if ((ev[e] >> 32) & 1)
+                ret_rank[i] = ++rank;
+            else
+                call_rank[i] = ++rank;
+        }
+        free(ev);
+    } else {
+        /* Wide stamps: sort (stamp, payload) records; all invocations are laid out before all responses so
+         * that the stable sort keeps invocations first at equal stamps. */
+        lf_keyed *ev = malloc(n_events * sizeof *ev);
+        if (!ev) return false;
+        size_t k = 0;
+        for (size_t i = 0; i < h->n; i++)
+            if (keep[i]) ev[k++] = (lf_keyed){h->ops[i].call, (uint32_t)i << 1};
+        for (size_t i = 0; i < h->n; i++)
+            if (keep[i] && !lf_op_pending(&h->ops[i])) ev[k++] = (lf_keyed){h->ops[i].ret, ((uint32_t)i << 1) | 1};
+        if (!lf_radix_sort(ev, n_events)) {
+            free(ev);
+            return false;
+        }
+        for (size_t e = 0; e < n_events; e++) {
+            uint32_t i = ev[e].payload >> 1;
+            if (ev[e].payload & 1)
+                ret_rank[i] = ++rank;
+            else
+                call_rank[i] = ++rank;
+        }
+        free(ev);
+    }
+    for (size_t i = 0; i < h->n; i++)
+        if (keep[i] && lf_op_pending(&h->ops[i])) ret_rank[i] = UINT32_MAX;
+    return true;
+}
+
+/* ---- descriptions ---- */
+
+void lf_std_value_str(const lf_std *s, uint32_t v, char *buf, size_t len) {
+    if (s->value_nil[v])
+        snprintf(buf, len, "nil");
+    else
+        snprintf(buf, len, "%" PRId64, s->value_of[v]);
+}
+
+void lf_std_describe(const lf_std *s, const lf_history *h, uint32_t i, char *buf, size_t len) {
+    if (i >= s->n_ops) {
+        char v[32];
+        lf_std_value_str(s, s->val[i], v, sizeof v);
+        snprintf(buf, len, "the implicit final removal of %s (it is never removed)", v);
+        return;
+    }
+    char d[200];
+    lf_op_describe(d, sizeof d, &h->ops[i]);
+    snprintf(buf, len, "op %" PRIu32 " (%s)", i, d);
+}
+
+void lf_std_culprit(const lf_std *s, lf_result *r, uint32_t i) {
+    if (i < s->n_ops) lf_result_add_culprit(r, i);
+}
+
+void lf_std_free(lf_std *s) {
+    free(s->kind);
+    free(s->val);
+    free(s->inv);
+    free(s->res);
+    free(s->add_op);
+    free(s->rem_op);
+    free(s->others_next);
+    free(s->value_of);
+    free(s->value_nil);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- classification ---- */
+
+enum { PENDING_INSERT = 16, PENDING_REMOVE = 17 }; /* transient kinds during classification */
+
+/* Kind and value of op for the container types. Returns the kind; *value / *nil describe its value. */
+static uint8_t classify(lf_type type, const lf_op *op, int64_t *value, bool *nil) {
+    const lf_method_info *mi = lf_method_info_of(type, (lf_method)op->method);
+    bool pending = lf_op_pending(op);
+    *value = 0;
+    *nil = false;
+    if (type == LF_TYPE_SET) {
+        *value = op->arg[0];
+        *nil = lf_arg_is_nil(op, 0);
+        switch (mi->method) {
+        case LF_M_ADD:
+            return pending ? PENDING_INSERT : op->res_kind == LF_K_TRUE ? STD_ADD : STD_OTHER;
+        case LF_M_REMOVE:
+            return pending ? PENDING_REMOVE : op->res_kind == LF_K_TRUE ? STD_REM : STD_ABSENT;
+        default: /* contains */
+            return pending ? STD_DROP : op->res_kind == LF_K_TRUE ? STD_OTHER : STD_ABSENT;
+        }
+    }
+    switch (mi->role) {
+    case LF_ROLE_INSERT:
+        *value = op->arg[0];
+        *nil = lf_arg_is_nil(op, 0);
+        return pending ? PENDING_INSERT : STD_ADD;
+    case LF_ROLE_REMOVE:
+        if (pending) return PENDING_REMOVE;
+        break;
+    default: /* peek */
+        if (pending) return STD_DROP;
+        break;
+    }
+    if (op->res_kind == LF_K_EMPTY) return STD_EMPTY;
+    *value = op->res;
+    *nil = op->res_kind == LF_K_NIL;
+    return mi->role == LF_ROLE_REMOVE ? STD_REM : STD_OTHER;
+}
+
+static const char *insert_name(lf_type t) {
+    switch (t) {
+    case LF_TYPE_SET: return "added";
+    case LF_TYPE_STACK: return "pushed";
+    case LF_TYPE_QUEUE: return "enqueued";
+    default: return "inserted";
+    }
+}
+
+static const char *remove_name(lf_type t) {
+    switch (t) {
+    case LF_TYPE_SET: return "removed";
+    case LF_TYPE_STACK: return "popped";
+    case LF_TYPE_QUEUE: return "dequeued";
+    default: return "polled";
+    }
+}
+
+/* Classifies every op, assigns value ids, checks unambiguity and fills add_op/rem_op.
+ * Returns LF_LINEARIZABLE to continue. */
+static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
+    size_t n = h->n;
+    lf_value_map map;
+    uint32_t *pending_insert = NULL; /* per value: a pending insert op, or NONE */
+    uint32_t *observed = NULL;       /* per value: completed ops that need it present */
+    if (!lf_value_map_init(&map, n / 2 + 1)) {
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory classifying %zu ops", n);
+        return LF_UNKNOWN;
+    }
+    size_t vcap = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t value;
+        bool nil;
+        uint8_t k = classify(h->type, &h->ops[i], &value, &nil);
+        if (k == PENDING_REMOVE) {
+            char d[200];
+            lf_op_describe(d, sizeof d, &h->ops[i]);
+            lf_result_set(r, LF_UNKNOWN, "monitor",
+                          "unsupported: pending remove op %zu (%s): its effect is unknown, which the monitors "
+                          "cannot decide",
+                          i, d);
+            goto fail;
+        }
+        s->kind[i] = k;
+        if (k == STD_DROP || k == STD_EMPTY) continue;
+        uint32_t v = lf_value_map_id(&map, value, nil);
+        if (v == NONE) goto oom;
+        s->val[i] = v;
+        if (v >= vcap) {
+            size_t nc = vcap ? vcap * 2 : 1024;
+            int64_t *vo = realloc(s->value_of, nc * sizeof *vo);
+            if (vo) s->value_of = vo;
+            uint8_t *vn = realloc(s->value_nil, nc);
+            if (vn) s->value_nil = vn;
+            uint32_t *a = realloc(s->add_op, nc * sizeof *a);
+            if (a) s->add_op = a;
+            uint32_t *b = realloc(s->rem_op, nc * sizeof *b);
+            if (b) s->rem_op = b;
+            uint32_t *c = realloc(pending_insert, nc * sizeof *c);
+            if (c) pending_insert = c;
+            uint32_t *d = realloc(observed, nc * sizeof *d);
+            if (d) observed = d;
+            if (!vo || !vn || !a || !b || !c || !d) goto oom;
+            vcap = nc;
+        }
+        if (v == s->n_values) { /* first sighting: ids are handed out in order */
+            s->value_of[v] = value;
+            s->value_nil[v] = nil;
+            s->add_op[v] = s->rem_op[v] = pending_insert[v] = NONE;
+            observed[v] = 0;
+            s->n_values++;
+        }
+        char v1[200], v2[200], vs[32];
+        switch (k) {
+        case STD_ADD:
+        case PENDING_INSERT: {
+            uint32_t prev = s->add_op[v] != NONE ? s->add_op[v] : pending_insert[v];
+            if (prev != NONE) {
+                lf_std_value_str(s, v, vs, sizeof vs);
+                lf_op_describe(v1, sizeof v1, &h->ops[prev]);
+                lf_op_describe(v2, sizeof v2, &h->ops[i]);
+                lf_result_set(r, LF_UNKNOWN, "monitor",
+                              "unsupported: value %s is %s twice (op %" PRIu32 ": %s; op %zu: %s): the history is "
+                              "ambiguous",
+                              vs, insert_name(h->type), prev, v1, i, v2);
+                goto fail;
+            }
+            if (k == STD_ADD)
+                s->add_op[v] = (uint32_t)i;
+            else
+                pending_insert[v] = (uint32_t)i;
+            break;
+        }
+        case STD_REM:
+            if (s->rem_op[v] != NONE) {
+                lf_std_value_str(s, v, vs, sizeof vs);
+                lf_op_describe(v1, sizeof v1, &h->ops[s->rem_op[v]]);
+                lf_op_describe(v2, sizeof v2, &h->ops[i]);
+                /* Ambiguity is decided once all inserts are known; remember and re-check below. */
+                lf_result_set(r, LF_VIOLATION, "monitor",
+                              "value %s is %s twice (op %" PRIu32 ": %s; op %zu: %s) but %s at most once", vs,
+                              remove_name(h->type), s->rem_op[v], v1, i, v2, insert_name(h->type));
+                lf_result_add_culprit(r, s->rem_op[v]);
+                lf_result_add_culprit(r, (uint32_t)i);
+                s->kind[i] = STD_DROP; /* keep scanning: a second insert makes it unsupported instead */
+                observed[v] = UINT32_MAX;
+                continue;
+            }
+            s->rem_op[v] = (uint32_t)i;
+            if (observed[v] != UINT32_MAX) observed[v]++;
+            break;
+        case STD_OTHER:
+            if (observed[v] != UINT32_MAX) observed[v]++;
+            break;
+        default:
+            break;
+        }
+    }
+    /* A double removal was recorded (observed = UINT32_MAX) and no value turned out ambiguous. */
+    for (uint32_t v = 0; v < s->n_values; v++)
+        if (observed[v] == UINT32_MAX) goto fail_keep_result;
+    /* Pending inserts: observed ones took effect at some point after their call (response at +inf);
+     * unobserved ones may never have happened, which for a container changes nothing else: drop them. */
+    for (uint32_t v = 0; v < s->n_values; v++) {
+        uint32_t p = pending_insert[v];
+        if (p == NONE) continue;
+        if (observed[v] > 0) {
+            s->kind[p] = STD_ADD;
+            s->add_op[v] = p;
+        } else {
+            s->kind[p] = STD_DROP;
+        }
+    }
+    /* Touching ops of a value that was never inserted. */
+    for (size_t i = 0; i < n; i++) {
+        uint8_t k = s->kind[i];
+        if ((k == STD_REM || k == STD_OTHER) && s->add_op[s->val[i]] == NONE) {
+            char d[200], vs[32];
+            lf_op_describe(d, sizeof d, &h->ops[i]);
+            lf_std_value_str(s, s->val[i], vs, sizeof vs);
+            lf_result_set(r, LF_VIOLATION, "monitor", "op %zu (%s) observes value %s, which is never %s", i, d, vs,
+                          insert_name(h->type));
+            lf_result_add_culprit(r, (uint32_t)i);
+            goto fail;
+        }
+    }
+    free(pending_insert);
+    free(observed);
+    lf_value_map_free(&map);
+    return LF_LINEARIZABLE;
+oom:
+    lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory classifying %zu ops", n);
+fail:
+fail_keep_result:
+    free(pending_insert);
+    free(observed);
+    lf_value_map_free(&map);
+    return r->verdict == LF_LINEARIZABLE ? LF_UNKNOWN : r->verdict;
+}
+
+/* ---- tuning sweep (seed-002.md §3.2) ---- */
+
+enum { F_ADD_INV = 1, F_ADD_DONE = 2, F_REM_INV = 4, F_REM_DONE = 8 };
+
+static lf_verdict tuning_violation(const lf_history *h, lf_std *s, lf_result *r, uint32_t o, uint32_t other,
+                                   const char *what) {
+    char a[300], b[300];
+    lf_std_describe(s, h, o, a, sizeof a);
+    lf_std_describe(s, h, other, b, sizeof b);
+    lf_result_set(r, LF_VIOLATION, "monitor", "%s %s %s", a, what, b);
+    lf_std_culprit(s, r, o);
+    lf_std_culprit(s, r, other);
+    return LF_VIOLATION;
+}
+
+/* Sweeps the events in ranked order (ev: op << 1 | is_response) and assigns fresh tuned stamps into
+ * inv/res. Returns the last clock value, or 0 after recording a violation in r. */
+static uint32_t tune(const lf_history *h, lf_std *s, const uint32_t *ev, size_t n_ev, lf_result *r) {
+    uint32_t nv = s->n_values;
+    uint8_t *flags = calloc(nv ? nv : 1, 1);
+    uint32_t *head = malloc((nv ? nv : 1) * sizeof *head);
+    if (!flags || !head) {
+        free(flags);
+        free(head);
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory tuning %u ops", s->n_total);
+        return 0;
+    }
+    memset(head, 0xff, (nv ? nv : 1) * sizeof *head);
+    uint32_t *inv = s->inv, *res = s->res, *next = s->others_next;
+    for (uint32_t i = 0; i < s->n_total; i++) res[i] = 0;
+    uint32_t clock = 0;
+    for (size_t e = 0; e < n_ev; e++) {
+        uint32_t o = ev[e] >> 1;
+        bool is_res = ev[e] & 1;
+        uint8_t k = s->kind[o];
+        if (k == STD_EMPTY || k == STD_ABSENT) {
+            if (is_res)
+                res[o] = ++clock;
+            else
+                inv[o] = ++clock;
+            continue;
+        }
+        uint32_t v = s->val[o];
+        uint32_t add = s->add_op[v], rem = s->rem_op[v];
+        if (!is_res) {
+            inv[o] = ++clock;
+            if (k == STD_ADD) {
+                flags[v] |= F_ADD_INV;
+                /* Ops of v invoked before its add cannot take effect before it: move their invocations. */
+                for (uint32_t x = head[v]; x != NONE; x = next[x])
+                    if (!res[x]) inv[x] = ++clock;
+                if (flags[v] & F_REM_INV) inv[rem] = ++clock;
+            } else if (k == STD_REM) {
+                flags[v] |= F_REM_INV;
+            } else {
+                next[o] = head[v];
+                head[v] = o;
+                if (flags[v] & F_REM_INV) {
+                    if (flags[v] & F_REM_DONE) {
+                        clock = 0;
+                        tuning_violation(h, s, r, o, rem, "is invoked after its value was removed by");
+                        break;
+                    }
+                    inv[rem] = ++clock; /* the remove must take effect after this op */
+                }
+            }
+        } else if (k == STD_ADD) {
+            if (!res[o]) res[o] = ++clock;
+            flags[v] |= F_ADD_DONE;
+        } else {
+            if (k == STD_OTHER && res[o]) continue; /* already pulled in by the remove */
+            if (!(flags[v] & F_ADD_INV)) {
+                clock = 0;
+                tuning_violation(h, s, r, o, add, "returns before the insertion of its value is invoked:");
+                break;
+            }
+            /* The add must take effect before this op returns: pull its response in. */
+            if (!(flags[v] & F_ADD_DONE)) {
+                res[add] = ++clock;
+                flags[v] |= F_ADD_DONE;
+            }
+            if (k == STD_REM) {
+                for (uint32_t x = head[v]; x != NONE; x = next[x])
+                    if (!res[x]) res[x] = ++clock;
+                head[v] = NONE;
+                res[o] = ++clock;
+                flags[v] |= F_REM_DONE;
+            } else {
+                res[o] = ++clock;
+            }
+        }
+    }
+    free(flags);
+    free(head);
+    return clock;
+}
+
+/* Replaces the clock values in inv/res by their ranks 1..n_stamps. */
+static bool rerank(lf_std *s, uint32_t clock) {
+    size_t words = clock / 64 + 1;
+    uint64_t *used = calloc(words, sizeof *used);
+    uint32_t *before = malloc(words * sizeof *before);
+    if (!used || !before) {
+        free(used);
+        free(before);
+        return false;
+    }
+    for (uint32_t i = 0; i < s->n_total; i++) {
+        if (s->kind[i] == STD_DROP) continue;
+        used[s->inv[i] / 64] |= 1ull << (s->inv[i] % 64);
+        used[s->res[i] / 64] |= 1ull << (s->res[i] % 64);
+    }
+    uint32_t acc = 0;
+    for (size_t w = 0; w < words; w++) {
+        before[w] = acc;
+        acc += (uint32_t)__builtin_popcountll(used[w]);
+    }
+#define RANK(c) (before[(c) / 64] + (uint32_t)__builtin_popcountll(used[(c) / 64] & ((1ull << ((c) % 64)) - 1)) + 1)
+    for (uint32_t i = 0; i < s->n_total; i++) {
+        if (s->kind[i] == STD_DROP) continue;
+        s->inv[i] = RANK(s->inv[i]);
+        s->res[i] = RANK(s->res[i]);
+    }
+#undef RANK
+    s->n_stamps = acc;
+    free(used);
+    free(before);
+    return true;
+}
+
+/* Lemma 4.2: each empty-returning op needs a moment (partition) that no critical interval covers. */
+static lf_verdict check_empty_ops(const lf_history *h, lf_std *s, lf_result *r) {
+    bool any = false;
+    for (uint32_t i = 0; i < s->n_ops && !any; i++) any = s->kind[i] == STD_EMPTY;
+    if (!any) return LF_LINEARIZABLE;
+    uint32_t M = s->n_stamps;
+    int32_t *zeros = calloc((size_t)M + 2, sizeof *zeros);
+    if (!zeros) {
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory checking empty ops");
+        return LF_UNKNOWN;
+    }
+    for (uint32_t v = 0; v < s->n_values; v++) {
+        uint32_t lo, hi;
+        if (!lf_std_ci(s, v, &lo, &hi)) continue;
+        zeros[lo]++;
+        zeros[hi]--;
+    }
+    /* zeros[p] := number of uncovered partitions in 1..p */
+    int32_t cover = 0, count = 0;
+    for (uint32_t p = 1; p <= M; p++) {
+        cover += zeros[p];
+        if (cover == 0 && p < M) count++;
+        zeros[p] = count;
+    }
+    lf_verdict verdict = LF_LINEARIZABLE;
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        if (s->kind[i] != STD_EMPTY) continue;
+        uint32_t a = s->inv[i], b = s->res[i]; /* partitions a..b-1 */
+        if (zeros[b - 1] - zeros[a - 1] > 0) continue;
+        /* Name a value certainly present during the op: one whose critical interval covers its start. */
+        uint32_t witness = NONE;
+        for (uint32_t v = 0; v < s->n_values && witness == NONE; v++) {
+            uint32_t lo, hi;
+            if (lf_std_ci(s, v, &lo, &hi) && lo <= a && a < hi) witness = v;
+        }
+        char d[300], vs[32] = "?", ad[300] = "", rd[300] = "";
+        lf_std_describe(s, h, i, d, sizeof d);
+        if (witness != NONE) {
+            lf_std_value_str(s, witness, vs, sizeof vs);
+            lf_std_describe(s, h, s->add_op[witness], ad, sizeof ad);
+            lf_std_describe(s, h, s->rem_op[witness], rd, sizeof rd);
+            lf_std_culprit(s, r, s->add_op[witness]);
+            lf_std_culprit(s, r, s->rem_op[witness]);
+        }
+        lf_result_set(r, LF_VIOLATION, "monitor",
+                      "%s returns empty, but at every moment of it some value is certainly present (e.g. %s, "
+                      "between %s and %s)",
+                      d, vs, ad, rd);
+        lf_std_culprit(s, r, i);
+        verdict = LF_VIOLATION;
+        break;
+    }
+    free(zeros);
+    return verdict;
+}
+
+lf_verdict lf_standardize(const lf_history *h, lf_std *s, lf_result *r) {
+    memset(s, 0, sizeof *s);
+    s->type = h->type;
+    size_t n = h->n;
+    if (n >= (1u << 30)) {
+        lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: %zu ops exceed the monitors' limit", n);
+        return LF_UNKNOWN;
+    }
+    s->n_ops = (uint32_t)n;
+    s->kind = calloc(n ? n : 1, 1);
+    s->val = malloc((n ? n : 1) * sizeof *s->val);
+    if (!s->kind || !s->val) {
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory");
+        return LF_UNKNOWN;
+    }
+    lf_verdict v = classify_all(h, s, r);
+    if (v != LF_LINEARIZABLE) return v;
+
+    /* Well-matching: every value never removed gets an artificial remove after everything. */
+    uint32_t n_art = 0;
+    for (uint32_t x = 0; x < s->n_values; x++)
+        if (s->add_op[x] != NONE && s->rem_op[x] == NONE) n_art++;
+    s->n_total = s->n_ops + n_art;
+    size_t nt = s->n_total ? s->n_total : 1;
+    uint8_t *kind = realloc(s->kind, nt);
+    if (kind) s->kind = kind;
+    uint32_t *val = realloc(s->val, nt * sizeof *val);
+    if (val) s->val = val;
+    s->inv = malloc(nt * sizeof *s->inv);
+    s->res = malloc(nt * sizeof *s->res);
+    s->others_next = malloc(nt * sizeof *s->others_next);
+    if (!kind || !val || !s->inv || !s->res || !s->others_next) {
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory");
+        return LF_UNKNOWN;
+    }
+    uint32_t a = s->n_ops;
+    for (uint32_t x = 0; x < s->n_values; x++) {
+        if (s->add_op[x] == NONE || s->rem_op[x] != NONE) continue;
+        s->kind[a] = STD_REM;
+        s->val[a] = x;
+        s->rem_op[x] = a++;
+    }
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        s->has_other |= s->kind[i] == STD_OTHER;
+        s->has_absent |= s->kind[i] == STD_ABSENT;
+    }
+
+    /* Event order: ranked real events, then responses of observed pending inserts (at +inf), then the
+     * artificial removes' invocations and responses (after everything, empty ops included). */
+    if (!lf_rank_stamps(h, s->kind, s->inv, s->res)) {
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory sorting events");
+        return LF_UNKNOWN;
+    }
+    size_t n_real_ev = 0, n_pend = 0;
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        if (s->kind[i] == STD_DROP) continue;
+        n_real_ev++;
+        if (s->res[i] == UINT32_MAX)
+            n_pend++;
+        else
+            n_real_ev++;
+    }
+    size_t n_ev = n_real_ev + n_pend + 2 * (size_t)n_art;
+    uint32_t *ev = malloc((n_ev ? n_ev : 1) * sizeof *ev);
+    if (!ev) {
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory");
+        return LF_UNKNOWN;
+    }
+    size_t k = n_real_ev;
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        if (s->kind[i] == STD_DROP) continue;
+        ev[s->inv[i] - 1] = i << 1;
+        if (s->res[i] == UINT32_MAX)
+            ev[k++] = (i << 1) | 1;
+        else
+            ev[s->res[i] - 1] = (i << 1) | 1;
+    }
+    for (uint32_t i = s->n_ops; i < s->n_total; i++) ev[k++] = i << 1;
+    for (uint32_t i = s->n_ops; i < s->n_total; i++) ev[k++] = (i << 1) | 1;
+    uint32_t clock = tune(h, s, ev, n_ev, r);
+    free(ev);
+    free(s->others_next);
+    s->others_next = NULL;
+    if (clock == 0) return n_ev == 0 ? LF_LINEARIZABLE : r->verdict;
+    if (!rerank(s, clock)) {
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory");
+        return LF_UNKNOWN;
+    }
+    return check_empty_ops(h, s, r);
+}

@@ -1,0 +1,20 @@
+/* LSD radix sort of 64-bit keys with 32-bit payloads: the event sort of the monitors (O(n), stable). */
+#ifndef LINFUZZ_RADIX_SORT_H
+#define LINFUZZ_RADIX_SORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct lf_keyed {
+    uint64_t key;
+    uint32_t payload;
+} lf_keyed;
+
+/* Sorts a[0..n) by key, stably. Byte positions on which all keys agree are skipped, so stamps that fit in
+ * 3 bytes cost 3 passes. Returns false only when the scratch buffer cannot be allocated. */
+bool lf_radix_sort(lf_keyed *a, size_t n);
+/* Sorts packed 64-bit words (key in the high bits, payload in the low ones), stably. */
+bool lf_radix_sort_u64(uint64_t *a, size_t n);
+
+#endif

@@ -1,0 +1,23 @@
+/* Dense numbering of history values: maps each distinct value (a 64-bit integer or nil) to 0..k-1. */
+#ifndef LINFUZZ_VALUE_MAP_H
+#define LINFUZZ_VALUE_MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct lf_value_map {
+    int64_t *keys;
+    uint32_t *ids; /* UINT32_MAX = empty slot */
+    size_t cap;    /* power of two */
+    uint32_t nil_id;
+    uint32_t count;
+} lf_value_map;
+
+/* expected: a hint for the number of distinct values. */
+bool lf_value_map_init(lf_value_map *m, size_t expected);
+void lf_value_map_free(lf_value_map *m);
+/* The id of (v, is_nil), assigning the next id when new; UINT32_MAX when out of memory. */
+uint32_t lf_value_map_id(lf_value_map *m, int64_t v, bool is_nil);
+
+#endif
