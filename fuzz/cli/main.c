@@ -12,6 +12,8 @@ typedef struct {
 
 static const command COMMANDS[] = {
     {"check", cmd_check, "check history files for linearizability"},
+    {"convert", cmd_convert, "convert a history between text (.hist) and compressed (.lfz)"},
+    {"gen", cmd_gen, "write a random history (linearizable by construction unless --bad)"},
 };
 #define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
