@@ -1,0 +1,81 @@
+/* Single-word atomics: register (load/store), CAS register (compare-exchange) and counter (fetch-add).
+ *
+ * Each operation is one sequentially consistent atomic instruction, which is its linearization point. They
+ * are the simplest lock-free adapters and the fastest: useful to measure the recorder's own overhead. */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "adapter.h"
+
+typedef struct scalar_object {
+    _Atomic int64_t word;
+} scalar_object;
+
+static void *scalar_create(size_t max_ops) {
+    (void)max_ops;
+    scalar_object *o = malloc(sizeof *o);
+    if (o) atomic_init(&o->word, 0);
+    return o;
+}
+
+static void scalar_destroy(void *obj) { free(obj); }
+
+static lf_kind register_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+    scalar_object *o = obj;
+    switch (m) {
+    case LF_M_WRITE:
+        atomic_store(&o->word, args[0]);
+        return LF_K_NONE;
+    case LF_M_CAS: {
+        int64_t expected = args[0];
+        return atomic_compare_exchange_strong(&o->word, &expected, args[1]) ? LF_K_OK : LF_K_FAIL;
+    }
+    default: /* read */
+        *value = atomic_load(&o->word);
+        return LF_K_INT;
+    }
+}
+
+static lf_kind counter_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+    scalar_object *o = obj;
+    (void)args;
+    if (m == LF_M_INC) {
+        atomic_fetch_add(&o->word, 1);
+        return LF_K_NONE;
+    }
+    *value = atomic_load(&o->word);
+    return LF_K_INT;
+}
+
+const lf_adapter lf_adapter_atomic_register = {
+    .name = "atomic_register",
+    .summary = "register as one atomic word (store / load)",
+    .type = LF_TYPE_REGISTER,
+    .linearizable = true,
+    .methods = LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ),
+    .create = scalar_create,
+    .destroy = scalar_destroy,
+    .op = register_op,
+};
+
+const lf_adapter lf_adapter_atomic_cas_register = {
+    .name = "atomic_cas_register",
+    .summary = "CAS register as one atomic word (store / load / compare-exchange)",
+    .type = LF_TYPE_CAS_REGISTER,
+    .linearizable = true,
+    .methods = LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ) | LF_METHOD_BIT(LF_M_CAS),
+    .create = scalar_create,
+    .destroy = scalar_destroy,
+    .op = register_op,
+};
+
+const lf_adapter lf_adapter_atomic_counter = {
+    .name = "atomic_counter",
+    .summary = "counter as one atomic word (fetch-add / load)",
+    .type = LF_TYPE_COUNTER,
+    .linearizable = true,
+    .methods = LF_METHOD_BIT(LF_M_INC) | LF_METHOD_BIT(LF_M_GET),
+    .create = scalar_create,
+    .destroy = scalar_destroy,
+    .op = counter_op,
+};

@@ -1,0 +1,38 @@
+/* Registry of every adapter linked into this build: correct ones first, then the known-buggy ones, then the
+ * library-backed ones whose libraries were found at configure time (LINFUZZ_HAVE_CK, LINFUZZ_HAVE_URCU). */
+#include <string.h>
+
+#include "adapter.h"
+
+#define ADAPTERS_CORRECT(X)                                                                       \
+    X(mutex_register) X(mutex_cas_register) X(mutex_counter) X(mutex_set) X(mutex_stack)           \
+    X(mutex_queue) X(mutex_pqueue) X(mutex_kv) X(atomic_register) X(atomic_cas_register)           \
+    X(atomic_counter) X(treiber_stack) X(ms_queue) X(harris_list_set) X(heap_pqueue)
+#define ADAPTERS_BUGGY(X)
+#ifdef LINFUZZ_HAVE_CK
+#define ADAPTERS_CK(X)
+#else
+#define ADAPTERS_CK(X)
+#endif
+#ifdef LINFUZZ_HAVE_URCU
+#define ADAPTERS_URCU(X)
+#else
+#define ADAPTERS_URCU(X)
+#endif
+#define ALL_ADAPTERS(X) ADAPTERS_CORRECT(X) ADAPTERS_BUGGY(X) ADAPTERS_CK(X) ADAPTERS_URCU(X)
+
+#define DECLARE(id) extern const lf_adapter lf_adapter_##id;
+ALL_ADAPTERS(DECLARE)
+#define ENTRY(id) &lf_adapter_##id,
+static const lf_adapter *const ADAPTERS[] = {ALL_ADAPTERS(ENTRY)};
+#define N_ADAPTERS (sizeof ADAPTERS / sizeof ADAPTERS[0])
+
+size_t lf_adapter_count(void) { return N_ADAPTERS; }
+
+const lf_adapter *lf_adapter_at(size_t i) { return i < N_ADAPTERS ? ADAPTERS[i] : NULL; }
+
+const lf_adapter *lf_adapter_find(const char *name) {
+    for (size_t i = 0; i < N_ADAPTERS; i++)
+        if (!strcmp(ADAPTERS[i]->name, name)) return ADAPTERS[i];
+    return NULL;
+}

@@ -1,0 +1,48 @@
+/* Schedule perturbation: the implementation of LF_YIELD() (lf_yield_point) and of between-ops delays. */
+#include "runner/perturb.h"
+
+#include <sched.h>
+#include <stddef.h>
+
+#include "adapter.h"
+
+static _Thread_local lf_perturb_state *bound_state;
+
+void lf_perturb_state_init(lf_perturb_state *s, const lf_perturb *cfg, uint64_t seed) {
+    s->cfg = *cfg;
+    s->rng = seed;
+    s->events = 0;
+}
+
+void lf_perturb_bind(lf_perturb_state *s) { bound_state = s; }
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ __volatile__("pause" ::: "memory");
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#else
+    __asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+static void perturb(lf_perturb_state *s) {
+    s->events++;
+    uint64_t r = lf_rand_next(&s->rng);
+    if ((r & 255) < s->cfg.yield_share) {
+        sched_yield();
+        return;
+    }
+    uint64_t spins = s->cfg.spin_max ? (r >> 8) % ((uint64_t)s->cfg.spin_max + 1) : 0;
+    for (uint64_t i = 0; i < spins; i++) cpu_relax();
+}
+
+void lf_yield_point(void) {
+    lf_perturb_state *s = bound_state;
+    if (!s || !s->cfg.point_chance) return;
+    if (lf_rand_below(&s->rng, 1024) < s->cfg.point_chance) perturb(s);
+}
+
+void lf_perturb_gap(lf_perturb_state *s) {
+    if (s->cfg.gap_chance && lf_rand_below(&s->rng, 1024) < s->cfg.gap_chance) perturb(s);
+}

@@ -1,0 +1,40 @@
+/* Runner: executes workloads against an adapter on a persistent thread pool, records each run's history
+ * and checks it with lf_check (engine auto by default). */
+#ifndef LINFUZZ_RUNNER_H
+#define LINFUZZ_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "adapter.h"
+#include "check/checker.h"
+#include "history/history.h"
+#include "recorder/clock.h"
+#include "recorder/recorder.h"
+#include "runner/pool.h"
+#include "runner/workload.h"
+
+typedef struct lf_runner {
+    lf_pool *pool;
+    lf_recorder recorder;
+    size_t recorder_ops; /* per-thread capacity of the recorder's logs */
+    lf_clock_kind clock;
+    uint64_t perturbations; /* LF_YIELD and gap perturbations done, over all runs */
+} lf_runner;
+
+/* A runner with max_threads pooled threads and the given timestamp source. Returns false when threads or
+ * memory cannot be had, or the clock is not available on this machine. */
+bool lf_runner_init(lf_runner *r, unsigned max_threads, lf_clock_kind clock);
+void lf_runner_free(lf_runner *r);
+
+/* Runs plan p (built from w for a) once on a fresh object of a, and appends the recorded history to h, whose
+ * type must be a->type. Returns false when out of memory or p needs more threads than the pool has. */
+bool lf_runner_run(lf_runner *r, const lf_adapter *a, const lf_workload *w, const lf_plan *p, lf_history *h);
+
+/* Expands w, runs it once and checks the history with o. h (initialised by the caller, any type) receives the
+ * history: its ops are replaced and its type set to a->type, reusing its buffer across runs. res (initialised
+ * with lf_result_init) receives the verdict. Returns false only when the run could not be made. */
+bool lf_runner_run_checked(lf_runner *r, const lf_adapter *a, const lf_workload *w, const lf_check_options *o,
+                           lf_history *h, lf_result *res);
+
+#endif
