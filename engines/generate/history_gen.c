@@ -463,14 +463,17 @@ static bool corrupt_swap(sim *s) {
     return false;
 }
 
-/* Moves a completed op's interval earlier, onto a new thread of its own (so threads stay sequential). */
+/* Moves a completed op's interval earlier by a random distance, onto a new thread of its own (so threads
+ * stay sequential). Half the moves are short (a few ops), half go anywhere earlier. */
 static bool corrupt_move(sim *s, uint32_t new_thread, bool *moved) {
-    uint64_t reach = 4 * (uint64_t)s->o->threads + 4;
+    uint64_t near = 4 * (uint64_t)s->o->threads + 4;
     for (int tries = 0; tries < 64; tries++) {
         size_t i = lf_rng_below(&s->rng, s->n);
         lf_op *op = &s->ops[i];
         if (lf_op_pending(op) || op->call <= 1) continue;
-        uint64_t d = 1 + lf_rng_below(&s->rng, op->call - 1 < reach ? op->call - 1 : reach);
+        uint64_t reach = op->call - 1;
+        if (coin(s) && reach > near) reach = near;
+        uint64_t d = 1 + lf_rng_below(&s->rng, reach);
         op->call -= d;
         op->ret -= d;
         op->thread = new_thread;
@@ -521,8 +524,10 @@ static bool corrupt(sim *s, size_t count) {
     if (!moved) return false;
     bool any_moved = false;
     for (size_t c = 0; c < count; c++) {
-        /* Try the drawn kind first, then the others (a history may have no results to change). */
-        unsigned first = (unsigned)lf_rng_below(&s->rng, 3);
+        /* Changed values are the most reliable violations, so half the corruptions are those. Try the drawn
+         * kind first, then the others (a history may have no results to change). */
+        uint64_t draw = lf_rng_below(&s->rng, 4);
+        unsigned first = draw < 2 ? 0 : (unsigned)draw - 1;
         for (unsigned k = 0; k < 3; k++) {
             unsigned kind = (first + k) % 3;
             bool done = kind == 0   ? corrupt_value(s)
