@@ -14,5 +14,7 @@ enum {
 int cmd_check(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_stress(int argc, char **argv);
+int cmd_adapters(int argc, char **argv);
 
 #endif

@@ -13,6 +13,8 @@ typedef struct {
 static const command COMMANDS[] = {
     {"check", cmd_check, "check history files for linearizability"},
     {"convert", cmd_convert, "convert a history between text (.hist) and compressed (.lfz)"},
+    {"stress", cmd_stress, "fuzz an adapter with random concurrent workloads until a violation"},
+    {"adapters", cmd_adapters, "list the data structures under test"},
     {"gen", cmd_gen, "write a random history (linearizable by construction unless --bad)"},
 };
 #define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])

@@ -1,0 +1,235 @@
+/* `linfuzz stress`: runs random workloads against one adapter until a violation is found or time is up.
+ *
+ * Run k uses the workload lf_workload_random(seed + k, threads, ops), so the workload of any run can be
+ * repeated with `--seed <its seed> --runs 1` (the schedule, of course, cannot). */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "adapter.h"
+#include "check/checker.h"
+#include "commands.h"
+#include "format/format.h"
+#include "runner/runner.h"
+
+static void help(FILE *out) {
+    fprintf(out,
+            "usage: linfuzz stress ADAPTER [options]\n"
+            "\n"
+            "Repeats random workloads (op mix, argument domains and schedule perturbation drawn per run) on\n"
+            "ADAPTER (see 'linfuzz adapters'), records each run's history and checks it. Stops at the first\n"
+            "violation and writes that history to DIR/violation-ADAPTER-SEED.hist, where SEED is the run's\n"
+            "workload seed. Progress goes to stderr about once a second.\n"
+            "\n"
+            "options:\n"
+            "  --seconds S    stop after S seconds (default 10)\n"
+            "  --runs N       stop after N runs (default: no limit)\n"
+            "  --threads T    worker threads per run (default 4, at most %d)\n"
+            "  --ops N        operations per thread per run (default 100)\n"
+            "  --seed S       seed of the first run; run k uses S+k (default: from the clock, printed)\n"
+            "  --out DIR      where to write the violating history (default .)\n"
+            "  --clock C      timestamps: ticket (default; seq_cst fetch-add) or tsc (x86-64 rdtscp)\n"
+            "  --engine E     checking engine: auto (default), monitor, brute, wgl, hitting\n"
+            "  --timeout SEC  time budget per history for search engines (default 5; unknown when exceeded)\n"
+            "  -q, --quiet    no progress lines\n"
+            "\n"
+            "exit: 0 no violation (unknown verdicts are counted and reported, not failures), 1 violation found,\n"
+            "      2 bad usage, 4 the history could not be written.\n",
+            LF_WORKLOAD_MAX_THREADS);
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool parse_u64(const char *s, uint64_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s || *end || *s == '-') return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_double(const char *s, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= 0)) return false;
+    *out = v;
+    return true;
+}
+
+typedef struct stress_options {
+    const char *adapter, *out_dir;
+    double seconds, timeout;
+    uint64_t runs, threads, ops, seed;
+    lf_clock_kind clock;
+    lf_engine engine;
+    bool quiet;
+} stress_options;
+
+/* Parses argv into o; returns -1 when the command should go on, else the exit status. */
+static int parse_args(int argc, char **argv, stress_options *o) {
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool ok = true, takes_value = true;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help(stdout);
+            return LF_EXIT_OK;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o->quiet = true;
+            takes_value = false;
+        } else if (a[0] == '-' && a[1] == '-' && !v) {
+            fprintf(stderr, "linfuzz stress: %s needs a value\n", a);
+            return LF_EXIT_USAGE;
+        } else if (!strcmp(a, "--seconds")) {
+            ok = parse_double(v, &o->seconds);
+        } else if (!strcmp(a, "--timeout")) {
+            ok = parse_double(v, &o->timeout);
+        } else if (!strcmp(a, "--runs")) {
+            ok = parse_u64(v, &o->runs);
+        } else if (!strcmp(a, "--threads")) {
+            ok = parse_u64(v, &o->threads) && o->threads >= 1 && o->threads <= LF_WORKLOAD_MAX_THREADS;
+        } else if (!strcmp(a, "--ops")) {
+            ok = parse_u64(v, &o->ops) && o->ops >= 1 && o->ops <= LF_WORKLOAD_MAX_OPS;
+        } else if (!strcmp(a, "--seed")) {
+            ok = parse_u64(v, &o->seed);
+        } else if (!strcmp(a, "--out")) {
+            o->out_dir = v;
+        } else if (!strcmp(a, "--clock")) {
+            ok = lf_clock_from_name(v, &o->clock);
+        } else if (!strcmp(a, "--engine")) {
+            ok = lf_engine_from_name(v, &o->engine);
+        } else if (a[0] == '-') {
+            fprintf(stderr, "linfuzz stress: unknown option '%s'\n", a);
+            return LF_EXIT_USAGE;
+        } else if (!o->adapter) {
+            o->adapter = a;
+            takes_value = false;
+        } else {
+            fprintf(stderr, "linfuzz stress: unexpected argument '%s'\n", a);
+            return LF_EXIT_USAGE;
+        }
+        if (!ok) {
+            fprintf(stderr, "linfuzz stress: bad value '%s' for %s\n", v, a);
+            return LF_EXIT_USAGE;
+        }
+        if (takes_value) i++;
+    }
+    if (!o->adapter) {
+        fprintf(stderr, "linfuzz stress: which adapter? ('linfuzz adapters' lists them)\n");
+        help(stderr);
+        return LF_EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* Writes the violating history; returns the exit status. */
+static int report_violation(const stress_options *o, const lf_adapter *a, const lf_workload *w,
+                            const lf_history *h, const lf_result *res, uint64_t run) {
+    char path[PATH_MAX], desc[512], err[512];
+    snprintf(path, sizeof path, "%s/violation-%s-%" PRIu64 ".hist", o->out_dir, a->name, w->seed);
+    lf_workload_describe(desc, sizeof desc, w, a);
+    fprintf(stderr, "linfuzz stress: %s: VIOLATION in run %" PRIu64 " (%zu ops, engine %s): %s\n", a->name,
+            run + 1, h->n, res->engine, res->reason);
+    fprintf(stderr, "  workload: %s\n", desc);
+    if (lf_history_write(path, h, err, sizeof err) != LF_OK) {
+        fprintf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
+        return LF_EXIT_IO;
+    }
+    fprintf(stderr, "  history written to %s\n", path);
+    printf("%s\n", path);
+    return LF_EXIT_VIOLATION;
+}
+
+int cmd_stress(int argc, char **argv) {
+    stress_options o = {.out_dir = ".", .seconds = 10, .timeout = 5, .threads = 4, .ops = 100,
+                        .clock = LF_CLOCK_TICKET, .engine = LF_ENGINE_AUTO};
+    o.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)(now_s() * 1e9);
+    int status = parse_args(argc, argv, &o);
+    if (status >= 0) return status;
+
+    const lf_adapter *a = lf_adapter_find(o.adapter);
+    if (!a) {
+        fprintf(stderr, "linfuzz stress: no adapter '%s' ('linfuzz adapters' lists them)\n", o.adapter);
+        return LF_EXIT_USAGE;
+    }
+    if (!lf_clock_available(o.clock)) {
+        fprintf(stderr, "linfuzz stress: clock '%s' is not available on this machine\n", lf_clock_name(o.clock));
+        return LF_EXIT_USAGE;
+    }
+    struct stat st;
+    if (stat(o.out_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "linfuzz stress: --out %s is not a directory\n", o.out_dir);
+        return LF_EXIT_IO;
+    }
+    lf_runner runner;
+    if (!lf_runner_init(&runner, (unsigned)o.threads, o.clock)) {
+        fprintf(stderr, "linfuzz stress: cannot start %" PRIu64 " threads\n", o.threads);
+        return LF_EXIT_IO;
+    }
+    lf_check_options copt;
+    lf_check_options_default(&copt);
+    copt.engine = o.engine;
+    copt.timeout_s = o.timeout;
+
+    if (!o.quiet)
+        fprintf(stderr, "linfuzz stress: %s (%s, expected %s), %" PRIu64 " threads x %" PRIu64 " ops, seed %" PRIu64
+                        ", clock %s, engine %s\n",
+                a->name, lf_type_name(a->type), a->linearizable ? "linearizable" : "buggy", o.threads, o.ops,
+                o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine));
+
+    lf_history h;
+    lf_history_init(&h, a->type);
+    double start = now_s(), next_report = start + 1;
+    uint64_t run = 0, ops_checked = 0, unknown = 0;
+    char first_unknown[512] = "";
+    status = LF_EXIT_OK;
+    for (; (!o.runs || run < o.runs) && now_s() - start < o.seconds; run++) {
+        lf_workload w;
+        lf_workload_random(&w, o.seed + run, (uint32_t)o.threads, (uint32_t)o.ops);
+        lf_result res;
+        lf_result_init(&res);
+        if (!lf_runner_run_checked(&runner, a, &w, &copt, &h, &res)) {
+            fprintf(stderr, "linfuzz stress: out of memory\n");
+            status = LF_EXIT_IO;
+            lf_result_free(&res);
+            break;
+        }
+        ops_checked += h.n;
+        if (res.verdict == LF_VIOLATION) {
+            status = report_violation(&o, a, &w, &h, &res, run);
+            lf_result_free(&res);
+            run++;
+            break;
+        }
+        if (res.verdict == LF_UNKNOWN && unknown++ == 0) snprintf(first_unknown, sizeof first_unknown, "%s", res.reason);
+        lf_result_free(&res);
+        double t = now_s();
+        if (!o.quiet && t >= next_report) {
+            fprintf(stderr, "  %4.0fs  %" PRIu64 " runs (%.0f/s)  %" PRIu64 " ops checked  %" PRIu64 " unknown\n",
+                    t - start, run + 1, (run + 1) / (t - start), ops_checked, unknown);
+            next_report = t + 1;
+        }
+    }
+    double elapsed = now_s() - start;
+    if (!o.quiet || status != LF_EXIT_OK)
+        fprintf(stderr,
+                "linfuzz stress: %s: %" PRIu64 " runs in %.1fs (%.0f/s), %" PRIu64 " ops checked, %" PRIu64
+                " unknown, %s\n",
+                a->name, run, elapsed, elapsed > 0 ? run / elapsed : 0.0, ops_checked, unknown,
+                status == LF_EXIT_VIOLATION ? "violation found" : status == LF_EXIT_OK ? "no violation" : "error");
+    if (unknown) fprintf(stderr, "  first unknown verdict: %s\n", first_unknown);
+    lf_history_free(&h);
+    lf_runner_free(&runner);
+    return status;
+}
