@@ -5,6 +5,7 @@
 
 #include "brute/brute.h"
 #include "monitor/monitor.h"
+#include "wgl/wgl.h"
 
 static const char *const ENGINE_NAMES[] = {"auto", "monitor", "brute", "wgl", "hitting"};
 
@@ -26,6 +27,16 @@ const char *lf_engine_name(lf_engine e) {
     return (unsigned)e < sizeof ENGINE_NAMES / sizeof ENGINE_NAMES[0] ? ENGINE_NAMES[e] : "?";
 }
 
+/* WGL + P-compositionality with the budgets of the check options. */
+static void run_wgl(const lf_history *h, const lf_check_options *o, lf_result *r) {
+    lf_wgl_options wo;
+    lf_wgl_options_default(&wo);
+    wo.timeout_s = o->timeout_s;
+    wo.max_memory_bytes = o->max_memory_bytes;
+    wo.want_witness = o->want_witness;
+    lf_wgl_check(h, &wo, r);
+}
+
 void lf_check(const lf_history *h, const lf_check_options *o, lf_result *r) {
     switch (o->engine) {
     case LF_ENGINE_MONITOR:
@@ -41,12 +52,21 @@ void lf_check(const lf_history *h, const lf_check_options *o, lf_result *r) {
         return;
     }
     case LF_ENGINE_WGL:
+        run_wgl(h, o, r);
+        return;
     case LF_ENGINE_HITTING:
         lf_result_set(r, LF_UNKNOWN, lf_engine_name(o->engine), "engine %s is not available in this build",
                       lf_engine_name(o->engine));
         return;
     case LF_ENGINE_AUTO:
         lf_monitor_check(h, r);
+        /* Histories outside the monitors' reach (ambiguous values, cas, kv, counter, deque, some pending
+         * ops) go to the complete checker. */
+        if (r->verdict == LF_UNKNOWN && strncmp(r->reason, "unsupported:", 12) == 0) {
+            lf_result_free(r);
+            lf_result_init(r);
+            run_wgl(h, o, r);
+        }
         return;
     }
 }
