@@ -46,6 +46,16 @@ static void rebuild_up(lf_mintree *m, size_t x) {
 
 void lf_mintree_add(lf_mintree *m, size_t l, size_t r, int32_t v) {
     if (l >= r) return;
+    if (r == l + 1) {
+        size_t x = l + m->size;
+        m->t[x] += v;
+        for (x >>= 1; x >= 1; x >>= 1) {
+            int32_t nv = min32(m->t[2 * x], m->t[2 * x + 1]) + m->a[x];
+            if (nv == m->t[x]) break;
+            m->t[x] = nv;
+        }
+        return;
+    }
     size_t l0 = l + m->size, r0 = r - 1 + m->size;
     for (l += m->size, r += m->size; l < r; l >>= 1, r >>= 1) {
         if (l & 1) apply(m, l++, v);
@@ -84,6 +94,26 @@ int32_t lf_mintree_argmin(const lf_mintree *m, size_t *pos) {
     while (x < m->size) x = m->t[2 * x] <= m->t[2 * x + 1] ? 2 * x : 2 * x + 1;
     *pos = x - m->size;
     return m->t[1];
+}
+
+/* Leaves of the subtree of x (whose strict ancestors add acc) with absolute value `target`. */
+static void take_min_rec(lf_mintree *m, size_t x, int32_t acc, int32_t target, int32_t v, uint32_t *out,
+                         size_t *n) {
+    if (x >= m->size) {
+        m->t[x] += v;
+        out[(*n)++] = (uint32_t)(x - m->size);
+        return;
+    }
+    int32_t below = acc + m->a[x];
+    if (m->t[2 * x] + below == target) take_min_rec(m, 2 * x, below, target, v, out, n);
+    if (m->t[2 * x + 1] + below == target) take_min_rec(m, 2 * x + 1, below, target, v, out, n);
+    m->t[x] = min32(m->t[2 * x], m->t[2 * x + 1]) + m->a[x];
+}
+
+size_t lf_mintree_take_min(lf_mintree *m, int32_t v, uint32_t *out) {
+    size_t n = 0;
+    take_min_rec(m, 1, 0, m->t[1], v, out, &n);
+    return n;
 }
 
 bool lf_maxtree_init(lf_maxtree *m, const uint32_t *values, size_t n) {
@@ -130,4 +160,24 @@ size_t lf_maxtree_find_above(const lf_maxtree *m, size_t l, size_t r, uint32_t x
         return node - m->size;
     }
     return SIZE_MAX;
+}
+
+static void take_above_rec(lf_maxtree *m, size_t x, size_t lo, size_t hi, size_t l, size_t r, uint32_t v,
+                           uint32_t *out, size_t *n) {
+    if (m->t[x] <= v || hi <= l || r <= lo) return;
+    if (x >= m->size) {
+        m->t[x] = 0;
+        out[(*n)++] = (uint32_t)(x - m->size);
+        return;
+    }
+    size_t mid = lo + (hi - lo) / 2;
+    take_above_rec(m, 2 * x, lo, mid, l, r, v, out, n);
+    take_above_rec(m, 2 * x + 1, mid, hi, l, r, v, out, n);
+    m->t[x] = m->t[2 * x] > m->t[2 * x + 1] ? m->t[2 * x] : m->t[2 * x + 1];
+}
+
+size_t lf_maxtree_take_above(lf_maxtree *m, size_t l, size_t r, uint32_t x, uint32_t *out) {
+    size_t n = 0;
+    if (l < r) take_above_rec(m, 1, 0, m->size, l, r, x, out, &n);
+    return n;
 }

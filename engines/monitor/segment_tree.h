@@ -24,6 +24,9 @@ void lf_mintree_add(lf_mintree *m, size_t l, size_t r, int32_t v); /* leaves [l,
 int32_t lf_mintree_min(lf_mintree *m, size_t l, size_t r);         /* min of leaves [l, r), r > l */
 /* Global minimum and the leftmost leaf holding it. */
 int32_t lf_mintree_argmin(const lf_mintree *m, size_t *pos);
+/* Adds v to every leaf whose value equals the global minimum, writing their indices to out (ascending).
+ * Returns how many; out must have room for every leaf. One walk instead of one pass per leaf. */
+size_t lf_mintree_take_min(lf_mintree *m, int32_t v, uint32_t *out);
 
 typedef struct lf_maxtree {
     uint32_t *t;
@@ -35,5 +38,7 @@ void lf_maxtree_free(lf_maxtree *m);
 void lf_maxtree_set(lf_maxtree *m, size_t i, uint32_t v);
 /* Leftmost i in [l, r) with value > x, or SIZE_MAX. */
 size_t lf_maxtree_find_above(const lf_maxtree *m, size_t l, size_t r, uint32_t x);
+/* Every i in [l, r) with value > x: written to out (ascending) and set to 0. Returns how many. */
+size_t lf_maxtree_take_above(lf_maxtree *m, size_t l, size_t r, uint32_t x, uint32_t *out);
 
 #endif

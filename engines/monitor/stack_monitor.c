@@ -16,23 +16,40 @@
 
 #define NONE UINT32_MAX
 #define KILLED (1 << 29)
+#ifndef LF_STACK_SHORT_SPAN
+#define LF_STACK_SHORT_SPAN 64 /* ops spanning at most this many stamps are found through the bitmap */
+#endif
+#define SHORT_SPAN LF_STACK_SHORT_SPAN
+#ifndef LF_STACK_SMALL_VALUE
+#define LF_STACK_SMALL_VALUE 32 /* values with at most this many ops are scanned linearly for value stabs */
+#endif
+#define SMALL_VALUE LF_STACK_SMALL_VALUE
 
 typedef struct {
     const lf_std *s;
     lf_mintree cover;  /* live critical intervals covering each partition (+KILLED once handed out) */
     uint32_t *xor_ids; /* Fenwick tree of XORs of (value id + 1) covering each partition */
     uint32_t n_parts;
-    lf_maxtree by_inv;   /* unsafe ops ordered by invocation, valued by response (0 once safe) */
-    uint32_t *order_inv; /* position -> op */
-    uint32_t *pos_inv;   /* op -> position */
-    lf_maxtree by_val;   /* unsafe ops ordered by (value, invocation): only when the history has peeks */
+    /* Unsafe ops, for "which unsafe ops contain partition p". After tuning almost every op spans only a few
+     * stamps (about twice the number of concurrent threads), so short ops are found by scanning a bitmap of
+     * the invocation stamps just before p; the few long ones live in a max-tree ordered by invocation. */
+    uint32_t *op_at_inv;   /* per stamp: the op invoked there, or NONE */
+    uint64_t *short_live;  /* bit per stamp: an unsafe short op is invoked there */
+    uint32_t *order_long;  /* long ops by invocation */
+    uint32_t *pos_long;    /* op -> position in order_long */
+    uint32_t n_long;
+    lf_maxtree by_long;    /* response of each unsafe long op (0 once safe) */
+    /* Unsafe ops by (value, invocation), for partitions covered by one value: only when there are peeks. */
     uint32_t *order_val, *pos_val, *start_val;
-    uint32_t *live;      /* per value: ops not yet safe */
-    uint32_t *waiting;   /* per value: head of partitions handed out as v-permissive */
-    uint32_t *part_next; /* per partition: next in its waiting/pending list */
-    uint32_t pending;    /* partitions to hand out again as globally permissive */
+    lf_maxtree by_val;     /* maintained only for values with more than SMALL_VALUE ops */
+    uint8_t *safe;         /* per op */
+    uint32_t *live;        /* per value: ops not yet safe */
+    uint32_t *waiting;     /* per value: head of partitions handed out as v-permissive */
+    uint32_t *part_next;   /* per partition: next in its waiting/pending list */
+    uint32_t *parts;       /* scratch: partitions taken in one batch */
+    uint32_t *found;       /* scratch: positions reported by one tree query */
+    uint32_t pending;      /* partitions to hand out again as globally permissive */
     uint32_t unsafe;
-    uint32_t n_live_ops; /* entries of order_inv */
     bool peeks;
 } stack_state;
 
@@ -55,7 +72,10 @@ static void cover_range(stack_state *st, uint32_t v, int32_t delta) {
     xor_update(st, hi, v + 1);
 }
 
-static void mark_safe(stack_state *st, uint32_t op);
+static inline bool is_short(const lf_std *s, uint32_t op) { return s->res[op] - s->inv[op] <= SHORT_SPAN; }
+static inline bool value_is_big(const stack_state *st, uint32_t v) {
+    return st->start_val[v + 1] - st->start_val[v] > SMALL_VALUE;
+}
 
 static void peel_value(stack_state *st, uint32_t v) {
     cover_range(st, v, -1);
@@ -71,18 +91,24 @@ static void peel_value(stack_state *st, uint32_t v) {
 }
 
 static void mark_safe(stack_state *st, uint32_t op) {
-    lf_maxtree_set(&st->by_inv, st->pos_inv[op], 0);
-    if (st->peeks) lf_maxtree_set(&st->by_val, st->pos_val[op], 0);
+    const lf_std *s = st->s;
+    if (st->safe[op]) return;
+    st->safe[op] = 1;
+    if (is_short(s, op))
+        st->short_live[s->inv[op] / 64] &= ~(1ull << (s->inv[op] % 64));
+    else
+        lf_maxtree_set(&st->by_long, st->pos_long[op], 0);
+    uint32_t v = s->val[op];
+    if (st->peeks && value_is_big(st, v)) lf_maxtree_set(&st->by_val, st->pos_val[op], 0);
     st->unsafe--;
-    uint32_t v = st->s->val[op];
     if (--st->live[v] == 0) peel_value(st, v);
 }
 
 /* Number of entries of order[lo..hi) whose invocation is <= p (they are sorted by invocation). */
-static uint32_t count_invoked(const stack_state *st, const uint32_t *order, uint32_t lo, uint32_t hi, uint32_t p) {
+static uint32_t count_invoked(const lf_std *s, const uint32_t *order, uint32_t lo, uint32_t hi, uint32_t p) {
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (st->s->inv[order[mid]] <= p)
+        if (s->inv[order[mid]] <= p)
             lo = mid + 1;
         else
             hi = mid;
@@ -90,25 +116,46 @@ static uint32_t count_invoked(const stack_state *st, const uint32_t *order, uint
     return lo;
 }
 
-/* Every unsafe op containing partition p becomes safe. */
+/* Every unsafe op containing partition p (invoked at or before p, responding after it) becomes safe. */
 static void stab_all(stack_state *st, uint32_t p) {
-    uint32_t end = count_invoked(st, st->order_inv, 0, st->n_live_ops, p);
-    for (;;) {
-        size_t j = lf_maxtree_find_above(&st->by_inv, 0, end, p);
-        if (j == SIZE_MAX) break;
-        mark_safe(st, st->order_inv[j]);
+    const lf_std *s = st->s;
+    uint32_t from = p > SHORT_SPAN ? p - SHORT_SPAN + 1 : 1;
+    for (uint32_t w = from / 64; w <= p / 64; w++) {
+        uint64_t bits = st->short_live[w];
+        if (w == from / 64) bits &= ~0ull << (from % 64);
+        if (w == p / 64 && p % 64 != 63) bits &= (1ull << (p % 64 + 1)) - 1;
+        while (bits) {
+            uint32_t t = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            uint32_t op = st->op_at_inv[t];
+            if (s->res[op] > p) mark_safe(st, op);
+        }
+    }
+    if (st->n_long) {
+        uint32_t end = count_invoked(s, st->order_long, 0, st->n_long, p);
+        size_t k = lf_maxtree_take_above(&st->by_long, 0, end, p, st->found);
+        for (size_t i = 0; i < k; i++) {
+            uint32_t op = st->order_long[st->found[i]];
+            st->safe[op] = 0; /* take_above cleared the tree entry; let mark_safe do the rest */
+            mark_safe(st, op);
+        }
     }
 }
 
 /* Every unsafe op of value v containing partition p becomes safe. */
 static void stab_value(stack_state *st, uint32_t v, uint32_t p) {
+    const lf_std *s = st->s;
     uint32_t lo = st->start_val[v], hi = st->start_val[v + 1];
-    uint32_t end = count_invoked(st, st->order_val, lo, hi, p);
-    for (;;) {
-        size_t j = lf_maxtree_find_above(&st->by_val, lo, end, p);
-        if (j == SIZE_MAX) break;
-        mark_safe(st, st->order_val[j]);
+    if (!value_is_big(st, v)) {
+        for (uint32_t j = lo; j < hi; j++) {
+            uint32_t op = st->order_val[j];
+            if (!st->safe[op] && s->inv[op] <= p && p < s->res[op]) mark_safe(st, op);
+        }
+        return;
     }
+    uint32_t end = count_invoked(s, st->order_val, lo, hi, p);
+    size_t k = lf_maxtree_take_above(&st->by_val, lo, end, p, st->found);
+    for (size_t i = 0; i < k; i++) mark_safe(st, st->order_val[st->found[i]]);
 }
 
 static lf_verdict report_stuck(const lf_history *h, stack_state *st, uint32_t p, int32_t count, lf_result *r) {
@@ -142,58 +189,67 @@ static lf_verdict report_stuck(const lf_history *h, stack_state *st, uint32_t p,
 
 static bool build_orders(stack_state *st) {
     const lf_std *s = st->s;
-    uint32_t n = s->n_total, M = s->n_stamps;
-    /* Ops in invocation order via the stamp -> op map (stamps are distinct). */
-    uint32_t *at = malloc(((size_t)M + 1) * sizeof *at);
-    st->order_inv = malloc((size_t)(n ? n : 1) * sizeof *st->order_inv);
-    st->pos_inv = malloc((size_t)(n ? n : 1) * sizeof *st->pos_inv);
-    uint32_t *resv = malloc((size_t)(n ? n : 1) * sizeof *resv);
-    if (!at || !st->order_inv || !st->pos_inv || !resv) {
-        free(at);
+    uint32_t n = s->n_total, M = s->n_stamps, nv = s->n_values;
+    size_t n1 = n ? n : 1;
+    st->op_at_inv = malloc(((size_t)M + 1) * sizeof *st->op_at_inv);
+    st->short_live = calloc((size_t)M / 64 + 1, sizeof *st->short_live);
+    st->safe = calloc(n1, 1);
+    st->pos_long = malloc(n1 * sizeof *st->pos_long);
+    st->found = malloc(n1 * sizeof *st->found);
+    if (!st->op_at_inv || !st->short_live || !st->safe || !st->pos_long || !st->found) return false;
+    memset(st->op_at_inv, 0xff, ((size_t)M + 1) * sizeof *st->op_at_inv);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t k = s->kind[i];
+        if (k != STD_ADD && k != STD_REM && k != STD_OTHER) {
+            st->safe[i] = 1; /* not part of the search */
+            continue;
+        }
+        st->op_at_inv[s->inv[i]] = i;
+        m++;
+        if (is_short(s, i))
+            st->short_live[s->inv[i] / 64] |= 1ull << (s->inv[i] % 64);
+        else
+            st->n_long++;
+    }
+    st->unsafe = m;
+    st->order_long = malloc((st->n_long ? st->n_long : 1) * sizeof *st->order_long);
+    uint32_t *resv = malloc((size_t)(m ? m : 1) * sizeof *resv);
+    if (!st->order_long || !resv) {
         free(resv);
         return false;
     }
-    memset(at, 0xff, ((size_t)M + 1) * sizeof *at);
-    for (uint32_t i = 0; i < n; i++) {
-        uint8_t k = s->kind[i];
-        if (k == STD_ADD || k == STD_REM || k == STD_OTHER) at[s->inv[i]] = i;
-    }
-    uint32_t m = 0;
+    uint32_t q = 0;
     for (uint32_t t = 1; t <= M; t++) {
-        if (at[t] == NONE) continue;
-        st->order_inv[m] = at[t];
-        st->pos_inv[at[t]] = m;
-        resv[m] = s->res[at[t]];
-        m++;
+        uint32_t op = st->op_at_inv[t];
+        if (op == NONE || is_short(s, op)) continue;
+        st->order_long[q] = op;
+        st->pos_long[op] = q;
+        resv[q++] = s->res[op];
     }
-    free(at);
-    st->unsafe = m;
-    st->n_live_ops = m;
-    bool ok = lf_maxtree_init(&st->by_inv, resv, m);
+    bool ok = lf_maxtree_init(&st->by_long, resv, st->n_long);
     if (ok && st->peeks) {
-        /* Stable counting sort of the invocation order by value. */
-        uint32_t nv = s->n_values;
-        st->start_val = calloc((size_t)nv + 1, sizeof *st->start_val);
+        /* Ops grouped by value, each group in invocation order (counting sort over the stamp order). */
+        st->start_val = calloc((size_t)nv + 2, sizeof *st->start_val);
         st->order_val = malloc((size_t)(m ? m : 1) * sizeof *st->order_val);
-        st->pos_val = malloc((size_t)(n ? n : 1) * sizeof *st->pos_val);
-        if (!st->start_val || !st->order_val || !st->pos_val) {
-            free(resv);
-            return false;
-        }
-        for (uint32_t j = 0; j < m; j++) st->start_val[s->val[st->order_inv[j]] + 1]++;
-        for (uint32_t v = 0; v < nv; v++) st->start_val[v + 1] += st->start_val[v];
+        st->pos_val = malloc(n1 * sizeof *st->pos_val);
         uint32_t *fill = malloc(((size_t)nv + 1) * sizeof *fill);
-        if (!fill) {
+        if (!st->start_val || !st->order_val || !st->pos_val || !fill) {
+            free(fill);
             free(resv);
             return false;
         }
+        for (uint32_t t = 1; t <= M; t++)
+            if (st->op_at_inv[t] != NONE) st->start_val[s->val[st->op_at_inv[t]] + 1]++;
+        for (uint32_t v = 0; v < nv; v++) st->start_val[v + 1] += st->start_val[v];
         memcpy(fill, st->start_val, ((size_t)nv + 1) * sizeof *fill);
-        for (uint32_t j = 0; j < m; j++) {
-            uint32_t op = st->order_inv[j];
-            uint32_t q = fill[s->val[op]]++;
-            st->order_val[q] = op;
-            st->pos_val[op] = q;
-            resv[q] = s->res[op];
+        for (uint32_t t = 1; t <= M; t++) {
+            uint32_t op = st->op_at_inv[t];
+            if (op == NONE) continue;
+            uint32_t j = fill[s->val[op]]++;
+            st->order_val[j] = op;
+            st->pos_val[op] = j;
+            resv[j] = s->res[op];
         }
         free(fill);
         ok = lf_maxtree_init(&st->by_val, resv, m);
@@ -215,7 +271,8 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
     st.live = calloc(s->n_values ? s->n_values : 1, sizeof *st.live);
     st.waiting = malloc((s->n_values ? s->n_values : 1) * sizeof *st.waiting);
     st.part_next = malloc(((size_t)st.n_parts + 1) * sizeof *st.part_next);
-    if (!st.xor_ids || !st.live || !st.waiting || !st.part_next || !lf_mintree_init(&st.cover, st.n_parts) ||
+    st.parts = malloc(((size_t)st.n_parts + 1) * sizeof *st.parts);
+    if (!st.xor_ids || !st.parts || !st.live || !st.waiting || !st.part_next || !lf_mintree_init(&st.cover, st.n_parts) ||
         !build_orders(&st)) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the stack monitor");
         goto done;
@@ -236,39 +293,49 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
         }
         size_t leaf;
         int32_t count = lf_mintree_argmin(&st.cover, &leaf);
-        uint32_t p = (uint32_t)leaf + 1;
         if (count >= KILLED / 2) {
             /* Unreachable for standardised input (seed-002.md §4.3); refuse to guess. */
             lf_result_set(r, LF_UNKNOWN, "monitor", "internal error: stack monitor ran out of partitions");
             goto done;
         }
         if (count >= 2) {
-            verdict = report_stuck(h, &st, p, count, r);
+            verdict = report_stuck(h, &st, (uint32_t)leaf + 1, count, r);
             goto done;
         }
-        lf_mintree_add(&st.cover, leaf, leaf + 1, KILLED);
-        if (count == 0) {
-            stab_all(&st, p);
-        } else {
-            uint32_t v = xor_query(&st, p) - 1;
-            st.part_next[p] = st.waiting[v];
-            st.waiting[v] = p;
-            if (st.peeks) stab_value(&st, v, p);
+        /* Hand out every partition at the minimum count in one batch. Peeling during the batch only lowers
+         * counts, so a partition whose single covering value got peeled meanwhile is globally permissive. */
+        size_t taken = lf_mintree_take_min(&st.cover, KILLED, st.parts);
+        for (size_t i = 0; i < taken; i++) {
+            uint32_t p = st.parts[i] + 1;
+            uint32_t covering = count == 0 ? 0 : xor_query(&st, p);
+            if (covering == 0) {
+                stab_all(&st, p);
+            } else {
+                uint32_t v = covering - 1;
+                st.part_next[p] = st.waiting[v];
+                st.waiting[v] = p;
+                if (st.peeks) stab_value(&st, v, p);
+            }
         }
     }
     verdict = LF_LINEARIZABLE;
 done:
     lf_mintree_free(&st.cover);
-    lf_maxtree_free(&st.by_inv);
     lf_maxtree_free(&st.by_val);
     free(st.xor_ids);
     free(st.live);
     free(st.waiting);
     free(st.part_next);
-    free(st.order_inv);
-    free(st.pos_inv);
+    free(st.op_at_inv);
+    free(st.short_live);
+    free(st.order_long);
+    free(st.pos_long);
+    free(st.safe);
+    lf_maxtree_free(&st.by_long);
     free(st.order_val);
     free(st.pos_val);
     free(st.start_val);
+    free(st.found);
+    free(st.parts);
     return verdict;
 }
