@@ -337,7 +337,8 @@ static bool memo_grow_slots(memo_table *m) {
 }
 
 static bool memo_reserve_arena(memo_table *m, size_t extra) {
-    if (m->arena_len + extra <= m->arena_cap) return true;
+    /* Allocated even for empty states, so that memcpy/memcmp never see a null arena. */
+    if (m->arena && m->arena_len + extra <= m->arena_cap) return true;
     size_t cap = m->arena_cap ? m->arena_cap : 4096;
     while (cap < m->arena_len + extra) cap *= 2;
     if (m->cap * sizeof *m->slots + cap > m->budget) return false;
