@@ -1,6 +1,7 @@
 /* Differential test of the log-linear monitors against the brute-force oracle, on thousands of small random
  * histories per monitor type (register, set, stack, queue, pqueue): linearizable by construction (with and
- * without peeks, empty results and pending ops), corrupted, and fully random with distinct inserted values.
+ * without peeks, empty results, pending ops, equal stamps and repeated values), corrupted, and fully random
+ * with distinct inserted values.
  *
  * Whenever the monitor answers linearizable or violation it must agree with brute force. It may answer
  * unknown only outside its domain: for unambiguous histories without pending removes, unknown is a failure.
@@ -98,21 +99,23 @@ static bool squeeze_stamps(lf_history *h) {
     return lf_history_validate(h, err, sizeof err) == SIZE_MAX;
 }
 
-/* Histories per (type, mode, variant): 1000 (18000 per type, under a second in all), or the value of the
+/* Histories per (type, mode, variant): 1000 (about 19000 per type, about a second in all), or the value of the
  * environment variable LINFUZZ_DIFF_PER_VARIANT for a longer hunt. */
 static uint64_t per_variant = 1000;
 
 static void run_type(lf_type type, tally *t) {
     char what[96];
     for (int mode = LF_GEN_CONSTRUCTED; mode <= LF_GEN_RANDOM; mode++) {
-        /* Variants: peeks and empty results on or off, pending ops, bigger histories, equal stamps. */
-        for (int variant = 0; variant < 6; variant++) {
+        /* Variants: peeks and empty results on or off, pending ops, bigger histories, equal stamps, repeated
+         * values (ambiguous: the monitor should mostly say unknown, and must be right when it does not). */
+        for (int variant = 0; variant < 7; variant++) {
             lf_gen_small_options so;
             lf_gen_small_options_default(&so, type, (lf_gen_small_mode)mode);
             so.peek = variant & 1 ? 0.3 : 0;
             so.empty = variant & 2 ? 0.3 : 0;
             if (variant == 3) so.pending = 0.4;
-            if (variant >= 4) {
+            if (variant == 6) so.values = 3;
+            if (variant == 4 || variant == 5) {
                 so.min_ops = 8;
                 so.max_ops = 14;
                 so.max_threads = 4;
