@@ -48,7 +48,7 @@ lf_verdict lf_monitor_pqueue(const lf_history *h, const lf_std *s, lf_result *r)
     uint32_t *start = calloc((size_t)nv + 1, sizeof *start);
     uint32_t *ops = malloc((n ? n : 1) * sizeof *ops);
     lf_mintree tree;
-    bool tree_ok = lf_mintree_init(&tree, s->n_stamps - 1);
+    bool tree_ok = lf_mintree_init(&tree, s->n_stamps - 1, NULL);
     lf_verdict verdict = LF_UNKNOWN;
     if (!order || !start || !ops || !tree_ok) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the priority-queue monitor");

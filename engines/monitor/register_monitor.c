@@ -173,7 +173,7 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     if (!fwd) goto oom;
     for (uint32_t v = 0; v < ccap; v++)
         if (cl[v].writer != NONE && cl[v].min_res < cl[v].max_inv) fwd[n_fwd++] = ((uint64_t)cl[v].min_res << 32) | v;
-    if (!lf_radix_sort_u64(fwd, n_fwd)) goto oom;
+    if (!lf_radix_sort_u64(fwd, n_fwd, 4)) goto oom;
     for (size_t j = 1; j < n_fwd; j++) {
         cluster *a = &cl[(uint32_t)fwd[j - 1]], *b = &cl[(uint32_t)fwd[j]];
         if (b->min_res < a->max_inv) {

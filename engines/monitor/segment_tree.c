@@ -8,7 +8,7 @@
 
 static inline int32_t min32(int32_t a, int32_t b) { return a < b ? a : b; }
 
-bool lf_mintree_init(lf_mintree *m, size_t n) {
+bool lf_mintree_init(lf_mintree *m, size_t n, const int32_t *leaves) {
     memset(m, 0, sizeof *m);
     size_t size = 1;
     int h = 0;
@@ -24,7 +24,7 @@ bool lf_mintree_init(lf_mintree *m, size_t n) {
     }
     m->size = size;
     m->height = h;
-    for (size_t i = 0; i < size; i++) m->t[size + i] = i < n ? 0 : PAD_VALUE;
+    for (size_t i = 0; i < size; i++) m->t[size + i] = i < n ? (leaves ? leaves[i] : 0) : PAD_VALUE;
     for (size_t x = size - 1; x >= 1; x--) m->t[x] = min32(m->t[2 * x], m->t[2 * x + 1]);
     return true;
 }

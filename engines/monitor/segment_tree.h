@@ -17,8 +17,9 @@ typedef struct lf_mintree {
     int height;
 } lf_mintree;
 
-/* All n leaves start at 0; leaves beyond n are padding that never wins a min. */
-bool lf_mintree_init(lf_mintree *m, size_t n);
+/* All n leaves start at 0 (or at leaves[i] when leaves is not NULL); leaves beyond n are padding that
+ * never wins a min. */
+bool lf_mintree_init(lf_mintree *m, size_t n, const int32_t *leaves);
 void lf_mintree_free(lf_mintree *m);
 void lf_mintree_add(lf_mintree *m, size_t l, size_t r, int32_t v); /* leaves [l, r) += v */
 int32_t lf_mintree_min(lf_mintree *m, size_t l, size_t r);         /* min of leaves [l, r), r > l */

@@ -116,24 +116,26 @@ static uint32_t count_invoked(const lf_std *s, const uint32_t *order, uint32_t l
     return lo;
 }
 
-/* Every unsafe op containing partition p (invoked at or before p, responding after it) becomes safe. */
-static void stab_all(stack_state *st, uint32_t p) {
+/* Every unsafe op containing one of the partitions a..b (invoked at or before b, responding after a)
+ * becomes safe: one query for a whole run of permissive partitions. */
+static void stab_range(stack_state *st, uint32_t a, uint32_t b) {
     const lf_std *s = st->s;
-    uint32_t from = p > SHORT_SPAN ? p - SHORT_SPAN + 1 : 1;
-    for (uint32_t w = from / 64; w <= p / 64; w++) {
+    uint32_t from = a > SHORT_SPAN ? a - SHORT_SPAN + 1 : 1;
+    for (uint32_t w = from / 64; w <= b / 64; w++) {
         uint64_t bits = st->short_live[w];
+        if (!bits) continue;
         if (w == from / 64) bits &= ~0ull << (from % 64);
-        if (w == p / 64 && p % 64 != 63) bits &= (1ull << (p % 64 + 1)) - 1;
+        if (w == b / 64 && b % 64 != 63) bits &= (1ull << (b % 64 + 1)) - 1;
         while (bits) {
             uint32_t t = w * 64 + (uint32_t)__builtin_ctzll(bits);
             bits &= bits - 1;
             uint32_t op = st->op_at_inv[t];
-            if (s->res[op] > p) mark_safe(st, op);
+            if (s->res[op] > a) mark_safe(st, op);
         }
     }
     if (st->n_long) {
-        uint32_t end = count_invoked(s, st->order_long, 0, st->n_long, p);
-        size_t k = lf_maxtree_take_above(&st->by_long, 0, end, p, st->found);
+        uint32_t end = count_invoked(s, st->order_long, 0, st->n_long, b);
+        size_t k = lf_maxtree_take_above(&st->by_long, 0, end, a, st->found);
         for (size_t i = 0; i < k; i++) {
             uint32_t op = st->order_long[st->found[i]];
             st->safe[op] = 0; /* take_above cleared the tree entry; let mark_safe do the rest */
@@ -141,6 +143,8 @@ static void stab_all(stack_state *st, uint32_t p) {
         }
     }
 }
+
+static void stab_all(stack_state *st, uint32_t p) { stab_range(st, p, p); }
 
 /* Every unsafe op of value v containing partition p becomes safe. */
 static void stab_value(stack_state *st, uint32_t v, uint32_t p) {
@@ -258,6 +262,31 @@ static bool build_orders(stack_state *st) {
     return ok;
 }
 
+/* Coverage counts and the XOR Fenwick tree of all critical intervals, built in linear time from
+ * difference arrays (instead of one range update per value). */
+static bool init_cover(stack_state *st) {
+    const lf_std *s = st->s;
+    uint32_t P = st->n_parts;
+    int32_t *count = calloc((size_t)P + 2, sizeof *count);
+    if (!count) return false;
+    for (uint32_t v = 0; v < s->n_values; v++) {
+        uint32_t lo, hi;
+        if (!lf_std_ci(s, v, &lo, &hi)) continue;
+        count[lo]++;
+        if (hi <= P) count[hi]--;
+        st->xor_ids[lo] ^= v + 1;
+        if (hi <= P) st->xor_ids[hi] ^= v + 1;
+    }
+    for (uint32_t p = 1; p <= P; p++) count[p] += count[p - 1];
+    for (uint32_t i = 1; i <= P; i++) { /* Fenwick over the XOR difference array, linear build */
+        uint32_t j = i + (i & -i);
+        if (j <= P) st->xor_ids[j] ^= st->xor_ids[i];
+    }
+    bool ok = lf_mintree_init(&st->cover, P, count + 1);
+    free(count);
+    return ok;
+}
+
 lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) {
     if (s->n_stamps < 2) return LF_LINEARIZABLE;
     stack_state st;
@@ -272,7 +301,7 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
     st.waiting = malloc((s->n_values ? s->n_values : 1) * sizeof *st.waiting);
     st.part_next = malloc(((size_t)st.n_parts + 1) * sizeof *st.part_next);
     st.parts = malloc(((size_t)st.n_parts + 1) * sizeof *st.parts);
-    if (!st.xor_ids || !st.parts || !st.live || !st.waiting || !st.part_next || !lf_mintree_init(&st.cover, st.n_parts) ||
+    if (!st.xor_ids || !st.parts || !st.live || !st.waiting || !st.part_next || !init_cover(&st) ||
         !build_orders(&st)) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the stack monitor");
         goto done;
@@ -282,7 +311,6 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
         uint8_t k = s->kind[i];
         if (k == STD_ADD || k == STD_REM || k == STD_OTHER) st.live[s->val[i]]++;
     }
-    for (uint32_t v = 0; v < s->n_values; v++) cover_range(&st, v, +1);
 
     while (st.unsafe > 0) {
         if (st.pending != NONE) {
@@ -308,7 +336,15 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
         for (size_t i = 0; i < taken; i++) {
             uint32_t p = st.parts[i] + 1;
             uint32_t covering = count == 0 ? 0 : xor_query(&st, p);
-            if (covering == 0) {
+            if (count == 0) {
+                /* A run of consecutive globally permissive partitions is one stab. */
+                uint32_t last = p;
+                while (i + 1 < taken && st.parts[i + 1] + 1 == last + 1) {
+                    last++;
+                    i++;
+                }
+                stab_range(&st, p, last);
+            } else if (covering == 0) {
                 stab_all(&st, p);
             } else {
                 uint32_t v = covering - 1;

@@ -40,7 +40,7 @@ bool lf_rank_stamps(const lf_history *h, const uint8_t *keep, uint32_t *call_ran
             ev[k++] = ((op->call - lo) << 33) | (uint64_t)i;
             if (!lf_op_pending(op)) ev[k++] = ((op->ret - lo) << 33) | (1ull << 32) | (uint64_t)i;
         }
-        if (!lf_radix_sort_u64(ev, n_events)) {
+        if (!lf_radix_sort_u64(ev, n_events, 4)) {
             free(ev);
             return false;
         }
@@ -187,6 +187,20 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory classifying %zu ops", n);
         return LF_UNKNOWN;
     }
+    /* Values numbered densely (as generators and recorders often do) skip hashing. */
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        const lf_op *op = &h->ops[i];
+        if (lf_method_info_of(h->type, (lf_method)op->method)->nargs > 0 && !(op->arg_nil & 1)) {
+            if (op->arg[0] < lo) lo = op->arg[0];
+            if (op->arg[0] > hi) hi = op->arg[0];
+        }
+        if (op->res_kind == LF_K_INT) {
+            if (op->res < lo) lo = op->res;
+            if (op->res > hi) hi = op->res;
+        }
+    }
+    if (lo <= hi && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)n + 64) (void)lf_value_map_add_dense_range(&map, lo, hi);
     size_t vcap = 0;
     for (size_t i = 0; i < n; i++) {
         int64_t value;

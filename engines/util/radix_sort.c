@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFINE_RADIX(NAME, T, KEY)                                                      \
-    bool NAME(T *a, size_t n) {                                                         \
+#define DEFINE_RADIX(NAME, T, KEY, PARAMS, FIRST)                                                      \
+    bool NAME(T *a, size_t n PARAMS) {                                                         \
         if (n < 2) return true;                                                         \
         size_t(*count)[256] = calloc(8, sizeof *count);                                 \
         if (!count) return false;                                                       \
@@ -15,7 +15,7 @@
         }                                                                               \
         T *tmp = NULL;                                                                  \
         T *src = a, *dst = NULL;                                                        \
-        for (int b = 0; b < 8; b++) {                                                   \
+        for (int b = FIRST; b < 8; b++) {                                               \
             size_t *c = count[b];                                                       \
             bool trivial = false;                                                       \
             for (int d = 0; d < 256; d++)                                               \
@@ -46,5 +46,7 @@
 
 #define KEYED_KEY(x) ((x).key)
 #define WORD_KEY(x) (x)
-DEFINE_RADIX(lf_radix_sort, lf_keyed, KEYED_KEY)
-DEFINE_RADIX(lf_radix_sort_u64, uint64_t, WORD_KEY)
+#define NO_PARAMS
+#define FIRST_BYTE_PARAM , int first_byte
+DEFINE_RADIX(lf_radix_sort, lf_keyed, KEYED_KEY, NO_PARAMS, 0)
+DEFINE_RADIX(lf_radix_sort_u64, uint64_t, WORD_KEY, FIRST_BYTE_PARAM, first_byte)

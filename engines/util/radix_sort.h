@@ -14,7 +14,8 @@ typedef struct lf_keyed {
 /* Sorts a[0..n) by key, stably. Byte positions on which all keys agree are skipped, so stamps that fit in
  * 3 bytes cost 3 passes. Returns false only when the scratch buffer cannot be allocated. */
 bool lf_radix_sort(lf_keyed *a, size_t n);
-/* Sorts packed 64-bit words (key in the high bits, payload in the low ones), stably. */
-bool lf_radix_sort_u64(uint64_t *a, size_t n);
+/* Sorts packed 64-bit words (key in the high bits, payload in the low ones), stably, by bits
+ * [8*first_byte, 64): the payload bytes below first_byte keep their input order. */
+bool lf_radix_sort_u64(uint64_t *a, size_t n, int first_byte);
 
 #endif

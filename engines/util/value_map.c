@@ -36,7 +36,21 @@ bool lf_value_map_init(lf_value_map *m, size_t expected) {
     return alloc_table(m, cap);
 }
 
+bool lf_value_map_add_dense_range(lf_value_map *m, int64_t lo, int64_t hi) {
+    uint64_t n = (uint64_t)hi - (uint64_t)lo + 1;
+    if (hi < lo || n == 0 || n > (1ull << 32)) return false;
+    uint32_t *d = malloc(n * sizeof *d);
+    if (!d) return false;
+    memset(d, 0xff, n * sizeof *d);
+    free(m->dense);
+    m->dense = d;
+    m->dense_lo = lo;
+    m->dense_n = n;
+    return true;
+}
+
 void lf_value_map_free(lf_value_map *m) {
+    free(m->dense);
     free(m->keys);
     free(m->ids);
     memset(m, 0, sizeof *m);
@@ -64,6 +78,13 @@ uint32_t lf_value_map_id(lf_value_map *m, int64_t v, bool is_nil) {
     if (is_nil) {
         if (m->nil_id == UINT32_MAX) m->nil_id = m->count++;
         return m->nil_id;
+    }
+    if (m->dense) {
+        uint64_t off = (uint64_t)v - (uint64_t)m->dense_lo;
+        if (off < m->dense_n) {
+            if (m->dense[off] == UINT32_MAX) m->dense[off] = m->count++;
+            return m->dense[off];
+        }
     }
     size_t s = mix((uint64_t)v) & (m->cap - 1);
     while (m->ids[s] != UINT32_MAX) {
