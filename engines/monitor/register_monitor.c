@@ -59,6 +59,17 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     bool map_ok = lf_value_map_init(&map, n / 2 + 2);
     if (!val || !keep || !inv || !res || !map_ok) goto oom;
 
+    /* Values numbered densely skip hashing. */
+    int64_t lo = h->init_kind == LF_K_INT ? h->init : INT64_MAX, hi = h->init_kind == LF_K_INT ? h->init : INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        const lf_op *op = &h->ops[i];
+        bool is_write = op->method == LF_M_WRITE;
+        if (is_write ? lf_arg_is_nil(op, 0) : op->res_kind != LF_K_INT) continue;
+        int64_t x = is_write ? op->arg[0] : op->res;
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+    }
+    if (lo <= hi && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)n + 64) (void)lf_value_map_add_dense_range(&map, lo, hi);
     /* Clusters: the initial value first (id 0), then every written or read value. */
     for (size_t i = 0; i <= n; i++) {
         int64_t value;
@@ -80,6 +91,8 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     }
     if (map.count == 0) (void)lf_value_map_id(&map, h->init, h->init_kind == LF_K_NIL);
     ccap = map.count;
+    lf_value_map_free(&map); /* ids are assigned; free it before the big allocations below */
+    map_ok = false;
     cl = calloc(ccap, sizeof *cl);
     if (!cl) goto oom;
     for (uint32_t v = 0; v < ccap; v++) {
@@ -202,16 +215,16 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
         if (c->writer == NONE || c->min_res < c->max_inv) continue;
         uint32_t a = c->max_inv, b = c->min_res;
         /* forward zone with the largest start below a */
-        size_t lo = 0, hi = n_fwd;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
+        size_t left = 0, right = n_fwd;
+        while (left < right) {
+            size_t mid = (left + right) / 2;
             if ((uint32_t)(fwd[mid] >> 32) < a)
-                lo = mid + 1;
+                left = mid + 1;
             else
-                hi = mid;
+                right = mid;
         }
-        if (lo == 0) continue;
-        cluster *f = &cl[(uint32_t)fwd[lo - 1]];
+        if (left == 0) continue;
+        cluster *f = &cl[(uint32_t)fwd[left - 1]];
         if (b < f->max_inv) {
             char cs[32], fs[32], w[300], f1[300], f2[300];
             value_str(c, cs, sizeof cs);

@@ -31,9 +31,8 @@ static bool alloc_table(lf_value_map *m, size_t cap) {
 bool lf_value_map_init(lf_value_map *m, size_t expected) {
     memset(m, 0, sizeof *m);
     m->nil_id = UINT32_MAX;
-    size_t cap = 64;
-    while (cap < expected * 2) cap *= 2;
-    return alloc_table(m, cap);
+    m->expected = expected;
+    return true;
 }
 
 bool lf_value_map_add_dense_range(lf_value_map *m, int64_t lo, int64_t hi) {
@@ -85,6 +84,11 @@ uint32_t lf_value_map_id(lf_value_map *m, int64_t v, bool is_nil) {
             if (m->dense[off] == UINT32_MAX) m->dense[off] = m->count++;
             return m->dense[off];
         }
+    }
+    if (!m->cap) { /* allocated on first use: dense histories never need it */
+        size_t cap = 64;
+        while (cap < m->expected * 2) cap *= 2;
+        if (!alloc_table(m, cap)) return UINT32_MAX;
     }
     size_t s = mix((uint64_t)v) & (m->cap - 1);
     while (m->ids[s] != UINT32_MAX) {

@@ -12,7 +12,8 @@ typedef struct lf_value_map {
     uint64_t dense_n;
     int64_t *keys;
     uint32_t *ids; /* UINT32_MAX = empty slot */
-    size_t cap;    /* power of two */
+    size_t cap;    /* power of two; 0 until the first value outside the dense range */
+    size_t expected;
     uint32_t nil_id;
     uint32_t count;
 } lf_value_map;
