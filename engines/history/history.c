@@ -151,25 +151,18 @@ bool lf_history_select(lf_history *dst, const lf_history *src, const bool *keep)
     return true;
 }
 
-int lf_op_describe(char *buf, size_t len, const lf_op *op) {
+static int describe(char *buf, size_t len, int nargs, const lf_op *op) {
     int w = 0;
-#define PUT(...)                                                                   \
-    do {                                                                           \
+#define PUT(...)                                                                        \
+    do {                                                                                \
         int k_ = snprintf(buf + w, (size_t)w < len ? len - (size_t)w : 0, __VA_ARGS__); \
-        if (k_ > 0) w += k_;                                                       \
+        if (k_ > 0) w += k_;                                                            \
     } while (0)
     if (lf_op_pending(op))
         PUT("t%" PRIu32 " [%" PRIu64 ",?] %s", op->thread, op->call, lf_method_name((lf_method)op->method));
     else
         PUT("t%" PRIu32 " [%" PRIu64 ",%" PRIu64 "] %s", op->thread, op->call, op->ret,
             lf_method_name((lf_method)op->method));
-    /* Arity is a property of the method, independent of the type for the shared names. */
-    int nargs = 0;
-    for (size_t i = 0; i < N_METHODS; i++)
-        if (METHODS[i].method == op->method) {
-            nargs = METHODS[i].nargs;
-            break;
-        }
     for (int i = 0; i < nargs; i++) {
         if (lf_arg_is_nil(op, i))
             PUT(" nil");
@@ -182,6 +175,22 @@ int lf_op_describe(char *buf, size_t len, const lf_op *op) {
         PUT(" -> %s", lf_kind_name((lf_kind)op->res_kind));
 #undef PUT
     return w;
+}
+
+int lf_op_describe_typed(char *buf, size_t len, lf_type t, const lf_op *op) {
+    const lf_method_info *mi = lf_method_info_of(t, (lf_method)op->method);
+    return describe(buf, len, mi ? mi->nargs : 0, op);
+}
+
+int lf_op_describe(char *buf, size_t len, const lf_op *op) {
+    /* The first table entry with this method gives its arity; only "get" differs between types. */
+    int nargs = 0;
+    for (size_t i = 0; i < N_METHODS; i++)
+        if (METHODS[i].method == op->method) {
+            nargs = METHODS[i].nargs;
+            break;
+        }
+    return describe(buf, len, nargs, op);
 }
 
 /* ---- validation ---- */
@@ -203,15 +212,15 @@ static size_t check_pair(const lf_history *h, size_t prev, size_t next, char *er
     const lf_op *a = &h->ops[prev], *b = &h->ops[next];
     char da[160], db[160];
     if (lf_op_pending(a)) {
-        lf_op_describe(da, sizeof da, a);
-        lf_op_describe(db, sizeof db, b);
+        lf_op_describe_typed(da, sizeof da, h->type, a);
+        lf_op_describe_typed(db, sizeof db, h->type, b);
         snprintf(err, errlen, "thread %" PRIu32 " has op %zu (%s) after its pending op %zu (%s)", a->thread, next,
                  db, prev, da);
         return next;
     }
     if (!(a->ret < b->call)) {
-        lf_op_describe(da, sizeof da, a);
-        lf_op_describe(db, sizeof db, b);
+        lf_op_describe_typed(da, sizeof da, h->type, a);
+        lf_op_describe_typed(db, sizeof db, h->type, b);
         snprintf(err, errlen,
                  "ops of thread %" PRIu32 " overlap: op %zu (%s) and op %zu (%s); a thread's ops must be "
                  "sequential (ret < next call)",

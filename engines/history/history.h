@@ -121,7 +121,11 @@ bool lf_history_select(lf_history *dst, const lf_history *src, const bool *keep)
  * of the offending op; returns SIZE_MAX when the history is well-formed. */
 size_t lf_history_validate(const lf_history *h, char *err, size_t errlen);
 
-/* Writes a one-op description such as "t3 [12,15] pop -> 7" (no newline). Returns chars written. */
+/* Writes a one-op description such as "t3 [12,15] pop -> 7" (no newline) of an op of type t.
+ * Returns chars written. */
+int lf_op_describe_typed(char *buf, size_t len, lf_type t, const lf_op *op);
+/* The same without the type: exact for every method except "get", which is printed as kv's get (one
+ * argument); describe counter ops with lf_op_describe_typed. */
 int lf_op_describe(char *buf, size_t len, const lf_op *op);
 
 /* True when every value is inserted at most once (the monitors' precondition; see the format spec). */

@@ -63,7 +63,7 @@ static int severity(int code) {
 static void print_witness(FILE *out, const lf_history *h, const lf_result *r) {
     char buf[200];
     for (size_t i = 0; i < r->witness_len; i++) {
-        lf_op_describe(buf, sizeof buf, &h->ops[r->witness[i]]);
+        lf_op_describe_typed(buf, sizeof buf, h->type, &h->ops[r->witness[i]]);
         fprintf(out, "  %zu. op %" PRIu32 ": %s\n", i + 1, r->witness[i], buf);
     }
 }
