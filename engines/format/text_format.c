@@ -8,8 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/seq_check.h"
+
 #define CHUNK (1u << 20)       /* read size; also the longest accepted line */
 #define MAX_LINE (CHUNK - 1)
+
+/* The methods of the history's type, so an op's method is found without scanning the global table. */
+typedef struct {
+    const char *name;
+    size_t len;
+    const lf_method_info *mi;
+} method_entry;
 
 typedef struct parser {
     const char *name;
@@ -20,6 +29,11 @@ typedef struct parser {
     bool seen_op;
     uint64_t *op_lines; /* line of each op, for validation messages */
     size_t op_lines_cap;
+    method_entry methods[LF_M_COUNT];
+    int n_methods;
+    /* Per-thread sequentiality, checked while reading; the full lf_history_validate runs only when this
+     * cannot vouch for the history (see seq_check.h). The parser checks everything else per line. */
+    lf_seq_check seq;
     char *err;
     size_t errlen;
 } parser;
@@ -43,15 +57,19 @@ typedef struct {
 
 static inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-/* Splits the line into at most max tokens; returns the count, or max+1 if there are more. */
+/* Characters that end a token: the separators and the comment sign (one table load per character). */
+static const bool ENDS_TOKEN[256] = {[' '] = true, ['\t'] = true, ['\r'] = true, ['#'] = true};
+
+/* Splits the line into at most max tokens, stopping at a '#' comment; returns the count, or max+1 if
+ * there are more. */
 static int tokenize(const char *s, size_t len, token *t, int max) {
     int n = 0;
     size_t i = 0;
     while (i < len) {
         while (i < len && is_space(s[i])) i++;
-        if (i >= len) break;
+        if (i >= len || s[i] == '#') break;
         size_t start = i;
-        while (i < len && !is_space(s[i])) i++;
+        while (i < len && !ENDS_TOKEN[(unsigned char)s[i]]) i++;
         if (n == max) return max + 1;
         t[n].s = s + start;
         t[n].n = i - start;
@@ -66,10 +84,16 @@ static bool tok_is(token t, const char *lit) { return strlen(lit) == t.n && memc
 static bool parse_u64(token t, uint64_t *out) {
     if (t.n == 0 || t.n > 20) return false;
     uint64_t v = 0;
-    for (size_t i = 0; i < t.n; i++) {
+    /* Up to 19 digits cannot overflow, so only the 20th digit needs the (slower) overflow test. */
+    size_t safe = t.n < 19 ? t.n : 19;
+    for (size_t i = 0; i < safe; i++) {
         unsigned d = (unsigned)(t.s[i] - '0');
         if (d > 9) return false;
-        if (v > (UINT64_MAX - d) / 10) return false;
+        v = v * 10 + d;
+    }
+    if (t.n == 20) {
+        unsigned d = (unsigned)(t.s[19] - '0');
+        if (d > 9 || v > (UINT64_MAX - d) / 10) return false;
         v = v * 10 + d;
     }
     *out = v;
@@ -146,7 +170,12 @@ static lf_status parse_op(parser *p, token *t, int n) {
         if (op.ret < op.call)
             return fail(p, "return stamp %" PRIu64 " is before call stamp %" PRIu64, op.ret, op.call);
     }
-    const lf_method_info *mi = lf_method_lookup(h->type, t[3].s, t[3].n);
+    const lf_method_info *mi = NULL;
+    for (int i = 0; i < p->n_methods; i++)
+        if (p->methods[i].len == t[3].n && memcmp(p->methods[i].name, t[3].s, t[3].n) == 0) {
+            mi = p->methods[i].mi;
+            break;
+        }
     if (!mi)
         return fail(p, "unknown method '%.*s' for type %s", (int)(t[3].n > 40 ? 40 : t[3].n), t[3].s,
                     lf_type_name(h->type));
@@ -190,12 +219,10 @@ static lf_status parse_op(parser *p, token *t, int n) {
     if (!lf_history_push(h, &op)) return LF_ERR_NOMEM;
     p->op_lines[h->n - 1] = p->line;
     p->seen_op = true;
-    return LF_OK;
+    return lf_seq_check_add(&p->seq, h, h->n - 1) ? LF_OK : LF_ERR_NOMEM;
 }
 
 static lf_status parse_line(parser *p, const char *s, size_t len) {
-    const char *hash = memchr(s, '#', len);
-    if (hash) len = (size_t)(hash - s);
     token t[16];
     int n = tokenize(s, len, t, 15);
     if (n == 0) return LF_OK;
@@ -210,6 +237,10 @@ static lf_status parse_line(parser *p, const char *s, size_t len) {
                         (int)(t[1].n > 40 ? 40 : t[1].n), t[1].s);
         p->h->type = ty;
         p->have_type = true;
+        for (int m = 0; m < LF_M_COUNT; m++) {
+            const lf_method_info *mi = lf_method_info_of(ty, (lf_method)m);
+            if (mi) p->methods[p->n_methods++] = (method_entry){mi->name, strlen(mi->name), mi};
+        }
         return LF_OK;
     }
     if (tok_is(t[0], "init")) {
@@ -236,6 +267,7 @@ static void parser_begin(parser *p, const char *name, lf_history *h, char *err, 
     p->h = h;
     p->err = err;
     p->errlen = errlen;
+    lf_seq_check_init(&p->seq);
     lf_history_init(h, LF_TYPE_REGISTER);
     if (errlen) err[0] = 0;
 }
@@ -245,7 +277,7 @@ static lf_status parser_finish(parser *p, lf_status s) {
         p->line = p->line ? p->line : 1;
         s = fail(p, "missing 'type' line (e.g. 'type queue')");
     }
-    if (s == LF_OK) {
+    if (s == LF_OK && p->seq.need_full_validate) {
         char msg[400];
         size_t bad = lf_history_validate(p->h, msg, sizeof msg);
         if (bad != SIZE_MAX) {
@@ -258,6 +290,7 @@ static lf_status parser_finish(parser *p, lf_status s) {
                  p->h->n);
     free(p->op_lines);
     p->op_lines = NULL;
+    lf_seq_check_free(&p->seq);
     if (s != LF_OK) lf_history_free(p->h);
     return s;
 }
@@ -265,12 +298,15 @@ static lf_status parser_finish(parser *p, lf_status s) {
 /* Feeds complete lines from buf[0..len); returns the number of bytes consumed. */
 static lf_status feed_lines(parser *p, const char *buf, size_t len, bool final, size_t *consumed) {
     size_t pos = 0;
+    /* One scan for NUL per chunk instead of one per line: only the line holding it is an error. */
+    const char *nul = memchr(buf, '\0', len);
+    size_t first_nul = nul ? (size_t)(nul - buf) : SIZE_MAX;
     while (pos < len) {
         const char *nl = memchr(buf + pos, '\n', len - pos);
         if (!nl && !final) break;
         size_t end = nl ? (size_t)(nl - buf) : len;
         p->line++;
-        if (memchr(buf + pos, '\0', end - pos)) return fail(p, "NUL byte in a text history (binary file?)");
+        if (first_nul < end) return fail(p, "NUL byte in a text history (binary file?)");
         lf_status s = parse_line(p, buf + pos, end - pos);
         if (s) return s;
         pos = nl ? end + 1 : len;
@@ -317,6 +353,7 @@ lf_status lf_text_read_stream(FILE *f, const char *name, lf_history *h, char *er
     free(buf);
     if (s == LF_ERR_IO) {
         free(p.op_lines);
+        lf_seq_check_free(&p.seq);
         lf_history_free(h);
         return s;
     }
@@ -350,7 +387,7 @@ static char *put_str(char *o, const char *s) {
     return o + n;
 }
 
-size_t lf_text_format_op(char *buf, const lf_op *op) {
+size_t lf_text_format_op(char *buf, lf_type type, const lf_op *op) {
     char *o = buf;
     o = put_u64(o, op->thread);
     *o++ = ' ';
@@ -362,14 +399,10 @@ size_t lf_text_format_op(char *buf, const lf_op *op) {
         o = put_u64(o, op->ret);
     *o++ = ' ';
     o = put_str(o, lf_method_name((lf_method)op->method));
-    int nargs = 0;
-    for (int t = 0; t < LF_TYPE_COUNT; t++) {
-        const lf_method_info *mi = lf_method_info_of((lf_type)t, (lf_method)op->method);
-        if (mi) {
-            nargs = mi->nargs;
-            break;
-        }
-    }
+    /* The arity comes from the history's type: a method name can mean different methods in different types
+     * (kv's get takes a key, counter's get takes nothing). */
+    const lf_method_info *mi = lf_method_info_of(type, (lf_method)op->method);
+    int nargs = mi ? mi->nargs : 0;
     for (int i = 0; i < nargs; i++) {
         *o++ = ' ';
         o = lf_arg_is_nil(op, i) ? put_str(o, "nil") : put_i64(o, op->arg[i]);
@@ -394,7 +427,7 @@ lf_status lf_text_write_stream(FILE *f, const lf_history *h) {
     if (!buf) return LF_ERR_IO;
     size_t used = 0;
     for (size_t i = 0; i < h->n; i++) {
-        used += lf_text_format_op(buf + used, &h->ops[i]);
+        used += lf_text_format_op(buf + used, h->type, &h->ops[i]);
         buf[used++] = '\n';
         if (used > BUF - 256) {
             if (fwrite(buf, 1, used, f) != used) {
