@@ -4,6 +4,7 @@
 #define LINFUZZ_FORMAT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "history/history.h"
 
@@ -23,5 +24,12 @@ lf_file_format lf_format_of_path(const char *path);
 lf_status lf_history_read(const char *path, lf_history *h, char *err, size_t errlen);
 /* Writes a history to path atomically (temporary file + rename), in the format of its extension. */
 lf_status lf_history_write(const char *path, const lf_history *h, char *err, size_t errlen);
+
+/* Fills a file through fill(f, ctx), which returns LF_OK or LF_ERR_IO. */
+typedef lf_status (*lf_fill_fn)(FILE *f, void *ctx);
+/* Writes path atomically: fill writes a temporary file in the same directory, which is flushed, fsynced
+ * and renamed over path. A process killed at any point leaves the old file or the new one, never a part
+ * of one (at worst a stray PATH.*.tmp). Errors name the path. */
+lf_status lf_write_file_atomic(const char *path, lf_fill_fn fill, void *ctx, char *err, size_t errlen);
 
 #endif

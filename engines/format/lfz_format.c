@@ -1,0 +1,1049 @@
+/* The .lfz container: section encoding, compact history encoding, zstd framing and checksums, and the
+ * hostile-input-proof reader (layout in docs/formats.md, API in lfz_format.h). */
+#include "format/lfz_format.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zstd.h>
+
+#include "format/seq_check.h"
+#include "format/xxh64.h"
+
+static const uint8_t MAGIC[8] = {0x89, 'L', 'F', 'Z', '\r', '\n', 0x1a, '\n'};
+
+/* zstd cannot expand data more than this: its densest block is an RLE block, 3 header bytes plus one byte
+ * standing for at most 128 KiB (ZSTD_BLOCKSIZE_MAX), i.e. 32768 output bytes per input byte. A header
+ * declaring more is lying, and believing it would let a tiny file demand a huge allocation. */
+#define ZSTD_MAX_RATIO 32768u
+
+/* Every op is at least 3 bytes (shape, thread, call delta), every shape at least 4 (name length, one name
+ * byte, result code, nil mask), every section at least 4 (kind, name length, one name byte, body length),
+ * every metadata pair at least 3 (key length, one key byte, value length). Declared counts are checked
+ * against the bytes that remain before anything is allocated for them. */
+#define MIN_OP_BYTES 3
+#define MIN_SHAPE_BYTES 4
+#define MIN_SECTION_BYTES 4
+#define MIN_PAIR_BYTES 3
+#define MAX_TYPE_NAME 32
+
+/* Result codes of the encoding, fixed by the format (independent of the lf_kind enum's numbering). */
+static const lf_kind RESULT_CODES[] = {LF_K_NONE, LF_K_INT,   LF_K_NIL, LF_K_EMPTY,  LF_K_TRUE,
+                                       LF_K_FALSE, LF_K_OK,   LF_K_FAIL, LF_K_PENDING};
+#define N_RESULT_CODES (sizeof RESULT_CODES / sizeof RESULT_CODES[0])
+
+/* A shape is what an op is apart from its numbers: method, result kind and which arguments are nil. */
+#define SHAPE_KEY(method, kind, nil) ((unsigned)(method) | (unsigned)(kind) << 5 | (unsigned)(nil) << 9)
+#define N_SHAPE_KEYS (1u << 11)
+_Static_assert(LF_M_COUNT <= 32 && LF_K_COUNT <= 16, "shape keys pack method in 5 bits and kind in 4");
+
+const char *lf_lfz_kind_name(lf_lfz_kind k) {
+    switch (k) {
+    case LF_LFZ_HISTORY: return "history";
+    case LF_LFZ_BYTES: return "bytes";
+    case LF_LFZ_TEXT: return "text";
+    case LF_LFZ_META: return "meta";
+    }
+    return "?";
+}
+
+__attribute__((format(printf, 3, 4))) static lf_status fail(char *err, size_t errlen, const char *fmt, ...) {
+    if (errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return LF_ERR_FORMAT;
+}
+
+static uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0); }
+
+/* Two's-complement reinterpretation spelled out, so it is defined behaviour in C. */
+static int64_t as_signed(uint64_t x) { return x <= (uint64_t)INT64_MAX ? (int64_t)x : -(int64_t)(UINT64_MAX - x) - 1; }
+
+static int64_t unzigzag(uint64_t u) { return as_signed((u >> 1) ^ (0 - (u & 1))); }
+
+/* Values are stored as differences, modulo 2^64, from the previous value in the same slot (argument 0,
+ * argument 1, result): recorded values are mostly counters (enq 1, enq 2, ...) and results follow them in
+ * order (deq -> 1, deq -> 2, ...), so the differences are short. */
+static uint64_t value_delta(int64_t v, int64_t prev) { return zigzag(as_signed((uint64_t)v - (uint64_t)prev)); }
+static int64_t value_undelta(uint64_t zz, int64_t prev) { return as_signed((uint64_t)prev + (uint64_t)unzigzag(zz)); }
+
+static void put_le(uint8_t *p, uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get_le(const uint8_t *p, int bytes) {
+    uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+
+/* ---- growable byte buffer (writer side) ---- */
+
+typedef struct {
+    uint8_t *p;
+    size_t len, cap;
+} buffer;
+
+static bool buf_reserve(buffer *b, size_t extra) {
+    if (b->cap - b->len >= extra) return true;
+    if (extra > SIZE_MAX / 2 - b->len) return false;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap - b->len < extra) cap *= 2;
+    uint8_t *p = realloc(b->p, cap);
+    if (!p) return false;
+    b->p = p;
+    b->cap = cap;
+    return true;
+}
+
+/* Callers reserve first; the put_* helpers never fail. */
+static inline void put_varint(buffer *b, uint64_t v) {
+    while (v >= 0x80) {
+        b->p[b->len++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    b->p[b->len++] = (uint8_t)v;
+}
+
+static inline void put_bytes(buffer *b, const void *s, size_t n) {
+    if (n) memcpy(b->p + b->len, s, n);
+    b->len += n;
+}
+
+#define VARINT_MAX 10
+
+/* ---- validation shared by writer and reader ---- */
+
+static bool name_char(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           c == '-';
+}
+
+static bool valid_name(const char *s, size_t n, size_t max) {
+    if (n == 0 || n > max) return false;
+    for (size_t i = 0; i < n; i++)
+        if (!name_char((unsigned char)s[i])) return false;
+    return true;
+}
+
+/* Well-formed UTF-8 without NUL, overlong forms, surrogates or code points above U+10FFFF. Returns the
+ * offset of the first bad byte, or n when the text is fine. */
+static size_t utf8_bad_offset(const uint8_t *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        uint8_t c = s[i];
+        if (c >= 0x01 && c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        uint32_t cp, min;
+        if (c >= 0xc2 && c <= 0xdf) {
+            len = 2, cp = c & 0x1f, min = 0x80;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            len = 3, cp = c & 0x0f, min = 0x800;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            len = 4, cp = c & 0x07, min = 0x10000;
+        } else {
+            return i; /* NUL, a continuation byte, or a lead byte that can only start an overlong form */
+        }
+        if (n - i < len) return i;
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80) return i;
+            cp = cp << 6 | (s[i + k] & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+        i += len;
+    }
+    return n;
+}
+
+/* ---- writer ---- */
+
+void lf_lfz_writer_init(lf_lfz_writer *w) { memset(w, 0, sizeof *w); }
+
+void lf_lfz_writer_free(lf_lfz_writer *w) {
+    free(w->payload);
+    free(w->names);
+    memset(w, 0, sizeof *w);
+}
+
+static lf_status check_new_name(const lf_lfz_writer *w, const char *name, char *err, size_t errlen) {
+    size_t n = strlen(name);
+    if (!valid_name(name, n, LF_LFZ_MAX_NAME))
+        return fail(err, errlen, "section name '%.80s' is invalid: use 1-%d characters of A-Z a-z 0-9 _ . -", name,
+                    LF_LFZ_MAX_NAME);
+    for (uint32_t i = 0; i < w->n_sections; i++)
+        if (strcmp(w->names[i], name) == 0)
+            return fail(err, errlen, "section name '%s' is already used in this container", name);
+    if (w->n_sections >= LF_LFZ_MAX_SECTIONS)
+        return fail(err, errlen, "a container holds at most %d sections", LF_LFZ_MAX_SECTIONS);
+    return LF_OK;
+}
+
+static lf_status nomem(char *err, size_t errlen) {
+    if (errlen) snprintf(err, errlen, "out of memory");
+    return LF_ERR_NOMEM;
+}
+
+/* Appends one section (kind, name, body) to the payload; the name has been checked. */
+static lf_status append_section(lf_lfz_writer *w, lf_lfz_kind kind, const char *name, const void *body,
+                                size_t len, char *err, size_t errlen) {
+    if (w->len + len + 2 * VARINT_MAX + LF_LFZ_MAX_NAME + 1 > LF_LFZ_MAX_PAYLOAD)
+        return fail(err, errlen, "section '%s' would make the payload larger than the 4 GiB limit", name);
+    size_t name_len = strlen(name);
+    buffer b = {w->payload, w->len, w->cap};
+    if (!buf_reserve(&b, 1 + 2 * VARINT_MAX + name_len + len)) return nomem(err, errlen);
+    char(*names)[LF_LFZ_MAX_NAME + 1] = realloc(w->names, (w->n_sections + 1) * sizeof *names);
+    if (!names) {
+        w->payload = b.p, w->cap = b.cap;
+        return nomem(err, errlen);
+    }
+    w->names = names;
+    memcpy(names[w->n_sections], name, name_len + 1);
+    b.p[b.len++] = (uint8_t)kind;
+    put_varint(&b, name_len);
+    put_bytes(&b, name, name_len);
+    put_varint(&b, len);
+    put_bytes(&b, body, len);
+    w->payload = b.p, w->len = b.len, w->cap = b.cap;
+    w->n_sections++;
+    return LF_OK;
+}
+
+lf_status lf_lfz_add_bytes(lf_lfz_writer *w, const char *name, const void *data, size_t len, char *err,
+                           size_t errlen) {
+    lf_status s = check_new_name(w, name, err, errlen);
+    return s ? s : append_section(w, LF_LFZ_BYTES, name, data, len, err, errlen);
+}
+
+lf_status lf_lfz_add_text(lf_lfz_writer *w, const char *name, const char *text, char *err, size_t errlen) {
+    lf_status s = check_new_name(w, name, err, errlen);
+    if (s) return s;
+    size_t n = strlen(text);
+    size_t bad = utf8_bad_offset((const uint8_t *)text, n);
+    if (bad != n) return fail(err, errlen, "text of section '%s' is not valid UTF-8 (byte %zu)", name, bad);
+    return append_section(w, LF_LFZ_TEXT, name, text, n, err, errlen);
+}
+
+static int cmp_pair_key(const void *a, const void *b) {
+    return strcmp(((const lf_lfz_pair *)a)->key, ((const lf_lfz_pair *)b)->key);
+}
+
+lf_status lf_lfz_add_meta(lf_lfz_writer *w, const char *name, const lf_lfz_pair *pairs, size_t n, char *err,
+                          size_t errlen) {
+    lf_status s = check_new_name(w, name, err, errlen);
+    if (s) return s;
+    if (n > LF_LFZ_MAX_PAIRS) return fail(err, errlen, "section '%s': more than %d pairs", name, LF_LFZ_MAX_PAIRS);
+    lf_lfz_pair *sorted = malloc((n ? n : 1) * sizeof *sorted);
+    if (!sorted) return nomem(err, errlen);
+    if (n) memcpy(sorted, pairs, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_pair_key);
+    buffer b = {0};
+    s = buf_reserve(&b, VARINT_MAX) ? LF_OK : nomem(err, errlen);
+    if (s == LF_OK) put_varint(&b, n);
+    for (size_t i = 0; i < n && s == LF_OK; i++) {
+        size_t kn = strlen(sorted[i].key), vn = strlen(sorted[i].value);
+        if (!valid_name(sorted[i].key, kn, LF_LFZ_MAX_KEY))
+            s = fail(err, errlen, "section '%s': key '%.80s' is invalid: use 1-%d characters of A-Z a-z 0-9 _ . -",
+                     name, sorted[i].key, LF_LFZ_MAX_KEY);
+        else if (i && strcmp(sorted[i - 1].key, sorted[i].key) == 0)
+            s = fail(err, errlen, "section '%s': key '%s' is given twice", name, sorted[i].key);
+        else if (utf8_bad_offset((const uint8_t *)sorted[i].value, vn) != vn)
+            s = fail(err, errlen, "section '%s': value of key '%s' is not valid UTF-8", name, sorted[i].key);
+        else if (!buf_reserve(&b, 2 * VARINT_MAX + kn + vn))
+            s = nomem(err, errlen);
+        else {
+            put_varint(&b, kn);
+            put_bytes(&b, sorted[i].key, kn);
+            put_varint(&b, vn);
+            put_bytes(&b, sorted[i].value, vn);
+        }
+    }
+    if (s == LF_OK) s = append_section(w, LF_LFZ_META, name, b.p, b.len, err, errlen);
+    free(sorted);
+    free(b.p);
+    return s;
+}
+
+static int result_code_of(lf_kind k) {
+    for (size_t c = 0; c < N_RESULT_CODES; c++)
+        if (RESULT_CODES[c] == k) return (int)c;
+    return -1;
+}
+
+/* The compact op encoding (docs/formats.md): a table of the shapes used, then per op its shape index,
+ * thread, call as a signed delta from the previous op's call, ret - call, the non-nil arguments and an
+ * integer result, all as (zigzag) varints. Recorded stamps grow steadily, so the deltas stay short. */
+static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_t errlen) {
+    char msg[400];
+    if (lf_history_validate(h, msg, sizeof msg) != SIZE_MAX)
+        return fail(err, errlen, "the history is malformed: %s", msg);
+    int16_t *shape_of_key = malloc(N_SHAPE_KEYS * sizeof *shape_of_key);
+    unsigned *shape_keys = malloc(N_SHAPE_KEYS * sizeof *shape_keys);
+    if (!shape_of_key || !shape_keys) {
+        free(shape_of_key);
+        free(shape_keys);
+        return nomem(err, errlen);
+    }
+    for (unsigned k = 0; k < N_SHAPE_KEYS; k++) shape_of_key[k] = -1;
+    size_t n_shapes = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        const lf_op *op = &h->ops[i];
+        unsigned key = SHAPE_KEY(op->method, op->res_kind, op->arg_nil);
+        if (shape_of_key[key] < 0) {
+            shape_of_key[key] = (int16_t)n_shapes;
+            shape_keys[n_shapes++] = key;
+        }
+    }
+    lf_status s = LF_OK;
+    const char *type_name = lf_type_name(h->type);
+    size_t type_len = strlen(type_name);
+    if (!buf_reserve(b, 3 * VARINT_MAX + type_len + 1 + n_shapes * (VARINT_MAX + 2 + 16))) {
+        s = nomem(err, errlen);
+        goto done;
+    }
+    put_varint(b, type_len);
+    put_bytes(b, type_name, type_len);
+    if (!h->has_init) {
+        b->p[b->len++] = 0;
+    } else if (h->init_kind == LF_K_NIL) {
+        b->p[b->len++] = 2;
+    } else {
+        b->p[b->len++] = 1;
+        put_varint(b, zigzag(h->init));
+    }
+    put_varint(b, n_shapes);
+    for (size_t k = 0; k < n_shapes; k++) {
+        unsigned key = shape_keys[k];
+        const char *m = lf_method_name((lf_method)(key & 31));
+        size_t mlen = strlen(m);
+        put_varint(b, mlen);
+        put_bytes(b, m, mlen);
+        b->p[b->len++] = (uint8_t)result_code_of((lf_kind)((key >> 5) & 15));
+        b->p[b->len++] = (uint8_t)(key >> 9);
+    }
+    put_varint(b, h->n);
+    uint64_t prev_call = 0;
+    int64_t prev_value[3] = {0, 0, 0}; /* argument 0, argument 1, result */
+    for (size_t i = 0; i < h->n; i++) {
+        const lf_op *op = &h->ops[i];
+        if (!buf_reserve(b, 7 * VARINT_MAX)) {
+            s = nomem(err, errlen);
+            goto done;
+        }
+        put_varint(b, (uint64_t)shape_of_key[SHAPE_KEY(op->method, op->res_kind, op->arg_nil)]);
+        put_varint(b, op->thread);
+        uint64_t delta = op->call - prev_call; /* modulo 2^64, read back the same way */
+        put_varint(b, zigzag(as_signed(delta)));
+        prev_call = op->call;
+        if (!lf_op_pending(op)) put_varint(b, op->ret - op->call);
+        int nargs = lf_method_info_of(h->type, (lf_method)op->method)->nargs;
+        for (int a = 0; a < nargs; a++)
+            if (!lf_arg_is_nil(op, a)) {
+                put_varint(b, value_delta(op->arg[a], prev_value[a]));
+                prev_value[a] = op->arg[a];
+            }
+        if (op->res_kind == LF_K_INT) {
+            put_varint(b, value_delta(op->res, prev_value[2]));
+            prev_value[2] = op->res;
+        }
+    }
+done:
+    free(shape_of_key);
+    free(shape_keys);
+    return s;
+}
+
+lf_status lf_lfz_add_history(lf_lfz_writer *w, const char *name, const lf_history *h, char *err, size_t errlen) {
+    lf_status s = check_new_name(w, name, err, errlen);
+    if (s) return s;
+    buffer b = {0};
+    s = encode_history(&b, h, err, errlen);
+    if (s == LF_OK) s = append_section(w, LF_LFZ_HISTORY, name, b.p, b.len, err, errlen);
+    free(b.p);
+    return s;
+}
+
+lf_status lf_lfz_encode(const lf_lfz_writer *w, int level, uint8_t **out, size_t *out_len, char *err,
+                        size_t errlen) {
+    *out = NULL;
+    *out_len = 0;
+    if (level < 1 || level > ZSTD_maxCLevel())
+        return fail(err, errlen, "compression level %d is outside 1..%d", level, ZSTD_maxCLevel());
+    size_t bound = ZSTD_compressBound(w->len);
+    uint8_t *file = malloc(LF_LFZ_HEADER_SIZE + bound);
+    ZSTD_CCtx *cctx = ZSTD_createCCtx();
+    if (!file || !cctx) {
+        free(file);
+        ZSTD_freeCCtx(cctx);
+        return nomem(err, errlen);
+    }
+    /* The frame carries its content size (checked against the header) and zstd's own checksum. */
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
+    size_t stored = ZSTD_compress2(cctx, file + LF_LFZ_HEADER_SIZE, bound, w->payload ? w->payload : (void *)"",
+                                   w->len);
+    ZSTD_freeCCtx(cctx);
+    if (ZSTD_isError(stored)) {
+        free(file);
+        return fail(err, errlen, "zstd compression failed: %s", ZSTD_getErrorName(stored));
+    }
+    memcpy(file, MAGIC, sizeof MAGIC);
+    put_le(file + 8, LF_LFZ_VERSION, 2);
+    put_le(file + 10, 0, 2);
+    put_le(file + 12, w->n_sections, 4);
+    put_le(file + 16, w->len, 8);
+    put_le(file + 24, stored, 8);
+    put_le(file + 32, lf_xxh64(w->payload ? w->payload : (void *)"", w->len, 0), 8);
+    put_le(file + 40, lf_xxh64(file + LF_LFZ_HEADER_SIZE, stored, 0), 8);
+    put_le(file + 48, lf_xxh64(file, 48, 0), 8);
+    *out = file;
+    *out_len = LF_LFZ_HEADER_SIZE + stored;
+    return LF_OK;
+}
+
+typedef struct {
+    const uint8_t *data;
+    size_t len;
+} byte_span;
+
+static lf_status write_span(FILE *f, void *ctx) {
+    const byte_span *s = ctx;
+    return fwrite(s->data, 1, s->len, f) == s->len ? LF_OK : LF_ERR_IO;
+}
+
+lf_status lf_lfz_save(const lf_lfz_writer *w, const char *path, int level, char *err, size_t errlen) {
+    uint8_t *file;
+    size_t len;
+    char msg[300];
+    lf_status s = lf_lfz_encode(w, level, &file, &len, msg, sizeof msg);
+    if (s) {
+        snprintf(err, errlen, "%s: %s", path, msg);
+        return s;
+    }
+    byte_span span = {file, len};
+    s = lf_write_file_atomic(path, write_span, &span, err, errlen);
+    free(file);
+    return s;
+}
+
+/* ---- reader ---- */
+
+typedef struct {
+    const uint8_t *base; /* the payload */
+    size_t pos, end;     /* payload offsets */
+} cursor;
+
+/* Reads an unsigned LEB128 varint; returns NULL or why it is malformed. Encodings must be minimal, so
+ * each value has exactly one form and re-encoding a file reproduces it. */
+static const char *rd_varint(cursor *c, uint64_t *out) {
+    if (c->pos < c->end && c->base[c->pos] < 0x80) {
+        *out = c->base[c->pos++];
+        return NULL;
+    }
+    uint64_t v = 0;
+    for (int i = 0;; i++) {
+        if (c->pos >= c->end) return "truncated varint";
+        uint8_t byte = c->base[c->pos++];
+        if (i == 9 && byte > 1) return "varint overflows 64 bits";
+        v |= (uint64_t)(byte & 0x7f) << (7 * i);
+        if (!(byte & 0x80)) {
+            if (byte == 0 && i > 0) return "non-minimal varint";
+            *out = v;
+            return NULL;
+        }
+    }
+}
+
+static const char *rd_u8(cursor *c, uint8_t *out) {
+    if (c->pos >= c->end) return "truncated";
+    *out = c->base[c->pos++];
+    return NULL;
+}
+
+/* Reads a length-prefixed string of at most max bytes; *s points into the payload. */
+static const char *rd_string(cursor *c, size_t max, const uint8_t **s, size_t *n) {
+    uint64_t len;
+    const char *why = rd_varint(c, &len);
+    if (why) return why;
+    if (len > max) return "length out of range";
+    if (len > c->end - c->pos) return "string runs past the end";
+    *s = c->base + c->pos;
+    *n = (size_t)len;
+    c->pos += (size_t)len;
+    return NULL;
+}
+
+/* Messages about a section name the file, the section and the payload offset of the problem. */
+typedef struct {
+    const lf_lfz_reader *r;
+    const lf_lfz_section *s;
+    size_t index;
+    char *err;
+    size_t errlen;
+} section_ctx;
+
+__attribute__((format(printf, 3, 4))) static lf_status sec_fail(const section_ctx *sc, size_t offset,
+                                                                const char *fmt, ...) {
+    int w = snprintf(sc->err, sc->errlen, "%s: payload offset %zu: section %zu '%s' (%s): ", sc->r->file, offset,
+                     sc->index, sc->s->name ? sc->s->name : "?", lf_lfz_kind_name(sc->s->kind));
+    if (w >= 0 && (size_t)w < sc->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(sc->err + w, sc->errlen - (size_t)w, fmt, ap);
+        va_end(ap);
+    }
+    return LF_ERR_FORMAT;
+}
+
+typedef struct {
+    const lf_method_info *mi;
+    uint8_t kind, nil;
+} shape;
+
+static lf_status decode_history(const section_ctx *sc, lf_history *h) {
+    const lf_lfz_section *sec = sc->s;
+    cursor c = {sc->r->payload, sec->offset, sec->offset + sec->len};
+    const char *why;
+    const uint8_t *str;
+    size_t n;
+    lf_history_init(h, LF_TYPE_REGISTER);
+    if ((why = rd_string(&c, MAX_TYPE_NAME, &str, &n))) return sec_fail(sc, c.pos, "type name: %s", why);
+    lf_type type;
+    if (!lf_type_from_name((const char *)str, n, &type))
+        return sec_fail(sc, c.pos, "unknown type '%.*s'", (int)n, (const char *)str);
+    h->type = type;
+    uint8_t init;
+    if ((why = rd_u8(&c, &init))) return sec_fail(sc, c.pos, "init flag: %s", why);
+    if (init > 2) return sec_fail(sc, c.pos - 1, "init flag %u is not 0, 1 or 2", init);
+    if (init && type != LF_TYPE_REGISTER && type != LF_TYPE_CAS_REGISTER)
+        return sec_fail(sc, c.pos - 1, "an initial value is only allowed for register types, not %s",
+                        lf_type_name(type));
+    if (init == 1) {
+        uint64_t v;
+        if ((why = rd_varint(&c, &v))) return sec_fail(sc, c.pos, "initial value: %s", why);
+        h->init = unzigzag(v);
+    }
+    h->has_init = init != 0;
+    h->init_kind = init == 2 ? LF_K_NIL : LF_K_INT;
+
+    uint64_t n_shapes;
+    if ((why = rd_varint(&c, &n_shapes))) return sec_fail(sc, c.pos, "shape count: %s", why);
+    if (n_shapes > N_SHAPE_KEYS || n_shapes > (c.end - c.pos) / MIN_SHAPE_BYTES)
+        return sec_fail(sc, c.pos, "shape count %" PRIu64 " is impossible in the %zu bytes left", n_shapes,
+                        c.end - c.pos);
+    shape shapes[N_SHAPE_KEYS];
+    bool key_seen[N_SHAPE_KEYS] = {false};
+    for (size_t k = 0; k < n_shapes; k++) {
+        size_t at = c.pos;
+        if ((why = rd_string(&c, 32, &str, &n))) return sec_fail(sc, c.pos, "shape %zu: method name: %s", k, why);
+        const lf_method_info *mi = lf_method_lookup(type, (const char *)str, n);
+        if (!mi)
+            return sec_fail(sc, at, "shape %zu: unknown method '%.*s' for type %s", k, (int)n, (const char *)str,
+                            lf_type_name(type));
+        uint8_t code, nil;
+        if ((why = rd_u8(&c, &code)) || (why = rd_u8(&c, &nil)))
+            return sec_fail(sc, c.pos, "shape %zu: %s", k, why);
+        if (code >= N_RESULT_CODES) return sec_fail(sc, c.pos - 2, "shape %zu: unknown result code %u", k, code);
+        lf_kind kind = RESULT_CODES[code];
+        if (kind != LF_K_PENDING && !(mi->results & LF_KBIT(kind)))
+            return sec_fail(sc, c.pos - 2, "shape %zu: %s cannot return %s", k, mi->name,
+                            kind == LF_K_INT ? "an integer" : lf_kind_name(kind));
+        if (nil >> mi->nargs)
+            return sec_fail(sc, c.pos - 1, "shape %zu: nil flags 0x%x name arguments %s does not have", k, nil,
+                            mi->name);
+        unsigned key = SHAPE_KEY(mi->method, kind, nil);
+        if (key_seen[key]) return sec_fail(sc, at, "shape %zu repeats an earlier shape", k);
+        key_seen[key] = true;
+        shapes[k] = (shape){mi, (uint8_t)kind, nil};
+    }
+
+    uint64_t n_ops;
+    if ((why = rd_varint(&c, &n_ops))) return sec_fail(sc, c.pos, "op count: %s", why);
+    if (n_ops > (c.end - c.pos) / MIN_OP_BYTES)
+        return sec_fail(sc, c.pos, "op count %" PRIu64 " is impossible in the %zu bytes left", n_ops, c.end - c.pos);
+    if (n_ops) {
+        h->ops = calloc((size_t)n_ops, sizeof *h->ops);
+        if (!h->ops) {
+            snprintf(sc->err, sc->errlen, "%s: out of memory for %" PRIu64 " ops", sc->r->file, n_ops);
+            return LF_ERR_NOMEM;
+        }
+        h->cap = (size_t)n_ops;
+    }
+    lf_seq_check seq;
+    lf_seq_check_init(&seq);
+    lf_status st = LF_OK;
+    size_t next_new_shape = 0;
+    uint64_t prev_call = 0;
+    int64_t prev_value[3] = {0, 0, 0}; /* argument 0, argument 1, result */
+    for (size_t i = 0; i < n_ops; i++) {
+        lf_op *op = &h->ops[i];
+        size_t at = c.pos;
+        uint64_t v;
+        if ((why = rd_varint(&c, &v))) {
+            st = sec_fail(sc, c.pos, "op %zu: shape: %s", i, why);
+            break;
+        }
+        if (v >= n_shapes || v > next_new_shape) {
+            st = sec_fail(sc, at, "op %zu: shape %" PRIu64 " is %s", i, v,
+                          v >= n_shapes ? "not in the shape table" : "used before the shapes listed ahead of it");
+            break;
+        }
+        if (v == next_new_shape) next_new_shape++;
+        const shape *sh = &shapes[v];
+        op->method = (uint8_t)sh->mi->method;
+        op->res_kind = sh->kind;
+        op->arg_nil = sh->nil;
+        if ((why = rd_varint(&c, &v))) {
+            st = sec_fail(sc, c.pos, "op %zu: thread: %s", i, why);
+            break;
+        }
+        if (v > UINT32_MAX) {
+            st = sec_fail(sc, at, "op %zu: thread %" PRIu64 " is above 4294967295", i, v);
+            break;
+        }
+        op->thread = (uint32_t)v;
+        if ((why = rd_varint(&c, &v))) {
+            st = sec_fail(sc, c.pos, "op %zu: call stamp: %s", i, why);
+            break;
+        }
+        op->call = prev_call + (uint64_t)unzigzag(v); /* modulo 2^64, as written */
+        prev_call = op->call;
+        if (sh->kind != LF_K_PENDING) {
+            if ((why = rd_varint(&c, &v))) {
+                st = sec_fail(sc, c.pos, "op %zu: return stamp: %s", i, why);
+                break;
+            }
+            if (v > UINT64_MAX - op->call) {
+                st = sec_fail(sc, c.pos, "op %zu: return stamp overflows 64 bits", i);
+                break;
+            }
+            op->ret = op->call + v;
+        }
+        for (int a = 0; a < sh->mi->nargs && !why; a++)
+            if (!(sh->nil >> a & 1) && !(why = rd_varint(&c, &v)))
+                prev_value[a] = op->arg[a] = value_undelta(v, prev_value[a]);
+        if (why) {
+            st = sec_fail(sc, c.pos, "op %zu: argument: %s", i, why);
+            break;
+        }
+        if (sh->kind == LF_K_INT) {
+            if ((why = rd_varint(&c, &v))) {
+                st = sec_fail(sc, c.pos, "op %zu: result: %s", i, why);
+                break;
+            }
+            prev_value[2] = op->res = value_undelta(v, prev_value[2]);
+        }
+        h->n = i + 1;
+        if (!lf_seq_check_add(&seq, h, i)) {
+            snprintf(sc->err, sc->errlen, "%s: out of memory", sc->r->file);
+            st = LF_ERR_NOMEM;
+            break;
+        }
+    }
+    if (st == LF_OK && c.pos != c.end)
+        st = sec_fail(sc, c.pos, "%zu unexpected bytes after the last op", c.end - c.pos);
+    if (st == LF_OK && next_new_shape != n_shapes)
+        st = sec_fail(sc, c.pos, "shape %zu of the table is never used", next_new_shape);
+    if (st == LF_OK && seq.need_full_validate) {
+        char msg[400];
+        if (lf_history_validate(h, msg, sizeof msg) != SIZE_MAX)
+            st = sec_fail(sc, sec->offset, "malformed history: %s", msg);
+    }
+    lf_seq_check_free(&seq);
+    if (st != LF_OK) lf_history_free(h);
+    return st;
+}
+
+void lf_lfz_reader_free(lf_lfz_reader *r) {
+    free(r->file);
+    free(r->payload);
+    free(r->strings);
+    free(r->pairs);
+    free(r->sections);
+    memset(r, 0, sizeof *r);
+}
+
+/* Copies n bytes into the string arena with a terminating NUL. The arena has payload_len + 1 bytes, enough
+ * for all strings: each one is preceded in the payload by at least one length byte, which pays for its NUL. */
+static char *arena_put(char **arena, const uint8_t *s, size_t n) {
+    char *out = *arena;
+    if (n) memcpy(out, s, n);
+    out[n] = '\0';
+    *arena += n + 1;
+    return out;
+}
+
+static int cmp_name_ptr(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static lf_status parse_meta(section_ctx *sc, lf_lfz_section *s, char **arena, size_t *n_pairs_total,
+                            size_t *pairs_cap) {
+    lf_lfz_reader *r = (lf_lfz_reader *)sc->r;
+    cursor c = {r->payload, s->offset, s->offset + s->len};
+    const char *why;
+    uint64_t n;
+    if ((why = rd_varint(&c, &n))) return sec_fail(sc, c.pos, "pair count: %s", why);
+    if (n > LF_LFZ_MAX_PAIRS || n > (c.end - c.pos) / MIN_PAIR_BYTES)
+        return sec_fail(sc, c.pos, "pair count %" PRIu64 " is impossible in the %zu bytes left", n, c.end - c.pos);
+    if (*n_pairs_total + n > *pairs_cap) {
+        size_t cap = *pairs_cap ? *pairs_cap : 16;
+        while (cap < *n_pairs_total + n) cap *= 2;
+        lf_lfz_pair *p = realloc(r->pairs, cap * sizeof *p);
+        if (!p) {
+            snprintf(sc->err, sc->errlen, "%s: out of memory", r->file);
+            return LF_ERR_NOMEM;
+        }
+        r->pairs = p;
+        *pairs_cap = cap;
+    }
+    /* Pointers into r->pairs are fixed up once all sections are parsed (the array may still move). */
+    s->n_pairs = (size_t)n;
+    s->pairs = (const lf_lfz_pair *)(uintptr_t)*n_pairs_total;
+    const char *prev_key = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *k, *v;
+        size_t kn, vn;
+        size_t at = c.pos;
+        if ((why = rd_string(&c, LF_LFZ_MAX_KEY, &k, &kn))) return sec_fail(sc, c.pos, "pair %zu: key: %s", i, why);
+        if (!valid_name((const char *)k, kn, LF_LFZ_MAX_KEY))
+            return sec_fail(sc, at, "pair %zu: key is not 1-%d characters of A-Z a-z 0-9 _ . -", i, LF_LFZ_MAX_KEY);
+        char *key = arena_put(arena, k, kn);
+        if (prev_key && strcmp(prev_key, key) >= 0)
+            return sec_fail(sc, at, "pair %zu: key '%s' is not after '%s' (keys are stored sorted and distinct)",
+                            i, key, prev_key);
+        at = c.pos;
+        if ((why = rd_string(&c, SIZE_MAX, &v, &vn))) return sec_fail(sc, c.pos, "pair %zu: value: %s", i, why);
+        size_t bad = utf8_bad_offset(v, vn);
+        if (bad != vn) return sec_fail(sc, at + 1 + bad, "pair %zu: value is not valid UTF-8 text", i);
+        r->pairs[*n_pairs_total + i] = (lf_lfz_pair){key, arena_put(arena, v, vn)};
+        prev_key = key;
+    }
+    if (c.pos != c.end) return sec_fail(sc, c.pos, "%zu unexpected bytes after the last pair", c.end - c.pos);
+    *n_pairs_total += (size_t)n;
+    return LF_OK;
+}
+
+/* Splits the verified payload into sections and checks each one's structure. */
+static lf_status parse_sections(lf_lfz_reader *r, uint32_t declared, char *err, size_t errlen) {
+    if (declared > r->payload_len / MIN_SECTION_BYTES)
+        return fail(err, errlen, "%s: header declares %" PRIu32 " sections, impossible in a %zu-byte payload",
+                    r->file, declared, r->payload_len);
+    r->sections = calloc(declared ? declared : 1, sizeof *r->sections);
+    r->strings = malloc(r->payload_len + 1);
+    const char **names = malloc((declared ? declared : 1) * sizeof *names);
+    if (!r->sections || !r->strings || !names) {
+        free(names);
+        snprintf(err, errlen, "%s: out of memory", r->file);
+        return LF_ERR_NOMEM;
+    }
+    char *arena = r->strings;
+    size_t n_pairs = 0, pairs_cap = 0;
+    cursor c = {r->payload, 0, r->payload_len};
+    lf_status st = LF_OK;
+    for (uint32_t i = 0; i < declared && st == LF_OK; i++) {
+        lf_lfz_section *s = &r->sections[i];
+        section_ctx sc = {r, s, i, err, errlen};
+        size_t at = c.pos;
+        uint8_t kind;
+        const char *why;
+        if ((why = rd_u8(&c, &kind))) {
+            st = fail(err, errlen, "%s: payload offset %zu: the payload ends after %" PRIu32 " of %" PRIu32
+                      " declared sections", r->file, at, i, declared);
+            break;
+        }
+        if (kind < LF_LFZ_HISTORY || kind > LF_LFZ_META) {
+            st = fail(err, errlen, "%s: payload offset %zu: section %" PRIu32 ": unknown section kind %u", r->file,
+                      at, i, kind);
+            break;
+        }
+        s->kind = (lf_lfz_kind)kind;
+        const uint8_t *name;
+        size_t name_len;
+        if ((why = rd_string(&c, LF_LFZ_MAX_NAME, &name, &name_len)) ||
+            !valid_name((const char *)name, name_len, LF_LFZ_MAX_NAME)) {
+            st = fail(err, errlen, "%s: payload offset %zu: section %" PRIu32 ": bad name: %s", r->file, at + 1, i,
+                      why ? why : "not 1-64 characters of A-Z a-z 0-9 _ . -");
+            break;
+        }
+        s->name = names[i] = arena_put(&arena, name, name_len);
+        uint64_t body_len;
+        if ((why = rd_varint(&c, &body_len))) {
+            st = sec_fail(&sc, c.pos, "body length: %s", why);
+            break;
+        }
+        if (body_len > c.end - c.pos) {
+            st = sec_fail(&sc, c.pos, "body of %" PRIu64 " bytes runs past the payload's end (%zu bytes left)",
+                          body_len, c.end - c.pos);
+            break;
+        }
+        s->offset = c.pos;
+        s->len = (size_t)body_len;
+        s->data = r->payload + c.pos;
+        c.pos += s->len;
+        if (s->kind == LF_LFZ_TEXT) {
+            size_t bad = utf8_bad_offset(s->data, s->len);
+            if (bad != s->len)
+                st = sec_fail(&sc, s->offset + bad, "text is not valid UTF-8 (or holds a NUL byte)");
+            else
+                s->text = arena_put(&arena, s->data, s->len);
+        } else if (s->kind == LF_LFZ_META) {
+            st = parse_meta(&sc, s, &arena, &n_pairs, &pairs_cap);
+        }
+        r->n_sections = i + 1;
+    }
+    if (st == LF_OK && c.pos != c.end)
+        st = fail(err, errlen, "%s: payload offset %zu: %zu unexpected bytes after the last declared section",
+                  r->file, c.pos, c.end - c.pos);
+    if (st == LF_OK) {
+        qsort(names, declared, sizeof *names, cmp_name_ptr);
+        for (uint32_t i = 1; i < declared && st == LF_OK; i++)
+            if (strcmp(names[i - 1], names[i]) == 0)
+                st = fail(err, errlen, "%s: two sections are named '%s'", r->file, names[i]);
+    }
+    if (st == LF_OK)
+        for (size_t i = 0; i < r->n_sections; i++)
+            if (r->sections[i].kind == LF_LFZ_META)
+                r->sections[i].pairs = r->pairs + (uintptr_t)r->sections[i].pairs;
+    free(names);
+    return st;
+}
+
+lf_status lf_lfz_decode(lf_lfz_reader *r, const void *file_data, size_t len, const char *name, char *err,
+                        size_t errlen) {
+    memset(r, 0, sizeof *r);
+    if (errlen) err[0] = '\0';
+    r->file = strdup(name);
+    if (!r->file) return nomem(err, errlen);
+    const uint8_t *f = file_data;
+    lf_status st;
+    size_t magic_cmp = len < sizeof MAGIC ? len : sizeof MAGIC;
+    if (memcmp(f, MAGIC, magic_cmp) != 0) {
+        bool texty = len > 0 && (f[0] == '#' || f[0] == 't' || f[0] == ' ' || f[0] == '\n');
+        st = fail(err, errlen, "%s: not an .lfz file (bad magic bytes)%s", name,
+                  texty ? "; it looks like a text history, which should not be named .lfz" : "");
+        goto out;
+    }
+    if (len < LF_LFZ_HEADER_SIZE) {
+        st = fail(err, errlen, "%s: truncated: %zu bytes, shorter than the %d-byte .lfz header", name, len,
+                  LF_LFZ_HEADER_SIZE);
+        goto out;
+    }
+    uint64_t version = get_le(f + 8, 2);
+    if (version != LF_LFZ_VERSION) {
+        st = fail(err, errlen, "%s: unsupported .lfz version %" PRIu64 " (this build reads version %d)", name,
+                  version, LF_LFZ_VERSION);
+        goto out;
+    }
+    if (get_le(f + 48, 8) != lf_xxh64(f, 48, 0)) {
+        st = fail(err, errlen, "%s: header checksum mismatch (the header is corrupted)", name);
+        goto out;
+    }
+    uint64_t flags = get_le(f + 10, 2), n_sections = get_le(f + 12, 4), payload_len = get_le(f + 16, 8),
+             stored = get_le(f + 24, 8);
+    size_t have = len - LF_LFZ_HEADER_SIZE;
+    if (flags != 0) {
+        st = fail(err, errlen, "%s: unknown header flags 0x%" PRIx64, name, flags);
+        goto out;
+    }
+    if (stored > have) {
+        st = fail(err, errlen, "%s: truncated: the header declares %" PRIu64 " compressed bytes, the file has %zu",
+                  name, stored, have);
+        goto out;
+    }
+    if (stored < have) {
+        st = fail(err, errlen, "%s: %" PRIu64 " unexpected bytes after the compressed payload", name,
+                  (uint64_t)have - stored);
+        goto out;
+    }
+    if (n_sections > LF_LFZ_MAX_SECTIONS) {
+        st = fail(err, errlen, "%s: declares %" PRIu64 " sections, more than the limit of %d", name, n_sections,
+                  LF_LFZ_MAX_SECTIONS);
+        goto out;
+    }
+    if (payload_len > LF_LFZ_MAX_PAYLOAD || payload_len > SIZE_MAX - 1) {
+        st = fail(err, errlen, "%s: declared payload of %" PRIu64 " bytes exceeds the 4 GiB limit", name,
+                  payload_len);
+        goto out;
+    }
+    if (payload_len > stored * ZSTD_MAX_RATIO) {
+        st = fail(err, errlen,
+                  "%s: declared payload of %" PRIu64 " bytes cannot come from %" PRIu64 " compressed bytes "
+                  "(zstd expands at most %ux)",
+                  name, payload_len, stored, ZSTD_MAX_RATIO);
+        goto out;
+    }
+    const uint8_t *frame = f + LF_LFZ_HEADER_SIZE;
+    if (get_le(f + 40, 8) != lf_xxh64(frame, (size_t)stored, 0)) {
+        st = fail(err, errlen, "%s: compressed data checksum mismatch (the file is corrupted)", name);
+        goto out;
+    }
+    /* From here on the bytes are as written, so failures mean a buggy or deliberately crafted file. */
+    unsigned long long content = ZSTD_getFrameContentSize(frame, (size_t)stored);
+    if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN || content != payload_len) {
+        st = fail(err, errlen, "%s: the zstd frame %s", name,
+                  content == ZSTD_CONTENTSIZE_ERROR     ? "header is invalid"
+                  : content == ZSTD_CONTENTSIZE_UNKNOWN ? "does not record its content size"
+                                                        : "content size disagrees with the .lfz header");
+        goto out;
+    }
+    size_t frame_size = ZSTD_findFrameCompressedSize(frame, (size_t)stored);
+    if (ZSTD_isError(frame_size) || frame_size != stored) {
+        st = fail(err, errlen, "%s: the compressed data is not exactly one zstd frame", name);
+        goto out;
+    }
+    r->payload = malloc(payload_len ? (size_t)payload_len : 1);
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    if (!r->payload || !dctx) {
+        ZSTD_freeDCtx(dctx);
+        snprintf(err, errlen, "%s: out of memory for a %" PRIu64 "-byte payload", name, payload_len);
+        st = LF_ERR_NOMEM;
+        goto out;
+    }
+    size_t got = ZSTD_decompressDCtx(dctx, r->payload, (size_t)payload_len, frame, (size_t)stored);
+    ZSTD_freeDCtx(dctx);
+    if (ZSTD_isError(got)) {
+        st = fail(err, errlen, "%s: zstd: %s", name, ZSTD_getErrorName(got));
+        goto out;
+    }
+    if (got != payload_len) {
+        st = fail(err, errlen, "%s: decompressed %zu bytes, the header declares %" PRIu64, name, got, payload_len);
+        goto out;
+    }
+    r->payload_len = got;
+    if (get_le(f + 32, 8) != lf_xxh64(r->payload, got, 0)) {
+        st = fail(err, errlen, "%s: payload checksum mismatch", name);
+        goto out;
+    }
+    st = parse_sections(r, (uint32_t)n_sections, err, errlen);
+out:
+    if (st != LF_OK) lf_lfz_reader_free(r);
+    return st;
+}
+
+lf_status lf_lfz_open(lf_lfz_reader *r, const char *path, char *err, size_t errlen) {
+    memset(r, 0, sizeof *r);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return LF_ERR_IO;
+    }
+    /* Read the whole file, growing as data actually arrives (stat sizes can lie for pipes and /proc), and
+     * give up beyond the largest file a valid container can be. */
+    const size_t max_file = LF_LFZ_HEADER_SIZE + (size_t)ZSTD_compressBound((size_t)LF_LFZ_MAX_PAYLOAD);
+    struct stat sb;
+    size_t cap = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+                         (uint64_t)sb.st_size < max_file
+                     ? (size_t)sb.st_size + 1
+                     : 1 << 16;
+    uint8_t *data = malloc(cap);
+    size_t len = 0;
+    lf_status st = LF_OK;
+    while (data) {
+        if (len == cap) {
+            if (cap > max_file) {
+                st = fail(err, errlen, "%s: larger than any valid .lfz file", path);
+                break;
+            }
+            uint8_t *p = realloc(data, cap * 2);
+            if (!p) break;
+            data = p;
+            cap *= 2;
+        }
+        size_t got = fread(data + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+                st = LF_ERR_IO;
+            }
+            break;
+        }
+    }
+    fclose(f);
+    if (!data || (st == LF_OK && len == cap)) {
+        free(data);
+        snprintf(err, errlen, "%s: out of memory reading the file", path);
+        return LF_ERR_NOMEM;
+    }
+    if (st == LF_OK) st = lf_lfz_decode(r, data, len, path, err, errlen);
+    free(data);
+    return st;
+}
+
+const lf_lfz_section *lf_lfz_find(const lf_lfz_reader *r, lf_lfz_kind kind, const char *name) {
+    for (size_t i = 0; i < r->n_sections; i++)
+        if (r->sections[i].kind == kind && (!name || strcmp(r->sections[i].name, name) == 0))
+            return &r->sections[i];
+    return NULL;
+}
+
+size_t lf_lfz_history_count(const lf_lfz_reader *r) {
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_sections; i++) n += r->sections[i].kind == LF_LFZ_HISTORY;
+    return n;
+}
+
+const lf_lfz_section *lf_lfz_history_section(const lf_lfz_reader *r, size_t index) {
+    for (size_t i = 0; i < r->n_sections; i++)
+        if (r->sections[i].kind == LF_LFZ_HISTORY && index-- == 0) return &r->sections[i];
+    return NULL;
+}
+
+lf_status lf_lfz_get_history(const lf_lfz_reader *r, const lf_lfz_section *s, lf_history *h, char *err,
+                             size_t errlen) {
+    lf_history_init(h, LF_TYPE_REGISTER);
+    if (s->kind != LF_LFZ_HISTORY)
+        return fail(err, errlen, "%s: section '%s' holds %s, not a history", r->file, s->name,
+                    lf_lfz_kind_name(s->kind));
+    section_ctx sc = {r, s, (size_t)(s - r->sections), err, errlen};
+    return decode_history(&sc, h);
+}
+
+const char *lf_lfz_meta_get(const lf_lfz_section *s, const char *key) {
+    for (size_t i = 0; i < s->n_pairs; i++)
+        if (strcmp(s->pairs[i].key, key) == 0) return s->pairs[i].value;
+    return NULL;
+}
+
+lf_status lf_lfz_read_history(const char *path, const char *section_name, lf_history *h, char *err,
+                              size_t errlen) {
+    lf_history_init(h, LF_TYPE_REGISTER);
+    lf_lfz_reader r;
+    lf_status st = lf_lfz_open(&r, path, err, errlen);
+    if (st) return st;
+    const lf_lfz_section *s = lf_lfz_find(&r, LF_LFZ_HISTORY, section_name);
+    if (!s) {
+        if (section_name)
+            st = fail(err, errlen, "%s: no history section named '%s'", path, section_name);
+        else
+            st = fail(err, errlen, "%s: the container holds no history section", path);
+    } else {
+        st = lf_lfz_get_history(&r, s, h, err, errlen);
+    }
+    lf_lfz_reader_free(&r);
+    return st;
+}
+
+lf_status lf_lfz_write_history(const char *path, const lf_history *h, int level, char *err, size_t errlen) {
+    lf_lfz_writer w;
+    lf_lfz_writer_init(&w);
+    char msg[600];
+    lf_status st = lf_lfz_add_history(&w, "history", h, msg, sizeof msg);
+    if (st)
+        snprintf(err, errlen, "%s: %s", path, msg);
+    else
+        st = lf_lfz_save(&w, path, level, err, errlen);
+    lf_lfz_writer_free(&w);
+    return st;
+}
