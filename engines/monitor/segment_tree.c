@@ -98,21 +98,22 @@ int32_t lf_mintree_argmin(const lf_mintree *m, size_t *pos) {
 
 /* Leaves of the subtree of x (whose strict ancestors add acc) with absolute value `target`. */
 static void take_min_rec(lf_mintree *m, size_t x, int32_t acc, int32_t target, int32_t v, uint32_t *out,
-                         size_t *n) {
+                         size_t *n, size_t limit) {
+    if (*n == limit) return;
     if (x >= m->size) {
         m->t[x] += v;
         out[(*n)++] = (uint32_t)(x - m->size);
         return;
     }
     int32_t below = acc + m->a[x];
-    if (m->t[2 * x] + below == target) take_min_rec(m, 2 * x, below, target, v, out, n);
-    if (m->t[2 * x + 1] + below == target) take_min_rec(m, 2 * x + 1, below, target, v, out, n);
+    if (m->t[2 * x] + below == target) take_min_rec(m, 2 * x, below, target, v, out, n, limit);
+    if (m->t[2 * x + 1] + below == target) take_min_rec(m, 2 * x + 1, below, target, v, out, n, limit);
     m->t[x] = min32(m->t[2 * x], m->t[2 * x + 1]) + m->a[x];
 }
 
-size_t lf_mintree_take_min(lf_mintree *m, int32_t v, uint32_t *out) {
+size_t lf_mintree_take_min(lf_mintree *m, int32_t v, uint32_t *out, size_t limit) {
     size_t n = 0;
-    take_min_rec(m, 1, 0, m->t[1], v, out, &n);
+    take_min_rec(m, 1, 0, m->t[1], v, out, &n, limit);
     return n;
 }
 

@@ -25,9 +25,9 @@ void lf_mintree_add(lf_mintree *m, size_t l, size_t r, int32_t v); /* leaves [l,
 int32_t lf_mintree_min(lf_mintree *m, size_t l, size_t r);         /* min of leaves [l, r), r > l */
 /* Global minimum and the leftmost leaf holding it. */
 int32_t lf_mintree_argmin(const lf_mintree *m, size_t *pos);
-/* Adds v to every leaf whose value equals the global minimum, writing their indices to out (ascending).
- * Returns how many; out must have room for every leaf. One walk instead of one pass per leaf. */
-size_t lf_mintree_take_min(lf_mintree *m, int32_t v, uint32_t *out);
+/* Adds v to up to limit leaves whose value equals the global minimum, writing their indices to out
+ * (ascending). Returns how many. One walk instead of one pass per leaf. */
+size_t lf_mintree_take_min(lf_mintree *m, int32_t v, uint32_t *out, size_t limit);
 
 typedef struct lf_maxtree {
     uint32_t *t;

@@ -24,6 +24,7 @@
 #define LF_STACK_SMALL_VALUE 32 /* values with at most this many ops are scanned linearly for value stabs */
 #endif
 #define SMALL_VALUE LF_STACK_SMALL_VALUE
+#define BATCH 4096 /* partitions handed out per tree walk */
 
 typedef struct {
     const lf_std *s;
@@ -36,12 +37,13 @@ typedef struct {
     uint32_t *op_at_inv;   /* per stamp: the op invoked there, or NONE */
     uint64_t *short_live;  /* bit per stamp: an unsafe short op is invoked there */
     uint32_t *order_long;  /* long ops by invocation */
-    uint32_t *pos_long;    /* op -> position in order_long */
     uint32_t n_long;
     lf_maxtree by_long;    /* response of each unsafe long op (0 once safe) */
     /* Unsafe ops by (value, invocation), for partitions covered by one value: only when there are peeks. */
-    uint32_t *order_val, *pos_val, *start_val;
-    lf_maxtree by_val;     /* maintained only for values with more than SMALL_VALUE ops */
+    uint32_t *order_val, *start_val;
+    lf_maxtree by_val;     /* built only when some value has more than SMALL_VALUE ops */
+    uint32_t *pos_val;     /* op -> position in order_val (only with by_val) */
+    bool big_values;
     uint8_t *safe;         /* per op */
     uint32_t *live;        /* per value: ops not yet safe */
     uint32_t *waiting;     /* per value: head of partitions handed out as v-permissive */
@@ -74,7 +76,7 @@ static void cover_range(stack_state *st, uint32_t v, int32_t delta) {
 
 static inline bool is_short(const lf_std *s, uint32_t op) { return s->res[op] - s->inv[op] <= SHORT_SPAN; }
 static inline bool value_is_big(const stack_state *st, uint32_t v) {
-    return st->start_val[v + 1] - st->start_val[v] > SMALL_VALUE;
+    return st->big_values && st->start_val[v + 1] - st->start_val[v] > SMALL_VALUE;
 }
 
 static void peel_value(stack_state *st, uint32_t v) {
@@ -90,20 +92,6 @@ static void peel_value(stack_state *st, uint32_t v) {
     st->waiting[v] = NONE;
 }
 
-static void mark_safe(stack_state *st, uint32_t op) {
-    const lf_std *s = st->s;
-    if (st->safe[op]) return;
-    st->safe[op] = 1;
-    if (is_short(s, op))
-        st->short_live[s->inv[op] / 64] &= ~(1ull << (s->inv[op] % 64));
-    else
-        lf_maxtree_set(&st->by_long, st->pos_long[op], 0);
-    uint32_t v = s->val[op];
-    if (st->peeks && value_is_big(st, v)) lf_maxtree_set(&st->by_val, st->pos_val[op], 0);
-    st->unsafe--;
-    if (--st->live[v] == 0) peel_value(st, v);
-}
-
 /* Number of entries of order[lo..hi) whose invocation is <= p (they are sorted by invocation). */
 static uint32_t count_invoked(const lf_std *s, const uint32_t *order, uint32_t lo, uint32_t hi, uint32_t p) {
     while (lo < hi) {
@@ -114,6 +102,20 @@ static uint32_t count_invoked(const lf_std *s, const uint32_t *order, uint32_t l
             hi = mid;
     }
     return lo;
+}
+
+static void mark_safe(stack_state *st, uint32_t op) {
+    const lf_std *s = st->s;
+    if (st->safe[op]) return;
+    st->safe[op] = 1;
+    if (is_short(s, op))
+        st->short_live[s->inv[op] / 64] &= ~(1ull << (s->inv[op] % 64));
+    else
+        lf_maxtree_set(&st->by_long, count_invoked(s, st->order_long, 0, st->n_long, s->inv[op]) - 1, 0);
+    uint32_t v = s->val[op];
+    if (st->peeks && value_is_big(st, v)) lf_maxtree_set(&st->by_val, st->pos_val[op], 0);
+    st->unsafe--;
+    if (--st->live[v] == 0) peel_value(st, v);
 }
 
 /* Every unsafe op containing one of the partitions a..b (invoked at or before b, responding after a)
@@ -198,9 +200,7 @@ static bool build_orders(stack_state *st) {
     st->op_at_inv = malloc(((size_t)M + 1) * sizeof *st->op_at_inv);
     st->short_live = calloc((size_t)M / 64 + 1, sizeof *st->short_live);
     st->safe = calloc(n1, 1);
-    st->pos_long = malloc(n1 * sizeof *st->pos_long);
-    st->found = malloc(n1 * sizeof *st->found);
-    if (!st->op_at_inv || !st->short_live || !st->safe || !st->pos_long || !st->found) return false;
+    if (!st->op_at_inv || !st->short_live || !st->safe) return false;
     memset(st->op_at_inv, 0xff, ((size_t)M + 1) * sizeof *st->op_at_inv);
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -228,42 +228,54 @@ static bool build_orders(stack_state *st) {
         uint32_t op = st->op_at_inv[t];
         if (op == NONE || is_short(s, op)) continue;
         st->order_long[q] = op;
-        st->pos_long[op] = q;
         resv[q++] = s->res[op];
     }
     bool ok = lf_maxtree_init(&st->by_long, resv, st->n_long);
+    size_t found_cap = st->n_long;
     if (ok && st->peeks) {
         /* Ops grouped by value, each group in invocation order (counting sort over the stamp order). */
         st->start_val = calloc((size_t)nv + 2, sizeof *st->start_val);
         st->order_val = malloc((size_t)(m ? m : 1) * sizeof *st->order_val);
-        st->pos_val = malloc(n1 * sizeof *st->pos_val);
         uint32_t *fill = malloc(((size_t)nv + 1) * sizeof *fill);
-        if (!st->start_val || !st->order_val || !st->pos_val || !fill) {
+        if (!st->start_val || !st->order_val || !fill) {
             free(fill);
             free(resv);
             return false;
         }
         for (uint32_t t = 1; t <= M; t++)
             if (st->op_at_inv[t] != NONE) st->start_val[s->val[st->op_at_inv[t]] + 1]++;
-        for (uint32_t v = 0; v < nv; v++) st->start_val[v + 1] += st->start_val[v];
+        uint32_t biggest = 0;
+        for (uint32_t v = 0; v < nv; v++) {
+            if (st->start_val[v + 1] > biggest) biggest = st->start_val[v + 1];
+            st->start_val[v + 1] += st->start_val[v];
+        }
         memcpy(fill, st->start_val, ((size_t)nv + 1) * sizeof *fill);
         for (uint32_t t = 1; t <= M; t++) {
             uint32_t op = st->op_at_inv[t];
             if (op == NONE) continue;
             uint32_t j = fill[s->val[op]]++;
             st->order_val[j] = op;
-            st->pos_val[op] = j;
             resv[j] = s->res[op];
         }
         free(fill);
-        ok = lf_maxtree_init(&st->by_val, resv, m);
+        /* Values peeked many times get a tree so stabbing them stays logarithmic; the rest are scanned. */
+        st->big_values = biggest > SMALL_VALUE;
+        if (st->big_values) {
+            if (biggest > found_cap) found_cap = biggest;
+            st->pos_val = malloc(n1 * sizeof *st->pos_val);
+            if (!st->pos_val) {
+                free(resv);
+                return false;
+            }
+            for (uint32_t j = 0; j < m; j++) st->pos_val[st->order_val[j]] = j;
+            ok = lf_maxtree_init(&st->by_val, resv, m);
+        }
     }
     free(resv);
-    return ok;
+    st->found = malloc((found_cap + 1) * sizeof *st->found);
+    return ok && st->found;
 }
 
-/* Coverage counts and the XOR Fenwick tree of all critical intervals, built in linear time from
- * difference arrays (instead of one range update per value). */
 static bool init_cover(stack_state *st) {
     const lf_std *s = st->s;
     uint32_t P = st->n_parts;
@@ -300,7 +312,7 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
     st.live = calloc(s->n_values ? s->n_values : 1, sizeof *st.live);
     st.waiting = malloc((s->n_values ? s->n_values : 1) * sizeof *st.waiting);
     st.part_next = malloc(((size_t)st.n_parts + 1) * sizeof *st.part_next);
-    st.parts = malloc(((size_t)st.n_parts + 1) * sizeof *st.parts);
+    st.parts = malloc(BATCH * sizeof *st.parts);
     if (!st.xor_ids || !st.parts || !st.live || !st.waiting || !st.part_next || !init_cover(&st) ||
         !build_orders(&st)) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the stack monitor");
@@ -332,7 +344,7 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
         }
         /* Hand out every partition at the minimum count in one batch. Peeling during the batch only lowers
          * counts, so a partition whose single covering value got peeled meanwhile is globally permissive. */
-        size_t taken = lf_mintree_take_min(&st.cover, KILLED, st.parts);
+        size_t taken = lf_mintree_take_min(&st.cover, KILLED, st.parts, BATCH);
         for (size_t i = 0; i < taken; i++) {
             uint32_t p = st.parts[i] + 1;
             uint32_t covering = count == 0 ? 0 : xor_query(&st, p);
@@ -365,7 +377,6 @@ done:
     free(st.op_at_inv);
     free(st.short_live);
     free(st.order_long);
-    free(st.pos_long);
     free(st.safe);
     lf_maxtree_free(&st.by_long);
     free(st.order_val);
