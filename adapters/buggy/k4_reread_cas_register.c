@@ -1,0 +1,89 @@
+/* K4 (seed-003-004.md §4, Line-Up bug A): a CAS loop whose expected value comes from one read and whose new
+ * value is computed from a second read. Re-created on a CAS register (the history model has no event type).
+ *
+ * The register keeps a read-hit counter (statistics) in the upper 32 bits of the same word as the value
+ * (lower 32 bits), as the ManualResetEvent kept its waiter count next to the SET bit. read bumps the counter:
+ *     loop { s = load(word); ns = load(word) + HIT;   <- BUG: should be s + HIT
+ *            if (CAS(word, s, ns)) return value(s); }
+ * It fires only if the word changes between the two loads and changes back before the CAS (ABA, e.g.
+ * write(b) then write(a) while the reader sits between its steps): the CAS then succeeds and installs the
+ * intermediate value b, although the last completed write was a. A later read returns b: a violation.
+ * Values repeat by design in cas-register workloads, which is what makes the ABA possible. Correct twin:
+ * hit_count_cas_register, the same code computing ns from s. */
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "adapter.h"
+
+#define HIT (UINT64_C(1) << 32)
+#define VALUE_MASK (HIT - 1)
+
+typedef struct hit_register {
+    _Atomic uint64_t word; /* hits << 32 | value */
+    bool reread_bug;
+} hit_register;
+
+static void *create_with(bool reread_bug) {
+    hit_register *r = malloc(sizeof *r);
+    if (!r) return NULL;
+    atomic_init(&r->word, 0);
+    r->reread_bug = reread_bug;
+    return r;
+}
+static void *k4_create(size_t max_ops) { (void)max_ops; return create_with(true); }
+static void *hit_create(size_t max_ops) { (void)max_ops; return create_with(false); }
+static void hit_destroy(void *obj) { free(obj); }
+
+/* Replaces the value part of the word, keeping the hit counter. */
+static uint64_t with_value(uint64_t word, int64_t v) { return (word & ~VALUE_MASK) | ((uint64_t)v & VALUE_MASK); }
+
+static lf_kind hit_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+    hit_register *r = obj;
+    uint64_t s = atomic_load(&r->word);
+    switch (m) {
+    case LF_M_WRITE:
+        while (!atomic_compare_exchange_weak(&r->word, &s, with_value(s, args[0]))) LF_YIELD();
+        return LF_K_NONE;
+    case LF_M_CAS:
+        for (;;) {
+            if ((int64_t)(s & VALUE_MASK) != args[0]) return LF_K_FAIL;
+            if (atomic_compare_exchange_weak(&r->word, &s, with_value(s, args[1]))) return LF_K_OK;
+            LF_YIELD();
+        }
+    default: /* read */
+        for (;;) {
+            LF_YIELD();
+            uint64_t ns = (r->reread_bug ? atomic_load(&r->word) : s) + HIT;
+            LF_YIELD();
+            if (atomic_compare_exchange_strong(&r->word, &s, ns)) {
+                *value = (int64_t)(s & VALUE_MASK);
+                return LF_K_INT;
+            }
+        }
+    }
+}
+
+#define CASREG_METHODS (LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ) | LF_METHOD_BIT(LF_M_CAS))
+
+const lf_adapter lf_adapter_k4_reread_cas_register = {
+    .name = "k4_reread_cas_register",
+    .summary = "K4: read's hit-counter CAS takes expected from one load and the new word from another (ABA)",
+    .type = LF_TYPE_CAS_REGISTER,
+    .linearizable = false,
+    .methods = CASREG_METHODS,
+    .create = k4_create,
+    .destroy = hit_destroy,
+    .op = hit_op,
+};
+
+const lf_adapter lf_adapter_hit_count_cas_register = {
+    .name = "hit_count_cas_register",
+    .summary = "K4's correct twin: CAS register with a read-hit counter, new word computed from the expected",
+    .type = LF_TYPE_CAS_REGISTER,
+    .linearizable = true,
+    .methods = CASREG_METHODS,
+    .create = hit_create,
+    .destroy = hit_destroy,
+    .op = hit_op,
+};

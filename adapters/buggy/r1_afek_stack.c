@@ -1,0 +1,86 @@
+/* R1 (seed-003-004.md §4, "Root causing linearizability violations" Fig. 1): the Afek-Gafni-Morrison array
+ * stack, and the bug of popping with load + store instead of an atomic swap.
+ *
+ * push(x): i = fetch_add(range, 1); items[i] = x.  pop: t = range; scan i = t-1 down to 0 and take the first
+ * non-empty slot. Correct pop takes a slot with x = exchange(items[i], 0). Buggy pop does x = load(items[i]);
+ * store(items[i], 0), which allows (1) a duplicate pop: two pops load the same x before either stores 0, and
+ * (2) a lost push: a pop loads an empty slot, a push then fills it, and the pop's store of 0 erases the value.
+ * Slots are never reused (range only grows; the array holds every push of the run). Values are >= 1, so 0
+ * marks an empty slot. */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "adapter.h"
+
+typedef struct afek_stack {
+    _Atomic size_t range;
+    size_t cap;
+    bool pop_without_swap;
+    _Atomic int64_t items[];
+} afek_stack;
+
+static void *create_with(size_t max_ops, bool pop_without_swap) {
+    size_t cap = max_ops + 1;
+    afek_stack *s = malloc(sizeof *s + cap * sizeof s->items[0]);
+    if (!s) return NULL;
+    atomic_init(&s->range, 0);
+    s->cap = cap;
+    s->pop_without_swap = pop_without_swap;
+    for (size_t i = 0; i < cap; i++) atomic_init(&s->items[i], 0);
+    return s;
+}
+static void *r1_create(size_t max_ops) { return create_with(max_ops, true); }
+static void *afek_create(size_t max_ops) { return create_with(max_ops, false); }
+static void afek_destroy(void *obj) { free(obj); }
+
+static lf_kind afek_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+    afek_stack *s = obj;
+    if (m == LF_M_PUSH) {
+        size_t i = atomic_fetch_add(&s->range, 1);
+        if (i >= s->cap) abort(); /* more pushes than the run announced: a runner bug */
+        LF_YIELD();
+        atomic_store(&s->items[i], args[0]);
+        return LF_K_NONE;
+    }
+    size_t t = atomic_load(&s->range);
+    for (size_t i = t; i-- > 0;) {
+        int64_t x;
+        if (s->pop_without_swap) {
+            x = atomic_load(&s->items[i]);
+            LF_YIELD();
+            atomic_store(&s->items[i], 0); /* THE BUG: not atomic with the load */
+        } else {
+            x = atomic_exchange(&s->items[i], 0);
+        }
+        if (x) {
+            *value = x;
+            return LF_K_INT;
+        }
+        LF_YIELD();
+    }
+    return LF_K_EMPTY;
+}
+
+#define STACK_METHODS (LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP))
+
+const lf_adapter lf_adapter_r1_afek_stack_no_swap = {
+    .name = "r1_afek_stack_no_swap",
+    .summary = "R1: Afek array stack whose pop clears a slot with load + store instead of swap",
+    .type = LF_TYPE_STACK,
+    .linearizable = false,
+    .methods = STACK_METHODS,
+    .create = r1_create,
+    .destroy = afek_destroy,
+    .op = afek_op,
+};
+
+const lf_adapter lf_adapter_afek_stack = {
+    .name = "afek_stack",
+    .summary = "R1's correct twin: Afek-Gafni-Morrison array stack (fetch-add push, swap pop)",
+    .type = LF_TYPE_STACK,
+    .linearizable = true,
+    .methods = STACK_METHODS,
+    .create = afek_create,
+    .destroy = afek_destroy,
+    .op = afek_op,
+};
