@@ -1,0 +1,144 @@
+/* The real-time order of a (sub)history for the hitting families: call-time renumbering, chain partition
+ * (greedy interval partitioning or threads) and isolated ops. */
+#include "hitting/poset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    uint64_t call;
+    uint32_t thread;
+    uint32_t index;
+} call_key;
+
+/* Call time, then thread, then position: a deterministic topological order (a thread's ops are already in
+ * call order, and an op can only precede ops called strictly later). */
+static int cmp_call_key(const void *a, const void *b) {
+    const call_key *x = a, *y = b;
+    if (x->call != y->call) return x->call < y->call ? -1 : 1;
+    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+void hit_poset_free(hit_poset *p) {
+    free(p->op_of);
+    free(p->call);
+    free(p->ret);
+    free(p->chain);
+    free(p->isolated);
+    memset(p, 0, sizeof *p);
+}
+
+typedef struct {
+    uint32_t thread;
+    uint32_t local;
+} thread_key;
+
+static int cmp_thread_key(const void *a, const void *b) {
+    const thread_key *x = a, *y = b;
+    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
+    return x->local < y->local ? -1 : x->local > y->local;
+}
+
+/* Greedy interval partitioning: each op joins a chain whose last op returned before its call, else opens a
+ * new chain; the number of chains is then the width. The chain of the op's own thread is preferred so that
+ * chains follow threads whenever that costs nothing. */
+static bool assign_min_chains(hit_poset *p, const lf_op *ops) {
+    size_t n = p->n, alloc = n ? n : 1;
+    uint32_t *chain_last = malloc(alloc * sizeof *chain_last); /* per chain: its last op so far */
+    uint32_t *thread_prev = malloc(alloc * sizeof *thread_prev); /* per op: previous op of its thread */
+    thread_key *keys = malloc(alloc * sizeof *keys);
+    if (!chain_last || !thread_prev || !keys) {
+        free(chain_last);
+        free(thread_prev);
+        free(keys);
+        return false;
+    }
+    for (uint32_t i = 0; i < n; i++) keys[i] = (thread_key){ops[p->op_of[i]].thread, i};
+    qsort(keys, n, sizeof *keys, cmp_thread_key);
+    for (size_t k = 0; k < n; k++)
+        thread_prev[keys[k].local] =
+            k > 0 && keys[k - 1].thread == keys[k].thread ? keys[k - 1].local : UINT32_MAX;
+    free(keys);
+    uint32_t chains = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t pick = UINT32_MAX, prev = thread_prev[i];
+        if (prev != UINT32_MAX && chain_last[p->chain[prev]] == prev && hit_before(p, prev, i)) pick = p->chain[prev];
+        for (uint32_t c = 0; pick == UINT32_MAX && c < chains; c++)
+            if (hit_before(p, chain_last[c], i)) pick = c;
+        if (pick == UINT32_MAX) pick = chains++;
+        p->chain[i] = pick;
+        chain_last[pick] = i;
+    }
+    p->n_chains = chains;
+    free(chain_last);
+    free(thread_prev);
+    return true;
+}
+
+static bool assign_thread_chains(hit_poset *p, const lf_op *ops) {
+    size_t n = p->n;
+    uint32_t *threads = malloc((n ? n : 1) * sizeof *threads);
+    if (!threads) return false;
+    for (size_t i = 0; i < n; i++) threads[i] = ops[p->op_of[i]].thread;
+    qsort(threads, n, sizeof *threads, cmp_u32);
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || threads[i] != threads[distinct - 1]) threads[distinct++] = threads[i];
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = ops[p->op_of[i]].thread;
+        uint32_t *found = bsearch(&t, threads, distinct, sizeof *threads, cmp_u32);
+        p->chain[i] = (uint32_t)(found - threads);
+    }
+    p->n_chains = (uint32_t)distinct;
+    free(threads);
+    return true;
+}
+
+bool hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mode) {
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    size_t alloc = n ? n : 1;
+    call_key *keys = malloc(alloc * sizeof *keys);
+    p->op_of = malloc(alloc * sizeof *p->op_of);
+    p->call = malloc(alloc * sizeof *p->call);
+    p->ret = malloc(alloc * sizeof *p->ret);
+    p->chain = malloc(alloc * sizeof *p->chain);
+    p->isolated = malloc(alloc);
+    if (!keys || !p->op_of || !p->call || !p->ret || !p->chain || !p->isolated) {
+        free(keys);
+        hit_poset_free(p);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) keys[i] = (call_key){ops[i].call, ops[i].thread, (uint32_t)i};
+    qsort(keys, n, sizeof *keys, cmp_call_key);
+    for (size_t i = 0; i < n; i++) {
+        const lf_op *op = &ops[keys[i].index];
+        p->op_of[i] = keys[i].index;
+        p->call[i] = op->call;
+        p->ret[i] = lf_op_pending(op) ? UINT64_MAX : op->ret;
+        if (lf_op_pending(op)) p->n_pending++;
+    }
+    free(keys);
+    bool ok = mode == HIT_CHAINS_THREADS ? assign_thread_chains(p, ops) : assign_min_chains(p, ops);
+    if (!ok) {
+        hit_poset_free(p);
+        return false;
+    }
+    /* In call order, op i overlaps an earlier op iff the latest return so far is >= its call, and a later
+     * op iff the next call is <= its return (the next op has the earliest call of all later ones). */
+    uint64_t max_ret = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool overlaps_earlier = i > 0 && max_ret >= p->call[i];
+        bool overlaps_later = i + 1 < n && p->call[i + 1] <= p->ret[i];
+        p->isolated[i] = !overlaps_earlier && !overlaps_later;
+        if (p->isolated[i]) p->n_isolated++;
+        if (i == 0 || p->ret[i] > max_ret) max_ret = p->ret[i];
+    }
+    return true;
+}

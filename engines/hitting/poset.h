@@ -1,0 +1,42 @@
+/* The real-time order of a (sub)history as the hitting families see it (shared/reference/seed-000.md §1.1,
+ * §2.7): ops renumbered 0..n-1 in call-time order (a topological order of the interval order), O(1)
+ * precedence tests on stamps, a chain partition, and which ops are isolated (comparable with all others).
+ *
+ * Pending ops never return: they precede nothing and are concurrent with every op called after them. */
+#ifndef LINFUZZ_HIT_POSET_H
+#define LINFUZZ_HIT_POSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "history/history.h"
+
+typedef enum hit_chain_mode {
+    HIT_CHAINS_MIN,     /* greedy interval partitioning: exactly width-many chains (Dilworth-optimal) */
+    HIT_CHAINS_THREADS, /* one chain per thread, numbered by ascending thread id (the paper's choice) */
+} hit_chain_mode;
+
+typedef struct hit_poset {
+    size_t n;
+    uint32_t *op_of;   /* local index -> index into the caller's ops */
+    uint64_t *call;    /* per local index */
+    uint64_t *ret;     /* per local index; UINT64_MAX for a pending op, so that it precedes nothing */
+    uint32_t *chain;   /* per local index: chain id in 0..n_chains-1 */
+    uint32_t n_chains;
+    uint8_t *isolated; /* per local index: 1 when comparable with every other op */
+    size_t n_isolated;
+    size_t n_pending;
+} hit_poset;
+
+/* Builds the poset of ops[0..n). Returns false when out of memory (p is then empty and may be freed). */
+bool hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mode);
+void hit_poset_free(hit_poset *p);
+
+/* a precedes b in real time (a returned strictly before b was called). */
+static inline bool hit_before(const hit_poset *p, uint32_t a, uint32_t b) { return p->ret[a] < p->call[b]; }
+static inline bool hit_concurrent(const hit_poset *p, uint32_t a, uint32_t b) {
+    return a != b && !hit_before(p, a, b) && !hit_before(p, b, a);
+}
+
+#endif

@@ -1,0 +1,64 @@
+/* Fingerprint set of replayed schedules (open addressing, linear probing). */
+#include "hitting/schedule_set.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+void hit_schedule_set_init(hit_schedule_set *s) { memset(s, 0, sizeof *s); }
+
+void hit_schedule_set_free(hit_schedule_set *s) {
+    free(s->slots);
+    memset(s, 0, sizeof *s);
+}
+
+uint64_t hit_schedule_hash(const uint32_t *sch, size_t n) {
+    /* Two lanes with different multipliers, folded at the end: position-dependent and order-sensitive. */
+    uint64_t a = 0x9e3779b97f4a7c15ULL ^ n, b = 0x632be59bd9b4e019ULL;
+    for (size_t i = 0; i < n; i++) {
+        a = (a ^ sch[i]) * 0x100000001b3ULL + (a >> 29);
+        b = mix64(b + sch[i] + (uint64_t)i * 0x9e3779b97f4a7c15ULL);
+    }
+    uint64_t h = mix64(a ^ (b << 1) ^ (b >> 63));
+    return h ? h : 1;
+}
+
+static bool grow(hit_schedule_set *s) {
+    size_t cap = s->cap ? s->cap * 2 : 1024;
+    uint64_t *slots = calloc(cap, sizeof *slots);
+    if (!slots) return false;
+    for (size_t i = 0; i < s->cap; i++) {
+        uint64_t f = s->slots[i];
+        if (!f) continue;
+        size_t j = (size_t)f & (cap - 1);
+        while (slots[j]) j = (j + 1) & (cap - 1);
+        slots[j] = f;
+    }
+    free(s->slots);
+    s->slots = slots;
+    s->cap = cap;
+    return true;
+}
+
+int hit_schedule_set_add(hit_schedule_set *s, uint64_t fingerprint) {
+    if (!fingerprint) fingerprint = 1;
+    if ((s->count + 1) * 2 > s->cap && !grow(s)) return -1;
+    size_t j = (size_t)fingerprint & (s->cap - 1);
+    while (s->slots[j]) {
+        if (s->slots[j] == fingerprint) return 0;
+        j = (j + 1) & (s->cap - 1);
+    }
+    s->slots[j] = fingerprint;
+    s->count++;
+    return 1;
+}
+
+size_t hit_schedule_set_bytes(const hit_schedule_set *s) { return s->cap * sizeof *s->slots; }
