@@ -16,12 +16,12 @@
     X(r2_rwlock_list_add) X(r2_rwlock_list_remove) X(r3_optimistic_list_add)                        \
     X(r3_optimistic_list_remove) X(scal_k_fifo) X(scal_k_stack) X(treiber_aba) X(ms_queue_lost_tail)
 #ifdef LINFUZZ_HAVE_CK
-#define ADAPTERS_CK(X)
+#define ADAPTERS_CK(X) X(ck_fifo_mpmc) X(ck_stack_upmc) X(ck_stack_mpmc) X(ck_hs_set)
 #else
 #define ADAPTERS_CK(X)
 #endif
 #ifdef LINFUZZ_HAVE_URCU
-#define ADAPTERS_URCU(X)
+#define ADAPTERS_URCU(X) X(urcu_lfstack) X(urcu_wfcqueue) X(urcu_lfht_set)
 #else
 #define ADAPTERS_URCU(X)
 #endif
