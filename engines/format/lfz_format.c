@@ -12,7 +12,7 @@
 #include <zstd.h>
 
 #include "format/seq_check.h"
-#include "format/xxh64.h"
+#include <xxhash.h>
 
 static const uint8_t MAGIC[8] = {0x89, 'L', 'F', 'Z', '\r', '\n', 0x1a, '\n'};
 
@@ -403,9 +403,9 @@ lf_status lf_lfz_encode(const lf_lfz_writer *w, int level, uint8_t **out, size_t
     put_le(file + 12, w->n_sections, 4);
     put_le(file + 16, w->len, 8);
     put_le(file + 24, stored, 8);
-    put_le(file + 32, lf_xxh64(w->payload ? w->payload : (void *)"", w->len, 0), 8);
-    put_le(file + 40, lf_xxh64(file + LF_LFZ_HEADER_SIZE, stored, 0), 8);
-    put_le(file + 48, lf_xxh64(file, 48, 0), 8);
+    put_le(file + 32, XXH64(w->payload ? w->payload : (void *)"", w->len, 0), 8);
+    put_le(file + 40, XXH64(file + LF_LFZ_HEADER_SIZE, stored, 0), 8);
+    put_le(file + 48, XXH64(file, 48, 0), 8);
     *out = file;
     *out_len = LF_LFZ_HEADER_SIZE + stored;
     return LF_OK;
@@ -845,7 +845,7 @@ lf_status lf_lfz_decode(lf_lfz_reader *r, const void *file_data, size_t len, con
                   version, LF_LFZ_VERSION);
         goto out;
     }
-    if (get_le(f + 48, 8) != lf_xxh64(f, 48, 0)) {
+    if (get_le(f + 48, 8) != XXH64(f, 48, 0)) {
         st = fail(err, errlen, "%s: header checksum mismatch (the header is corrupted)", name);
         goto out;
     }
@@ -884,7 +884,7 @@ lf_status lf_lfz_decode(lf_lfz_reader *r, const void *file_data, size_t len, con
         goto out;
     }
     const uint8_t *frame = f + LF_LFZ_HEADER_SIZE;
-    if (get_le(f + 40, 8) != lf_xxh64(frame, (size_t)stored, 0)) {
+    if (get_le(f + 40, 8) != XXH64(frame, (size_t)stored, 0)) {
         st = fail(err, errlen, "%s: compressed data checksum mismatch (the file is corrupted)", name);
         goto out;
     }
@@ -921,7 +921,7 @@ lf_status lf_lfz_decode(lf_lfz_reader *r, const void *file_data, size_t len, con
         goto out;
     }
     r->payload_len = got;
-    if (get_le(f + 32, 8) != lf_xxh64(r->payload, got, 0)) {
+    if (get_le(f + 32, 8) != XXH64(r->payload, got, 0)) {
         st = fail(err, errlen, "%s: payload checksum mismatch", name);
         goto out;
     }
