@@ -9,8 +9,16 @@
  * 1-bit field instead (a bitset), through the same code. The hash of the set is maintained incrementally
  * by XOR of per-op random words (Zobrist), and the key is copied into the cache only on a miss.
  *
- * Pending ops: their return entries come after every completed return, and the search stops as soon as
- * every completed op is linearized, so a pending op takes effect anywhere after its call, or never. */
+ * Pending ops have no return entry: their calls sit in a second list, in call order. A pending op is a
+ * candidate whenever its call comes before the first return still in the main list, and is tried after
+ * the completed candidates (an op that may never have happened is the last resort, which finds witnesses
+ * of linearizable histories far sooner). The search stops as soon as every completed op is linearized, so
+ * a pending op takes effect anywhere after its call, or never. Identical pending ops (same method and
+ * arguments; results are not observed) are interchangeable, so the later-called one may only be
+ * linearized after the earlier one: any linearization can be rearranged that way, which prunes the
+ * permutations of duplicate crashed ops (common in Jepsen histories) without losing any answer. And a
+ * pending op that would leave the state unchanged (a failing cas, a write of the current value) is not
+ * tried: the same configuration without it is the one being searched, and it may still go later. */
 #include "wgl/wgl_search.h"
 
 #include <inttypes.h>
@@ -23,6 +31,7 @@
 #include "wgl/wgl_cache.h"
 
 #define NIL_ENTRY (-1)
+#define PENDING_CALL (-2)
 #define CHECK_EVERY 1024 /* iterations between budget checks */
 
 double wgl_now(void) {
@@ -38,7 +47,9 @@ void wgl_part_result_free(wgl_part_result *p) {
     p->order_len = p->n_culprits = 0;
 }
 
-/* An entry of the history list: a call (match = index of its return entry) or a return (match = -1). */
+/* An entry of the history lists: a call (match = index of its return entry), a return (match = -1), or the
+ * call of a pending op (match = PENDING_CALL). Entry indices follow the global event order, so comparing
+ * indices compares positions in time. */
 typedef struct entry {
     int32_t prev, next, match;
     uint32_t op;
@@ -118,6 +129,11 @@ static uint64_t splitmix64(uint64_t *s) {
 }
 
 static inline void lift(entry *E, int32_t e) {
+    if (E[e].match == PENDING_CALL) {
+        E[E[e].prev].next = E[e].next;
+        if (E[e].next != NIL_ENTRY) E[E[e].next].prev = E[e].prev;
+        return;
+    }
     int32_t r = E[e].match;
     E[E[e].prev].next = E[e].next;
     E[E[e].next].prev = E[e].prev; /* a call always has a successor: at least its own return */
@@ -126,6 +142,11 @@ static inline void lift(entry *E, int32_t e) {
 }
 
 static inline void unlift(entry *E, int32_t e) {
+    if (E[e].match == PENDING_CALL) {
+        E[E[e].prev].next = e;
+        if (E[e].next != NIL_ENTRY) E[E[e].next].prev = e;
+        return;
+    }
     int32_t r = E[e].match;
     E[E[r].prev].next = r;
     if (E[r].next != NIL_ENTRY) E[E[r].next].prev = r;
@@ -163,7 +184,11 @@ typedef struct search {
     lf_spec_inst inst;
     size_t ss; /* state size */
     entry *E;
+    int32_t pending_head; /* sentinel of the list of pending calls */
     uint32_t *stack;      /* call entries linearized, bottom first */
+    int32_t *first_ret;   /* per depth: the first return in the main list while pending ops are tried */
+    uint32_t *pend_before; /* pending op: the identical pending op called just before it, or UINT32_MAX */
+    unsigned char *linearized; /* per op */
     unsigned char *S;     /* S + d*ss: state after the first d linearized ops */
     uint64_t *zobrist;
     uint32_t *kword;
@@ -204,6 +229,14 @@ static void record_dead_end(search *s, size_t d, int32_t ret) {
         s->cand[s->n_cand] = o;
         s->cand_ok[s->n_cand++] = lf_spec_step(&s->inst, cur, &s->ops[o], s->scratch);
     }
+    /* Pending candidates the spec accepts are left out: at the deepest dead end they can only be ones that
+     * change nothing (or wait for an identical twin), which explain nothing. */
+    for (int32_t e = s->E[s->pending_head].next; e != NIL_ENTRY && e < ret; e = s->E[e].next) {
+        uint32_t o = s->E[e].op;
+        if (lf_spec_step(&s->inst, cur, &s->ops[o], s->scratch)) continue;
+        s->cand[s->n_cand] = o;
+        s->cand_ok[s->n_cand++] = false;
+    }
 }
 
 static void explain_violation(search *s, wgl_part_result *out) {
@@ -239,6 +272,9 @@ static void search_free(search *s) {
     lf_spec_close(&s->inst);
     free(s->E);
     free(s->stack);
+    free(s->first_ret);
+    free(s->pend_before);
+    free(s->linearized);
     free(s->S);
     free(s->zobrist);
     free(s->kword);
@@ -260,27 +296,83 @@ static void set_unknown(wgl_part_result *out, const char *fmt, ...) {
     va_end(ap);
 }
 
-/* Builds the entry list; false when out of memory. */
+typedef struct pending_slot {
+    uint32_t op;
+    const lf_op *p;
+} pending_slot;
+
+static int cmp_pending(const void *a, const void *b) {
+    const lf_op *x = ((const pending_slot *)a)->p, *y = ((const pending_slot *)b)->p;
+    if (x->method != y->method) return x->method < y->method ? -1 : 1;
+    if (x->arg_nil != y->arg_nil) return x->arg_nil < y->arg_nil ? -1 : 1;
+    for (int i = 0; i < 2; i++)
+        if (x->arg[i] != y->arg[i]) return x->arg[i] < y->arg[i] ? -1 : 1;
+    if (x->call != y->call) return x->call < y->call ? -1 : 1;
+    uint32_t u = ((const pending_slot *)a)->op, v = ((const pending_slot *)b)->op;
+    return (u > v) - (u < v);
+}
+
+static bool same_invocation(const lf_op *x, const lf_op *y) {
+    return x->method == y->method && x->arg_nil == y->arg_nil && x->arg[0] == y->arg[0] && x->arg[1] == y->arg[1];
+}
+
+/* Links identical pending ops in call order (pend_before); false when out of memory. */
+static bool link_identical_pending(search *s) {
+    size_t np = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        s->pend_before[i] = UINT32_MAX;
+        np += lf_op_pending(&s->ops[i]);
+    }
+    if (np < 2) return true;
+    pending_slot *ps = malloc(np * sizeof *ps);
+    if (!ps) return false;
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (lf_op_pending(&s->ops[i])) ps[k++] = (pending_slot){(uint32_t)i, &s->ops[i]};
+    qsort(ps, np, sizeof *ps, cmp_pending);
+    for (size_t i = 1; i < np; i++)
+        if (same_invocation(ps[i - 1].p, ps[i].p)) s->pend_before[ps[i].op] = ps[i - 1].op;
+    free(ps);
+    return true;
+}
+
+/* Number of entries: a call per op, a return per completed op, and the two list heads. */
+static size_t entry_count(const lf_op *ops, size_t n) {
+    size_t m = 2;
+    for (size_t i = 0; i < n; i++) m += lf_op_pending(&ops[i]) ? 1 : 2;
+    return m;
+}
+
+/* Builds the main list (calls and returns of completed ops, and nothing else) and the pending list
+ * (calls of pending ops), both in event order; false when out of memory. */
 static bool build_entries(search *s) {
-    size_t n = s->n;
-    event *ev = malloc(2 * n * sizeof *ev);
+    size_t n = s->n, m = 0;
+    event *ev = malloc((2 * n + 1) * sizeof *ev);
     if (!ev) return false;
     for (size_t i = 0; i < n; i++) {
         const lf_op *op = &s->ops[i];
-        ev[2 * i] = (event){op->call, 0, (uint32_t)i};
-        ev[2 * i + 1] = lf_op_pending(op) ? (event){UINT64_MAX, 2, (uint32_t)i} : (event){op->ret, 1, (uint32_t)i};
+        ev[m++] = (event){op->call, 0, (uint32_t)i};
+        if (!lf_op_pending(op)) ev[m++] = (event){op->ret, 1, (uint32_t)i};
     }
-    qsort(ev, 2 * n, sizeof *ev, cmp_event);
+    qsort(ev, m, sizeof *ev, cmp_event);
     entry *E = s->E;
-    E[0] = (entry){NIL_ENTRY, n > 0 ? 1 : NIL_ENTRY, NIL_ENTRY, 0};
-    int32_t *call_entry = (int32_t *)(void *)s->stack; /* borrowed: the stack is unused until the search */
-    for (size_t k = 0; k < 2 * n; k++) {
+    int32_t ph = (int32_t)m + 1, last_main = 0, last_pending = ph;
+    s->pending_head = ph;
+    E[0] = (entry){NIL_ENTRY, NIL_ENTRY, NIL_ENTRY, 0};
+    E[ph] = (entry){NIL_ENTRY, NIL_ENTRY, NIL_ENTRY, 0};
+    int32_t *call_entry = s->first_ret; /* borrowed: unused until the search starts */
+    for (size_t k = 0; k < m; k++) {
         int32_t e = (int32_t)k + 1;
-        E[e] = (entry){e - 1, k + 1 < 2 * n ? e + 1 : NIL_ENTRY, NIL_ENTRY, ev[k].op};
+        uint32_t o = ev[k].op;
+        bool pending_call = ev[k].kind == 0 && lf_op_pending(&s->ops[o]);
+        int32_t *last = pending_call ? &last_pending : &last_main;
+        E[e] = (entry){*last, NIL_ENTRY, pending_call ? PENDING_CALL : NIL_ENTRY, o};
+        E[*last].next = e;
+        *last = e;
         if (ev[k].kind == 0)
-            call_entry[ev[k].op] = e;
+            call_entry[o] = e;
         else
-            E[call_entry[ev[k].op]].match = e;
+            E[call_entry[o]].match = e;
     }
     free(ev);
     return true;
@@ -306,8 +398,10 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
     }
     s.ss = s.inst.state_size;
     size_t ss_alloc = s.ss ? s.ss : 1;
-    s.fixed_bytes = (2 * n + 1) * sizeof *s.E + n * (sizeof *s.stack + sizeof *s.zobrist + sizeof *s.kword +
-                                                     sizeof *s.kinc + sizeof *s.best_order + sizeof *s.cand + 1) +
+    size_t n_entries = entry_count(s.ops, n), n1 = n ? n : 1;
+    s.fixed_bytes = n_entries * sizeof *s.E +
+                    n * (sizeof *s.stack + sizeof *s.first_ret + sizeof *s.pend_before + 1 + sizeof *s.zobrist +
+                         sizeof *s.kword + sizeof *s.kinc + sizeof *s.best_order + sizeof *s.cand + 1) +
                     (n + 3) * ss_alloc + n * sizeof(thread_slot);
     if (s.fixed_bytes + lf_spec_ctx_bytes(&s.inst) > budget->max_bytes) {
         set_unknown(out, "memory budget of %zu bytes is too small for %zu ops (needs %zu before searching)",
@@ -315,20 +409,24 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
         lf_spec_close(&s.inst);
         return;
     }
-    s.E = malloc((2 * n + 1) * sizeof *s.E);
-    s.stack = malloc((n ? n : 1) * sizeof *s.stack);
+    s.E = malloc(n_entries * sizeof *s.E);
+    s.stack = malloc(n1 * sizeof *s.stack);
+    s.first_ret = malloc(n1 * sizeof *s.first_ret);
+    s.pend_before = malloc(n1 * sizeof *s.pend_before);
+    s.linearized = calloc(n1, 1);
     s.S = malloc((n + 1) * ss_alloc);
-    s.zobrist = malloc((n ? n : 1) * sizeof *s.zobrist);
-    s.kword = malloc((n ? n : 1) * sizeof *s.kword);
-    s.kinc = malloc((n ? n : 1) * sizeof *s.kinc);
-    s.best_order = malloc((n ? n : 1) * sizeof *s.best_order);
+    s.zobrist = malloc(n1 * sizeof *s.zobrist);
+    s.kword = malloc(n1 * sizeof *s.kword);
+    s.kinc = malloc(n1 * sizeof *s.kinc);
+    s.best_order = malloc(n1 * sizeof *s.best_order);
     s.best_state = malloc(ss_alloc);
-    s.cand = malloc((n ? n : 1) * sizeof *s.cand);
-    s.cand_ok = malloc(n ? n : 1);
+    s.cand = malloc(n1 * sizeof *s.cand);
+    s.cand_ok = malloc(n1);
     s.scratch = malloc(ss_alloc);
-    thread_slot *slots = malloc((n ? n : 1) * sizeof *slots);
-    if (!s.E || !s.stack || !s.S || !s.zobrist || !s.kword || !s.kinc || !s.best_order || !s.best_state ||
-        !s.cand || !s.cand_ok || !s.scratch || !slots || !build_entries(&s)) {
+    thread_slot *slots = malloc(n1 * sizeof *slots);
+    if (!s.E || !s.stack || !s.first_ret || !s.pend_before || !s.linearized || !s.S || !s.zobrist || !s.kword ||
+        !s.kinc || !s.best_order || !s.best_state || !s.cand || !s.cand_ok || !s.scratch || !slots ||
+        !build_entries(&s) || !link_identical_pending(&s)) {
         free(slots);
         search_free(&s);
         set_unknown(out, "out of memory setting up the search of %zu ops", n);
@@ -360,7 +458,10 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
     uint64_t *key = s.key;
     uint64_t lin_hash = 0, steps = 0, backtracks = 0, hits = 0;
     size_t d = 0;
-    int32_t e = E[0].next;
+    /* The scan: e walks the main list's calls up to its first return; then (pending phase) the pending
+     * calls placed before that return, first_ret being that return. Nothing left to try is a dead end. */
+    int32_t e = E[0].next, first_ret = NIL_ENTRY;
+    bool pending_phase = false;
     lf_spec_init(&s.inst, S);
     enum { RUNNING, FOUND, NONE, STOPPED } status = RUNNING;
     const char *stop_why = NULL;
@@ -385,55 +486,70 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
             }
             cache.limit = budget->max_bytes - (used - cache.bytes);
         }
-        entry *ent = &E[e];
-        if (ent->match != NIL_ENTRY) {
-            /* A minimal op: try to linearize it now. */
-            uint32_t o = ent->op;
-            unsigned char *cur = S + d * ss;
-            if (lf_spec_step(&s.inst, cur, &ops[o], cur + ss)) {
-                key[s.kword[o]] += s.kinc[o];
-                uint64_t h = lin_hash ^ s.zobrist[o];
-                wgl_cache_outcome got = WGL_CACHE_NEW;
-                if (cache_on) {
-                    uint64_t hs = lf_spec_hash(&s.inst, cur + ss);
-                    got = wgl_cache_insert(&cache, h ^ (hs * 0x9e3779b97f4a7c15ULL), key, cur + ss);
-                }
-                if (got == WGL_CACHE_NEW) {
-                    s.stack[d++] = (uint32_t)e;
-                    lin_hash = h;
-                    lift(E, e);
-                    remaining -= !lf_op_pending(&ops[o]);
-                    e = E[0].next;
-                    continue;
-                }
-                key[s.kword[o]] -= s.kinc[o];
-                if (got == WGL_CACHE_NOMEM) {
-                    stop_why = "memory budget";
-                    status = STOPPED;
-                    break;
-                }
-                hits++;
-            }
-            e = ent->next;
-        } else {
-            /* The return of an op not linearized: it had to go before everything after this point, and
-             * every candidate failed, so this configuration is a dead end. */
-            record_dead_end(&s, d, e);
+        if (!pending_phase && E[e].match == NIL_ENTRY) {
+            /* The first return in the main list: its op had to go before everything after it. Completed
+             * candidates are exhausted; the pending ones called before it come next. */
+            first_ret = e;
+            pending_phase = true;
+            e = E[s.pending_head].next;
+            continue;
+        }
+        if (pending_phase && (e == NIL_ENTRY || e > first_ret)) {
+            /* Every candidate failed: this configuration is a dead end. */
+            record_dead_end(&s, d, first_ret);
             if (d == 0) {
                 status = NONE;
                 break;
             }
             backtracks++;
             cache_on = opts->use_cache;
-            e = (int32_t)s.stack[--d];
+            int32_t x = (int32_t)s.stack[--d];
             if (s.agree > d) s.agree = d;
-            uint32_t o = E[e].op;
+            uint32_t o = E[x].op;
             key[s.kword[o]] -= s.kinc[o];
             lin_hash ^= s.zobrist[o];
-            unlift(E, e);
+            s.linearized[o] = 0;
+            unlift(E, x);
             remaining += !lf_op_pending(&ops[o]);
-            e = E[e].next;
+            /* Resume the scan of the configuration below just after the undone candidate. */
+            pending_phase = E[x].match == PENDING_CALL;
+            if (pending_phase) first_ret = s.first_ret[d];
+            e = E[x].next;
+            continue;
         }
+        /* A minimal op: try to linearize it now. */
+        uint32_t o = E[e].op;
+        uint32_t twin = s.pend_before[o];
+        unsigned char *cur = S + d * ss;
+        if ((twin == UINT32_MAX || s.linearized[twin]) && lf_spec_step(&s.inst, cur, &ops[o], cur + ss) &&
+            !(pending_phase && lf_spec_equal(&s.inst, cur, cur + ss))) {
+            key[s.kword[o]] += s.kinc[o];
+            uint64_t h = lin_hash ^ s.zobrist[o];
+            wgl_cache_outcome got = WGL_CACHE_NEW;
+            if (cache_on) {
+                uint64_t hs = lf_spec_hash(&s.inst, cur + ss);
+                got = wgl_cache_insert(&cache, h ^ (hs * 0x9e3779b97f4a7c15ULL), key, cur + ss);
+            }
+            if (got == WGL_CACHE_NEW) {
+                s.first_ret[d] = first_ret;
+                s.stack[d++] = (uint32_t)e;
+                s.linearized[o] = 1;
+                lin_hash = h;
+                lift(E, e);
+                remaining -= !lf_op_pending(&ops[o]);
+                pending_phase = false;
+                e = E[0].next;
+                continue;
+            }
+            key[s.kword[o]] -= s.kinc[o];
+            if (got == WGL_CACHE_NOMEM) {
+                stop_why = "memory budget";
+                status = STOPPED;
+                break;
+            }
+            hits++;
+        }
+        e = E[e].next;
     }
     budget->steps += steps;
     budget->backtracks += backtracks;

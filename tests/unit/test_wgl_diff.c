@@ -146,6 +146,13 @@ static void small_histories(lf_type type, tally *t) {
             so.values = mode == LF_GEN_RANDOM ? 0 : 1 + seed % 3; /* repeated values */
             so.pending = (seed % 3) * 0.25;
             so.max_threads = 2 + seed % 3;
+            if (i % 5 == 4) {
+                /* Crash-heavy: most threads end with a pending op, often identical ones (two values), the
+                 * case of the pending-op prunings (twins in call order, no-op pending ops skipped). */
+                so.pending = 0.9;
+                so.max_threads = 6;
+                so.values = 2;
+            }
             so.max_ops = 9;
             lf_history h;
             if (!lf_gen_small(seed, &so, &h)) {
