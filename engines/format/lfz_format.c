@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <zstd.h>
 
-#include "format/seq_check.h"
+#include "history/seq_check.h"
 #include <xxhash.h>
 
 static const uint8_t MAGIC[8] = {0x89, 'L', 'F', 'Z', '\r', '\n', 0x1a, '\n'};

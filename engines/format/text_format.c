@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/seq_check.h"
+#include "history/seq_check.h"
 
 #define CHUNK (1u << 20)       /* read size; also the longest accepted line */
 #define MAX_LINE (CHUNK - 1)

@@ -1,5 +1,5 @@
 /* Streaming per-thread sequentiality check (see seq_check.h for why it is sound). */
-#include "format/seq_check.h"
+#include "history/seq_check.h"
 
 #include <stdlib.h>
 #include <string.h>
