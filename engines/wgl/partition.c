@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/radix_sort.h"
 #include "wgl/wgl.h"
 #include "wgl/wgl_search.h"
 
@@ -20,17 +21,6 @@ void lf_wgl_options_default(lf_wgl_options *o) {
     memset(o, 0, sizeof *o);
     o->partition = true;
     o->use_cache = true;
-}
-
-typedef struct keyed_op {
-    uint64_t key;
-    uint32_t op;
-} keyed_op;
-
-static int cmp_keyed(const void *a, const void *b) {
-    const keyed_op *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return (x->op > y->op) - (x->op < y->op);
 }
 
 static void copy_mapped(uint32_t **dst, size_t *dst_len, const uint32_t *src, size_t len, const uint32_t *orig) {
@@ -153,20 +143,23 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
     size_t n = env->n;
 
     /* Keys: split only when every op has one. */
-    keyed_op *keyed = NULL;
+    lf_keyed *keyed = NULL;
     size_t parts = 1;
     if (o->partition && spec->partition_key && n > 1) {
         size_t book = n * sizeof *keyed;
         keyed = book < budget.max_bytes ? malloc(book) : NULL;
         for (size_t i = 0; keyed && i < n; i++) {
-            keyed[i].op = (uint32_t)i;
+            keyed[i].payload = (uint32_t)i;
             if (!lf_spec_partition_key(spec, env, &env->ops[i], &keyed[i].key)) {
                 free(keyed); /* op i observes the whole object */
                 keyed = NULL;
             }
         }
+        if (keyed && !lf_radix_sort(keyed, n)) { /* stable: each part keeps its ops in index order */
+            free(keyed);
+            keyed = NULL;
+        }
         if (keyed) {
-            qsort(keyed, n, sizeof *keyed, cmp_keyed);
             for (size_t i = 1; i < n; i++) parts += keyed[i].key != keyed[i - 1].key;
             if (parts == 1) {
                 free(keyed);
@@ -223,7 +216,7 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
         }
         size_t m = j - i;
         for (size_t k = 0; k < m; k++) {
-            orig[k] = keyed[i + k].op;
+            orig[k] = keyed[i + k].payload;
             sub[k] = env->ops[orig[k]];
         }
         lf_spec_env sub_env = *env;

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/radix_sort.h"
 #include "wgl/wgl_cache.h"
 
 #define NIL_ENTRY (-1)
@@ -55,32 +56,6 @@ typedef struct entry {
     uint32_t op;
 } entry;
 
-typedef struct event {
-    uint64_t time;
-    uint32_t kind; /* 0 call, 1 return, 2 return of a pending op (after everything) */
-    uint32_t op;
-} event;
-
-static int cmp_event(const void *a, const void *b) {
-    const event *x = a, *y = b;
-    if (x->time != y->time) return x->time < y->time ? -1 : 1;
-    /* Equal stamps are concurrent (precedes is strict), so calls go before returns. */
-    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
-    return (x->op > y->op) - (x->op < y->op);
-}
-
-typedef struct thread_slot {
-    uint32_t thread, op;
-    uint64_t call;
-} thread_slot;
-
-static int cmp_thread_slot(const void *a, const void *b) {
-    const thread_slot *x = a, *y = b;
-    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
-    if (x->call != y->call) return x->call < y->call ? -1 : 1;
-    return (x->op > y->op) - (x->op < y->op);
-}
-
 static unsigned bits_for(uint64_t count) {
     unsigned b = 1;
     while (b < 64 && (count >> b) != 0) b++;
@@ -88,15 +63,17 @@ static unsigned bits_for(uint64_t count) {
 }
 
 /* Lays out the configuration key: sets kword/kinc per op and returns the number of key words.
- * Per-thread counters when every thread is sequential (and bitset_key is off), else one bit per op. */
-static size_t layout_key(const lf_op *ops, size_t n, bool bitset_key, uint32_t *kword, uint64_t *kinc,
-                         bool *per_thread, thread_slot *slots) {
-    for (size_t i = 0; i < n; i++) slots[i] = (thread_slot){ops[i].thread, (uint32_t)i, ops[i].call};
-    qsort(slots, n, sizeof *slots, cmp_thread_slot);
+ * Per-thread counters when every thread is sequential (and bitset_key is off), else one bit per op.
+ * by_call lists the ops in call order; slots is scratch for n entries. Returns 0 when out of memory. */
+static size_t layout_key(const lf_op *ops, size_t n, const uint32_t *by_call, bool bitset_key, uint32_t *kword,
+                         uint64_t *kinc, bool *per_thread, lf_keyed *slots) {
+    /* A stable sort by thread of the ops in call order: each thread's ops, in order. */
+    for (size_t i = 0; i < n; i++) slots[i] = (lf_keyed){ops[by_call[i]].thread, by_call[i]};
+    if (!lf_radix_sort(slots, n)) return 0;
     bool sequential = !bitset_key;
     for (size_t i = 1; i < n && sequential; i++) {
-        if (slots[i].thread != slots[i - 1].thread) continue;
-        const lf_op *a = &ops[slots[i - 1].op], *b = &ops[slots[i].op];
+        if (slots[i].key != slots[i - 1].key) continue;
+        const lf_op *a = &ops[slots[i - 1].payload], *b = &ops[slots[i].payload];
         if (lf_op_pending(a) || !(a->ret < b->call)) sequential = false;
     }
     *per_thread = sequential;
@@ -105,15 +82,15 @@ static size_t layout_key(const lf_op *ops, size_t n, bool bitset_key, uint32_t *
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         if (sequential)
-            while (j < n && slots[j].thread == slots[i].thread) j++;
+            while (j < n && slots[j].key == slots[i].key) j++;
         unsigned width = bits_for(j - i); /* the counter runs from 0 to j - i */
         if (bit + width > 64) {
             word++;
             bit = 0;
         }
         for (size_t k = i; k < j; k++) {
-            kword[slots[k].op] = (uint32_t)word;
-            kinc[slots[k].op] = (uint64_t)1 << bit;
+            kword[slots[k].payload] = (uint32_t)word;
+            kinc[slots[k].payload] = (uint64_t)1 << bit;
         }
         bit += width;
         i = j;
@@ -344,37 +321,39 @@ static size_t entry_count(const lf_op *ops, size_t n) {
 }
 
 /* Builds the main list (calls and returns of completed ops, and nothing else) and the pending list
- * (calls of pending ops), both in event order; false when out of memory. */
-static bool build_entries(search *s) {
+ * (calls of pending ops), both in event order, and lists the ops in call order into by_call; ev is
+ * scratch for 2n events. False when out of memory. */
+static bool build_entries(search *s, lf_keyed *ev, uint32_t *by_call) {
     size_t n = s->n, m = 0;
-    event *ev = malloc((2 * n + 1) * sizeof *ev);
-    if (!ev) return false;
-    for (size_t i = 0; i < n; i++) {
-        const lf_op *op = &s->ops[i];
-        ev[m++] = (event){op->call, 0, (uint32_t)i};
-        if (!lf_op_pending(op)) ev[m++] = (event){op->ret, 1, (uint32_t)i};
-    }
-    qsort(ev, m, sizeof *ev, cmp_event);
+    /* Calls first, then returns: the sort is stable, so at equal stamps calls come before returns
+     * (equal stamps are concurrent: precedes is strict). Payload: op * 2 + is_return. */
+    for (size_t i = 0; i < n; i++) ev[m++] = (lf_keyed){s->ops[i].call, (uint32_t)(2 * i)};
+    for (size_t i = 0; i < n; i++)
+        if (!lf_op_pending(&s->ops[i])) ev[m++] = (lf_keyed){s->ops[i].ret, (uint32_t)(2 * i + 1)};
+    if (!lf_radix_sort(ev, m)) return false;
     entry *E = s->E;
     int32_t ph = (int32_t)m + 1, last_main = 0, last_pending = ph;
     s->pending_head = ph;
     E[0] = (entry){NIL_ENTRY, NIL_ENTRY, NIL_ENTRY, 0};
     E[ph] = (entry){NIL_ENTRY, NIL_ENTRY, NIL_ENTRY, 0};
     int32_t *call_entry = s->first_ret; /* borrowed: unused until the search starts */
+    size_t calls = 0;
     for (size_t k = 0; k < m; k++) {
         int32_t e = (int32_t)k + 1;
-        uint32_t o = ev[k].op;
-        bool pending_call = ev[k].kind == 0 && lf_op_pending(&s->ops[o]);
+        uint32_t o = ev[k].payload >> 1;
+        bool is_ret = ev[k].payload & 1;
+        bool pending_call = !is_ret && lf_op_pending(&s->ops[o]);
         int32_t *last = pending_call ? &last_pending : &last_main;
         E[e] = (entry){*last, NIL_ENTRY, pending_call ? PENDING_CALL : NIL_ENTRY, o};
         E[*last].next = e;
         *last = e;
-        if (ev[k].kind == 0)
-            call_entry[o] = e;
-        else
+        if (is_ret) {
             E[call_entry[o]].match = e;
+        } else {
+            call_entry[o] = e;
+            by_call[calls++] = o;
+        }
     }
-    free(ev);
     return true;
 }
 
@@ -402,7 +381,7 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
     s.fixed_bytes = n_entries * sizeof *s.E +
                     n * (sizeof *s.stack + sizeof *s.first_ret + sizeof *s.pend_before + 1 + sizeof *s.zobrist +
                          sizeof *s.kword + sizeof *s.kinc + sizeof *s.best_order + sizeof *s.cand + 1) +
-                    (n + 3) * ss_alloc + n * sizeof(thread_slot);
+                    (n + 3) * ss_alloc + 2 * n * sizeof(lf_keyed) + n * sizeof(uint32_t);
     if (s.fixed_bytes + lf_spec_ctx_bytes(&s.inst) > budget->max_bytes) {
         set_unknown(out, "memory budget of %zu bytes is too small for %zu ops (needs %zu before searching)",
                     budget->max_bytes, n, s.fixed_bytes + lf_spec_ctx_bytes(&s.inst));
@@ -423,18 +402,16 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
     s.cand = malloc(n1 * sizeof *s.cand);
     s.cand_ok = malloc(n1);
     s.scratch = malloc(ss_alloc);
-    thread_slot *slots = malloc(n1 * sizeof *slots);
-    if (!s.E || !s.stack || !s.first_ret || !s.pend_before || !s.linearized || !s.S || !s.zobrist || !s.kword ||
-        !s.kinc || !s.best_order || !s.best_state || !s.cand || !s.cand_ok || !s.scratch || !slots ||
-        !build_entries(&s) || !link_identical_pending(&s)) {
-        free(slots);
-        search_free(&s);
-        set_unknown(out, "out of memory setting up the search of %zu ops", n);
-        return;
-    }
-    s.key_words = layout_key(s.ops, n, opts->bitset_key, s.kword, s.kinc, &s.per_thread_key, slots);
-    free(slots);
-    s.key = calloc(s.key_words, sizeof *s.key);
+    lf_keyed *scratch_ev = malloc(2 * n1 * sizeof *scratch_ev);
+    uint32_t *by_call = malloc(n1 * sizeof *by_call);
+    bool ready = s.E && s.stack && s.first_ret && s.pend_before && s.linearized && s.S && s.zobrist && s.kword &&
+                 s.kinc && s.best_order && s.best_state && s.cand && s.cand_ok && s.scratch && scratch_ev &&
+                 by_call && build_entries(&s, scratch_ev, by_call) && link_identical_pending(&s);
+    if (ready)
+        s.key_words = layout_key(s.ops, n, by_call, opts->bitset_key, s.kword, s.kinc, &s.per_thread_key, scratch_ev);
+    free(scratch_ev);
+    free(by_call);
+    s.key = ready && s.key_words ? calloc(s.key_words, sizeof *s.key) : NULL;
     if (!s.key) {
         search_free(&s);
         set_unknown(out, "out of memory setting up the search of %zu ops", n);

@@ -1,7 +1,7 @@
 /* WGL on the 102 real etcd cas-register histories of shared/data/etcd (Jepsen, via porcupine's test data)
  * against verdicts.txt: every verdict must match, every witness must be a valid linearization and every
  * violation must come with a valid linearizable prefix and the ops that could not go next. Also through
- * lf_check (engine wgl, and auto, which must fall back to WGL for cas-registers). */
+ * lf_check (engine wgl, and auto, whose last resort for cas-registers is WGL). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +72,12 @@ int main(void) {
         CHECKF(r.verdict == expect && strcmp(r.engine, "wgl") == 0, "%s via lf_check wgl: %s by %s", name,
                lf_verdict_name(r.verdict), r.engine);
         lf_result_free(&r);
+        /* auto may decide in an earlier stage (the pipeline runs cheaper engines first); WGL is its last. */
         co.engine = LF_ENGINE_AUTO;
         lf_result_init(&r);
         lf_check(&h, &co, &r);
-        CHECKF(r.verdict == expect && strcmp(r.engine, "wgl") == 0, "%s via lf_check auto: %s by %s (%s)", name,
-               lf_verdict_name(r.verdict), r.engine, r.reason);
+        CHECKF(r.verdict == expect, "%s via lf_check auto: %s by %s (%s)", name, lf_verdict_name(r.verdict), r.engine,
+               r.reason);
         lf_result_free(&r);
         lf_history_free(&h);
     }
