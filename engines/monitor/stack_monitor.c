@@ -16,10 +16,10 @@
 
 #define NONE UINT32_MAX
 #define KILLED (1 << 29)
-#ifndef LF_STACK_SHORT_SPAN
-#define LF_STACK_SHORT_SPAN 64 /* ops spanning at most this many stamps are found through the bitmap */
+#ifndef LF_STACK_MAX_SHORT_SPAN
+#define LF_STACK_MAX_SHORT_SPAN 512 /* ops spanning more stamps go to the long-op tree */
 #endif
-#define SHORT_SPAN LF_STACK_SHORT_SPAN
+#define SPAN_CLASSES 7 /* bitmaps for spans up to 8, 16, ..., 512 stamps */
 #ifndef LF_STACK_SMALL_VALUE
 #define LF_STACK_SMALL_VALUE 32 /* values with at most this many ops are scanned linearly for value stabs */
 #endif
@@ -35,7 +35,11 @@ typedef struct {
      * stamps (about twice the number of concurrent threads), so short ops are found by scanning a bitmap of
      * the invocation stamps just before p; the few long ones live in a max-tree ordered by invocation. */
     uint32_t *op_at_inv;   /* per stamp: the op invoked there, or NONE */
-    uint64_t *short_live;  /* bit per stamp: an unsafe short op is invoked there */
+    /* bit per stamp: an unsafe op of span class c (span <= 8 << c) is invoked there. A stab at p scans class
+     * c's bitmap over the (8 << c) stamps before p, so it mostly meets ops that do contain p. */
+    uint64_t *short_live[SPAN_CLASSES];
+    uint32_t class_count[SPAN_CLASSES];
+    uint32_t n_classes;    /* classes in use: 0..n_classes-1 */
     uint32_t *order_long;  /* long ops by invocation */
     uint32_t n_long;
     lf_maxtree by_long;    /* response of each unsafe long op (0 once safe) */
@@ -74,7 +78,12 @@ static void cover_range(stack_state *st, uint32_t v, int32_t delta) {
     xor_update(st, hi, v + 1);
 }
 
-static inline bool is_short(const lf_std *s, uint32_t op) { return s->res[op] - s->inv[op] <= SHORT_SPAN; }
+/* Span class of op, or SPAN_CLASSES for a long op. */
+static inline uint32_t span_class(const stack_state *st, uint32_t op) {
+    uint32_t span = st->s->res[op] - st->s->inv[op], c = 0;
+    while (c < st->n_classes && span > (8u << c)) c++;
+    return c < st->n_classes ? c : SPAN_CLASSES;
+}
 static inline bool value_is_big(const stack_state *st, uint32_t v) {
     return st->big_values && st->start_val[v + 1] - st->start_val[v] > SMALL_VALUE;
 }
@@ -108,8 +117,9 @@ static void mark_safe(stack_state *st, uint32_t op) {
     const lf_std *s = st->s;
     if (st->safe[op]) return;
     st->safe[op] = 1;
-    if (is_short(s, op))
-        st->short_live[s->inv[op] / 64] &= ~(1ull << (s->inv[op] % 64));
+    uint32_t c = span_class(st, op);
+    if (c < SPAN_CLASSES)
+        st->short_live[c][s->inv[op] / 64] &= ~(1ull << (s->inv[op] % 64));
     else
         lf_maxtree_set(&st->by_long, count_invoked(s, st->order_long, 0, st->n_long, s->inv[op]) - 1, 0);
     uint32_t v = s->val[op];
@@ -122,17 +132,22 @@ static void mark_safe(stack_state *st, uint32_t op) {
  * becomes safe: one query for a whole run of permissive partitions. */
 static void stab_range(stack_state *st, uint32_t a, uint32_t b) {
     const lf_std *s = st->s;
-    uint32_t from = a > SHORT_SPAN ? a - SHORT_SPAN + 1 : 1;
-    for (uint32_t w = from / 64; w <= b / 64; w++) {
-        uint64_t bits = st->short_live[w];
-        if (!bits) continue;
-        if (w == from / 64) bits &= ~0ull << (from % 64);
-        if (w == b / 64 && b % 64 != 63) bits &= (1ull << (b % 64 + 1)) - 1;
-        while (bits) {
-            uint32_t t = w * 64 + (uint32_t)__builtin_ctzll(bits);
-            bits &= bits - 1;
-            uint32_t op = st->op_at_inv[t];
-            if (s->res[op] > a) mark_safe(st, op);
+    for (uint32_t c = 0; c < st->n_classes; c++) {
+        if (!st->class_count[c]) continue;
+        const uint32_t window = 8u << c;
+        uint64_t *live = st->short_live[c];
+        uint32_t from = a > window ? a - window + 1 : 1;
+        for (uint32_t w = from / 64; w <= b / 64; w++) {
+            uint64_t bits = live[w];
+            if (!bits) continue;
+            if (w == from / 64) bits &= ~0ull << (from % 64);
+            if (w == b / 64 && b % 64 != 63) bits &= (1ull << (b % 64 + 1)) - 1;
+            while (bits) {
+                uint32_t t = w * 64 + (uint32_t)__builtin_ctzll(bits);
+                bits &= bits - 1;
+                uint32_t op = st->op_at_inv[t];
+                if (s->res[op] > a) mark_safe(st, op);
+            }
         }
     }
     if (st->n_long) {
@@ -147,6 +162,26 @@ static void stab_range(stack_state *st, uint32_t a, uint32_t b) {
 }
 
 static void stab_all(stack_state *st, uint32_t p) { stab_range(st, p, p); }
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void sort_u32(uint32_t *a, size_t n) {
+    /* Pending lists come out of waiting lists in reverse hand-out order, often already descending. */
+    bool descending = true;
+    for (size_t i = 1; i < n && descending; i++) descending = a[i - 1] > a[i];
+    if (descending) {
+        for (size_t i = 0; i < n / 2; i++) {
+            uint32_t t = a[i];
+            a[i] = a[n - 1 - i];
+            a[n - 1 - i] = t;
+        }
+        return;
+    }
+    qsort(a, n, sizeof *a, cmp_u32);
+}
 
 /* Every unsafe op of value v containing partition p becomes safe. */
 static void stab_value(stack_state *st, uint32_t v, uint32_t p) {
@@ -198,10 +233,15 @@ static bool build_orders(stack_state *st) {
     uint32_t n = s->n_total, M = s->n_stamps, nv = s->n_values;
     size_t n1 = n ? n : 1;
     st->op_at_inv = malloc(((size_t)M + 1) * sizeof *st->op_at_inv);
-    st->short_live = calloc((size_t)M / 64 + 1, sizeof *st->short_live);
     st->safe = calloc(n1, 1);
-    if (!st->op_at_inv || !st->short_live || !st->safe) return false;
+    if (!st->op_at_inv || !st->safe) return false;
     memset(st->op_at_inv, 0xff, ((size_t)M + 1) * sizeof *st->op_at_inv);
+    st->n_classes = 0;
+    while (st->n_classes < SPAN_CLASSES && (8u << st->n_classes) <= LF_STACK_MAX_SHORT_SPAN) st->n_classes++;
+    for (uint32_t c = 0; c < st->n_classes; c++) {
+        st->short_live[c] = calloc((size_t)M / 64 + 1, sizeof *st->short_live[c]);
+        if (!st->short_live[c]) return false;
+    }
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint8_t k = s->kind[i];
@@ -211,10 +251,13 @@ static bool build_orders(stack_state *st) {
         }
         st->op_at_inv[s->inv[i]] = i;
         m++;
-        if (is_short(s, i))
-            st->short_live[s->inv[i] / 64] |= 1ull << (s->inv[i] % 64);
-        else
+        uint32_t c = span_class(st, i);
+        if (c < SPAN_CLASSES) {
+            st->short_live[c][s->inv[i] / 64] |= 1ull << (s->inv[i] % 64);
+            st->class_count[c]++;
+        } else {
             st->n_long++;
+        }
     }
     st->unsafe = m;
     st->order_long = malloc((st->n_long ? st->n_long : 1) * sizeof *st->order_long);
@@ -226,7 +269,7 @@ static bool build_orders(stack_state *st) {
     uint32_t q = 0;
     for (uint32_t t = 1; t <= M; t++) {
         uint32_t op = st->op_at_inv[t];
-        if (op == NONE || is_short(s, op)) continue;
+        if (op == NONE || span_class(st, op) < SPAN_CLASSES) continue;
         st->order_long[q] = op;
         resv[q++] = s->res[op];
     }
@@ -326,9 +369,19 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
 
     while (st.unsafe > 0) {
         if (st.pending != NONE) {
-            uint32_t p = st.pending;
-            st.pending = st.part_next[p];
-            stab_all(&st, p);
+            /* Partitions freed by peeling are mostly contiguous pieces of a critical interval: take up to a
+             * batch of them, sort, and stab each run of consecutive ones at once. */
+            size_t k = 0;
+            while (st.pending != NONE && k < BATCH) {
+                st.parts[k++] = st.pending;
+                st.pending = st.part_next[st.parts[k - 1]];
+            }
+            sort_u32(st.parts, k);
+            for (size_t i = 0; i < k; i++) {
+                uint32_t first = st.parts[i], last = first;
+                while (i + 1 < k && st.parts[i + 1] == last + 1) last = st.parts[++i];
+                stab_range(&st, first, last);
+            }
             continue;
         }
         size_t leaf;
@@ -375,7 +428,7 @@ done:
     free(st.waiting);
     free(st.part_next);
     free(st.op_at_inv);
-    free(st.short_live);
+    for (uint32_t c = 0; c < SPAN_CLASSES; c++) free(st.short_live[c]);
     free(st.order_long);
     free(st.safe);
     lf_maxtree_free(&st.by_long);
