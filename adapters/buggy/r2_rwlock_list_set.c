@@ -68,7 +68,6 @@ static void traverse(r2_set *s, int64_t key, r2_node **pred, r2_node **curr) {
     while (c->key < key) {
         p = c;
         c = atomic_load_explicit(&c->next, memory_order_acquire);
-        LF_YIELD();
     }
     *pred = p;
     *curr = c;

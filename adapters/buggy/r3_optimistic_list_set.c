@@ -66,7 +66,6 @@ static void traverse(r3_set *s, int64_t key, r3_node **pred, r3_node **curr) {
     while (c->key < key) {
         p = c;
         c = atomic_load_explicit(&c->next, memory_order_acquire);
-        LF_YIELD();
     }
     *pred = p;
     *curr = c;

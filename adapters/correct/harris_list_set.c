@@ -107,10 +107,8 @@ static bool hm_remove(hm_set *s, int64_t k) {
 
 static bool hm_contains(hm_set *s, int64_t k) {
     hm_node *curr = s->head;
-    while (curr->key < k) {
-        curr = ptr_of(atomic_load_explicit(&curr->next, memory_order_acquire));
-        LF_YIELD();
-    }
+    while (curr->key < k) curr = ptr_of(atomic_load_explicit(&curr->next, memory_order_acquire));
+    LF_YIELD(); /* between finding the node and reading its mark */
     return curr->key == k && !is_marked(atomic_load_explicit(&curr->next, memory_order_acquire));
 }
 

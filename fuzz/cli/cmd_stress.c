@@ -36,6 +36,7 @@ static void help(FILE *out) {
             "  --clock C      timestamps: ticket (default; seq_cst fetch-add) or tsc (x86-64 rdtscp)\n"
             "  --engine E     checking engine: auto (default), monitor, brute, wgl, hitting\n"
             "  --timeout SEC  time budget per history for search engines (default 5; unknown when exceeded)\n"
+            "  --no-perturb   no injected delays or yields (the schedule the OS gives), to measure their effect\n"
             "  -q, --quiet    no progress lines\n"
             "\n"
             "exit: 0 no violation (unknown verdicts are counted and reported, not failures), 1 violation found,\n"
@@ -73,7 +74,7 @@ typedef struct stress_options {
     uint64_t runs, threads, ops, seed;
     lf_clock_kind clock;
     lf_engine engine;
-    bool quiet;
+    bool quiet, no_perturb;
 } stress_options;
 
 /* Parses argv into o; returns -1 when the command should go on, else the exit status. */
@@ -87,6 +88,9 @@ static int parse_args(int argc, char **argv, stress_options *o) {
             return LF_EXIT_OK;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o->quiet = true;
+            takes_value = false;
+        } else if (!strcmp(a, "--no-perturb")) {
+            o->no_perturb = true;
             takes_value = false;
         } else if (a[0] == '-' && a[1] == '-' && !v) {
             fprintf(stderr, "linfuzz stress: %s needs a value\n", a);
@@ -197,6 +201,7 @@ int cmd_stress(int argc, char **argv) {
     for (; (!o.runs || run < o.runs) && now_s() - start < o.seconds; run++) {
         lf_workload w;
         lf_workload_random(&w, o.seed + run, (uint32_t)o.threads, (uint32_t)o.ops);
+        if (o.no_perturb) memset(&w.perturb, 0, sizeof w.perturb);
         lf_result res;
         lf_result_init(&res);
         if (!lf_runner_run_checked(&runner, a, &w, &copt, &h, &res)) {
