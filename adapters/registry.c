@@ -7,7 +7,7 @@
 #define ADAPTERS_CORRECT(X)                                                                       \
     X(mutex_register) X(mutex_cas_register) X(mutex_counter) X(mutex_set) X(mutex_stack)           \
     X(mutex_queue) X(mutex_pqueue) X(mutex_kv) X(atomic_register) X(atomic_cas_register)           \
-    X(atomic_counter) X(treiber_stack) X(ms_queue) X(harris_list_set) X(heap_pqueue)
+    X(atomic_counter) X(cas_counter) X(treiber_stack) X(ms_queue) X(harris_list_set) X(heap_pqueue)
 /* The correct twins of the known-buggy adapters share their file (same code, bug switched off). */
 #define ADAPTERS_TWINS(X) \
     X(lock_queue) X(hit_count_cas_register) X(afek_stack) X(rwlock_list_set) X(optimistic_list_set)
