@@ -39,15 +39,18 @@ void lf_recorder_reset(lf_recorder *r) {
 bool lf_recorder_merge(const lf_recorder *r, lf_history *h) {
     /* Each log is already in call order (a thread is sequential), so a k-way merge by smallest head suffices;
      * k is the thread count, small enough for a linear scan per op. */
-    size_t pos[256] = {0};
-    unsigned k = r->nthreads < 256 ? r->nthreads : 256;
+    unsigned k = r->nthreads;
+    size_t *pos = calloc(k ? k : 1, sizeof *pos);
+    if (!pos) return false;
+    bool ok = true;
     for (;;) {
         int best = -1;
         for (unsigned t = 0; t < k; t++) {
             if (pos[t] == r->logs[t].n) continue;
             if (best < 0 || r->logs[t].ops[pos[t]].call < r->logs[best].ops[pos[best]].call) best = (int)t;
         }
-        if (best < 0) return true;
-        if (!lf_history_push(h, &r->logs[best].ops[pos[best]++])) return false;
+        if (best < 0 || !(ok = lf_history_push(h, &r->logs[best].ops[pos[best]++]))) break;
     }
+    free(pos);
+    return ok;
 }
