@@ -94,6 +94,22 @@ int lf_spec_describe_state(const lf_spec_inst *in, const void *state, char *buf,
     return 0;
 }
 
+bool lf_spec_builtin_observer(const lf_op *op) {
+    switch ((lf_method)op->method) {
+    case LF_M_READ:
+    case LF_M_CONTAINS:
+    case LF_M_PEEK:
+    case LF_M_GET:
+    case LF_M_PEEK_FRONT:
+    case LF_M_PEEK_BACK: return true;
+    default: break;
+    }
+    /* add -> false, remove -> false, delete -> false: the element was already there / absent; cas -> fail:
+     * the compare failed; pop/deq/poll -> empty: nothing to remove. Each is legal only where it changes
+     * nothing. */
+    return op->res_kind == LF_K_FALSE || op->res_kind == LF_K_FAIL || op->res_kind == LF_K_EMPTY;
+}
+
 bool lf_spec_result_is_value(const lf_op *op, const lf_value_table *t, uint32_t id) {
     if (op->res_kind == LF_K_NIL) return lf_value_table_id(t, true, 0) == id && id != UINT32_MAX;
     if (op->res_kind == LF_K_INT) return lf_value_table_id(t, false, op->res) == id && id != UINT32_MAX;

@@ -63,6 +63,12 @@ typedef struct lf_spec {
      * fresh instance of this same spec opened on that part's ops. */
     bool (*partition_key)(const lf_spec_env *env, const lf_op *op, uint64_t *key);
 
+    /* Optional, a search hint: true when op, with its recorded result, leaves every state in which it is
+     * legal unchanged (a read, a contains, a failed cas, a pop that saw empty). The checkers may then
+     * linearize it as soon as it is possible without trying alternatives. Never true for a pending op, and
+     * never true by accident: a wrong true makes the checkers miss linearizations. NULL: no op is. */
+    bool (*observer)(const lf_op *op);
+
     /* Optional, for explanations: a short description of a state ("[3 1 4]") or of an op
      * (NULL: lf_op_describe). Return the number of characters written, like snprintf. */
     int (*describe_state)(void *ctx, const void *state, char *buf, size_t len);
@@ -95,6 +101,13 @@ static inline bool lf_spec_step(const lf_spec_inst *in, const void *state, const
 }
 uint64_t lf_spec_hash(const lf_spec_inst *in, const void *state);
 bool lf_spec_equal(const lf_spec_inst *in, const void *a, const void *b);
+/* Whether op only observes under spec (see lf_spec.observer); false for pending ops. */
+static inline bool lf_spec_observer(const lf_spec *spec, const lf_op *op) {
+    return spec->observer && !lf_op_pending(op) && spec->observer(op);
+}
+/* The observer test of the built-in specs: observing methods, and ops whose result says nothing changed
+ * (false, fail, empty). */
+bool lf_spec_builtin_observer(const lf_op *op);
 /* Describes op with the spec's describe_op, or lf_op_describe. */
 int lf_spec_describe_op(const lf_spec_inst *in, const lf_op *op, char *buf, size_t len);
 /* Describes a state, or writes "" when the spec cannot. */

@@ -38,6 +38,7 @@ const lf_spec lf_spec_counter = {
     .name = "counter",
     .state_size = sizeof(int64_t),
     .init = counter_init,
+    .observer = lf_spec_builtin_observer,
     .step = counter_step,
     .describe_state = counter_describe,
 };

@@ -52,6 +52,7 @@ const lf_spec lf_spec_deque = {
     .ctx_bytes = lf_seq_ctx_bytes,
     .ctx_failed = lf_seq_failed,
     .init = lf_seq_init,
+    .observer = lf_spec_builtin_observer,
     .step = deque_step,
     .describe_state = lf_seq_describe_state,
 };

@@ -164,6 +164,7 @@ const lf_spec lf_spec_kv = {
     .ctx_bytes = kv_bytes,
     .ctx_failed = kv_failed,
     .init = kv_init,
+    .observer = lf_spec_builtin_observer,
     .step = kv_step,
     .describe_state = kv_describe,
     .partition_key = kv_partition_key,

@@ -94,6 +94,7 @@ const lf_spec lf_spec_register = {
     .open = reg_open,
     .close = reg_close,
     .init = reg_init_state,
+    .observer = lf_spec_builtin_observer,
     .step = reg_step,
     .hash = reg_hash,
     .describe_state = reg_describe,

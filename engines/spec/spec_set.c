@@ -158,6 +158,7 @@ const lf_spec lf_spec_set = {
     .ctx_bytes = set_bytes,
     .ctx_failed = set_failed,
     .init = set_init,
+    .observer = lf_spec_builtin_observer,
     .step = set_step,
     .describe_state = set_describe,
     .partition_key = set_partition_key,

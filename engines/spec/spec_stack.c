@@ -43,6 +43,7 @@ const lf_spec lf_spec_stack = {
     .ctx_bytes = lf_seq_ctx_bytes,
     .ctx_failed = lf_seq_failed,
     .init = lf_seq_init,
+    .observer = lf_spec_builtin_observer,
     .step = stack_step,
     .describe_state = lf_seq_describe_state,
 };

@@ -18,7 +18,14 @@
  * linearized after the earlier one: any linearization can be rearranged that way, which prunes the
  * permutations of duplicate crashed ops (common in Jepsen histories) without losing any answer. And a
  * pending op that would leave the state unchanged (a failing cas, a write of the current value) is not
- * tried: the same configuration without it is the one being searched, and it may still go later. */
+ * tried: the same configuration without it is the one being searched, and it may still go later.
+ *
+ * Forced moves. An observer (lf_spec.observer: a completed op that changes no state wherever it is legal:
+ * a read, a contains, a failed cas) that is legal now can always be linearized right away: any
+ * linearization from here that places it later stays legal with it moved to the front (it is minimal,
+ * and it changes no state where it was). So once it is taken, its configuration's other candidates need
+ * not be tried: when it fails, the configuration below it fails too. (Being a no-op only *here* is not
+ * enough: a write of the current value may be needed later, where it changes the state.) */
 #include "wgl/wgl_search.h"
 
 #include <inttypes.h>
@@ -33,6 +40,7 @@
 
 #define NIL_ENTRY (-1)
 #define PENDING_CALL (-2)
+#define FORCED_DEAD (-3) /* scan position meaning "dead end, already explained deeper" */
 #define CHECK_EVERY 1024 /* iterations between budget checks */
 
 double wgl_now(void) {
@@ -165,6 +173,8 @@ typedef struct search {
     uint32_t *stack;      /* call entries linearized, bottom first */
     int32_t *first_ret;   /* per depth: the first return in the main list while pending ops are tried */
     uint32_t *pend_before; /* pending op: the identical pending op called just before it, or UINT32_MAX */
+    unsigned char *forced; /* per depth: the op linearized there is an observer, so it was the only choice */
+    unsigned char *observer; /* per op: lf_spec_observer */
     unsigned char *linearized; /* per op */
     unsigned char *S;     /* S + d*ss: state after the first d linearized ops */
     uint64_t *zobrist;
@@ -251,6 +261,8 @@ static void search_free(search *s) {
     free(s->stack);
     free(s->first_ret);
     free(s->pend_before);
+    free(s->forced);
+    free(s->observer);
     free(s->linearized);
     free(s->S);
     free(s->zobrist);
@@ -379,7 +391,7 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
     size_t ss_alloc = s.ss ? s.ss : 1;
     size_t n_entries = entry_count(s.ops, n), n1 = n ? n : 1;
     s.fixed_bytes = n_entries * sizeof *s.E +
-                    n * (sizeof *s.stack + sizeof *s.first_ret + sizeof *s.pend_before + 1 + sizeof *s.zobrist +
+                    n * (sizeof *s.stack + sizeof *s.first_ret + sizeof *s.pend_before + 3 + sizeof *s.zobrist +
                          sizeof *s.kword + sizeof *s.kinc + sizeof *s.best_order + sizeof *s.cand + 1) +
                     (n + 3) * ss_alloc + 2 * n * sizeof(lf_keyed) + n * sizeof(uint32_t);
     if (s.fixed_bytes + lf_spec_ctx_bytes(&s.inst) > budget->max_bytes) {
@@ -392,6 +404,8 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
     s.stack = malloc(n1 * sizeof *s.stack);
     s.first_ret = malloc(n1 * sizeof *s.first_ret);
     s.pend_before = malloc(n1 * sizeof *s.pend_before);
+    s.forced = malloc(n1);
+    s.observer = malloc(n1);
     s.linearized = calloc(n1, 1);
     s.S = malloc((n + 1) * ss_alloc);
     s.zobrist = malloc(n1 * sizeof *s.zobrist);
@@ -404,7 +418,7 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
     s.scratch = malloc(ss_alloc);
     lf_keyed *scratch_ev = malloc(2 * n1 * sizeof *scratch_ev);
     uint32_t *by_call = malloc(n1 * sizeof *by_call);
-    bool ready = s.E && s.stack && s.first_ret && s.pend_before && s.linearized && s.S && s.zobrist && s.kword &&
+    bool ready = s.E && s.stack && s.first_ret && s.pend_before && s.forced && s.observer && s.linearized && s.S && s.zobrist && s.kword &&
                  s.kinc && s.best_order && s.best_state && s.cand && s.cand_ok && s.scratch && scratch_ev &&
                  by_call && build_entries(&s, scratch_ev, by_call) && link_identical_pending(&s);
     if (ready)
@@ -420,6 +434,7 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
     s.fixed_bytes += s.key_words * sizeof *s.key;
     uint64_t seed = 0x243f6a8885a308d3ULL ^ n;
     for (size_t i = 0; i < n; i++) s.zobrist[i] = splitmix64(&seed);
+    for (size_t i = 0; i < n; i++) s.observer[i] = lf_spec_observer(spec, &s.ops[i]);
     size_t remaining = 0; /* completed ops not linearized yet */
     for (size_t i = 0; i < n; i++) remaining += !lf_op_pending(&s.ops[i]);
 
@@ -471,9 +486,9 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
             e = E[s.pending_head].next;
             continue;
         }
-        if (pending_phase && (e == NIL_ENTRY || e > first_ret)) {
+        if (pending_phase && (e < 0 || e > first_ret)) {
             /* Every candidate failed: this configuration is a dead end. */
-            record_dead_end(&s, d, first_ret);
+            if (e != FORCED_DEAD) record_dead_end(&s, d, first_ret);
             if (d == 0) {
                 status = NONE;
                 break;
@@ -488,6 +503,14 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
             s.linearized[o] = 0;
             unlift(E, x);
             remaining += !lf_op_pending(&ops[o]);
+            if (s.forced[d]) {
+                /* The undone op changed nothing: the configuration below fails exactly when the one above
+                 * does, so it is a dead end too, without trying its other candidates. */
+                pending_phase = true;
+                first_ret = s.first_ret[d];
+                e = FORCED_DEAD;
+                continue;
+            }
             /* Resume the scan of the configuration below just after the undone candidate. */
             pending_phase = E[x].match == PENDING_CALL;
             if (pending_phase) first_ret = s.first_ret[d];
@@ -508,6 +531,7 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
                 got = wgl_cache_insert(&cache, h ^ (hs * 0x9e3779b97f4a7c15ULL), key, cur + ss);
             }
             if (got == WGL_CACHE_NEW) {
+                s.forced[d] = s.observer[o];
                 s.first_ret[d] = first_ret;
                 s.stack[d++] = (uint32_t)e;
                 s.linearized[o] = 1;

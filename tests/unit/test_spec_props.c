@@ -5,6 +5,7 @@
  *  - step accepts the model's result and rejects a wrong one;
  *  - step is pure (the input state is unchanged) and deterministic;
  *  - a pending op is accepted and has the same effect as with its true result;
+ *  - an op the spec calls an observer never changes a state in which it is legal;
  *  - two states are equal iff the model's contents are equal, and equal states hash equally. */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -316,6 +317,16 @@ static void run(const run_params *p, uint64_t seed, size_t *max_len) {
         pend.res_kind = LF_K_PENDING;
         CHECKF(lf_spec_step(&in, cur, &pend, again) && lf_spec_equal(&in, next, again),
                "%s step %zu: a pending op must be accepted with the same effect", spec->name, i);
+        /* An observer (a read, or an op whose result says nothing changed) leaves every state in which it
+         * is legal unchanged: try this one here, and a few other ops of the run from this state. */
+        if (lf_spec_observer(spec, &op))
+            CHECKF(lf_spec_equal(&in, cur, next), "%s step %zu: observer op changed the state", spec->name, i);
+        for (int k = 0; k < 4; k++) {
+            const lf_op *other_op = &ops[lf_rng_below(&rng, p->ops)];
+            if (lf_spec_observer(spec, other_op) && lf_spec_step(&in, cur, other_op, again))
+                CHECKF(lf_spec_equal(&in, cur, again), "%s step %zu: a legal observer (method %s) changed the state",
+                       spec->name, i, lf_method_name((lf_method)other_op->method));
+        }
         lf_op bad;
         int64_t other = 1 + (int64_t)lf_rng_below(&rng, (uint64_t)p->values);
         if (wrong_result(&op, &bad, other)) {
