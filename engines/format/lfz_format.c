@@ -931,6 +931,23 @@ out:
     return st;
 }
 
+lf_status lf_lfz_decode_payload(lf_lfz_reader *r, const void *payload, size_t len, uint32_t n_sections,
+                                const char *name, char *err, size_t errlen) {
+    memset(r, 0, sizeof *r);
+    if (errlen) err[0] = '\0';
+    r->file = strdup(name);
+    r->payload = malloc(len ? len : 1);
+    if (!r->file || !r->payload) {
+        lf_lfz_reader_free(r);
+        return nomem(err, errlen);
+    }
+    if (len) memcpy(r->payload, payload, len);
+    r->payload_len = len;
+    lf_status st = parse_sections(r, n_sections, err, errlen);
+    if (st != LF_OK) lf_lfz_reader_free(r);
+    return st;
+}
+
 lf_status lf_lfz_open(lf_lfz_reader *r, const char *path, char *err, size_t errlen) {
     memset(r, 0, sizeof *r);
     FILE *f = fopen(path, "rb");

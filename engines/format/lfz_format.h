@@ -95,6 +95,10 @@ typedef struct lf_lfz_reader {
 /* Decodes a whole .lfz file held in memory; name is used in messages ("NAME: ..."). */
 lf_status lf_lfz_decode(lf_lfz_reader *r, const void *file, size_t len, const char *name, char *err,
                         size_t errlen);
+/* Parses an already decompressed payload declaring n_sections sections: the section and op decoders without
+ * the header, compression and checksums around them (for the parser fuzz target). */
+lf_status lf_lfz_decode_payload(lf_lfz_reader *r, const void *payload, size_t len, uint32_t n_sections,
+                                const char *name, char *err, size_t errlen);
 /* Reads and decodes path. LF_ERR_IO when it cannot be read, LF_ERR_FORMAT when it is not a valid .lfz. */
 lf_status lf_lfz_open(lf_lfz_reader *r, const char *path, char *err, size_t errlen);
 void lf_lfz_reader_free(lf_lfz_reader *r);

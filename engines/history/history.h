@@ -83,7 +83,7 @@ typedef struct lf_op {
 
 typedef struct lf_history {
     lf_type type;
-    bool has_init;     /* registers: an "init" line was given (else the initial value is 0) */
+    bool has_init;     /* registers: an "init" line was given; without one, init_kind is LF_K_INT and init 0 */
     uint8_t init_kind; /* LF_K_INT or LF_K_NIL */
     int64_t init;
     lf_op *ops;
