@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "brute/brute.h"
+#include "check/pipeline.h"
+#include "hitting/hitting.h"
 #include "monitor/monitor.h"
 #include "wgl/wgl.h"
 
@@ -37,6 +39,24 @@ static void run_wgl(const lf_history *h, const lf_check_options *o, lf_result *r
     lf_wgl_check(h, &wo, r);
 }
 
+/* auto: monitor -> hitting families -> WGL per part (check/pipeline.h). hitting: the prover stage alone, to
+ * --max-depth (default LF_HITTING_DEFAULT_DEPTH) with no work budget but the timeout. */
+static void run_pipeline(const lf_history *h, const lf_check_options *o, lf_result *r) {
+    lf_pipeline_options po;
+    lf_pipeline_options_default(&po);
+    po.timeout_s = o->timeout_s;
+    po.max_memory_bytes = o->max_memory_bytes;
+    po.want_witness = o->want_witness;
+    po.hitting_depth = o->max_depth;
+    if (o->engine == LF_ENGINE_HITTING) {
+        po.use_monitor = po.use_wgl = false;
+        if (!po.hitting_depth) po.hitting_depth = LF_HITTING_DEFAULT_DEPTH;
+        po.hitting_work_per_op = UINT64_MAX;
+        po.hitting_max_ops = LF_HITTING_MAX_OPS;
+    }
+    lf_pipeline_check(h, &po, r, NULL);
+}
+
 void lf_check(const lf_history *h, const lf_check_options *o, lf_result *r) {
     switch (o->engine) {
     case LF_ENGINE_MONITOR:
@@ -55,18 +75,8 @@ void lf_check(const lf_history *h, const lf_check_options *o, lf_result *r) {
         run_wgl(h, o, r);
         return;
     case LF_ENGINE_HITTING:
-        lf_result_set(r, LF_UNKNOWN, lf_engine_name(o->engine), "engine %s is not available in this build",
-                      lf_engine_name(o->engine));
-        return;
     case LF_ENGINE_AUTO:
-        lf_monitor_check(h, r);
-        /* Histories outside the monitors' reach (ambiguous values, cas, kv, counter, deque, some pending
-         * ops) go to the complete checker. */
-        if (r->verdict == LF_UNKNOWN && strncmp(r->reason, "unsupported:", 12) == 0) {
-            lf_result_free(r);
-            lf_result_init(r);
-            run_wgl(h, o, r);
-        }
+        run_pipeline(h, o, r);
         return;
     }
 }

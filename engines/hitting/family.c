@@ -9,25 +9,21 @@ bool hit_builder_init(hit_builder *b, const hit_poset *p) {
     memset(b, 0, sizeof *b);
     b->p = p;
     size_t alloc = p->n ? p->n : 1;
-    b->tix = calloc(alloc, sizeof *b->tix);
-    b->hit = malloc(alloc * sizeof *b->hit);
-    b->mark = calloc(alloc, sizeof *b->mark);
-    if (!b->tix || !b->hit || !b->mark) {
-        hit_builder_free(b);
-        return false;
-    }
+    b->tix = calloc(3 * alloc, sizeof *b->tix); /* tix, hit and mark in one block */
+    if (!b->tix) return false;
+    b->hit = b->tix + alloc;
+    b->mark = b->hit + alloc;
     return true;
 }
 
 void hit_builder_free(hit_builder *b) {
     free(b->tix);
-    free(b->hit);
-    free(b->mark);
     memset(b, 0, sizeof *b);
 }
 
-static void insert_at(uint32_t *sch, size_t len, size_t pos, uint32_t op) {
-    memmove(sch + pos + 1, sch + pos, (len - pos) * sizeof *sch);
+static inline void insert_at(uint32_t *sch, size_t len, size_t pos, uint32_t op) {
+    /* Most moves are a few elements: a plain loop beats a memmove call. */
+    for (size_t q = len; q > pos; q--) sch[q] = sch[q - 1];
     sch[pos] = op;
 }
 

@@ -26,11 +26,7 @@ static int cmp_u32(const void *a, const void *b) {
 }
 
 void hit_poset_free(hit_poset *p) {
-    free(p->op_of);
-    free(p->call);
-    free(p->ret);
-    free(p->chain);
-    free(p->isolated);
+    free(p->call); /* the one block holding every per-op array */
     memset(p, 0, sizeof *p);
 }
 
@@ -59,11 +55,31 @@ static bool assign_min_chains(hit_poset *p, const lf_op *ops) {
         free(keys);
         return false;
     }
-    for (uint32_t i = 0; i < n; i++) keys[i] = (thread_key){ops[p->op_of[i]].thread, i};
-    qsort(keys, n, sizeof *keys, cmp_thread_key);
-    for (size_t k = 0; k < n; k++)
-        thread_prev[keys[k].local] =
-            k > 0 && keys[k - 1].thread == keys[k].thread ? keys[k - 1].local : UINT32_MAX;
+    uint32_t max_thread = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (ops[p->op_of[i]].thread > max_thread) max_thread = ops[p->op_of[i]].thread;
+    if (max_thread < 4 * n + 64) { /* small thread ids (the usual case): remember each thread's last op */
+        uint32_t *last = malloc(((size_t)max_thread + 1) * sizeof *last);
+        if (!last) {
+            free(chain_last);
+            free(thread_prev);
+            free(keys);
+            return false;
+        }
+        memset(last, 0xff, ((size_t)max_thread + 1) * sizeof *last);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t t = ops[p->op_of[i]].thread;
+            thread_prev[i] = last[t];
+            last[t] = i;
+        }
+        free(last);
+    } else {
+        for (uint32_t i = 0; i < n; i++) keys[i] = (thread_key){ops[p->op_of[i]].thread, i};
+        qsort(keys, n, sizeof *keys, cmp_thread_key);
+        for (size_t k = 0; k < n; k++)
+            thread_prev[keys[k].local] =
+                k > 0 && keys[k - 1].thread == keys[k].thread ? keys[k - 1].local : UINT32_MAX;
+    }
     free(keys);
     uint32_t chains = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -104,19 +120,30 @@ bool hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mod
     memset(p, 0, sizeof *p);
     p->n = n;
     size_t alloc = n ? n : 1;
+    /* One block: call, ret (8-byte aligned first), op_of, chain, isolated. */
+    unsigned char *block = malloc(alloc * (2 * sizeof(uint64_t) + 2 * sizeof(uint32_t) + 1));
     call_key *keys = malloc(alloc * sizeof *keys);
-    p->op_of = malloc(alloc * sizeof *p->op_of);
-    p->call = malloc(alloc * sizeof *p->call);
-    p->ret = malloc(alloc * sizeof *p->ret);
-    p->chain = malloc(alloc * sizeof *p->chain);
-    p->isolated = malloc(alloc);
-    if (!keys || !p->op_of || !p->call || !p->ret || !p->chain || !p->isolated) {
+    if (!block || !keys) {
+        free(block);
         free(keys);
-        hit_poset_free(p);
         return false;
     }
+    p->call = (uint64_t *)block;
+    p->ret = p->call + alloc;
+    p->op_of = (uint32_t *)(p->ret + alloc);
+    p->chain = p->op_of + alloc;
+    p->isolated = (uint8_t *)(p->chain + alloc);
     for (size_t i = 0; i < n; i++) keys[i] = (call_key){ops[i].call, ops[i].thread, (uint32_t)i};
-    qsort(keys, n, sizeof *keys, cmp_call_key);
+    if (n <= 32) { /* insertion sort: small parts are the common case, and often nearly sorted */
+        for (size_t i = 1; i < n; i++)
+            for (size_t j = i; j > 0 && cmp_call_key(&keys[j - 1], &keys[j]) > 0; j--) {
+                call_key t = keys[j];
+                keys[j] = keys[j - 1];
+                keys[j - 1] = t;
+            }
+    } else {
+        qsort(keys, n, sizeof *keys, cmp_call_key);
+    }
     for (size_t i = 0; i < n; i++) {
         const lf_op *op = &ops[keys[i].index];
         p->op_of[i] = keys[i].index;

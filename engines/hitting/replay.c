@@ -14,17 +14,20 @@ bool hit_replay_init(hit_replay *r, const lf_spec_inst *spec, const lf_op *ops, 
     r->ssz = spec->state_size ? spec->state_size : 1;
     r->cap = p->n_pending ? (frontier_cap >= 2 ? frontier_cap : 2) : 1;
     size_t slots = (r->n + 1) * r->cap;
-    r->states = malloc(slots * r->ssz);
-    r->hashes = malloc(slots * sizeof *r->hashes);
-    r->parent = malloc(slots * sizeof *r->parent);
-    r->count = calloc(r->n + 1, sizeof *r->count);
-    r->scratch = malloc(r->ssz);
-    r->prev = malloc((r->n ? r->n : 1) * sizeof *r->prev);
-    if (!r->states || !r->hashes || !r->parent || !r->count || !r->scratch || !r->prev) {
-        hit_replay_free(r);
-        return false;
-    }
-    memset(r->states, 0, slots * r->ssz);
+    /* One block: hashes (8-byte aligned first), parent, count, prev, then the states and the scratch state
+     * (rounded up to 8 bytes each so that specs may read their states as aligned words). */
+    size_t ssz_aligned = (r->ssz + 7) & ~(size_t)7;
+    size_t words = slots * sizeof(uint64_t), u32s = (slots + (r->n + 1) + (r->n ? r->n : 1)) * sizeof(uint32_t);
+    u32s = (u32s + 7) & ~(size_t)7;
+    unsigned char *block = calloc(1, words + u32s + (slots + 1) * ssz_aligned);
+    if (!block) return false;
+    r->hashes = (uint64_t *)block;
+    r->parent = (uint32_t *)(block + words);
+    r->count = r->parent + slots;
+    r->prev = r->count + r->n + 1;
+    r->states = block + words + u32s;
+    r->scratch = r->states + slots * ssz_aligned;
+    r->ssz = ssz_aligned;
     lf_spec_init(spec, r->states);
     r->hashes[0] = r->cap > 1 ? lf_spec_hash(spec, r->states) : 0;
     r->parent[0] = 0;
@@ -35,12 +38,7 @@ bool hit_replay_init(hit_replay *r, const lf_spec_inst *spec, const lf_op *ops, 
 }
 
 void hit_replay_free(hit_replay *r) {
-    free(r->states);
-    free(r->hashes);
-    free(r->parent);
-    free(r->count);
-    free(r->scratch);
-    free(r->prev);
+    free(r->hashes); /* the one block */
     memset(r, 0, sizeof *r);
 }
 

@@ -30,7 +30,7 @@ typedef struct hit_replay {
     const lf_spec_inst *spec;
     const lf_op *ops; /* the caller's ops; schedules hold local indices, mapped through p->op_of */
     const hit_poset *p;
-    size_t n, ssz, cap;     /* ops, state size, frontier cap */
+    size_t n, ssz, cap;     /* ops, bytes per state slot (the state size rounded up to 8), frontier cap */
     unsigned char *states;  /* frontier i (states after i ops) occupies slots [i*cap, (i+1)*cap) */
     uint64_t *hashes;       /* per slot, for merging equal states (frontiers of more than one state) */
     uint32_t *parent;       /* per slot: (slot index in the previous frontier << 1) | (pending op applied) */

@@ -21,18 +21,19 @@ void hit_schedule_set_free(hit_schedule_set *s) {
 }
 
 uint64_t hit_schedule_hash(const uint32_t *sch, size_t n) {
-    /* Two lanes with different multipliers, folded at the end: position-dependent and order-sensitive. */
-    uint64_t a = 0x9e3779b97f4a7c15ULL ^ n, b = 0x632be59bd9b4e019ULL;
+    /* Multiply-xorshift per element (order-sensitive, one multiply each: this runs once per index built),
+     * then a full avalanche. */
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
     for (size_t i = 0; i < n; i++) {
-        a = (a ^ sch[i]) * 0x100000001b3ULL + (a >> 29);
-        b = mix64(b + sch[i] + (uint64_t)i * 0x9e3779b97f4a7c15ULL);
+        h = (h ^ (sch[i] + 0x632be59bd9b4e019ULL)) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 31;
     }
-    uint64_t h = mix64(a ^ (b << 1) ^ (b >> 63));
+    h = mix64(h);
     return h ? h : 1;
 }
 
 static bool grow(hit_schedule_set *s) {
-    size_t cap = s->cap ? s->cap * 2 : 1024;
+    size_t cap = s->cap ? s->cap * 2 : 64;
     uint64_t *slots = calloc(cap, sizeof *slots);
     if (!slots) return false;
     for (size_t i = 0; i < s->cap; i++) {

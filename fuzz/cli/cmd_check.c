@@ -15,7 +15,8 @@ static void help(FILE *out) {
             "usage: linfuzz check [options] FILE...\n"
             "\n"
             "Decides whether each history (text .hist, compressed .lfz, or - for stdin) is linearizable.\n"
-            "Prints 'FILE: linearizable', 'FILE: violation: <reason>' or 'FILE: unknown: <why>'.\n"
+            "Prints 'FILE: linearizable', 'FILE: violation: <reason>' or 'FILE: unknown: <why>', followed by the\n"
+            "deciding engine in brackets (' [monitor]', ' [hitting d=2]', ' [wgl]').\n"
             "\n"
             "options:\n"
             "  --engine E       auto (default), monitor, brute, wgl or hitting\n"
@@ -58,6 +59,14 @@ static int severity(int code) {
     case LF_EXIT_UNKNOWN: return 1;
     default: return 0;
     }
+}
+
+/* Ends a text line with the deciding engine (and the hitting depth): " [hitting d=2]". */
+static void print_engine_tag(FILE *out, const lf_result *r) {
+    if (r->depth >= 0)
+        fprintf(out, " [%s d=%d]\n", r->engine, r->depth);
+    else
+        fprintf(out, " [%s]\n", r->engine);
 }
 
 static void print_witness(FILE *out, const lf_history *h, const lf_result *r) {
@@ -187,10 +196,12 @@ int cmd_check(int argc, char **argv) {
                 }
                 printf(",\"time_ms\":%.3f}\n", ms);
             } else if (r.verdict == LF_LINEARIZABLE) {
-                printf("%s: linearizable\n", path);
+                printf("%s: linearizable", path);
+                print_engine_tag(stdout, &r);
                 if (opt.want_witness) print_witness(stdout, &h, &r);
             } else {
-                printf("%s: %s: %s\n", path, lf_verdict_name(r.verdict), r.reason);
+                printf("%s: %s: %s", path, lf_verdict_name(r.verdict), r.reason);
+                print_engine_tag(stdout, &r);
             }
             lf_result_free(&r);
             lf_history_free(&h);

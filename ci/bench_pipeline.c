@@ -1,0 +1,275 @@
+/* Benchmark driver for ci/bench_pipeline.sh (not a test): times `--engine auto` (the pipeline) against
+ * `--engine wgl` in-process, per history class, and reports the share of linearizable histories that the
+ * hitting families prove at each depth.
+ *
+ * Classes: small, highly concurrent, ambiguous histories of every type (2-8 threads, 10-60 ops, values
+ * drawn from 1..3, some observers, empty results, pending ops, a quarter corrupted), and the etcd
+ * histories of shared/data/etcd when a directory is given. Each history is checked `reps` times by each
+ * engine, alternating (and alternating which goes first), and the fastest run of each counts (timer noise on a shared machine only ever adds);
+ * times are thread CPU times.
+ *
+ * usage: bench_pipeline [--per-class N] [--reps R] [--depth D] [--work W] [--etcd DIR] [--depth-curve D]
+ *                       [--csv FILE] */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check/checker.h"
+#include "check/pipeline.h"
+#include "format/format.h"
+#include "generate/history_gen.h"
+#include "hitting/hitting.h"
+#include "spec/spec.h"
+
+/* Thread CPU time: on a loaded machine, waiting for a core is not the engines' cost. */
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+typedef struct options {
+    size_t per_class, reps;
+    int depth;              /* pipeline hitting depth (0: default) */
+    uint64_t work;          /* pipeline hitting work per op (0: default) */
+    int curve_depth;        /* depth of the "proven at each depth" curve */
+    const char *etcd;
+    FILE *csv;              /* per-history rows: type,ops,verdict,wgl_us,auto_us,hit_depth,hit_us */
+} options;
+
+typedef struct totals {
+    size_t histories, lin, viol, unknown, disagree;
+    double t_auto, t_wgl;
+    size_t by_monitor, by_hitting, by_wgl;
+    size_t proven_at[9]; /* linearizable histories first proven at depth d (hitting alone, up to curve_depth) */
+    size_t slower;       /* histories where auto took more than 1.5x wgl + 2 us */
+} totals;
+
+static double time_check(const lf_history *h, lf_engine e, const options *opt, lf_result *keep,
+                         lf_pipeline_stats *st) {
+    double best = 1e9;
+    for (size_t k = 0; k < opt->reps; k++) {
+        lf_result r;
+        lf_result_init(&r);
+        double t0 = now_s();
+        if (e == LF_ENGINE_AUTO) {
+            lf_pipeline_options po;
+            lf_pipeline_options_default(&po);
+            po.hitting_depth = opt->depth;
+            po.hitting_work_per_op = opt->work;
+            lf_pipeline_check(h, &po, &r, st);
+        } else {
+            lf_check_options co;
+            lf_check_options_default(&co);
+            co.engine = e;
+            lf_check(h, &co, &r);
+        }
+        double t = now_s() - t0;
+        if (t < best) best = t;
+        if (k == 0 && keep) {
+            *keep = r;
+            keep->witness = keep->prefix = keep->culprits = NULL;
+        }
+        lf_result_free(&r);
+    }
+    return best;
+}
+
+/* First depth at which the hitting families alone (no budget) prove h, or 0. */
+static int proven_depth(const lf_history *h, int max_depth) {
+    lf_hitting_options ho;
+    lf_hitting_options_default(&ho);
+    ho.max_depth = max_depth;
+    ho.deadline = lf_hitting_now() + 2.0;
+    lf_spec_env env;
+    lf_spec_env_of_history(h, &env);
+    lf_result r;
+    lf_result_init(&r);
+    lf_hitting_check_spec(lf_spec_builtin(h->type), &env, &ho, &r, NULL);
+    int d = r.verdict == LF_LINEARIZABLE ? r.depth : 0;
+    lf_result_free(&r);
+    return d;
+}
+
+static void account(const lf_history *h, const options *opt, totals *t) {
+    lf_result ra, rw;
+    lf_pipeline_stats st;
+    /* Alternate the engines, and which one goes first, so that drift in machine load and the state the
+     * previous run leaves in caches and the allocator hit both alike. */
+    double ta = 1e9, tw = 1e9;
+    options one = *opt;
+    one.reps = 1;
+    for (size_t k = 0; k < opt->reps; k++) {
+        double a, w;
+        if (k % 2 == 0) {
+            a = time_check(h, LF_ENGINE_AUTO, &one, k == 0 ? &ra : NULL, k == 0 ? &st : NULL);
+            w = time_check(h, LF_ENGINE_WGL, &one, k == 0 ? &rw : NULL, NULL);
+        } else {
+            w = time_check(h, LF_ENGINE_WGL, &one, NULL, NULL);
+            a = time_check(h, LF_ENGINE_AUTO, &one, NULL, NULL);
+        }
+        if (a < ta) ta = a;
+        if (w < tw) tw = w;
+    }
+    t->histories++;
+    t->t_auto += ta;
+    t->t_wgl += tw;
+    if (ta > 1.5 * tw + 2e-6) t->slower++;
+    if (ra.verdict != rw.verdict && ra.verdict != LF_UNKNOWN && rw.verdict != LF_UNKNOWN) {
+        t->disagree++;
+        fprintf(stderr, "DISAGREE: auto %s, wgl %s\n", lf_verdict_name(ra.verdict), lf_verdict_name(rw.verdict));
+    }
+    if (rw.verdict == LF_LINEARIZABLE) t->lin++;
+    if (rw.verdict == LF_VIOLATION) t->viol++;
+    if (rw.verdict == LF_UNKNOWN) t->unknown++;
+    t->by_monitor += st.by_monitor;
+    t->by_hitting += st.by_hitting;
+    t->by_wgl += st.by_wgl;
+    if (rw.verdict == LF_LINEARIZABLE && opt->curve_depth > 0) {
+        double t0 = now_s();
+        int d = proven_depth(h, opt->curve_depth);
+        double th = now_s() - t0;
+        t->proven_at[d > 8 ? 8 : d]++;
+        if (opt->csv)
+            fprintf(opt->csv, "%s,%zu,%s,%.2f,%.2f,%d,%.2f\n", lf_type_name(h->type), h->n,
+                    lf_verdict_name(rw.verdict), tw * 1e6, ta * 1e6, d, th * 1e6);
+    } else if (opt->csv) {
+        fprintf(opt->csv, "%s,%zu,%s,%.2f,%.2f,,\n", lf_type_name(h->type), h->n, lf_verdict_name(rw.verdict),
+                tw * 1e6, ta * 1e6);
+    }
+}
+
+static void print_header(const options *opt) {
+    printf("%-22s %5s %5s %5s | %9s %9s %7s | %6s %6s %6s | %5s |", "class", "hist", "lin", "viol", "auto ms",
+           "wgl ms", "ratio", "mon", "hit", "wgl", "slow");
+    for (int d = 1; d <= opt->curve_depth; d++) printf(" d<=%d", d);
+    printf("\n");
+}
+
+static void print_row(const char *name, const totals *t, const options *opt) {
+    printf("%-22s %5zu %5zu %5zu | %9.3f %9.3f %7.3f | %6zu %6zu %6zu | %5zu |", name, t->histories, t->lin, t->viol,
+           t->t_auto * 1e3, t->t_wgl * 1e3, t->t_wgl > 0 ? t->t_auto / t->t_wgl : 0, t->by_monitor, t->by_hitting,
+           t->by_wgl, t->slower);
+    size_t cum = 0;
+    for (int d = 1; d <= opt->curve_depth; d++) {
+        cum += t->proven_at[d];
+        printf(" %4.0f%%", t->lin ? 100.0 * cum / t->lin : 0);
+    }
+    printf("\n");
+    fflush(stdout);
+}
+
+static void add(totals *a, const totals *b) {
+    a->histories += b->histories;
+    a->lin += b->lin;
+    a->viol += b->viol;
+    a->unknown += b->unknown;
+    a->disagree += b->disagree;
+    a->t_auto += b->t_auto;
+    a->t_wgl += b->t_wgl;
+    a->by_monitor += b->by_monitor;
+    a->by_hitting += b->by_hitting;
+    a->by_wgl += b->by_wgl;
+    a->slower += b->slower;
+    for (int d = 0; d < 9; d++) a->proven_at[d] += b->proven_at[d];
+}
+
+int main(int argc, char **argv) {
+    options opt = {.per_class = 60, .reps = 5, .curve_depth = 4};
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--per-class")) opt.per_class = strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--reps")) opt.reps = strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--depth")) opt.depth = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--work")) opt.work = strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--depth-curve")) opt.curve_depth = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--etcd")) opt.etcd = argv[i + 1];
+        else if (!strcmp(argv[i], "--csv")) opt.csv = fopen(argv[i + 1], "w");
+        else {
+            fprintf(stderr, "bench_pipeline: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (opt.reps < 1) opt.reps = 1;
+    if (opt.curve_depth > 8) opt.curve_depth = 8;
+    print_header(&opt);
+    const lf_type types[] = {LF_TYPE_REGISTER, LF_TYPE_CAS_REGISTER, LF_TYPE_SET, LF_TYPE_STACK, LF_TYPE_QUEUE,
+                             LF_TYPE_PQUEUE, LF_TYPE_KV, LF_TYPE_COUNTER, LF_TYPE_DEQUE};
+    const uint32_t thread_counts[] = {2, 4, 8};
+    const size_t op_counts[] = {10, 30, 60};
+    totals all;
+    memset(&all, 0, sizeof all);
+    totals by_size[3][3];
+    memset(by_size, 0, sizeof by_size);
+    for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
+        totals t;
+        memset(&t, 0, sizeof t);
+        for (size_t k = 0; k < opt.per_class; k++) {
+            size_t a = k % 3, b = (k / 3) % 3;
+            lf_gen_options go;
+            lf_gen_options_default(&go);
+            go.type = types[ti];
+            go.threads = thread_counts[a];
+            go.n_ops = op_counts[b];
+            go.seed = 1000 * ti + k + 1;
+            go.values = 3;
+            go.peek = 0.2;
+            go.empty = 0.2;
+            go.pending = 0.1;
+            go.bad = k % 4 == 3 ? 1 : 0;
+            lf_history h;
+            char err[200];
+            if (!lf_gen_history(&go, &h, err, sizeof err)) {
+                fprintf(stderr, "gen: %s\n", err);
+                return 1;
+            }
+            totals one;
+            memset(&one, 0, sizeof one);
+            account(&h, &opt, &one);
+            add(&t, &one);
+            add(&by_size[a][b], &one);
+            lf_history_free(&h);
+        }
+        char name[64];
+        snprintf(name, sizeof name, "%s", lf_type_name(types[ti]));
+        print_row(name, &t, &opt);
+        add(&all, &t);
+    }
+    for (size_t a = 0; a < 3; a++)
+        for (size_t b = 0; b < 3; b++) {
+            char name[64];
+            snprintf(name, sizeof name, "all types %ut x %zuops", thread_counts[a], op_counts[b]);
+            print_row(name, &by_size[a][b], &opt);
+        }
+    print_row("all generated", &all, &opt);
+    if (opt.etcd) {
+        DIR *dir = opendir(opt.etcd);
+        if (!dir) {
+            fprintf(stderr, "cannot open %s\n", opt.etcd);
+            return 1;
+        }
+        totals t;
+        memset(&t, 0, sizeof t);
+        struct dirent *de;
+        char path[4096];
+        while ((de = readdir(dir))) {
+            size_t len = strlen(de->d_name);
+            if (len < 5 || strcmp(de->d_name + len - 5, ".hist")) continue;
+            snprintf(path, sizeof path, "%s/%s", opt.etcd, de->d_name);
+            lf_history h;
+            char err[300];
+            if (lf_history_read(path, &h, err, sizeof err) != LF_OK) {
+                fprintf(stderr, "%s\n", err);
+                continue;
+            }
+            account(&h, &opt, &t);
+            lf_history_free(&h);
+        }
+        closedir(dir);
+        print_row("etcd", &t, &opt);
+    }
+    if (all.disagree) fprintf(stderr, "%zu disagreements\n", all.disagree);
+    return all.disagree ? 1 : 0;
+}

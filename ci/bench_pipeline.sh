@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): `--engine auto` (monitor -> hitting families -> WGL) against `--engine wgl`, on
+# small highly concurrent ambiguous histories of every type and on the etcd suite; prints one table row per
+# class: time of each engine, how many parts each stage decided, histories where auto was > 1.5x slower,
+# and the share of linearizable histories that the hitting families alone prove at depth <= d.
+# Usage: ci/bench_pipeline.sh [BUILD_DIR [bench_pipeline options: --per-class N --reps R --depth D --work W]]
+# Builds BUILD_DIR (default build-bench, Release) first. Run it on a quiet machine: it is timing-sensitive.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-build-bench}
+shift || true
+if [ ! -f "$dir/build.ninja" ]; then
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+ninja -C "$dir" -j2 linfuzz_engines >/dev/null
+cc=$(command -v clang || command -v gcc)
+# The libraries the engines link against, as CMake found them (*_LIBRARY entries of the cache).
+libs=$(sed -n 's/^[A-Z0-9_]*_LIBRARY:FILEPATH=//p' "$dir/CMakeCache.txt")
+# shellcheck disable=SC2086
+"$cc" -std=c11 -O2 -D_GNU_SOURCE -Iengines ci/bench_pipeline.c "$dir/lib/liblinfuzz_engines.a" $libs -lm \
+  -lpthread -o "$dir/bench_pipeline"
+"$dir/bench_pipeline" --etcd "$(cd .. && pwd)/shared/data/etcd" "$@"

@@ -1,0 +1,415 @@
+/* The checking pipeline (see pipeline.h): whole-history monitor, split by partition key, then per part
+ * monitor -> hitting-family prover -> WGL, aggregation and witness merge. */
+#include "check/pipeline.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hitting/hitting.h"
+#include "monitor/monitor.h"
+#include "spec/spec.h"
+#include "util/radix_sort.h"
+#include "wgl/wgl.h"
+#include "wgl/wgl_search.h"
+
+void lf_pipeline_options_default(lf_pipeline_options *o) {
+    memset(o, 0, sizeof *o);
+    o->use_monitor = o->use_hitting = o->use_wgl = true;
+}
+
+/* Stages in increasing cost: a linearizable verdict names the most expensive one any part needed. */
+typedef enum stage { STAGE_NONE, STAGE_MONITOR, STAGE_HITTING, STAGE_WGL } stage;
+
+static const char *stage_engine(stage s) {
+    switch (s) {
+    case STAGE_MONITOR: return "monitor";
+    case STAGE_HITTING: return "hitting";
+    case STAGE_WGL: return "wgl";
+    case STAGE_NONE: break;
+    }
+    return "auto";
+}
+
+/* What one part came to. Op indices are global (indices into the history). */
+typedef struct part_outcome {
+    lf_verdict verdict;
+    stage by;
+    int depth;
+    char reason[sizeof ((lf_result *)0)->reason];
+    uint32_t *order; /* linearizable: witness (when one was asked for and found); violation: longest prefix */
+    size_t order_len;
+    uint32_t *culprits;
+    size_t n_culprits;
+} part_outcome;
+
+static void outcome_free(part_outcome *p) {
+    free(p->order);
+    free(p->culprits);
+    p->order = p->culprits = NULL;
+    p->order_len = p->n_culprits = 0;
+}
+
+/* dst := src mapped through orig (NULL: identity); false when out of memory. */
+static bool copy_mapped(uint32_t **dst, size_t *dst_len, const uint32_t *src, size_t len, const uint32_t *orig) {
+    *dst = malloc((len ? len : 1) * sizeof **dst);
+    *dst_len = 0;
+    if (!*dst) return false;
+    for (size_t i = 0; i < len; i++) (*dst)[i] = orig ? orig[src[i]] : src[i];
+    *dst_len = len;
+    return true;
+}
+
+static bool monitor_may_apply(const lf_history *h);
+
+/* Everything the parts of one check share. */
+typedef struct pipeline {
+    const lf_history *h;
+    const lf_pipeline_options *o;
+    const lf_spec *spec;
+    lf_spec_env env;
+    bool monitor_says_linearizable; /* the whole-history monitor decided; the stages below only look for a witness */
+    double deadline;
+    wgl_budget budget;
+    lf_pipeline_stats *st;
+} pipeline;
+
+/* The monitor on one part of a split history (a set history whose whole was ambiguous): it only ever
+ * settles "linearizable" here; a violation is left to WGL, whose explanation names the global ops. */
+static bool part_monitor_linearizable(const pipeline *pl, const lf_op *ops, size_t n) {
+    if (pl->h->type != LF_TYPE_SET) return false; /* the only type that is both split and monitored */
+    /* A part holds one key, i.e. at most two values (an integer and nil share a key): more than two
+     * inserting adds (those that did not return false) repeat a value, and then the part is ambiguous.
+     * This spares most ambiguous parts the full check. */
+    size_t inserts = 0;
+    for (size_t i = 0; i < n; i++) inserts += ops[i].method == LF_M_ADD && ops[i].res_kind != LF_K_FALSE;
+    if (inserts > 2) return false;
+    lf_history part = *pl->h;
+    part.ops = (lf_op *)ops; /* read only: the monitors never write the history */
+    part.n = part.cap = n;
+    if (!monitor_may_apply(&part)) return false;
+    lf_result r;
+    lf_result_init(&r);
+    lf_monitor_check(&part, &r);
+    bool lin = r.verdict == LF_LINEARIZABLE;
+    lf_result_free(&r);
+    return lin;
+}
+
+static uint64_t hitting_budget(const lf_pipeline_options *o, size_t n) {
+    uint64_t per_op = o->hitting_work_per_op ? o->hitting_work_per_op : LF_PIPELINE_HITTING_WORK_PER_OP;
+    if (per_op == UINT64_MAX) return 0; /* unbounded */
+    uint64_t w = per_op * (uint64_t)n;
+    return w / per_op == (uint64_t)n && w ? w : UINT64_MAX - 1;
+}
+
+/* Decides one part: ops[0..n) (a copy or the history itself), orig maps its indices to the history's. */
+static void check_part(pipeline *pl, const lf_op *ops, size_t n, const uint32_t *orig, bool split,
+                       part_outcome *out) {
+    const lf_pipeline_options *o = pl->o;
+    lf_spec_env env = pl->env;
+    env.ops = ops;
+    env.n = n;
+    memset(out, 0, sizeof *out);
+    out->verdict = LF_UNKNOWN;
+    out->depth = -1;
+    bool known_lin = pl->monitor_says_linearizable;
+    size_t max_ops = o->hitting_max_ops ? o->hitting_max_ops : LF_PIPELINE_HITTING_MAX_OPS;
+    bool small = o->use_hitting && n <= max_ops;
+    /* A part small enough for the hitting families skips the monitor: on such parts the monitors' setup
+     * costs more than the families (docs/pipeline.md), and WGL settles what the families leave. */
+    if (!known_lin && split && !small && o->use_monitor && part_monitor_linearizable(pl, ops, n)) {
+        known_lin = true;
+        out->verdict = LF_LINEARIZABLE;
+        out->by = STAGE_MONITOR;
+    }
+    if (known_lin) {
+        out->verdict = LF_LINEARIZABLE;
+        out->by = STAGE_MONITOR;
+        if (!o->want_witness) return;
+    }
+
+    if (small) {
+        lf_hitting_options ho;
+        lf_hitting_options_default(&ho);
+        ho.max_depth = o->hitting_depth > 0 ? o->hitting_depth : LF_PIPELINE_HITTING_DEPTH;
+        ho.max_work = hitting_budget(o, n);
+        ho.deadline = pl->deadline;
+        ho.want_witness = o->want_witness;
+        lf_hitting_stats hs;
+        lf_result hr;
+        lf_result_init(&hr);
+        lf_hitting_check_spec(pl->spec, &env, &ho, &hr, &hs);
+        if (pl->st) {
+            pl->st->hitting_work += hs.build_steps + hs.replay_steps;
+            pl->st->hitting_schedules += hs.schedules;
+        }
+        if (hr.verdict == LF_LINEARIZABLE) {
+            if (!known_lin) {
+                out->verdict = LF_LINEARIZABLE;
+                out->by = STAGE_HITTING;
+                out->depth = hr.depth;
+            }
+            if (o->want_witness) copy_mapped(&out->order, &out->order_len, hr.witness, hr.witness_len, orig);
+            lf_result_free(&hr);
+            return;
+        }
+        snprintf(out->reason, sizeof out->reason, "%s", hr.reason);
+        lf_result_free(&hr);
+    }
+    if (!o->use_wgl) return;
+
+    wgl_search_opts sopts = {true, false, o->want_witness};
+    wgl_part_result wr;
+    memset(&wr, 0, sizeof wr);
+    wgl_search(pl->spec, &env, orig, &sopts, &pl->budget, &wr);
+    if (known_lin) { /* only a witness was wanted */
+        if (wr.verdict == LF_LINEARIZABLE) copy_mapped(&out->order, &out->order_len, wr.order, wr.order_len, orig);
+        wgl_part_result_free(&wr);
+        return;
+    }
+    out->verdict = wr.verdict;
+    out->by = STAGE_WGL;
+    snprintf(out->reason, sizeof out->reason, "%s", wr.reason);
+    if (wr.verdict == LF_LINEARIZABLE) {
+        if (o->want_witness) copy_mapped(&out->order, &out->order_len, wr.order, wr.order_len, orig);
+    } else if (wr.verdict == LF_VIOLATION) {
+        copy_mapped(&out->order, &out->order_len, wr.order, wr.order_len, orig);
+        copy_mapped(&out->culprits, &out->n_culprits, wr.culprits, wr.n_culprits, orig);
+    }
+    wgl_part_result_free(&wr);
+}
+
+/* ---- splitting ---- */
+
+/* The ops sorted by (key, index) when the history splits into more than one part (every op has a key,
+ * as engines/wgl/partition.c requires); NULL otherwise. *parts counts the parts. */
+static lf_keyed *split_by_key(const pipeline *pl, size_t *parts) {
+    size_t n = pl->env.n;
+    *parts = 1;
+    if (!pl->spec->partition_key || n < 2) return NULL;
+    lf_keyed *keyed = malloc(n * sizeof *keyed);
+    if (!keyed) return NULL; /* unsplit is always sound */
+    for (size_t i = 0; i < n; i++) {
+        keyed[i].payload = (uint32_t)i;
+        if (!lf_spec_partition_key(pl->spec, &pl->env, &pl->env.ops[i], &keyed[i].key)) {
+            free(keyed); /* op i observes the whole object */
+            return NULL;
+        }
+    }
+    if (!lf_radix_sort(keyed, n)) { /* stable: each part keeps its ops in index order */
+        free(keyed);
+        return NULL;
+    }
+    for (size_t i = 1; i < n; i++) *parts += keyed[i].key != keyed[i - 1].key;
+    if (*parts == 1) {
+        free(keyed);
+        return NULL;
+    }
+    return keyed;
+}
+
+/* ---- witness merge ---- */
+
+typedef struct timed_op {
+    uint64_t point; /* a linearization point inside the op's interval */
+    uint32_t part, rank, op;
+} timed_op;
+
+static int cmp_timed(const void *a, const void *b) {
+    const timed_op *x = a, *y = b;
+    if (x->point != y->point) return x->point < y->point ? -1 : 1;
+    if (x->part != y->part) return x->part < y->part ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Merges per-part witnesses into one order. Each part's order is a linear extension of real-time order,
+ * so it is realised by points point_i = max(call_i, point_{i-1}) inside the intervals (an op placed
+ * before op i was not preceded by it, so its call is <= ret_i). Sorting all ops by (point, part, rank)
+ * keeps every part's order, and a precedes b (ret_a < call_b) gives point_a <= ret_a < call_b <= point_b. */
+static bool merge_orders(const lf_op *ops, part_outcome *outs, size_t parts, uint32_t **res, size_t *res_len) {
+    size_t total = 0;
+    for (size_t p = 0; p < parts; p++) total += outs[p].order_len;
+    timed_op *t = malloc((total ? total : 1) * sizeof *t);
+    *res = malloc((total ? total : 1) * sizeof **res);
+    if (!t || !*res) {
+        free(t);
+        free(*res);
+        *res = NULL;
+        return false;
+    }
+    size_t k = 0;
+    for (size_t p = 0; p < parts; p++) {
+        uint64_t point = 0;
+        for (size_t i = 0; i < outs[p].order_len; i++) {
+            uint32_t op = outs[p].order[i];
+            if (ops[op].call > point) point = ops[op].call;
+            t[k++] = (timed_op){point, (uint32_t)p, (uint32_t)i, op};
+        }
+    }
+    qsort(t, total, sizeof *t, cmp_timed);
+    for (size_t i = 0; i < total; i++) (*res)[i] = t[i].op;
+    *res_len = total;
+    free(t);
+    return true;
+}
+
+/* ---- the pipeline ---- */
+
+/* The monitors decide only unambiguous histories of these types; asking them about others costs a
+ * sort before they say "unsupported". */
+static bool monitor_may_apply(const lf_history *h) {
+    switch (h->type) {
+    case LF_TYPE_REGISTER:
+    case LF_TYPE_SET:
+    case LF_TYPE_STACK:
+    case LF_TYPE_QUEUE:
+    case LF_TYPE_PQUEUE: return lf_history_unambiguous(h);
+    default: return false;
+    }
+}
+
+void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_result *r, lf_pipeline_stats *stats) {
+    lf_pipeline_stats local_stats;
+    lf_pipeline_stats *st = stats ? stats : &local_stats;
+    memset(st, 0, sizeof *st);
+    char err[400];
+    if (lf_history_validate(h, err, sizeof err) != SIZE_MAX) {
+        lf_result_set(r, LF_UNKNOWN, "auto", "malformed history: %s", err);
+        return;
+    }
+    pipeline pl;
+    memset(&pl, 0, sizeof pl);
+    pl.h = h;
+    pl.o = o;
+    pl.st = st;
+    pl.deadline = o->timeout_s > 0 ? wgl_now() + o->timeout_s : 0;
+    pl.budget.deadline = pl.deadline;
+    pl.budget.max_bytes = o->max_memory_bytes ? o->max_memory_bytes : LF_WGL_DEFAULT_MEMORY;
+
+    if (o->use_monitor && monitor_may_apply(h)) {
+        lf_monitor_check(h, r);
+        if (r->verdict == LF_VIOLATION || (r->verdict == LF_LINEARIZABLE && !o->want_witness)) {
+            st->parts = st->by_monitor = 1;
+            r->partitions = 1;
+            return;
+        }
+        pl.monitor_says_linearizable = r->verdict == LF_LINEARIZABLE;
+        lf_result_free(r);
+        lf_result_init(r);
+    }
+    pl.spec = lf_spec_builtin(h->type);
+    if (!pl.spec) {
+        lf_result_set(r, LF_UNKNOWN, "auto", "no specification for type %s", lf_type_name(h->type));
+        return;
+    }
+    lf_spec_env_of_history(h, &pl.env);
+
+    size_t parts = 1;
+    lf_keyed *keyed = split_by_key(&pl, &parts);
+    part_outcome *outs = calloc(parts, sizeof *outs);
+    size_t max_part = 0;
+    for (size_t i = 0, j; keyed && i < h->n; i = j) {
+        for (j = i + 1; j < h->n && keyed[j].key == keyed[i].key; j++) {
+        }
+        if (j - i > max_part) max_part = j - i;
+    }
+    lf_op *sub = keyed ? malloc(max_part * sizeof *sub) : NULL;
+    uint32_t *orig = keyed ? malloc(max_part * sizeof *orig) : NULL;
+    if (!outs || (keyed && (!sub || !orig))) {
+        lf_result_set(r, LF_UNKNOWN, "auto", "out of memory splitting %zu ops into %zu parts", h->n, parts);
+        free(outs);
+        free(sub);
+        free(orig);
+        free(keyed);
+        return;
+    }
+
+    size_t done = 0, unknown = 0, violation = SIZE_MAX;
+    if (!keyed) {
+        check_part(&pl, h->ops, h->n, NULL, false, &outs[0]);
+        done = 1;
+        if (outs[0].verdict == LF_VIOLATION) violation = 0;
+        unknown = outs[0].verdict == LF_UNKNOWN;
+    } else {
+        for (size_t i = 0, j; i < h->n && violation == SIZE_MAX; i = j, done++) {
+            for (j = i + 1; j < h->n && keyed[j].key == keyed[i].key; j++) {
+            }
+            for (size_t k = 0; k < j - i; k++) {
+                orig[k] = keyed[i + k].payload;
+                sub[k] = h->ops[orig[k]];
+            }
+            check_part(&pl, sub, j - i, orig, true, &outs[done]);
+            if (outs[done].verdict == LF_VIOLATION) {
+                violation = done;
+                char inner[sizeof outs[done].reason];
+                memcpy(inner, outs[done].reason, sizeof inner);
+                snprintf(outs[done].reason, sizeof outs[done].reason, "in the part with key %" PRId64 " (%zu of %zu ops): %.400s",
+                         (int64_t)keyed[i].key, j - i, h->n, inner);
+            } else if (outs[done].verdict == LF_UNKNOWN && unknown++ == 0) {
+                char inner[sizeof outs[done].reason];
+                memcpy(inner, outs[done].reason, sizeof inner);
+                snprintf(outs[done].reason, sizeof outs[done].reason, "part with key %" PRId64 " (%zu ops): %.400s",
+                         (int64_t)keyed[i].key, j - i, inner);
+            }
+        }
+    }
+
+    /* Aggregate. */
+    st->parts = parts;
+    stage worst = STAGE_NONE;
+    int depth = -1;
+    size_t first_unknown = SIZE_MAX;
+    for (size_t p = 0; p < done; p++) {
+        const part_outcome *po = &outs[p];
+        if (po->verdict == LF_LINEARIZABLE) {
+            if (po->by > worst) worst = po->by;
+            if (po->by == STAGE_HITTING && po->depth > depth) depth = po->depth;
+            if (po->by == STAGE_MONITOR) st->by_monitor++;
+            if (po->by == STAGE_HITTING) st->by_hitting++, st->hitting_depths[po->depth < 7 ? po->depth : 7]++;
+            if (po->by == STAGE_WGL) st->by_wgl++;
+        } else if (po->verdict == LF_UNKNOWN && first_unknown == SIZE_MAX) {
+            first_unknown = p;
+        } else if (po->verdict == LF_VIOLATION) {
+            if (po->by == STAGE_WGL) st->by_wgl++;
+        }
+    }
+    st->wgl_steps = pl.budget.steps;
+    r->partitions = parts;
+    r->steps = st->hitting_work + pl.budget.steps;
+    if (violation != SIZE_MAX) {
+        part_outcome *po = &outs[violation];
+        lf_result_set(r, LF_VIOLATION, stage_engine(po->by), "%s", po->reason);
+        r->prefix = po->order;
+        r->prefix_len = po->order_len;
+        r->culprits = po->culprits;
+        r->n_culprits = po->n_culprits;
+        po->order = po->culprits = NULL;
+    } else if (unknown) {
+        if (parts == 1)
+            lf_result_set(r, LF_UNKNOWN, stage_engine(outs[0].by ? outs[0].by : STAGE_HITTING), "%s", outs[0].reason);
+        else
+            lf_result_set(r, LF_UNKNOWN, "auto", "%zu of %zu parts undecided; first: %.400s", unknown, parts,
+                          outs[first_unknown].reason);
+    } else {
+        lf_result_set(r, LF_LINEARIZABLE, stage_engine(worst), "%s", "");
+        r->depth = worst == STAGE_HITTING ? depth : -1;
+        bool have_all = o->want_witness;
+        for (size_t p = 0; p < done && have_all; p++) have_all = outs[p].order != NULL;
+        if (have_all) {
+            if (parts == 1) {
+                r->witness = outs[0].order;
+                r->witness_len = outs[0].order_len;
+                outs[0].order = NULL;
+            } else {
+                merge_orders(h->ops, outs, done, &r->witness, &r->witness_len);
+            }
+        }
+    }
+    for (size_t p = 0; p < done; p++) outcome_free(&outs[p]);
+    free(outs);
+    free(sub);
+    free(orig);
+    free(keyed);
+}

@@ -1,0 +1,54 @@
+/* The checking pipeline behind `linfuzz check --engine auto` (and `--engine hitting`, which runs its
+ * prover stage alone). docs/pipeline.md explains the decisions and the measurements behind the defaults.
+ *
+ * Per history: the log-linear monitors when the whole history is unambiguous and of a type they decide.
+ * Otherwise the history is split by the spec's partition key (only when every op has one — the rule of
+ * engines/wgl/partition.c), and each part goes through
+ *   1. the monitor, when the part is unambiguous and of a monitored type (parts too big for step 2);
+ *   2. the hitting-family prover (depth d = 1, 2, ... under a work budget) on small parts, which can only
+ *      prove;
+ *   3. WGL, which decides what is left (violations always come from the monitor or WGL).
+ * A violation in any part is a violation of the whole; otherwise an undecided part makes the whole
+ * unknown; otherwise it is linearizable, and the parts' witnesses are merged into one order.
+ *
+ * r->engine names the stage that decided: for a violation, the stage that found it; for a linearizable
+ * history, the most expensive stage any part needed ("wgl" > "hitting" > "monitor"), with r->depth the
+ * deepest hitting depth when that is "hitting". */
+#ifndef LINFUZZ_PIPELINE_H
+#define LINFUZZ_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "check/result.h"
+#include "history/history.h"
+
+/* The pipeline's hitting rule (docs/pipeline.md has the measurements). */
+#define LF_PIPELINE_HITTING_DEPTH 2        /* deepest d tried before WGL */
+#define LF_PIPELINE_HITTING_WORK_PER_OP 32 /* hitting budget: elementary steps per op of the part */
+#define LF_PIPELINE_HITTING_MAX_OPS 12     /* bigger parts skip the families: there WGL is cheaper */
+
+typedef struct lf_pipeline_options {
+    bool use_monitor, use_hitting, use_wgl;
+    double timeout_s;            /* for the whole history, all stages; 0: none */
+    size_t max_memory_bytes;     /* WGL's budget; 0: its default */
+    bool want_witness;
+    int hitting_depth;           /* 0: LF_PIPELINE_HITTING_DEPTH */
+    uint64_t hitting_work_per_op; /* 0: LF_PIPELINE_HITTING_WORK_PER_OP; UINT64_MAX: unbounded */
+    size_t hitting_max_ops;      /* 0: LF_PIPELINE_HITTING_MAX_OPS */
+} lf_pipeline_options;
+
+/* Counters of one run, for benchmarks and tests. */
+typedef struct lf_pipeline_stats {
+    size_t parts;
+    size_t by_monitor, by_hitting, by_wgl; /* parts decided by each stage */
+    size_t hitting_depths[8];              /* parts proven by hitting at depth 1..7 (index 7: deeper) */
+    uint64_t hitting_work, hitting_schedules, wgl_steps;
+} lf_pipeline_stats;
+
+void lf_pipeline_options_default(lf_pipeline_options *o);
+/* r must be initialised with lf_result_init; stats may be NULL. */
+void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_result *r, lf_pipeline_stats *stats);
+
+#endif
