@@ -39,8 +39,9 @@ static void run_wgl(const lf_history *h, const lf_check_options *o, lf_result *r
     lf_wgl_check(h, &wo, r);
 }
 
-/* auto: monitor -> hitting families -> WGL per part (check/pipeline.h). hitting: the prover stage alone, to
- * --max-depth (default LF_HITTING_DEFAULT_DEPTH) with no work budget but the timeout. */
+/* auto: monitor -> hitting families -> WGL per part (check/pipeline.h); an explicit --max-depth replaces the
+ * families' depth and work budget (the timeout still holds). hitting: the prover stage alone, to --max-depth
+ * (default LF_HITTING_DEFAULT_DEPTH), with no work budget but the timeout. */
 static void run_pipeline(const lf_history *h, const lf_check_options *o, lf_result *r) {
     lf_pipeline_options po;
     lf_pipeline_options_default(&po);
@@ -48,6 +49,7 @@ static void run_pipeline(const lf_history *h, const lf_check_options *o, lf_resu
     po.max_memory_bytes = o->max_memory_bytes;
     po.want_witness = o->want_witness;
     po.hitting_depth = o->max_depth;
+    if (o->max_depth) po.hitting_work_per_op = UINT64_MAX;
     if (o->engine == LF_ENGINE_HITTING) {
         po.use_monitor = po.use_wgl = false;
         if (!po.hitting_depth) po.hitting_depth = LF_HITTING_DEFAULT_DEPTH;

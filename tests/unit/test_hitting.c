@@ -2,7 +2,7 @@
  * end-to-end examples of shared/reference/seed-000.md §7 (E1-E4) are proven, pending ops (omitted or
  * taking effect), prefix sharing, budgets, and on random small histories of every type:
  *  P8 witness soundness — every witness is a linear extension of the completed ops plus some pending ops,
- *     and its replay reproduces every recorded result;
+ *     and its replay reproduces every recorded result (witness_util.h);
  *  P9 depth completeness — the linearizability depth D, computed by brute force over all linear
  *     extensions, bounds the depth at which the prover finds a witness; and nothing is ever proven that the
  *     brute-force oracle calls a violation. */
@@ -18,6 +18,7 @@
 #include "hitting/hitting.h"
 #include "spec/spec.h"
 #include "test_util.h"
+#include "witness_util.h"
 
 static bool parse(const char *text, lf_history *h) {
     char err[256];
@@ -36,40 +37,6 @@ static void prove(const lf_history *h, int max_depth, lf_result *r, lf_hitting_s
     lf_spec_env_of_history(h, &env);
     lf_result_init(r);
     lf_hitting_check_spec(lf_spec_builtin(h->type), &env, &o, r, st);
-}
-
-/* P8: the witness is a linear extension of real-time order that holds every completed op (and only
- * pending ops besides), and replaying it on the spec reproduces every recorded result. */
-static bool witness_valid(const lf_history *h, const uint32_t *w, size_t len) {
-    size_t n = h->n;
-    bool *in = calloc(n ? n : 1, 1);
-    bool ok = in != NULL;
-    for (size_t i = 0; ok && i < len; i++) {
-        ok = w[i] < n && !in[w[i]];
-        if (ok) in[w[i]] = true;
-    }
-    for (size_t i = 0; ok && i < n; i++) ok = in[i] || lf_op_pending(&h->ops[i]);
-    for (size_t i = 0; ok && i < len; i++)
-        for (size_t j = i + 1; ok && j < len; j++) ok = !lf_precedes(&h->ops[w[j]], &h->ops[w[i]]);
-    free(in);
-    if (!ok) return false;
-    const lf_spec *spec = lf_spec_builtin(h->type);
-    lf_spec_env env;
-    lf_spec_env_of_history(h, &env);
-    lf_spec_inst inst;
-    if (!lf_spec_open(spec, &env, &inst)) return false;
-    unsigned char *a = calloc(1, inst.state_size + 1), *b = calloc(1, inst.state_size + 1);
-    lf_spec_init(&inst, a);
-    for (size_t i = 0; ok && i < len; i++) {
-        ok = lf_spec_step(&inst, a, &h->ops[w[i]], b);
-        unsigned char *t = a;
-        a = b;
-        b = t;
-    }
-    free(a);
-    free(b);
-    lf_spec_close(&inst);
-    return ok;
 }
 
 /* ---- E1-E4 (seed-000 §7), exact first depth ---- */
