@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# `linfuzz check --engine wgl`: every etcd verdict in one process (exit 1: some violation), the witness and
+# the violation explanation in JSON, and budgets: --timeout and --max-memory answer unknown (exit 3) with
+# the budget named, in time.
+set -u
+LF=$1
+SHARED=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# etcd: the verdict of every file, as verdicts.txt says.
+"$LF" check --engine wgl "$SHARED"/data/etcd/*.hist >"$tmp/etcd.out"; rc=$?
+[ $rc = 1 ] && ok || bad "etcd: exit $rc (wanted 1)"
+sed -E 's|^.*/(etcd_[0-9]+\.hist): ([a-z]+).*|\1 \2|' "$tmp/etcd.out" | sort >"$tmp/got"
+sort "$SHARED/data/etcd/verdicts.txt" >"$tmp/want"
+diff -q "$tmp/got" "$tmp/want" >/dev/null && ok || bad "etcd verdicts differ: $(diff "$tmp/got" "$tmp/want" | head -5)"
+
+# JSON: a witness for a linearizable history, prefix and culprits for a violation.
+printf 'type register\n0 1 5 write 1\n1 2 3 read -> 0\n2 4 6 read -> 1\n' >"$tmp/lin.hist"
+printf 'type set\n0 1 2 add 1 -> true\n1 3 4 contains 1 -> false\n' >"$tmp/viol.hist"
+"$LF" check --engine wgl --json --witness "$tmp/lin.hist" "$tmp/viol.hist" >"$tmp/out.json"
+python3 - "$tmp/out.json" <<'PY' && ok || bad "json: $(cat "$tmp/out.json")"
+import json, sys
+lin, viol = [json.loads(l) for l in open(sys.argv[1])]
+assert lin["verdict"] == "linearizable" and lin["engine"] == "wgl" and lin["witness"] == [1, 0, 2], lin
+assert viol["verdict"] == "violation" and viol["engine"] == "wgl", viol
+assert viol["linearizable_prefix"] == [0] and viol["ops_in_conflict"] == [1], viol
+assert "op 1 (t1 [3,4] contains 1 -> false)" in viol["reason"] and "state {1}" in viol["reason"], viol
+PY
+
+# Budgets: 24 concurrent writes of 1, then a read of 2 (every subset of writes must be tried).
+{
+  echo "type register"
+  for t in $(seq 0 23); do echo "$t $((t + 1)) $((100 + t)) write 1"; done
+  echo "24 200 201 read -> 2"
+} >"$tmp/hard.hist"
+start=$(date +%s%N)
+out=$("$LF" check --engine wgl --timeout 0.3 "$tmp/hard.hist"); rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ $rc = 3 ] && [[ "$out" == *"unknown: time budget exhausted"* ]] && [ "$ms" -lt 1000 ] && ok ||
+  bad "timeout: exit $rc after $ms ms: $out"
+out=$("$LF" check --engine wgl --max-memory 1 "$tmp/hard.hist"); rc=$?
+[ $rc = 3 ] && [[ "$out" == *"unknown: memory budget exhausted"* ]] && ok || bad "max-memory: exit $rc: $out"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
