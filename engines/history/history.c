@@ -1,6 +1,7 @@
 /* History model: type/method tables, building, validation and description of histories. */
 #include "history/history.h"
 #include "history/seq_check.h"
+#include "util/hash.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -294,15 +295,6 @@ size_t lf_history_validate(const lf_history *h, char *err, size_t errlen) {
 
 /* ---- unambiguity ---- */
 
-static uint64_t mix64(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
 bool lf_history_unambiguous(const lf_history *h) {
     /* Inserted values are keyed as (value, nil-bit); a nil value gets a key no integer can collide with
      * because the set also stores a separate flag for it. */
@@ -327,7 +319,7 @@ bool lf_history_unambiguous(const lf_history *h) {
         if (h->init_kind == LF_K_NIL)
             nil_seen = true;
         else {
-            size_t s = mix64((uint64_t)h->init) & (cap - 1);
+            size_t s = lf_mix64((uint64_t)h->init) & (cap - 1);
             keys[s] = (uint64_t)h->init;
             used[s] = 1;
         }
@@ -344,7 +336,7 @@ bool lf_history_unambiguous(const lf_history *h) {
             continue;
         }
         uint64_t k = (uint64_t)op->arg[0];
-        size_t s = mix64(k) & (cap - 1);
+        size_t s = lf_mix64(k) & (cap - 1);
         while (used[s] && keys[s] != k) s = (s + 1) & (cap - 1);
         if (used[s]) ok = false;
         used[s] = 1;

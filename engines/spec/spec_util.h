@@ -8,15 +8,8 @@
 #include <stdint.h>
 
 #include "history/history.h"
+#include "util/hash.h"
 
-static inline uint64_t lf_mix64(uint64_t x) {
-    x ^= x >> 32;
-    x *= 0xd6e8feb86659fd93ULL;
-    x ^= x >> 32;
-    x *= 0xd6e8feb86659fd93ULL;
-    x ^= x >> 32;
-    return x;
-}
 
 /* ---- uint64 -> uint32 map (open addressing; values must not be UINT32_MAX) ---- */
 

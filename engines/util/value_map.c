@@ -1,17 +1,10 @@
 /* Open-addressing hash map from values to dense ids (see value_map.h). */
 #include "util/value_map.h"
 
+#include "util/hash.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t mix(uint64_t x) {
-    x ^= x >> 31;
-    x *= 0x7fb5d329728ea185ULL;
-    x ^= x >> 27;
-    x *= 0x81dadef4bc2dd44dULL;
-    x ^= x >> 33;
-    return x;
-}
 
 static bool alloc_table(lf_value_map *m, size_t cap) {
     m->keys = malloc(cap * sizeof *m->keys);
@@ -63,7 +56,7 @@ static bool grow(lf_value_map *m) {
     }
     for (size_t i = 0; i < old.cap; i++) {
         if (old.ids[i] == UINT32_MAX) continue;
-        size_t s = mix((uint64_t)old.keys[i]) & (m->cap - 1);
+        size_t s = lf_mix64((uint64_t)old.keys[i]) & (m->cap - 1);
         while (m->ids[s] != UINT32_MAX) s = (s + 1) & (m->cap - 1);
         m->keys[s] = old.keys[i];
         m->ids[s] = old.ids[i];
@@ -90,7 +83,7 @@ uint32_t lf_value_map_id(lf_value_map *m, int64_t v, bool is_nil) {
         while (cap < m->expected * 2) cap *= 2;
         if (!alloc_table(m, cap)) return UINT32_MAX;
     }
-    size_t s = mix((uint64_t)v) & (m->cap - 1);
+    size_t s = lf_mix64((uint64_t)v) & (m->cap - 1);
     while (m->ids[s] != UINT32_MAX) {
         if (m->keys[s] == v) return m->ids[s];
         s = (s + 1) & (m->cap - 1);
