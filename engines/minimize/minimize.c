@@ -1,0 +1,344 @@
+/* Sound history minimisation: delta debugging over whole values and state-preserving ops, and a binary
+ * search for the first impossible return (see minimize.h for why each reduction is sound). */
+#include "minimize/minimize.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void lf_minimize_options_default(lf_minimize_options *o) {
+    memset(o, 0, sizeof *o);
+    lf_check_options_default(&o->check);
+    o->check.engine = LF_ENGINE_AUTO;
+    o->check.timeout_s = 2;
+    o->cut_prefix = true;
+    o->max_checks = LF_MINIMIZE_DEFAULT_CHECKS;
+    o->timeout_s = 60;
+}
+
+bool lf_op_state_preserving(lf_type t, const lf_op *op) {
+    const lf_method_info *mi = lf_method_info_of(t, (lf_method)op->method);
+    if (!mi) return false;
+    if (mi->role == LF_ROLE_OBSERVE) return true;
+    if (lf_op_pending(op)) return false; /* it may have taken effect */
+    /* add -> false (present), remove/delete -> false (absent), pop/deq/poll -> empty, cas -> fail */
+    return op->res_kind == LF_K_EMPTY || op->res_kind == LF_K_FALSE || op->res_kind == LF_K_FAIL;
+}
+
+bool lf_op_value_key(lf_type t, const lf_op *op, lf_value_key *key) {
+    const lf_method_info *mi = lf_method_info_of(t, (lf_method)op->method);
+    if (!mi) return false;
+    switch (t) {
+    case LF_TYPE_SET:
+    case LF_TYPE_KV: /* every method is keyed by its first argument */
+        key->nil = lf_arg_is_nil(op, 0);
+        key->value = key->nil ? 0 : op->arg[0];
+        return true;
+    case LF_TYPE_REGISTER:
+    case LF_TYPE_STACK:
+    case LF_TYPE_QUEUE:
+    case LF_TYPE_PQUEUE:
+    case LF_TYPE_DEQUE:
+        if (mi->role == LF_ROLE_INSERT) {
+            key->nil = lf_arg_is_nil(op, 0);
+            key->value = key->nil ? 0 : op->arg[0];
+            return true;
+        }
+        if (op->res_kind == LF_K_INT || op->res_kind == LF_K_NIL) {
+            key->nil = op->res_kind == LF_K_NIL;
+            key->value = key->nil ? 0 : op->res;
+            return true;
+        }
+        return false; /* empty, pending: no value */
+    default:
+        return false; /* cas-register, counter: no sound value projection */
+    }
+}
+
+/* ---- search state ---- */
+
+typedef struct minimizer {
+    const lf_minimize_options *o;
+    lf_minimize_stats *st;
+    double deadline; /* 0: none */
+    bool exhausted;  /* a budget ran out: stop trying */
+} minimizer;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Whether candidate is a violation; false when a budget is spent (and from then on). */
+static bool is_violation(minimizer *m, const lf_history *candidate) {
+    if (m->exhausted) return false;
+    size_t max_checks = m->o->max_checks ? m->o->max_checks : LF_MINIMIZE_DEFAULT_CHECKS;
+    if (m->st->checks >= max_checks || (m->deadline > 0 && now_s() > m->deadline)) {
+        m->exhausted = true;
+        return false;
+    }
+    m->st->checks++;
+    lf_result r;
+    lf_result_init(&r);
+    lf_check(candidate, &m->o->check, &r);
+    bool violation = r.verdict == LF_VIOLATION;
+    lf_result_free(&r);
+    return violation;
+}
+
+/* A removable item: a group of ops of cur (a whole value, or one state-preserving op). */
+typedef struct item {
+    size_t first, count; /* range in the members array */
+    bool removed;
+} item;
+
+typedef struct key_ref {
+    lf_value_key key;
+    uint32_t op;
+} key_ref;
+
+static int cmp_key_ref(const void *pa, const void *pb) {
+    const key_ref *a = pa, *b = pb;
+    if (a->key.nil != b->key.nil) return a->key.nil ? 1 : -1;
+    if (a->key.value != b->key.value) return a->key.value < b->key.value ? -1 : 1;
+    return a->op < b->op ? -1 : a->op > b->op;
+}
+
+/* Delta debugging over items: tries to remove chunks of n/2, n/4, ..., 1 items; a removal is kept when the
+ * rest is still a violation. keep[] (ops of cur) is updated; returns the number of items removed, or
+ * SIZE_MAX when memory runs out. */
+static size_t reduce_items(minimizer *m, const lf_history *cur, bool *keep, item *items, size_t n_items,
+                           const uint32_t *members) {
+    size_t removed_items = 0;
+    bool *trial = malloc((cur->n ? cur->n : 1) * sizeof *trial);
+    if (!trial) return SIZE_MAX;
+    for (size_t size = (n_items + 1) / 2; size >= 1 && !m->exhausted; size /= 2) {
+        for (size_t start = 0; start < n_items && !m->exhausted; start += size) {
+            size_t end = start + size < n_items ? start + size : n_items, live = 0;
+            memcpy(trial, keep, cur->n * sizeof *trial);
+            for (size_t i = start; i < end; i++) {
+                if (items[i].removed) continue;
+                live++;
+                for (size_t k = 0; k < items[i].count; k++) trial[members[items[i].first + k]] = false;
+            }
+            if (!live) continue;
+            lf_history cand;
+            if (!lf_history_select(&cand, cur, trial)) {
+                free(trial);
+                return SIZE_MAX;
+            }
+            if (is_violation(m, &cand)) {
+                memcpy(keep, trial, cur->n * sizeof *keep);
+                for (size_t i = start; i < end; i++)
+                    if (!items[i].removed) {
+                        items[i].removed = true;
+                        removed_items++;
+                    }
+            }
+            lf_history_free(&cand);
+        }
+        if (size == 1) break;
+    }
+    free(trial);
+    return removed_items;
+}
+
+/* Replaces *cur by the ops selected in keep. */
+static bool apply_keep(lf_history *cur, const bool *keep) {
+    lf_history next;
+    if (!lf_history_select(&next, cur, keep)) return false;
+    lf_history_free(cur);
+    *cur = next;
+    return true;
+}
+
+/* One pass of whole-value dropping. Returns values removed, or SIZE_MAX when out of memory. */
+static size_t drop_values(minimizer *m, lf_history *cur) {
+    size_t n = cur->n, n_refs = 0;
+    key_ref *refs = malloc((n ? n : 1) * sizeof *refs);
+    if (!refs) return SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        lf_value_key k;
+        if (lf_op_value_key(cur->type, &cur->ops[i], &k)) refs[n_refs++] = (key_ref){k, (uint32_t)i};
+    }
+    qsort(refs, n_refs, sizeof *refs, cmp_key_ref);
+    item *items = malloc((n_refs ? n_refs : 1) * sizeof *items);
+    uint32_t *members = malloc((n_refs ? n_refs : 1) * sizeof *members);
+    bool *keep = malloc((n ? n : 1) * sizeof *keep);
+    size_t n_items = 0, result = SIZE_MAX;
+    if (items && members && keep) {
+        for (size_t i = 0; i < n_refs; i++) {
+            members[i] = refs[i].op;
+            if (i == 0 || cmp_key_ref(&(key_ref){refs[i].key, 0}, &(key_ref){refs[i - 1].key, 0}) != 0)
+                items[n_items++] = (item){.first = i, .count = 0};
+            items[n_items - 1].count++;
+        }
+        for (size_t i = 0; i < n; i++) keep[i] = true;
+        result = reduce_items(m, cur, keep, items, n_items, members);
+        if (result != SIZE_MAX && result && !apply_keep(cur, keep)) result = SIZE_MAX;
+    }
+    free(refs);
+    free(items);
+    free(members);
+    free(keep);
+    return result;
+}
+
+/* One pass of state-preserving op dropping. Returns ops removed, or SIZE_MAX when out of memory. */
+static size_t drop_observers(minimizer *m, lf_history *cur) {
+    size_t n = cur->n, n_items = 0, result = SIZE_MAX;
+    item *items = malloc((n ? n : 1) * sizeof *items);
+    uint32_t *members = malloc((n ? n : 1) * sizeof *members);
+    bool *keep = malloc((n ? n : 1) * sizeof *keep);
+    if (items && members && keep) {
+        for (size_t i = 0; i < n; i++) {
+            keep[i] = true;
+            if (!lf_op_state_preserving(cur->type, &cur->ops[i])) continue;
+            members[n_items] = (uint32_t)i;
+            items[n_items] = (item){.first = n_items, .count = 1};
+            n_items++;
+        }
+        result = reduce_items(m, cur, keep, items, n_items, members);
+        if (result != SIZE_MAX && result && !apply_keep(cur, keep)) result = SIZE_MAX;
+    }
+    free(items);
+    free(members);
+    free(keep);
+    return result;
+}
+
+/* The prefix of h made of every event stamped <= cut: ops returned by then are kept, ops called by then
+ * become pending, later ops are dropped. */
+static bool prefix_at(const lf_history *h, uint64_t cut, lf_history *out, size_t *n_cut, size_t *n_pending) {
+    lf_history_init(out, h->type);
+    out->has_init = h->has_init;
+    out->init_kind = h->init_kind;
+    out->init = h->init;
+    *n_cut = *n_pending = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        lf_op op = h->ops[i];
+        if (op.call > cut) {
+            (*n_cut)++;
+            continue;
+        }
+        if (!lf_op_pending(&op) && op.ret > cut) {
+            op.res_kind = LF_K_PENDING;
+            op.res = 0;
+            op.ret = 0;
+            (*n_pending)++;
+        }
+        if (!lf_history_push(out, &op)) {
+            lf_history_free(out);
+            return false;
+        }
+    }
+    return true;
+}
+
+static int cmp_u64(const void *pa, const void *pb) {
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* Binary search for the shortest violating prefix (violations are prefix-closed, so the predicate is monotone
+ * in the cut). Returns 1 when cur was cut, 0 when not, -1 when out of memory. */
+static int cut_prefix(minimizer *m, lf_history *cur) {
+    size_t n_rets = 0;
+    uint64_t *rets = malloc((cur->n ? cur->n : 1) * sizeof *rets);
+    if (!rets) return -1;
+    for (size_t i = 0; i < cur->n; i++)
+        if (!lf_op_pending(&cur->ops[i])) rets[n_rets++] = cur->ops[i].ret;
+    qsort(rets, n_rets, sizeof *rets, cmp_u64);
+    int status = 0;
+    if (n_rets) {
+        size_t lo = 0, hi = n_rets - 1, n_cut, n_pending;
+        lf_history cand;
+        /* The longest candidate is not always cur itself (pending ops called after the last return). */
+        if (!prefix_at(cur, rets[hi], &cand, &n_cut, &n_pending)) {
+            free(rets);
+            return -1;
+        }
+        bool top_ok = (n_cut == 0 && n_pending == 0) || is_violation(m, &cand);
+        lf_history_free(&cand);
+        while (top_ok && lo < hi && !m->exhausted) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (!prefix_at(cur, rets[mid], &cand, &n_cut, &n_pending)) {
+                free(rets);
+                return -1;
+            }
+            if (is_violation(m, &cand))
+                hi = mid;
+            else
+                lo = mid + 1;
+            lf_history_free(&cand);
+        }
+        /* hi is a verified violating cut (or the top, which is cur or was verified). */
+        if (top_ok) {
+            if (!prefix_at(cur, rets[hi], &cand, &n_cut, &n_pending)) {
+                free(rets);
+                return -1;
+            }
+            if (n_cut || n_pending) {
+                lf_history_free(cur);
+                *cur = cand;
+                m->st->cut = true;
+                m->st->cut_stamp = rets[hi];
+                m->st->ops_cut += n_cut;
+                m->st->ops_made_pending += n_pending;
+                status = 1;
+            } else {
+                lf_history_free(&cand);
+            }
+        }
+    }
+    free(rets);
+    return status;
+}
+
+/* Values and state-preserving ops, alternately, until neither removes anything. */
+static bool reduce_to_fixpoint(minimizer *m, lf_history *cur) {
+    for (;;) {
+        size_t v = drop_values(m, cur);
+        if (v == SIZE_MAX) return false;
+        size_t s = drop_observers(m, cur);
+        if (s == SIZE_MAX) return false;
+        m->st->values_dropped += v;
+        m->st->observers_dropped += s;
+        /* Dropping observers can free a value and vice versa; stop when a full round changes nothing. */
+        if ((v == 0 && s == 0) || m->exhausted) return true;
+    }
+}
+
+lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_history *out, lf_minimize_stats *stats) {
+    lf_minimize_stats local;
+    if (!stats) stats = &local;
+    memset(stats, 0, sizeof *stats);
+    minimizer m = {.o = o, .st = stats, .deadline = o->timeout_s > 0 ? now_s() + o->timeout_s : 0};
+
+    lf_result r;
+    lf_result_init(&r);
+    lf_check(h, &o->check, &r);
+    lf_verdict verdict = r.verdict;
+    lf_result_free(&r);
+    stats->checks = 1;
+    if (!lf_history_copy(out, h)) {
+        lf_history_init(out, h->type);
+        return LF_UNKNOWN;
+    }
+    if (verdict != LF_VIOLATION) return verdict;
+
+    bool ok = reduce_to_fixpoint(&m, out);
+    if (ok && o->cut_prefix && !m.exhausted) {
+        int cut = cut_prefix(&m, out);
+        ok = cut >= 0;
+        if (cut > 0) ok = reduce_to_fixpoint(&m, out);
+    }
+    if (!ok) {
+        /* Out of memory half-way: out is still a verified violation (each step replaced it only with one). */
+        stats->complete = false;
+        return LF_VIOLATION;
+    }
+    stats->complete = !m.exhausted;
+    return LF_VIOLATION;
+}
