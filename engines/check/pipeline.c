@@ -387,10 +387,12 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
         r->n_culprits = po->n_culprits;
         po->order = po->culprits = NULL;
     } else if (unknown) {
+        /* Undecided: named after the last stage that tried (WGL when it ran). */
+        const char *last = stage_engine(o->use_wgl ? STAGE_WGL : o->use_hitting ? STAGE_HITTING : STAGE_MONITOR);
         if (parts == 1)
-            lf_result_set(r, LF_UNKNOWN, stage_engine(outs[0].by ? outs[0].by : STAGE_HITTING), "%s", outs[0].reason);
+            lf_result_set(r, LF_UNKNOWN, last, "%s", outs[0].reason);
         else
-            lf_result_set(r, LF_UNKNOWN, "auto", "%zu of %zu parts undecided; first: %.400s", unknown, parts,
+            lf_result_set(r, LF_UNKNOWN, last, "%zu of %zu parts undecided; first: %.400s", unknown, parts,
                           outs[first_unknown].reason);
     } else {
         lf_result_set(r, LF_LINEARIZABLE, stage_engine(worst), "%s", "");

@@ -37,6 +37,7 @@ void hit_build(hit_builder *b, uint32_t c, const uint32_t *X, size_t k, const ui
     for (size_t t = 0; t < n; t++) {
         uint32_t op = topo ? topo[t] : (uint32_t)t;
         size_t pos;
+        if (p->chain[op] == HIT_NO_CHAIN && !tix[op]) continue; /* a pending op: placed last, see below */
         if (tix[op] || p->chain[op] == c) {
             /* op must be strongly hit: as late as the hit ops of higher tuple index allow. */
             uint32_t i = tix[op]; /* 0 for a member of chain c outside X */
@@ -80,6 +81,20 @@ void hit_build(hit_builder *b, uint32_t c, const uint32_t *X, size_t k, const ui
         steps += len - pos + 1;
         len++;
     }
+    /* Pending ops go right after their last real-time predecessor once every other op is placed, so that
+     * each is as early as real-time order allows in the final schedule: the replay lets it take effect
+     * there or at any later point (hitting/replay.h). No op follows a pending op in real time, so the
+     * schedule stays a linear extension, and the completed ops keep their relative order. */
+    for (size_t t = 0; p->n_pending && t < n; t++) {
+        uint32_t op = topo ? topo[t] : (uint32_t)t;
+        if (p->chain[op] != HIT_NO_CHAIN || tix[op]) continue;
+        uint64_t call = p->call[op];
+        size_t pos = len;
+        while (pos > 0 && !(p->ret[sch[pos - 1]] < call)) pos--;
+        steps += len - pos + 1;
+        insert_at(sch, len, pos, op);
+        len++;
+    }
     for (size_t a = 0; a < k; a++) tix[X[a]] = 0;
     b->steps += steps;
 }
@@ -95,7 +110,7 @@ size_t hit_reduction_filters(const hit_poset *p, uint8_t *x_allowed, uint8_t *ch
     size_t candidates = 0;
     memset(chain_allowed, 0, p->n_chains);
     for (size_t i = 0; i < p->n; i++) {
-        x_allowed[i] = !p->isolated[i];
+        x_allowed[i] = !p->isolated[i] && p->chain[i] != HIT_NO_CHAIN; /* pending ops are never hit */
         if (x_allowed[i]) {
             candidates++;
             chain_allowed[p->chain[i]] = 1;
@@ -134,8 +149,10 @@ bool hit_enum_indices(const hit_poset *p, size_t k, const uint8_t *x_allowed, co
     if (k > HIT_MAX_TUPLE) return true;
     enum_ctx e = {.p = p, .k = k, .x_allowed = x_allowed, .fn = fn, .arg = arg};
     bool go_on = true;
-    for (uint32_t c = 0; c < p->n_chains && go_on; c++) {
-        if (chain_allowed && !chain_allowed[c]) continue;
+    /* Only pending ops (no chain at all): one index, whose schedule places them as early as they can go. */
+    uint32_t chains = p->n_chains ? p->n_chains : 1;
+    for (uint32_t c = 0; c < chains && go_on; c++) {
+        if (p->n_chains && chain_allowed && !chain_allowed[c]) continue;
         e.c = c;
         go_on = enum_rec(&e, 0);
     }

@@ -6,7 +6,11 @@
  * Guarantee (tests/unit/test_hitting_family.c checks it by brute force): the schedule of <c, X> strongly
  * hits <x0, X...> for every op x0 of chain c, so the family of all indices of depth d strongly hits every
  * d-tuple; used cumulatively (d = 1, 2, ...), X may also skip isolated ops and d >= 2 may skip chains made
- * only of isolated ops (§2.8) without losing a tuple. */
+ * only of isolated ops (§2.8) without losing a tuple.
+ *
+ * Pending ops are in no chain and (in the prover) in no tuple: the guarantee is about the completed ops,
+ * and each pending op outside X is placed as early as real-time order allows, where the replay makes it
+ * available to take effect then or later (hitting/replay.h). */
 #ifndef LINFUZZ_HIT_FAMILY_H
 #define LINFUZZ_HIT_FAMILY_H
 
@@ -40,7 +44,7 @@ void hit_build(hit_builder *b, uint32_t c, const uint32_t *X, size_t k, const ui
 bool hit_tuple_feasible(const hit_poset *p, const uint32_t *X, size_t k);
 
 /* The reductions the prover applies from depth 2 on (families used cumulatively): x_allowed[op] = 1 for
- * the ops that are not isolated, chain_allowed[c] = 1 for the chains holding at least one of them.
+ * the completed ops that are not isolated, chain_allowed[c] = 1 for the chains holding one of them.
  * Returns how many ops are allowed in X. */
 size_t hit_reduction_filters(const hit_poset *p, uint8_t *x_allowed, uint8_t *chain_allowed);
 
@@ -48,7 +52,8 @@ size_t hit_reduction_filters(const hit_poset *p, uint8_t *x_allowed, uint8_t *ch
 typedef bool (*hit_index_fn)(void *arg, uint32_t c, const uint32_t *X, size_t k);
 
 /* Enumerates the indices <c, X> with |X| = k, c ascending and X lexicographic over feasible tuples of
- * distinct ops. x_allowed (per op) and chain_allowed (per chain) restrict them (NULL: no restriction).
+ * distinct ops (c = 0 alone when every op is pending, so that there are no chains). x_allowed (per op) and
+ * chain_allowed (per chain) restrict them (NULL: no restriction).
  * Returns false when fn stopped the enumeration. k <= HIT_MAX_TUPLE. */
 bool hit_enum_indices(const hit_poset *p, size_t k, const uint8_t *x_allowed, const uint8_t *chain_allowed,
                       hit_index_fn fn, void *arg);

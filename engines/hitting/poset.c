@@ -83,6 +83,10 @@ static bool assign_min_chains(hit_poset *p, const lf_op *ops) {
     free(keys);
     uint32_t chains = 0;
     for (uint32_t i = 0; i < n; i++) {
+        if (p->ret[i] == UINT64_MAX) { /* pending */
+            p->chain[i] = HIT_NO_CHAIN;
+            continue;
+        }
         uint32_t pick = UINT32_MAX, prev = thread_prev[i];
         if (prev != UINT32_MAX && chain_last[p->chain[prev]] == prev && hit_before(p, prev, i)) pick = p->chain[prev];
         for (uint32_t c = 0; pick == UINT32_MAX && c < chains; c++)
@@ -101,12 +105,18 @@ static bool assign_thread_chains(hit_poset *p, const lf_op *ops) {
     size_t n = p->n;
     uint32_t *threads = malloc((n ? n : 1) * sizeof *threads);
     if (!threads) return false;
-    for (size_t i = 0; i < n; i++) threads[i] = ops[p->op_of[i]].thread;
-    qsort(threads, n, sizeof *threads, cmp_u32);
-    size_t distinct = 0;
+    size_t m = 0;
     for (size_t i = 0; i < n; i++)
+        if (p->ret[i] != UINT64_MAX) threads[m++] = ops[p->op_of[i]].thread;
+    qsort(threads, m, sizeof *threads, cmp_u32);
+    size_t distinct = 0;
+    for (size_t i = 0; i < m; i++)
         if (i == 0 || threads[i] != threads[distinct - 1]) threads[distinct++] = threads[i];
     for (size_t i = 0; i < n; i++) {
+        if (p->ret[i] == UINT64_MAX) {
+            p->chain[i] = HIT_NO_CHAIN;
+            continue;
+        }
         uint32_t t = ops[p->op_of[i]].thread;
         uint32_t *found = bsearch(&t, threads, distinct, sizeof *threads, cmp_u32);
         p->chain[i] = (uint32_t)(found - threads);
@@ -157,15 +167,25 @@ bool hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mod
         hit_poset_free(p);
         return false;
     }
-    /* In call order, op i overlaps an earlier op iff the latest return so far is >= its call, and a later
-     * op iff the next call is <= its return (the next op has the earliest call of all later ones). */
-    uint64_t max_ret = 0;
+    /* Among the completed ops in call order, op i overlaps an earlier one iff the latest return so far is
+     * >= its call, and a later one iff the next call is <= its return (the next completed op has the
+     * earliest call of all later ones). */
+    uint64_t max_ret = 0, next_call = UINT64_MAX;
+    bool any_before = false;
+    for (size_t i = n; i-- > 0;) { /* isolated[i] temporarily holds "a completed op follows" */
+        p->isolated[i] = 0;
+        if (p->ret[i] == UINT64_MAX) continue;
+        bool overlaps_later = next_call <= p->ret[i];
+        p->isolated[i] = overlaps_later ? 2 : 1;
+        next_call = p->call[i];
+    }
     for (size_t i = 0; i < n; i++) {
-        bool overlaps_earlier = i > 0 && max_ret >= p->call[i];
-        bool overlaps_later = i + 1 < n && p->call[i + 1] <= p->ret[i];
-        p->isolated[i] = !overlaps_earlier && !overlaps_later;
+        if (p->ret[i] == UINT64_MAX) continue;
+        bool overlaps_earlier = any_before && max_ret >= p->call[i];
+        p->isolated[i] = p->isolated[i] == 1 && !overlaps_earlier;
         if (p->isolated[i]) p->n_isolated++;
-        if (i == 0 || p->ret[i] > max_ret) max_ret = p->ret[i];
+        if (!any_before || p->ret[i] > max_ret) max_ret = p->ret[i];
+        any_before = true;
     }
     return true;
 }

@@ -2,7 +2,10 @@
  * §2.7): ops renumbered 0..n-1 in call-time order (a topological order of the interval order), O(1)
  * precedence tests on stamps, a chain partition, and which ops are isolated (comparable with all others).
  *
- * Pending ops never return: they precede nothing and are concurrent with every op called after them. */
+ * Pending ops never return: they precede nothing and are concurrent with every op called after them. They
+ * belong to no chain and are never isolated: the families order the completed ops, and the replay lets each
+ * pending op take effect at any later point or never (hitting/replay.h), so chains and isolation are those
+ * of the completed ops alone. */
 #ifndef LINFUZZ_HIT_POSET_H
 #define LINFUZZ_HIT_POSET_H
 
@@ -17,14 +20,16 @@ typedef enum hit_chain_mode {
     HIT_CHAINS_THREADS, /* one chain per thread, numbered by ascending thread id (the paper's choice) */
 } hit_chain_mode;
 
+#define HIT_NO_CHAIN UINT32_MAX /* the chain of a pending op */
+
 typedef struct hit_poset {
     size_t n;
     uint32_t *op_of;   /* local index -> index into the caller's ops */
     uint64_t *call;    /* per local index */
     uint64_t *ret;     /* per local index; UINT64_MAX for a pending op, so that it precedes nothing */
-    uint32_t *chain;   /* per local index: chain id in 0..n_chains-1 */
+    uint32_t *chain;   /* per local index: chain id in 0..n_chains-1, HIT_NO_CHAIN for a pending op */
     uint32_t n_chains;
-    uint8_t *isolated; /* per local index: 1 when comparable with every other op */
+    uint8_t *isolated; /* per local index: 1 for a completed op comparable with every other completed op */
     size_t n_isolated;
     size_t n_pending;
 } hit_poset;
