@@ -1,0 +1,188 @@
+/* libFuzzer harness for one adapter (docs/fuzzing.md). Linked into every build/bin/fuzz_<adapter>; the adapter
+ * comes from lf_fuzz_adapter_name, defined by that binary's one-line adapter_name.c.
+ *
+ * One execution: the input bytes decode into a fuzz case (fuzz/testcase/fuzz_case.h), which runs `repeats`
+ * times on fresh objects; each history is checked (engine auto) and its features go to the fuzzer through
+ * extra 8-bit counters (fuzz/testcase/history_signal.h), next to the coverage of the instrumented adapters.
+ * On a violation: minimise, save a corpus entry (engines/corpus), print the report, abort() so that libFuzzer
+ * writes the crash input.
+ *
+ * Environment: LINFUZZ_VIOLATIONS_DIR (where entries go; default LINFUZZ_CORPUS/<adapter>/violations with
+ * LINFUZZ_CORPUS defaulting to the source tree's corpus/), LINFUZZ_FUZZ_SIGNAL=0 (no history signal),
+ * LINFUZZ_FUZZ_MUTATOR=0 (libFuzzer's byte mutations only), LINFUZZ_KEEP_DUPLICATES=1 (write an entry even when
+ * one of the same bucket exists). */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "adapter.h"
+#include "check/checker.h"
+#include "corpus/capture.h"
+#include "corpus/entry.h"
+#include "testcase/case_runner.h"
+#include "testcase/fuzz_case.h"
+#include "testcase/history_signal.h"
+
+#ifndef LINFUZZ_CORPUS_DIR
+#define LINFUZZ_CORPUS_DIR "corpus"
+#endif
+
+extern const char lf_fuzz_adapter_name[];
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+
+/* libFuzzer reads every byte of this section as extra coverage counters (cleared before each execution). */
+__attribute__((used, section("__libfuzzer_extra_counters"))) static uint8_t history_counters[LF_SIGNAL_SIZE];
+
+static struct {
+    const lf_adapter *adapter;
+    unsigned n_methods;
+    lf_fc_executor executor;
+    lf_history history;
+    lf_check_options check;
+    bool signal, mutator, keep_duplicates;
+    char violations_dir[PATH_MAX];
+    double start;
+    uint64_t executions, runs, unknown;
+} G;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool env_off(const char *name) {
+    const char *v = getenv(name);
+    return v && (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off"));
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    G.adapter = lf_adapter_find(lf_fuzz_adapter_name);
+    if (!G.adapter) {
+        fprintf(stderr, "linfuzz-fuzz: adapter '%s' is not in this build\n", lf_fuzz_adapter_name);
+        exit(2);
+    }
+    lf_method ms[LF_M_COUNT];
+    G.n_methods = lf_fuzz_case_methods(G.adapter, ms);
+    G.signal = !env_off("LINFUZZ_FUZZ_SIGNAL");
+    G.mutator = !env_off("LINFUZZ_FUZZ_MUTATOR");
+    const char *keep = getenv("LINFUZZ_KEEP_DUPLICATES");
+    G.keep_duplicates = keep && strcmp(keep, "0") != 0;
+    const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
+    if (dir && *dir)
+        snprintf(G.violations_dir, sizeof G.violations_dir, "%s", dir);
+    else
+        snprintf(G.violations_dir, sizeof G.violations_dir, "%s/%s/violations",
+                 corpus && *corpus ? corpus : LINFUZZ_CORPUS_DIR, G.adapter->name);
+    if (!lf_fc_executor_init(&G.executor, LF_CLOCK_TICKET)) {
+        fprintf(stderr, "linfuzz-fuzz: cannot start %d worker threads\n", LF_FC_MAX_THREADS);
+        exit(2);
+    }
+    lf_history_init(&G.history, G.adapter->type);
+    lf_check_options_default(&G.check);
+    G.check.timeout_s = 5;
+    G.start = now_s();
+    fprintf(stderr, "linfuzz-fuzz: adapter %s (%s, %s), history signal %s, structured mutator %s, violations -> %s\n",
+            G.adapter->name, lf_type_name(G.adapter->type),
+            G.adapter->linearizable ? "expected linearizable" : "known buggy", G.signal ? "on" : "off",
+            G.mutator ? "on" : "off", G.violations_dir);
+    return 0;
+}
+
+/* Minimises, saves and reports the violation, then aborts. */
+__attribute__((noreturn)) static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c,
+                                                   unsigned run, const lf_result *res) {
+    double found_after = now_s() - G.start;
+    char desc[4096], origin[256], err[512], path[PATH_MAX] = "";
+    lf_fuzz_case_describe(desc, sizeof desc, c, G.adapter);
+    snprintf(origin, sizeof origin, "fuzz_%s (libFuzzer), execution %llu, run %u of %u", G.adapter->name,
+             (unsigned long long)G.executions, run + 1, (unsigned)c->repeats);
+    fprintf(stderr, "\nlinfuzz-fuzz: VIOLATION in %s (%zu ops, %s): %s\nlinfuzz-fuzz: minimizing...\n", origin,
+            G.history.n, res->engine, res->reason);
+    lf_minimize_options mo;
+    lf_minimize_options_default(&mo);
+    mo.timeout_s = 30;
+    lf_capture_input in = {
+        .adapter = G.adapter->name,
+        .expected_linearizable = G.adapter->linearizable,
+        .origin = origin,
+        .workload_format = LF_FUZZ_CASE_FORMAT,
+        .workload_desc = desc,
+        .workload = data,
+        .workload_len = size,
+        .full = &G.history,
+        .minimize = &mo,
+    };
+    lf_violation_entry e;
+    lf_status st = lf_capture_violation(&in, &e, err, sizeof err);
+    const char *saved = "not saved";
+    if (st != LF_OK) {
+        fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
+    } else {
+        fputs(e.report, stderr);
+        const char *bucket = lf_entry_meta(&e, "bucket");
+        if (!G.keep_duplicates && lf_entry_find_bucket(G.violations_dir, bucket, path, sizeof path)) {
+            saved = "existing entry of the same bucket";
+        } else if (lf_entry_save(&e, G.violations_dir, path, sizeof path, err, sizeof err) == LF_OK) {
+            saved = "saved";
+        } else {
+            fprintf(stderr, "linfuzz-fuzz: cannot save the entry: %s\n", err);
+            path[0] = 0;
+        }
+        lf_entry_free(&e);
+    }
+    fprintf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
+    if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: linfuzz repro %s ; explain: linfuzz show %s\n", path, path);
+    /* One line for scripts (ci/quickstart.sh, ci/bench_fuzz.sh). */
+    fprintf(stderr, "linfuzz-fuzz: violation adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n",
+            G.adapter->name, found_after, (unsigned long long)G.executions, (unsigned long long)G.runs,
+            path[0] ? path : "-");
+    fflush(stderr);
+    abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    lf_fuzz_case c;
+    lf_fuzz_case_decode(data, size, G.n_methods, &c);
+    lf_fc_plan plan;
+    if (!lf_fc_plan_build(&plan, &c, G.adapter)) return 0;
+    G.executions++;
+    for (unsigned r = 0; r < c.repeats; r++) {
+        if (!lf_fc_execute(&G.executor, &plan, r, &G.history)) break;
+        G.runs++;
+        lf_result res;
+        lf_result_init(&res);
+        lf_check(&G.history, &G.check, &res);
+        if (G.signal) lf_history_signal(&G.history, history_counters);
+        if (res.verdict == LF_VIOLATION) {
+            lf_fc_plan_free(&plan);
+            on_violation(data, size, &c, r, &res);
+        }
+        if (res.verdict == LF_UNKNOWN) G.unknown++;
+        lf_result_free(&res);
+    }
+    lf_fc_plan_free(&plan);
+    return 0;
+}
+
+/* Structured mutation most of the time (decode, change the case, encode), libFuzzer's byte mutations for
+ * the rest, so that both kinds of neighbour are explored. */
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed) {
+    if (!G.mutator) return LLVMFuzzerMutate(data, size, max_size);
+    uint64_t rng = (uint64_t)seed * 0x9e3779b97f4a7c15ull + 1;
+    if (lf_rand_below(&rng, 4) == 0) return LLVMFuzzerMutate(data, size, max_size);
+    lf_fuzz_case c;
+    lf_fuzz_case_decode(data, size, G.n_methods, &c);
+    unsigned steps = 1 + (unsigned)lf_rand_below(&rng, 3);
+    for (unsigned i = 0; i < steps; i++) lf_fuzz_case_mutate(&c, G.n_methods, &rng);
+    uint8_t out[LF_FC_MAX_ENCODED];
+    size_t len = lf_fuzz_case_encode(&c, out);
+    if (len > max_size) return LLVMFuzzerMutate(data, size, max_size);
+    memcpy(data, out, len);
+    return len;
+}

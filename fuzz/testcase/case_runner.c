@@ -1,0 +1,218 @@
+/* Running fuzz cases: plan expansion (argument scheme in case_runner.h) and the serial-concurrent-serial run. */
+#include "testcase/case_runner.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner/perturb.h"
+
+/* Concrete arguments of one call. u is the call's unique index within the run. */
+static void concrete_call(lf_planned_op *op, const lf_adapter *a, lf_method m, uint8_t arg, unsigned keys, size_t u) {
+    const lf_method_info *mi = lf_method_info_of(a->type, m);
+    int64_t unique = (int64_t)arg * 65536 + (int64_t)u + 1;
+    op->method = (uint8_t)m;
+    op->nargs = mi ? mi->nargs : 0;
+    op->args[0] = op->args[1] = 0;
+    switch (a->type) {
+    case LF_TYPE_SET:
+        op->args[0] = 1 + arg % keys;
+        break;
+    case LF_TYPE_KV:
+        op->args[0] = arg % keys;
+        op->args[1] = unique;
+        break;
+    case LF_TYPE_CAS_REGISTER:
+        if (m == LF_M_CAS) {
+            op->args[0] = (arg & 15) % (keys + 1);
+            op->args[1] = 1 + (arg >> 4) % keys;
+        } else {
+            op->args[0] = 1 + arg % keys;
+        }
+        break;
+    default:
+        op->args[0] = unique;
+        break;
+    }
+    for (unsigned j = op->nargs; j < 2; j++) op->args[j] = 0;
+}
+
+/* The method that observes everything left after the threads stop, if a implements it. */
+static lf_method drain_method_of(const lf_adapter *a) {
+    static const lf_method by_type[LF_TYPE_COUNT][2] = {
+        [LF_TYPE_REGISTER] = {LF_M_READ, LF_M_READ},     [LF_TYPE_CAS_REGISTER] = {LF_M_READ, LF_M_READ},
+        [LF_TYPE_SET] = {LF_M_CONTAINS, LF_M_REMOVE},    [LF_TYPE_STACK] = {LF_M_POP, LF_M_POP},
+        [LF_TYPE_QUEUE] = {LF_M_DEQ, LF_M_DEQ},          [LF_TYPE_PQUEUE] = {LF_M_POLL, LF_M_POLL},
+        [LF_TYPE_KV] = {LF_M_GET, LF_M_DELETE},          [LF_TYPE_COUNTER] = {LF_M_GET, LF_M_GET},
+        [LF_TYPE_DEQUE] = {LF_M_POP_FRONT, LF_M_POP_BACK},
+    };
+    for (int k = 0; k < 2; k++) {
+        lf_method m = by_type[a->type][k];
+        if ((a->methods & LF_METHOD_BIT(m)) && lf_method_info_of(a->type, m)) return m;
+    }
+    return LF_M_COUNT;
+}
+
+void lf_fc_plan_free(lf_fc_plan *p) {
+    free(p->ops[0]);
+    memset(p, 0, sizeof *p);
+}
+
+bool lf_fc_plan_build(lf_fc_plan *p, const lf_fuzz_case *c, const lf_adapter *a) {
+    memset(p, 0, sizeof *p);
+    lf_method ms[LF_M_COUNT];
+    unsigned nm = lf_fuzz_case_methods(a, ms);
+    p->adapter = a;
+    p->threads = c->threads;
+    p->key_domain = c->key_domain;
+    p->perturb = c->perturb;
+    p->seed = c->seed;
+    size_t total = lf_fuzz_case_run_ops(c), inserts = 0;
+    lf_planned_op *block = malloc((total ? total : 1) * sizeof *block);
+    if (!block || nm == 0) {
+        free(block);
+        return false;
+    }
+    size_t u = 0;
+    for (unsigned i = 0; i < c->prefix_len; i++, u++) {
+        lf_method m = ms[c->prefix[i].method % nm];
+        concrete_call(&p->prefix[i], a, m, c->prefix[i].arg, c->key_domain, u);
+        inserts += lf_method_info_of(a->type, m)->role == LF_ROLE_INSERT;
+    }
+    p->prefix_len = c->prefix_len;
+    size_t at = 0;
+    for (unsigned t = 0; t < c->threads; t++) {
+        p->ops[t] = block + at;
+        p->len[t] = (size_t)c->body_len[t] * c->rounds;
+        for (unsigned r = 0; r < c->rounds; r++)
+            for (unsigned i = 0; i < c->body_len[t]; i++, u++) {
+                lf_method m = ms[c->body[t][i].method % nm];
+                concrete_call(&block[at++], a, m, c->body[t][i].arg, c->key_domain, u);
+                inserts += lf_method_info_of(a->type, m)->role == LF_ROLE_INSERT;
+            }
+    }
+    p->drain_method = c->drain ? drain_method_of(a) : LF_M_COUNT;
+    if (p->drain_method != LF_M_COUNT) {
+        lf_role role = lf_method_info_of(a->type, p->drain_method)->role;
+        if (a->type == LF_TYPE_SET || a->type == LF_TYPE_KV)
+            p->drain_max = c->key_domain;
+        else if (role == LF_ROLE_REMOVE)
+            p->drain_max = inserts + 1;
+        else
+            p->drain_max = 1;
+    }
+    return true;
+}
+
+/* ---- execution ---- */
+
+bool lf_fc_executor_init(lf_fc_executor *x, lf_clock_kind clock) {
+    memset(x, 0, sizeof *x);
+    if (!lf_clock_available(clock)) return false;
+    x->clock = clock;
+    x->pool = lf_pool_create(LF_FC_MAX_THREADS);
+    if (!x->pool) return false;
+    if (!lf_recorder_init(&x->recorder, clock, LF_FC_MAX_THREADS + 1, 0)) {
+        lf_pool_destroy(x->pool);
+        x->pool = NULL;
+        return false;
+    }
+    return true;
+}
+
+void lf_fc_executor_free(lf_fc_executor *x) {
+    if (x->pool) lf_pool_destroy(x->pool);
+    lf_recorder_free(&x->recorder);
+    memset(x, 0, sizeof *x);
+}
+
+typedef struct run_context {
+    lf_fc_executor *x;
+    const lf_fc_plan *plan;
+    void *object;
+    unsigned run;
+    _Atomic uint64_t perturbations;
+} run_context;
+
+static void worker(unsigned t, void *arg) {
+    run_context *c = arg;
+    const lf_fc_plan *p = c->plan;
+    const lf_adapter *a = p->adapter;
+    lf_perturb_state ps;
+    uint64_t seed = p->seed ^ (0x9e3779b97f4a7c15ull * (c->run + 1)) ^ (0xd1342543de82ef95ull * (t + 1));
+    lf_perturb_state_init(&ps, &p->perturb, seed);
+    lf_perturb_bind(&ps);
+    if (a->thread_enter) a->thread_enter(c->object);
+    for (size_t i = 0; i < p->len[t]; i++) {
+        const lf_planned_op *op = &p->ops[t][i];
+        lf_perturb_gap(&ps);
+        lf_recorder_call(&c->x->recorder, t, a, c->object, (lf_method)op->method, op->args, op->nargs);
+    }
+    if (a->thread_leave) a->thread_leave(c->object);
+    lf_perturb_bind(NULL);
+    atomic_fetch_add_explicit(&c->perturbations, ps.events, memory_order_relaxed);
+}
+
+/* The serial drain: removes until empty, one observer per key, or one final observer. */
+static void drain(lf_fc_executor *x, const lf_fc_plan *p, void *obj) {
+    const lf_adapter *a = p->adapter;
+    unsigned serial = p->threads;
+    lf_thread_log *log = &x->recorder.logs[serial];
+    lf_role role = lf_method_info_of(a->type, p->drain_method)->role;
+    for (size_t k = 0; k < p->drain_max; k++) {
+        lf_planned_op op;
+        concrete_call(&op, a, p->drain_method, 0, p->key_domain, 0);
+        if (a->type == LF_TYPE_SET) op.args[0] = 1 + (int64_t)k;
+        if (a->type == LF_TYPE_KV) op.args[0] = (int64_t)k;
+        lf_recorder_call(&x->recorder, serial, a, obj, p->drain_method, op.args, op.nargs);
+        if (role == LF_ROLE_REMOVE && a->type != LF_TYPE_SET && a->type != LF_TYPE_KV &&
+            log->ops[log->n - 1].res_kind == LF_K_EMPTY)
+            break;
+    }
+}
+
+static bool ensure_capacity(lf_fc_executor *x, size_t need) {
+    if (need <= x->log_cap) return true;
+    lf_recorder_free(&x->recorder);
+    if (!lf_recorder_init(&x->recorder, x->clock, LF_FC_MAX_THREADS + 1, need)) {
+        x->log_cap = 0;
+        lf_recorder_init(&x->recorder, x->clock, LF_FC_MAX_THREADS + 1, 0);
+        return false;
+    }
+    x->log_cap = need;
+    return true;
+}
+
+bool lf_fc_execute(lf_fc_executor *x, const lf_fc_plan *p, unsigned run, lf_history *h) {
+    const lf_adapter *a = p->adapter;
+    size_t need = p->prefix_len + p->drain_max;
+    for (unsigned t = 0; t < p->threads; t++)
+        if (p->len[t] > need) need = p->len[t];
+    if (!ensure_capacity(x, need ? need : 1)) return false;
+    lf_recorder_reset(&x->recorder);
+    size_t ops = p->prefix_len + p->drain_max;
+    for (unsigned t = 0; t < p->threads; t++) ops += p->len[t];
+    run_context c = {.x = x, .plan = p, .run = run};
+    atomic_init(&c.perturbations, 0);
+    c.object = a->create(ops ? ops : 1);
+    if (!c.object) return false;
+
+    /* The serial parts run on this thread, unperturbed, as thread id `threads`. */
+    lf_perturb_bind(NULL);
+    if (a->thread_enter) a->thread_enter(c.object);
+    for (size_t i = 0; i < p->prefix_len; i++)
+        lf_recorder_call(&x->recorder, p->threads, a, c.object, (lf_method)p->prefix[i].method, p->prefix[i].args,
+                         p->prefix[i].nargs);
+    lf_pool_run(x->pool, p->threads, worker, &c);
+    if (p->drain_method != LF_M_COUNT) drain(x, p, c.object);
+    if (a->thread_leave) a->thread_leave(c.object);
+    a->destroy(c.object);
+    x->perturbations += atomic_load(&c.perturbations);
+
+    h->n = 0;
+    h->type = a->type;
+    h->has_init = false;
+    h->init_kind = LF_K_INT;
+    h->init = 0;
+    return lf_recorder_merge(&x->recorder, h);
+}

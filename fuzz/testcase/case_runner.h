@@ -1,0 +1,59 @@
+/* Running fuzz cases: a case expanded into concrete calls (its plan), and one run of a plan on a fresh
+ * object: serial prefix on the calling thread, the threads' bodies concurrently on a persistent pool (with
+ * the runner's perturbation), then the serial drain. The history has one thread id per worker (0..T-1) and
+ * T for the serial part, which is sequential with everything (it runs before the workers start and after
+ * they stop).
+ *
+ * Arguments: values inserted (register write, push, enq, insert, put's value, push_front/back) are
+ * distinct within a run, arg * 65536 + a unique index + 1, so histories of register, stack, queue, pqueue and
+ * deque are unambiguous and the arg byte still orders pqueue priorities. Set keys are 1 + arg % keys, kv keys
+ * arg % keys, cas-register values 1 + arg % keys (the expected value of a cas also 0, the initial value). */
+#ifndef LINFUZZ_CASE_RUNNER_H
+#define LINFUZZ_CASE_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "adapter.h"
+#include "history/history.h"
+#include "recorder/recorder.h"
+#include "runner/pool.h"
+#include "runner/workload.h"
+#include "testcase/fuzz_case.h"
+
+typedef struct lf_fc_plan {
+    const lf_adapter *adapter;
+    unsigned threads;
+    size_t len[LF_FC_MAX_THREADS];
+    lf_planned_op *ops[LF_FC_MAX_THREADS]; /* thread t's calls; ops[0] owns one block for all threads */
+    size_t prefix_len;
+    lf_planned_op prefix[LF_FC_MAX_PREFIX];
+    lf_method drain_method; /* LF_M_COUNT: no drain */
+    size_t drain_max;       /* drain calls at most (removes until empty, or one observer per key) */
+    unsigned key_domain;
+    lf_perturb perturb;
+    uint64_t seed;
+} lf_fc_plan;
+
+/* Expands c for adapter a. Returns false when out of memory. */
+bool lf_fc_plan_build(lf_fc_plan *p, const lf_fuzz_case *c, const lf_adapter *a);
+void lf_fc_plan_free(lf_fc_plan *p);
+
+typedef struct lf_fc_executor {
+    lf_pool *pool;
+    lf_recorder recorder;
+    size_t log_cap; /* per-thread capacity of the recorder's logs */
+    lf_clock_kind clock;
+    uint64_t perturbations; /* over all runs */
+} lf_fc_executor;
+
+/* A pool of LF_FC_MAX_THREADS threads. False when threads or memory cannot be had or clock is unavailable. */
+bool lf_fc_executor_init(lf_fc_executor *x, lf_clock_kind clock);
+void lf_fc_executor_free(lf_fc_executor *x);
+
+/* Runs p once (run = index of the repetition, which varies the perturbation seeds) on a fresh object; h
+ * receives the history (its ops replaced, its type set). False when out of memory. */
+bool lf_fc_execute(lf_fc_executor *x, const lf_fc_plan *p, unsigned run, lf_history *h);
+
+#endif
