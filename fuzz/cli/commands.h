@@ -16,5 +16,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
 int cmd_adapters(int argc, char **argv);
+int cmd_repro(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 
 #endif

@@ -16,6 +16,8 @@ static const command COMMANDS[] = {
     {"stress", cmd_stress, "fuzz an adapter with random concurrent workloads until a violation"},
     {"adapters", cmd_adapters, "list the data structures under test"},
     {"gen", cmd_gen, "write a random history (linearizable by construction unless --bad)"},
+    {"repro", cmd_repro, "re-check a violation entry and re-run its workload"},
+    {"show", cmd_show, "print the report of a violation entry (or its histories, metadata, input)"},
 };
 #define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

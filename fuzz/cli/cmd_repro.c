@@ -1,0 +1,209 @@
+/* `linfuzz repro ENTRY`: re-checks a violation entry's saved histories and re-runs its workload.
+ *
+ * The saved histories are evidence on their own (a checker verdict is deterministic), so they are re-checked
+ * first; then the workload is run again on the adapter, N times with different perturbation seeds, to tell
+ * how often the schedule that breaks it comes back (seed-003-004.md §3.2: "witnessed, not reproduced" is a
+ * valid outcome for a rare race). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "adapter.h"
+#include "check/checker.h"
+#include "commands.h"
+#include "corpus/entry.h"
+#include "testcase/case_runner.h"
+#include "testcase/fuzz_case.h"
+
+static void help(FILE *out) {
+    fprintf(out,
+            "usage: linfuzz repro ENTRY [options]\n"
+            "\n"
+            "Reproduces a violation entry (a .lfz file written by a fuzz target, e.g. corpus/ADAPTER/violations/...):\n"
+            "  1. re-checks its full and minimized histories (deterministic: both must still be violations);\n"
+            "  2. re-runs its workload on the adapter, N times with different perturbation seeds, checks every\n"
+            "     run and reports how often the violation reappears.\n"
+            "\n"
+            "options:\n"
+            "  --runs N       runs of the workload (default 200; 0: only re-check the histories)\n"
+            "  --seconds S    stop re-running after S seconds (default 60)\n"
+            "  --timeout SEC  time budget per history for the search engines (default 60)\n"
+            "  -q, --quiet    only the summary line\n"
+            "\n"
+            "exit: 1 the saved histories are violations or the violation reappeared, 0 neither,\n"
+            "      2 bad usage or not a valid entry (corrupt, truncated, missing sections), 4 unreadable file.\n");
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool parse_u64(const char *s, uint64_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || *s == '-') return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_seconds(const char *s, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= 0)) return false;
+    *out = v;
+    return true;
+}
+
+/* Re-checks one saved history; returns its verdict. */
+static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_options *o, bool quiet) {
+    lf_result r;
+    lf_result_init(&r);
+    lf_check(h, o, &r);
+    if (!quiet) printf("  %-9s (%zu ops): %s [%s]: %s\n", what, h->n, lf_verdict_name(r.verdict), r.engine, r.reason);
+    lf_verdict v = r.verdict;
+    lf_result_free(&r);
+    return v;
+}
+
+/* Runs the entry's workload; returns the number of violating runs (-1: could not run). */
+static long rerun(const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, double seconds,
+                  const lf_check_options *o, bool quiet, uint64_t *done) {
+    lf_method ms[LF_M_COUNT];
+    lf_fuzz_case c;
+    lf_fuzz_case_decode(e->workload, e->workload_len, lf_fuzz_case_methods(a, ms), &c);
+    if (!quiet) {
+        char desc[4096];
+        lf_fuzz_case_describe(desc, sizeof desc, &c, a);
+        printf("workload: %s\n", desc);
+    }
+    lf_fc_plan plan;
+    lf_fc_executor x;
+    if (!lf_fc_plan_build(&plan, &c, a)) return -1;
+    if (!lf_fc_executor_init(&x, LF_CLOCK_TICKET)) {
+        lf_fc_plan_free(&plan);
+        return -1;
+    }
+    lf_history h;
+    lf_history_init(&h, a->type);
+    long found = 0;
+    double start = now_s();
+    *done = 0;
+    for (uint64_t k = 0; k < runs && now_s() - start < seconds; k++) {
+        if (!lf_fc_execute(&x, &plan, (unsigned)k, &h)) {
+            found = -1;
+            break;
+        }
+        (*done)++;
+        lf_result r;
+        lf_result_init(&r);
+        lf_check(&h, o, &r);
+        if (r.verdict == LF_VIOLATION && found++ == 0 && !quiet)
+            printf("  first reappearance: run %" PRIu64 " (%zu ops): %s [%s]\n", k + 1, h.n, r.reason, r.engine);
+        lf_result_free(&r);
+    }
+    lf_history_free(&h);
+    lf_fc_executor_free(&x);
+    lf_fc_plan_free(&plan);
+    return found;
+}
+
+int cmd_repro(int argc, char **argv) {
+    const char *path = NULL;
+    uint64_t runs = 200;
+    double seconds = 60, timeout = 60;
+    bool quiet = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool ok = true;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help(stdout);
+            return LF_EXIT_OK;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            quiet = true;
+            continue;
+        } else if (!strcmp(a, "--runs") || !strcmp(a, "--seconds") || !strcmp(a, "--timeout")) {
+            if (!v) {
+                fprintf(stderr, "linfuzz repro: %s needs a value\n", a);
+                return LF_EXIT_USAGE;
+            }
+            ok = !strcmp(a, "--runs") ? parse_u64(v, &runs)
+                 : !strcmp(a, "--seconds") ? parse_seconds(v, &seconds)
+                                           : parse_seconds(v, &timeout);
+            i++;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "linfuzz repro: unknown option '%s'\n", a);
+            return LF_EXIT_USAGE;
+        } else if (!path) {
+            path = a;
+        } else {
+            fprintf(stderr, "linfuzz repro: one entry at a time ('%s' is extra)\n", a);
+            return LF_EXIT_USAGE;
+        }
+        if (!ok) {
+            fprintf(stderr, "linfuzz repro: bad value '%s' for %s\n", v, a);
+            return LF_EXIT_USAGE;
+        }
+    }
+    if (!path) {
+        fprintf(stderr, "linfuzz repro: which entry?\n");
+        help(stderr);
+        return LF_EXIT_USAGE;
+    }
+    lf_violation_entry e;
+    char err[1024];
+    lf_status st = lf_entry_load(path, &e, err, sizeof err);
+    if (st != LF_OK) {
+        fprintf(stderr, "linfuzz repro: %s\n", err);
+        return st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
+    }
+    const char *adapter_name = lf_entry_meta(&e, "adapter");
+    lf_check_options o;
+    lf_check_options_default(&o);
+    o.timeout_s = timeout;
+    if (!quiet) printf("%s: adapter %s, type %s\n", path, adapter_name, lf_type_name(e.full.type));
+    if (!quiet) printf("saved histories:\n");
+    lf_verdict vf = recheck("history", &e.full, &o, quiet), vm = recheck("minimized", &e.minimized, &o, quiet);
+    bool saved_violation = vf == LF_VIOLATION || vm == LF_VIOLATION;
+    if (!quiet && !(vf == LF_VIOLATION && vm == LF_VIOLATION))
+        printf("  WARNING: a saved history is no longer a violation: the checker changed, or the entry is wrong\n");
+
+    const char *format = lf_entry_meta(&e, "workload_format");
+    const lf_adapter *a = lf_adapter_find(adapter_name);
+    long found = 0;
+    uint64_t done = 0;
+    char rerun_note[256] = "";
+    if (runs == 0) {
+        snprintf(rerun_note, sizeof rerun_note, "workload not re-run (--runs 0)");
+    } else if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0) {
+        snprintf(rerun_note, sizeof rerun_note, "workload not re-run: its format is %s, not '%s'",
+                 format ? format : "not recorded", LF_FUZZ_CASE_FORMAT);
+    } else if (!a) {
+        snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is not in this build", adapter_name);
+    } else if (a->type != e.full.type) {
+        snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is a %s now, the entry a %s",
+                 adapter_name, lf_type_name(a->type), lf_type_name(e.full.type));
+    } else {
+        found = rerun(&e, a, runs, seconds, &o, quiet, &done);
+        if (found < 0) {
+            fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
+            lf_entry_free(&e);
+            return LF_EXIT_IO;
+        }
+        snprintf(rerun_note, sizeof rerun_note, "violation reappeared in %ld of %" PRIu64 " runs (%.1f%%)", found,
+                 done, done ? 100.0 * (double)found / (double)done : 0.0);
+    }
+    printf("%s: saved histories %s; %s\n", path,
+           vf == LF_VIOLATION && vm == LF_VIOLATION ? "are violations"
+           : saved_violation                        ? "partly violations"
+                                                    : "are NOT violations",
+           rerun_note);
+    lf_entry_free(&e);
+    return saved_violation || found > 0 ? LF_EXIT_VIOLATION : LF_EXIT_OK;
+}
