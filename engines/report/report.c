@@ -260,7 +260,7 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
     size_t *order = call_order(h);
     for (size_t k = 0; order && k < h->n && k < 4 * LF_REPORT_TIMELINE_MAX_OPS; k++) {
         char text[160], tag[24];
-        lf_text_format_op(text, h->type, &h->ops[order[k]]);
+        text[lf_text_format_op(text, h->type, &h->ops[order[k]])] = 0; /* it does not terminate */
         tag_of(k, h->n, tag);
         fprintf(f, "%-40s # %s%s\n", text, tag, marked && marked[order[k]] ? " *" : "");
     }

@@ -51,6 +51,7 @@ void lf_fuzz_case_normalize(lf_fuzz_case *c, unsigned n_methods) {
     if (c->key_domain > LF_FC_MAX_KEYS) c->key_domain = LF_FC_MAX_KEYS;
     if (c->perturb.point_chance > 1024) c->perturb.point_chance = 1024;
     if (c->perturb.gap_chance > 1024) c->perturb.gap_chance = 1024;
+    if (c->perturb.spin_max > LF_FC_MAX_SPIN) c->perturb.spin_max = LF_FC_MAX_SPIN;
     if (c->prefix_len > LF_FC_MAX_PREFIX) c->prefix_len = LF_FC_MAX_PREFIX;
     for (unsigned t = 0; t < LF_FC_MAX_THREADS; t++) {
         if (t >= c->threads) c->body_len[t] = 0;
@@ -83,7 +84,7 @@ void lf_fuzz_case_decode(const uint8_t *data, size_t len, unsigned n_methods, lf
     c->key_domain = (uint8_t)(1 + next_byte(&r) % LF_FC_MAX_KEYS);
     c->perturb.point_chance = (uint16_t)(next_u16(&r) % 1025);
     c->perturb.gap_chance = (uint16_t)(next_u16(&r) % 1025);
-    c->perturb.spin_max = next_u16(&r);
+    c->perturb.spin_max = (uint16_t)(next_u16(&r) % (LF_FC_MAX_SPIN + 1));
     c->perturb.yield_share = next_byte(&r);
     c->prefix_len = (uint8_t)(next_byte(&r) % (LF_FC_MAX_PREFIX + 1));
     c->seed = next_u64(&r);
@@ -205,7 +206,7 @@ void lf_fuzz_case_mutate(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) {
         switch (rnd(rng, 4)) {
         case 0: c->perturb.point_chance = rnd(rng, 2) ? chances[rnd(rng, 6)] : (uint16_t)rnd(rng, 1025); break;
         case 1: c->perturb.gap_chance = rnd(rng, 2) ? chances[rnd(rng, 6)] : (uint16_t)rnd(rng, 1025); break;
-        case 2: c->perturb.spin_max = rnd(rng, 2) ? spins[rnd(rng, 4)] : (uint16_t)rnd(rng, 65536); break;
+        case 2: c->perturb.spin_max = rnd(rng, 2) ? spins[rnd(rng, 4)] : (uint16_t)rnd(rng, LF_FC_MAX_SPIN + 1); break;
         default: c->perturb.yield_share = (uint8_t)rnd(rng, 256); break;
         }
         break;

@@ -29,6 +29,7 @@
 #define LF_FC_MAX_PREFIX 16  /* serial calls before the threads start */
 #define LF_FC_MAX_KEYS 16    /* key domain of sets, kv and cas values */
 #define LF_FC_MAX_RUN_OPS 2048 /* concurrent calls per run: rounds are reduced to stay within it */
+#define LF_FC_MAX_SPIN 4000    /* longest busy-wait of one perturbation (cpu-relax iterations) */
 #define LF_FC_HEADER_BYTES 20
 /* Largest canonical encoding: header, per thread a length byte and its body, the prefix. */
 #define LF_FC_MAX_ENCODED \
@@ -46,7 +47,7 @@ typedef struct lf_fuzz_case {
     uint8_t repeats;    /* 1..LF_FC_MAX_REPEATS */
     uint8_t key_domain; /* 1..LF_FC_MAX_KEYS */
     bool drain;         /* observe everything after the threads stop */
-    lf_perturb perturb; /* point/gap chances 0..1024 */
+    lf_perturb perturb; /* point/gap chances 0..1024, spin_max 0..LF_FC_MAX_SPIN */
     uint64_t seed;      /* perturbation seed (run r, thread t get derived seeds) */
     uint8_t body_len[LF_FC_MAX_THREADS];
     lf_fc_call body[LF_FC_MAX_THREADS][LF_FC_MAX_BODY];

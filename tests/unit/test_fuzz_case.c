@@ -1,0 +1,252 @@
+/* Tests of fuzz/testcase: every byte string decodes to a valid case and the encoding is canonical
+ * (decode(encode(c)) == c), structured mutations keep cases canonical, plans follow the argument scheme
+ * (distinct inserted values, small key domains), runs of correct adapters give well-formed linearizable
+ * histories with the serial prefix and drain where they belong, and the history signal responds to what a
+ * history contains. */
+#include <string.h>
+
+#include "adapter.h"
+#include "check/checker.h"
+#include "generate/history_gen.h"
+#include "test_util.h"
+#include "testcase/case_runner.h"
+#include "testcase/fuzz_case.h"
+#include "testcase/history_signal.h"
+
+static bool same_case(const lf_fuzz_case *a, const lf_fuzz_case *b) {
+    /* compare field by field: the struct has padding */
+    if (a->threads != b->threads || a->rounds != b->rounds || a->repeats != b->repeats ||
+        a->key_domain != b->key_domain || a->drain != b->drain || a->seed != b->seed ||
+        a->prefix_len != b->prefix_len || memcmp(&a->perturb, &b->perturb, sizeof a->perturb) ||
+        memcmp(a->body_len, b->body_len, sizeof a->body_len) || memcmp(a->body, b->body, sizeof a->body) ||
+        memcmp(a->prefix, b->prefix, sizeof a->prefix))
+        return false;
+    return true;
+}
+
+static bool valid_case(const lf_fuzz_case *c, unsigned nm) {
+    if (c->threads < 1 || c->threads > LF_FC_MAX_THREADS || c->rounds < 1 || c->rounds > LF_FC_MAX_ROUNDS ||
+        c->repeats < 1 || c->repeats > LF_FC_MAX_REPEATS || c->key_domain < 1 || c->key_domain > LF_FC_MAX_KEYS ||
+        c->prefix_len > LF_FC_MAX_PREFIX || c->perturb.point_chance > 1024 || c->perturb.gap_chance > 1024 || c->perturb.spin_max > LF_FC_MAX_SPIN ||
+        lf_fuzz_case_run_ops(c) > LF_FC_MAX_RUN_OPS)
+        return false;
+    for (unsigned t = 0; t < LF_FC_MAX_THREADS; t++) {
+        if (c->body_len[t] > LF_FC_MAX_BODY || (t >= c->threads && c->body_len[t])) return false;
+        for (unsigned i = 0; i < c->body_len[t]; i++)
+            if (c->body[t][i].method >= nm) return false;
+    }
+    return true;
+}
+
+static void decoding_is_total_and_canonical(void) {
+    uint64_t rng = 42;
+    uint8_t bytes[700], enc[LF_FC_MAX_ENCODED], enc2[LF_FC_MAX_ENCODED];
+    size_t bad = 0;
+    for (int k = 0; k < 20000; k++) {
+        size_t len = (size_t)lf_rand_below(&rng, sizeof bytes);
+        for (size_t i = 0; i < len; i++) bytes[i] = (uint8_t)lf_rand_next(&rng);
+        unsigned nm = 1 + (unsigned)lf_rand_below(&rng, 6);
+        lf_fuzz_case c, c2;
+        lf_fuzz_case_decode(bytes, len, nm, &c);
+        size_t n = lf_fuzz_case_encode(&c, enc);
+        lf_fuzz_case_decode(enc, n, nm, &c2);
+        size_t n2 = lf_fuzz_case_encode(&c2, enc2);
+        if (!valid_case(&c, nm) || !same_case(&c, &c2) || n != n2 || memcmp(enc, enc2, n) || n > LF_FC_MAX_ENCODED)
+            bad++;
+    }
+    CHECKF(bad == 0, "%zu inputs not decoded to a valid canonical case", bad);
+    lf_fuzz_case c;
+    lf_fuzz_case_decode(NULL, 0, 3, &c);
+    CHECK(c.threads == 1 && c.rounds == 1 && c.repeats == 1 && c.body_len[0] == 0 && valid_case(&c, 3));
+    /* the documented header: byte 0 = threads-1 | drain<<3, byte 1 = rounds-1, byte 20 = thread 0's length */
+    uint8_t hdr[24] = {0x0b, 5, 2, 1};
+    hdr[20] = 1;
+    hdr[21] = 4; /* method 4 % 3 = 1 */
+    hdr[22] = 9;
+    lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
+    CHECK(c.threads == 4 && c.drain && c.rounds == 6 && c.repeats == 3 && c.key_domain == 2);
+    CHECK(c.body_len[0] == 1 && c.body[0][0].method == 1 && c.body[0][0].arg == 9 && c.body_len[1] == 0);
+}
+
+static void mutations_stay_canonical(void) {
+    uint64_t rng = 7;
+    lf_fuzz_case c, back;
+    lf_fuzz_case_decode(NULL, 0, 4, &c);
+    uint8_t enc[LF_FC_MAX_ENCODED];
+    size_t bad = 0, changed = 0, max_threads = 0;
+    for (int k = 0; k < 20000; k++) {
+        lf_fuzz_case before = c;
+        lf_fuzz_case_mutate(&c, 4, &rng);
+        size_t n = lf_fuzz_case_encode(&c, enc);
+        lf_fuzz_case_decode(enc, n, 4, &back);
+        if (!valid_case(&c, 4) || !same_case(&c, &back)) bad++;
+        changed += !same_case(&before, &c);
+        if (c.threads > max_threads) max_threads = c.threads;
+    }
+    CHECKF(bad == 0, "%zu mutations left a non-canonical case", bad);
+    CHECKF(changed > 15000, "only %zu of 20000 mutations changed the case", changed);
+    CHECK(max_threads == LF_FC_MAX_THREADS);
+}
+
+/* Plans: arguments follow the scheme of case_runner.h. */
+static void plans_follow_the_argument_scheme(void) {
+    uint64_t rng = 99;
+    uint8_t bytes[400];
+    for (size_t ai = 0; ai < lf_adapter_count(); ai++) {
+        const lf_adapter *a = lf_adapter_at(ai);
+        lf_method ms[LF_M_COUNT];
+        unsigned nm = lf_fuzz_case_methods(a, ms);
+        for (int k = 0; k < 20; k++) {
+            for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (uint8_t)lf_rand_next(&rng);
+            lf_fuzz_case c;
+            lf_fuzz_case_decode(bytes, sizeof bytes, nm, &c);
+            lf_fc_plan p;
+            CHECK(lf_fc_plan_build(&p, &c, a));
+            int64_t *inserted = malloc((lf_fuzz_case_run_ops(&c) + LF_FC_MAX_PREFIX + 1) * sizeof *inserted);
+            size_t n_ins = 0, bad = 0;
+            for (int part = 0; part <= (int)p.threads; part++) {
+                const lf_planned_op *ops = part < (int)p.threads ? p.ops[part] : p.prefix;
+                size_t n = part < (int)p.threads ? p.len[part] : p.prefix_len;
+                for (size_t i = 0; i < n; i++) {
+                    const lf_planned_op *op = &ops[i];
+                    const lf_method_info *mi = lf_method_info_of(a->type, (lf_method)op->method);
+                    if (!mi || !(a->methods & LF_METHOD_BIT(op->method)) || op->nargs != mi->nargs) bad++;
+                    if (a->type == LF_TYPE_SET && (op->args[0] < 1 || op->args[0] > c.key_domain)) bad++;
+                    if (a->type == LF_TYPE_KV && (op->args[0] < 0 || op->args[0] >= c.key_domain)) bad++;
+                    if (a->type == LF_TYPE_CAS_REGISTER && (op->args[0] < 0 || op->args[0] > c.key_domain)) bad++;
+                    if (a->type != LF_TYPE_SET && a->type != LF_TYPE_CAS_REGISTER && mi && mi->role == LF_ROLE_INSERT &&
+                        mi->nargs)
+                        inserted[n_ins++] = op->args[mi->nargs - 1];
+                }
+            }
+            for (size_t i = 0; i < n_ins; i++)
+                for (size_t j = i + 1; j < n_ins; j++) bad += inserted[i] == inserted[j] || inserted[i] < 1;
+            CHECKF(bad == 0, "%s: %zu calls break the argument scheme", a->name, bad);
+            free(inserted);
+            lf_fc_plan_free(&p);
+        }
+    }
+}
+
+/* Runs of correct adapters: well-formed, linearizable, with the prefix first and the drain last. */
+static void runs_of_correct_adapters(void) {
+    lf_fc_executor x;
+    CHECK(lf_fc_executor_init(&x, LF_CLOCK_TICKET));
+    lf_history h;
+    lf_history_init(&h, LF_TYPE_REGISTER);
+    uint64_t rng = 5;
+    uint8_t bytes[200];
+    char err[256];
+    for (size_t ai = 0; ai < lf_adapter_count(); ai++) {
+        const lf_adapter *a = lf_adapter_at(ai);
+        if (!a->linearizable) continue;
+        lf_method ms[LF_M_COUNT];
+        unsigned nm = lf_fuzz_case_methods(a, ms);
+        for (int k = 0; k < 4; k++) {
+            for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (uint8_t)lf_rand_next(&rng);
+            bytes[0] = (uint8_t)(bytes[0] | 8); /* drain */
+            bytes[11] = 3;                      /* a prefix of 3 calls */
+            lf_fuzz_case c;
+            lf_fuzz_case_decode(bytes, sizeof bytes, nm, &c);
+            lf_fc_plan p;
+            CHECK(lf_fc_plan_build(&p, &c, a));
+            CHECK(lf_fc_execute(&x, &p, (unsigned)k, &h));
+            size_t expected = p.prefix_len;
+            for (unsigned t = 0; t < p.threads; t++) expected += p.len[t];
+            size_t serial = 0, first_worker_call = SIZE_MAX;
+            uint64_t last_worker_ret = 0, first_serial_call_after = UINT64_MAX;
+            for (size_t i = 0; i < h.n; i++) {
+                if (h.ops[i].thread == p.threads) {
+                    serial++;
+                    if (serial > p.prefix_len && h.ops[i].call < first_serial_call_after)
+                        first_serial_call_after = h.ops[i].call;
+                } else {
+                    if (first_worker_call == SIZE_MAX) first_worker_call = i;
+                    if (h.ops[i].ret > last_worker_ret) last_worker_ret = h.ops[i].ret;
+                }
+            }
+            CHECKF(h.n >= expected && h.n <= expected + p.drain_max, "%s: %zu ops, expected %zu + drain", a->name, h.n,
+                   expected);
+            CHECK(p.drain_method == LF_M_COUNT || h.n > expected);
+            CHECK(first_serial_call_after == UINT64_MAX || first_serial_call_after > last_worker_ret);
+            CHECKF(lf_history_validate(&h, err, sizeof err) == SIZE_MAX, "%s: %s", a->name, err);
+            lf_check_options o;
+            lf_check_options_default(&o);
+            o.timeout_s = 10;
+            lf_result r;
+            lf_result_init(&r);
+            lf_check(&h, &o, &r);
+            CHECKF(r.verdict != LF_VIOLATION, "%s: correct adapter violated: %s", a->name, r.reason);
+            lf_result_free(&r);
+            lf_fc_plan_free(&p);
+        }
+    }
+    lf_history_free(&h);
+    lf_fc_executor_free(&x);
+}
+
+static size_t nonzero(const uint8_t *c, size_t from, size_t to) {
+    size_t n = 0;
+    for (size_t i = from; i < to; i++) n += c[i] != 0;
+    return n;
+}
+
+static void signal_responds(void) {
+    static uint8_t a[LF_SIGNAL_SIZE], b[LF_SIGNAL_SIZE];
+    /* A sequential history: no overlaps, depth 0 only, every greedy step in call order, never stuck. */
+    lf_history h;
+    lf_history_init(&h, LF_TYPE_QUEUE);
+    lf_history_push(&h, &(lf_op){.call = 1, .ret = 2, .method = LF_M_ENQ, .arg = {1}});
+    lf_history_push(&h, &(lf_op){.call = 3, .ret = 4, .method = LF_M_ENQ, .arg = {2}, .thread = 1});
+    lf_history_push(&h, &(lf_op){.call = 5, .ret = 6, .method = LF_M_DEQ, .res_kind = LF_K_INT, .res = 1});
+    CHECK(lf_history_signal(&h, a));
+    CHECK(nonzero(a, LF_SIGNAL_OVERLAP, LF_SIGNAL_DEPTH) == 0);
+    CHECK(a[LF_SIGNAL_DEPTH] == 3 && nonzero(a, LF_SIGNAL_DEPTH, LF_SIGNAL_RANK) == 1);
+    CHECK(nonzero(a, LF_SIGNAL_STUCK, LF_SIGNAL_SIZE) == 0);
+    for (size_t i = LF_SIGNAL_RANK; i < LF_SIGNAL_STUCK; i++)
+        if (a[i]) CHECK((i - LF_SIGNAL_RANK) % LF_SIGNAL_RANKS == 0);
+    /* Two overlapping deqs that return in the other order than called: an overlap pair, depth 1, and a
+     * greedy step that had to take the second candidate. */
+    memset(a, 0, sizeof a);
+    h.n = 0;
+    lf_history_push(&h, &(lf_op){.call = 1, .ret = 2, .method = LF_M_ENQ, .arg = {1}});
+    lf_history_push(&h, &(lf_op){.call = 3, .ret = 4, .method = LF_M_ENQ, .arg = {2}});
+    lf_history_push(&h, &(lf_op){.call = 5, .ret = 8, .method = LF_M_DEQ, .res_kind = LF_K_INT, .res = 2, .thread = 1});
+    lf_history_push(&h, &(lf_op){.call = 6, .ret = 7, .method = LF_M_DEQ, .res_kind = LF_K_INT, .res = 1, .thread = 2});
+    CHECK(lf_history_signal(&h, a));
+    unsigned om_deq = LF_M_DEQ * LF_SIGNAL_OUTCOMES + 1; /* deq returning a value */
+    CHECK(a[LF_SIGNAL_OVERLAP + om_deq * LF_SIGNAL_OM + om_deq] == 1);
+    CHECK(nonzero(a, LF_SIGNAL_OVERLAP, LF_SIGNAL_DEPTH) == 1);
+    CHECK(a[LF_SIGNAL_DEPTH + 1] == 1);
+    CHECK(a[LF_SIGNAL_RANK + om_deq * LF_SIGNAL_RANKS + 1] == 1);
+    CHECK(nonzero(a, LF_SIGNAL_STUCK, LF_SIGNAL_SIZE) == 0);
+    /* Deterministic, and additive across runs (saturating). */
+    memcpy(b, a, sizeof a);
+    CHECK(lf_history_signal(&h, a));
+    for (size_t i = 0; i < LF_SIGNAL_SIZE; i++) CHECK(a[i] == (b[i] ? 2 * b[i] : 0));
+    /* A violation gets stuck, at the op that cannot go. */
+    memset(a, 0, sizeof a);
+    h.ops[2].res = 7;
+    CHECK(lf_history_signal(&h, a));
+    CHECK(nonzero(a, LF_SIGNAL_STUCK, LF_SIGNAL_SIZE) == 1);
+    CHECK(a[LF_SIGNAL_STUCK + om_deq] == 1);
+    /* So does a linearizable history that needs backtracking (the greedy cannot know that of two overlapping
+     * enqs the later-called one must go first): the signal marks it as near a bug, which it is. */
+    memset(a, 0, sizeof a);
+    h.n = 0;
+    lf_history_push(&h, &(lf_op){.call = 1, .ret = 4, .method = LF_M_ENQ, .arg = {1}});
+    lf_history_push(&h, &(lf_op){.call = 2, .ret = 3, .method = LF_M_ENQ, .arg = {2}, .thread = 1});
+    lf_history_push(&h, &(lf_op){.call = 5, .ret = 6, .method = LF_M_DEQ, .res_kind = LF_K_INT, .res = 2});
+    CHECK(lf_history_signal(&h, a));
+    CHECK(a[LF_SIGNAL_STUCK + om_deq] == 1);
+    lf_history_free(&h);
+}
+
+int main(void) {
+    decoding_is_total_and_canonical();
+    mutations_stay_canonical();
+    plans_follow_the_argument_scheme();
+    runs_of_correct_adapters();
+    signal_responds();
+    TEST_DONE();
+}
