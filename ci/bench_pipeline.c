@@ -4,9 +4,9 @@
  *
  * Classes: small, highly concurrent, ambiguous histories of every type (2-8 threads, 10-60 ops, values
  * drawn from 1..3, some observers, empty results, pending ops, a quarter corrupted), and the etcd
- * histories of shared/data/etcd when a directory is given. Each history is checked `reps` times by each
- * engine, alternating (and alternating which goes first), and the fastest run of each counts (timer noise on a shared machine only ever adds);
- * times are thread CPU times.
+ * histories of shared/data/etcd when a directory is given. Each history is checked `reps` times in a row by
+ * each engine, in two rounds, and the fastest run of each engine counts (timer noise on a shared machine
+ * only ever adds); times are thread CPU times.
  *
  * usage: bench_pipeline [--per-class N] [--reps R] [--depth D] [--work W] [--etcd DIR] [--depth-curve D]
  *                       [--csv FILE] */
@@ -34,7 +34,7 @@ static double now_s(void) {
 typedef struct options {
     size_t per_class, reps;
     int depth;              /* pipeline hitting depth (0: default) */
-    uint64_t work;          /* pipeline hitting work per op (0: default) */
+    uint64_t work;          /* pipeline hitting work factor: budget ops^2 x this (0: default) */
     int curve_depth;        /* depth of the "proven at each depth" curve */
     const char *etcd;
     FILE *csv;              /* per-history rows: type,ops,verdict,wgl_us,auto_us,hit_depth,hit_us */
@@ -59,7 +59,7 @@ static double time_check(const lf_history *h, lf_engine e, const options *opt, l
             lf_pipeline_options po;
             lf_pipeline_options_default(&po);
             po.hitting_depth = opt->depth;
-            po.hitting_work_per_op = opt->work;
+            po.hitting_work_factor = opt->work;
             lf_pipeline_check(h, &po, &r, st);
         } else {
             lf_check_options co;
@@ -97,19 +97,18 @@ static int proven_depth(const lf_history *h, int max_depth) {
 static void account(const lf_history *h, const options *opt, totals *t) {
     lf_result ra, rw;
     lf_pipeline_stats st;
-    /* Alternate the engines, and which one goes first, so that drift in machine load and the state the
-     * previous run leaves in caches and the allocator hit both alike. */
+    /* Each engine runs `reps` times in a row (warm caches, as when checking many histories), the fastest
+     * run counts; two rounds, the engines swapping who goes first, so that drift in machine load and the
+     * state one engine leaves in caches and the allocator hit both alike. */
     double ta = 1e9, tw = 1e9;
-    options one = *opt;
-    one.reps = 1;
-    for (size_t k = 0; k < opt->reps; k++) {
+    for (int round = 0; round < 2; round++) {
         double a, w;
-        if (k % 2 == 0) {
-            a = time_check(h, LF_ENGINE_AUTO, &one, k == 0 ? &ra : NULL, k == 0 ? &st : NULL);
-            w = time_check(h, LF_ENGINE_WGL, &one, k == 0 ? &rw : NULL, NULL);
+        if (round == 0) {
+            a = time_check(h, LF_ENGINE_AUTO, opt, &ra, &st);
+            w = time_check(h, LF_ENGINE_WGL, opt, &rw, NULL);
         } else {
-            w = time_check(h, LF_ENGINE_WGL, &one, NULL, NULL);
-            a = time_check(h, LF_ENGINE_AUTO, &one, NULL, NULL);
+            w = time_check(h, LF_ENGINE_WGL, opt, NULL, NULL);
+            a = time_check(h, LF_ENGINE_AUTO, opt, NULL, NULL);
         }
         if (a < ta) ta = a;
         if (w < tw) tw = w;

@@ -39,9 +39,9 @@ static void run_wgl(const lf_history *h, const lf_check_options *o, lf_result *r
     lf_wgl_check(h, &wo, r);
 }
 
-/* auto: monitor -> hitting families -> WGL per part (check/pipeline.h); an explicit --max-depth replaces the
- * families' depth and work budget (the timeout still holds). hitting: the prover stage alone, to --max-depth
- * (default LF_HITTING_DEFAULT_DEPTH), with no work budget but the timeout. */
+/* auto: monitor -> hitting families -> WGL per part (check/pipeline.h); an explicit --max-depth makes every
+ * part try the families to that depth without a work budget (the timeout still holds). hitting: the prover
+ * stage alone, to --max-depth (default LF_HITTING_DEFAULT_DEPTH), bounded by the timeout only. */
 static void run_pipeline(const lf_history *h, const lf_check_options *o, lf_result *r) {
     lf_pipeline_options po;
     lf_pipeline_options_default(&po);
@@ -49,12 +49,13 @@ static void run_pipeline(const lf_history *h, const lf_check_options *o, lf_resu
     po.max_memory_bytes = o->max_memory_bytes;
     po.want_witness = o->want_witness;
     po.hitting_depth = o->max_depth;
-    if (o->max_depth) po.hitting_work_per_op = UINT64_MAX;
+    if (o->max_depth || o->engine == LF_ENGINE_HITTING) {
+        po.hitting_work_factor = UINT64_MAX;
+        po.hitting_max_size = SIZE_MAX;
+    }
     if (o->engine == LF_ENGINE_HITTING) {
         po.use_monitor = po.use_wgl = false;
         if (!po.hitting_depth) po.hitting_depth = LF_HITTING_DEFAULT_DEPTH;
-        po.hitting_work_per_op = UINT64_MAX;
-        po.hitting_max_ops = LF_HITTING_MAX_OPS;
     }
     lf_pipeline_check(h, &po, r, NULL);
 }

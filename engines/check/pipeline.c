@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hitting/hitting.h"
+#include "hitting/poset.h"
 #include "monitor/monitor.h"
 #include "spec/spec.h"
 #include "util/radix_sort.h"
@@ -49,6 +50,13 @@ static void outcome_free(part_outcome *p) {
     free(p->culprits);
     p->order = p->culprits = NULL;
     p->order_len = p->n_culprits = 0;
+}
+
+/* Reasons are fixed-size strings of lf_result.reason's size. */
+static void copy_reason(char *dst, const char *src) {
+    size_t len = strnlen(src, sizeof ((lf_result *)0)->reason - 1);
+    memcpy(dst, src, len);
+    dst[len] = '\0';
 }
 
 /* dst := src mapped through orig (NULL: identity); false when out of memory. */
@@ -98,10 +106,20 @@ static bool part_monitor_linearizable(const pipeline *pl, const lf_op *ops, size
 }
 
 static uint64_t hitting_budget(const lf_pipeline_options *o, size_t n) {
-    uint64_t per_op = o->hitting_work_per_op ? o->hitting_work_per_op : LF_PIPELINE_HITTING_WORK_PER_OP;
-    if (per_op == UINT64_MAX) return 0; /* unbounded */
-    uint64_t w = per_op * (uint64_t)n;
-    return w / per_op == (uint64_t)n && w ? w : UINT64_MAX - 1;
+    uint64_t factor = o->hitting_work_factor ? o->hitting_work_factor : LF_PIPELINE_HITTING_WORK_FACTOR;
+    if (factor == UINT64_MAX) return 0; /* unbounded */
+    uint64_t sq = (uint64_t)n * n, w = factor * sq;
+    return n < (1u << 31) && (sq == 0 || w / sq == factor) ? (w ? w : 1) : UINT64_MAX - 1;
+}
+
+/* Whether a part is small enough for the families: ops x width within the limit. */
+static bool hitting_fits(const lf_pipeline_options *o, const lf_op *ops, size_t n) {
+    size_t limit = o->hitting_max_size ? o->hitting_max_size : LF_PIPELINE_HITTING_MAX_SIZE;
+    if (limit == SIZE_MAX) return true;
+    /* Above limit/2 ops only a sequential part (width 1) would fit, and WGL decides those in one pass:
+     * not worth sizing up (O(n^2)). */
+    if (2 * n > limit) return false;
+    return n * hit_width(ops, n, limit / (n ? n : 1)) <= limit;
 }
 
 /* Decides one part: ops[0..n) (a copy or the history itself), orig maps its indices to the history's. */
@@ -115,8 +133,7 @@ static void check_part(pipeline *pl, const lf_op *ops, size_t n, const uint32_t 
     out->verdict = LF_UNKNOWN;
     out->depth = -1;
     bool known_lin = pl->monitor_says_linearizable;
-    size_t max_ops = o->hitting_max_ops ? o->hitting_max_ops : LF_PIPELINE_HITTING_MAX_OPS;
-    bool small = o->use_hitting && n <= max_ops;
+    bool small = o->use_hitting && hitting_fits(o, ops, n);
     /* A part small enough for the hitting families skips the monitor: on such parts the monitors' setup
      * costs more than the families (docs/pipeline.md), and WGL settles what the families leave. */
     if (!known_lin && split && !small && o->use_monitor && part_monitor_linearizable(pl, ops, n)) {
@@ -155,7 +172,7 @@ static void check_part(pipeline *pl, const lf_op *ops, size_t n, const uint32_t 
             lf_result_free(&hr);
             return;
         }
-        snprintf(out->reason, sizeof out->reason, "%s", hr.reason);
+        copy_reason(out->reason, hr.reason);
         lf_result_free(&hr);
     }
     if (!o->use_wgl) return;
@@ -171,7 +188,7 @@ static void check_part(pipeline *pl, const lf_op *ops, size_t n, const uint32_t 
     }
     out->verdict = wr.verdict;
     out->by = STAGE_WGL;
-    snprintf(out->reason, sizeof out->reason, "%s", wr.reason);
+    copy_reason(out->reason, wr.reason);
     if (wr.verdict == LF_LINEARIZABLE) {
         if (o->want_witness) copy_mapped(&out->order, &out->order_len, wr.order, wr.order_len, orig);
     } else if (wr.verdict == LF_VIOLATION) {
@@ -257,6 +274,33 @@ static bool merge_orders(const lf_op *ops, part_outcome *outs, size_t parts, uin
 
 /* ---- the pipeline ---- */
 
+/* True when one of the first values inserted is inserted again: a cheap, allocation-free proof of
+ * ambiguity for the common case of a small value range (lf_history_unambiguous decides the rest). It
+ * follows lf_history_unambiguous's notion of an insertion; were it ever stricter, a history would only
+ * skip the monitor and be decided by the general checkers instead. */
+static bool repeats_an_early_value(const lf_history *h) {
+    enum { SEEN = 32 };
+    int64_t seen[SEEN];
+    uint8_t seen_nil[SEEN];
+    size_t k = 0;
+    if (h->type == LF_TYPE_REGISTER) { /* the initial value counts as the first write */
+        seen_nil[k] = !h->has_init ? 0 : h->init_kind == LF_K_NIL;
+        seen[k++] = h->has_init ? h->init : 0;
+    }
+    for (size_t i = 0; i < h->n && k < SEEN; i++) {
+        const lf_op *op = &h->ops[i];
+        const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
+        if (!mi || mi->role != LF_ROLE_INSERT) continue;
+        if (h->type == LF_TYPE_SET && op->res_kind == LF_K_FALSE) continue; /* inserted nothing */
+        uint8_t nil = lf_arg_is_nil(op, 0);
+        for (size_t j = 0; j < k; j++)
+            if (seen_nil[j] == nil && (nil || seen[j] == op->arg[0])) return true;
+        seen_nil[k] = nil;
+        seen[k++] = nil ? 0 : op->arg[0];
+    }
+    return false;
+}
+
 /* The monitors decide only unambiguous histories of these types; asking them about others costs a
  * sort before they say "unsupported". */
 static bool monitor_may_apply(const lf_history *h) {
@@ -265,7 +309,7 @@ static bool monitor_may_apply(const lf_history *h) {
     case LF_TYPE_SET:
     case LF_TYPE_STACK:
     case LF_TYPE_QUEUE:
-    case LF_TYPE_PQUEUE: return lf_history_unambiguous(h);
+    case LF_TYPE_PQUEUE: return !repeats_an_early_value(h) && lf_history_unambiguous(h);
     default: return false;
     }
 }
@@ -395,7 +439,9 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
             lf_result_set(r, LF_UNKNOWN, last, "%zu of %zu parts undecided; first: %.400s", unknown, parts,
                           outs[first_unknown].reason);
     } else {
-        lf_result_set(r, LF_LINEARIZABLE, stage_engine(worst), "%s", "");
+        r->verdict = LF_LINEARIZABLE;
+        r->engine = stage_engine(worst);
+        r->reason[0] = '\0';
         r->depth = worst == STAGE_HITTING ? depth : -1;
         bool have_all = o->want_witness;
         for (size_t p = 0; p < done && have_all; p++) have_all = outs[p].order != NULL;

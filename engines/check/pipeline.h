@@ -5,8 +5,8 @@
  * Otherwise the history is split by the spec's partition key (only when every op has one — the rule of
  * engines/wgl/partition.c), and each part goes through
  *   1. the monitor, when the part is unambiguous and of a monitored type (parts too big for step 2);
- *   2. the hitting-family prover (depth d = 1, 2, ... under a work budget) on small parts, which can only
- *      prove;
+ *   2. the hitting-family prover (depth d = 1, 2, ... under a work budget) on small parts (ops x width at
+ *      most hitting_max_size), which can only prove;
  *   3. WGL, which decides what is left (violations always come from the monitor or WGL).
  * A violation in any part is a violation of the whole; otherwise an undecided part makes the whole
  * unknown; otherwise it is linearizable, and the parts' witnesses are merged into one order.
@@ -24,19 +24,23 @@
 #include "check/result.h"
 #include "history/history.h"
 
-/* The pipeline's hitting rule (docs/pipeline.md has the measurements). */
-#define LF_PIPELINE_HITTING_DEPTH 2        /* deepest d tried before WGL */
-#define LF_PIPELINE_HITTING_WORK_PER_OP 32 /* hitting budget: elementary steps per op of the part */
-#define LF_PIPELINE_HITTING_MAX_OPS 12     /* bigger parts skip the families: there WGL is cheaper */
+/* The pipeline's hitting rule (docs/pipeline.md has the measurements): only parts whose ops x width is at
+ * most LF_PIPELINE_HITTING_MAX_SIZE try the families (the depth-1 family is width schedules of about
+ * ops^2/2 steps each; on bigger parts WGL settles them for less), to depth 2 within a budget of
+ * LF_PIPELINE_HITTING_WORK_FACTOR x ops^2 elementary steps (about 16 schedules). */
+#define LF_PIPELINE_HITTING_DEPTH 2
+#define LF_PIPELINE_HITTING_WORK_FACTOR 8
+#define LF_PIPELINE_HITTING_MAX_SIZE 32
 
 typedef struct lf_pipeline_options {
     bool use_monitor, use_hitting, use_wgl;
     double timeout_s;            /* for the whole history, all stages; 0: none */
     size_t max_memory_bytes;     /* WGL's budget; 0: its default */
     bool want_witness;
-    int hitting_depth;           /* 0: LF_PIPELINE_HITTING_DEPTH */
-    uint64_t hitting_work_per_op; /* 0: LF_PIPELINE_HITTING_WORK_PER_OP; UINT64_MAX: unbounded */
-    size_t hitting_max_ops;      /* 0: LF_PIPELINE_HITTING_MAX_OPS */
+    int hitting_depth;            /* 0: LF_PIPELINE_HITTING_DEPTH */
+    uint64_t hitting_work_factor; /* budget ops^2 x this (0: LF_PIPELINE_HITTING_WORK_FACTOR; UINT64_MAX: none) */
+    size_t hitting_max_size;      /* ops x width of the parts that try the families (0: LF_PIPELINE_HITTING_MAX_SIZE;
+                                   * SIZE_MAX: every part) */
 } lf_pipeline_options;
 
 /* Counters of one run, for benchmarks and tests. */

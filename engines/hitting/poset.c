@@ -189,3 +189,18 @@ bool hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mod
     }
     return true;
 }
+
+uint32_t hit_width(const lf_op *ops, size_t n, size_t enough) {
+    /* Intervals (closed: equal stamps overlap) meet pairwise iff they share a point, and then the leftmost
+     * right end is shared by all (Helly): the width is the largest number of intervals holding some call. */
+    uint32_t width = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (lf_op_pending(&ops[i])) continue;
+        uint32_t live = 0;
+        for (size_t j = 0; j < n; j++)
+            live += !lf_op_pending(&ops[j]) && ops[j].call <= ops[i].call && ops[i].call <= ops[j].ret;
+        if (live > width) width = live;
+        if (width > enough) return (uint32_t)(enough + 1 < UINT32_MAX ? enough + 1 : UINT32_MAX);
+    }
+    return width;
+}

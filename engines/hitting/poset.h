@@ -44,4 +44,9 @@ static inline bool hit_concurrent(const hit_poset *p, uint32_t a, uint32_t b) {
     return a != b && !hit_before(p, a, b) && !hit_before(p, b, a);
 }
 
+/* The width of the completed ops of ops[0..n): the most that are pending at one instant, i.e. how many
+ * chains the min-chain partition has; once it is known to exceed `enough`, enough + 1. O(n^2): meant for
+ * the small parts the pipeline sizes up. */
+uint32_t hit_width(const lf_op *ops, size_t n, size_t enough);
+
 #endif

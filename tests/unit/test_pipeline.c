@@ -92,7 +92,7 @@ static void test_attribution(void) {
     }
 }
 
-/* More than LF_PIPELINE_HITTING_MAX_OPS ops in one part: the families are skipped. */
+/* A part whose ops x width exceeds LF_PIPELINE_HITTING_MAX_SIZE skips the families. */
 static void test_big_parts(void) {
     char text[4096] = "type register\n";
     size_t len = strlen(text);
@@ -101,7 +101,7 @@ static void test_big_parts(void) {
     snprintf(text + len, sizeof text - len, "0 200 201 read -> 2\n");
     lf_history h;
     CHECK(parse(text, &h));
-    CHECK(h.n > LF_PIPELINE_HITTING_MAX_OPS);
+    CHECK(h.n * 20 > LF_PIPELINE_HITTING_MAX_SIZE);
     lf_result r;
     lf_pipeline_stats st;
     lf_pipeline_options po;
@@ -121,15 +121,15 @@ static void test_big_parts(void) {
 
 /* Split histories: the set and kv specs give every op a key. */
 static void test_split(void) {
-    /* Key 1 ambiguous (added twice) with a depth-1 witness, key 2 unambiguous and big enough for the monitor
-     * (13 ops), key 3 ambiguous. */
+    /* Key 1 ambiguous (added twice) with a depth-1 witness, key 2 unambiguous and too big for the families
+     * (13 ops of width 3), so the monitor's, key 3 ambiguous. */
     char text[4096] = "type set\n0 1 10 add 1 -> true\n1 2 11 remove 1 -> true\n2 3 12 add 1 -> true\n"
                       "3 4 13 contains 1 -> true\n";
     size_t len = strlen(text);
     len += (size_t)snprintf(text + len, sizeof text - len, "4 20 21 add 2 -> true\n");
     for (int i = 0; i < 12; i++)
         len += (size_t)snprintf(text + len, sizeof text - len, "%d %d %d contains 2 -> true\n", 5 + i % 3,
-                                30 + 2 * i, 31 + 2 * i);
+                                30 + 2 * i, 35 + 2 * i);
     snprintf(text + len, sizeof text - len, "0 100 101 add 3 -> true\n1 100 101 add 3 -> false\n");
     lf_history h;
     CHECK(parse(text, &h));
