@@ -8,9 +8,10 @@
  * each engine, in two rounds, and the fastest run of each engine counts (timer noise on a shared machine
  * only ever adds); times are thread CPU times.
  *
- * usage: bench_pipeline [--per-class N] [--reps R] [--depth D] [--work W] [--etcd DIR] [--depth-curve D]
- *                       [--csv FILE] */
+ * usage: bench_pipeline [--per-class N] [--reps R] [--depth D] [--work F] [--etcd DIR] [--depth-curve D]
+ *                       [--csv FILE] [--explore] */
 #include <dirent.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,8 +177,77 @@ static void add(totals *a, const totals *b) {
     for (int d = 0; d < 9; d++) a->proven_at[d] += b->proven_at[d];
 }
 
+/* --explore: the measurements behind the pipeline's hitting rule. For tiny histories of each type and size
+ * (threads 2-8), the time of the pipeline without the families, with them on every part, and with the
+ * default rule, relative to WGL alone, and the share of histories the families decided. */
+static double time_pipeline(const lf_history *h, const lf_pipeline_options *po, size_t reps, lf_pipeline_stats *st) {
+    double best = 1e9;
+    for (size_t k = 0; k < reps; k++) {
+        lf_result r;
+        lf_result_init(&r);
+        double t0 = now_s();
+        lf_pipeline_check(h, po, &r, st);
+        double t = now_s() - t0;
+        if (t < best) best = t;
+        lf_result_free(&r);
+    }
+    return best;
+}
+
+static void explore(const options *opt, const lf_type *types, size_t n_types) {
+    const size_t sizes[] = {6, 8, 10, 12, 16};
+    printf("\nrule exploration: time relative to WGL alone (share of histories the families decided)\n");
+    printf("%-13s %4s %8s | %14s | %14s | %14s\n", "type", "ops", "wgl us", "no families", "every part",
+           "default rule");
+    for (size_t ti = 0; ti < n_types; ti++)
+        for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+            double tw = 0, tv[3] = {0};
+            size_t decided[3] = {0};
+            for (size_t k = 0; k < opt->per_class; k++) {
+                lf_gen_options go;
+                lf_gen_options_default(&go);
+                go.type = types[ti];
+                go.threads = 2 + (uint32_t)(k % 7);
+                go.n_ops = sizes[si];
+                go.seed = 7919 * k + 31 * ti + si + 1;
+                go.values = 3;
+                go.peek = 0.2;
+                go.empty = 0.2;
+                go.pending = 0.1;
+                go.bad = k % 4 == 3 ? 1 : 0;
+                lf_history h;
+                char err[200];
+                if (!lf_gen_history(&go, &h, err, sizeof err)) continue;
+                options one = *opt;
+                tw += time_check(&h, LF_ENGINE_WGL, &one, NULL, NULL);
+                for (int v = 0; v < 3; v++) {
+                    lf_pipeline_options po;
+                    lf_pipeline_options_default(&po);
+                    if (v == 0) po.use_hitting = false;
+                    if (v == 1) po.hitting_max_size = SIZE_MAX;
+                    lf_pipeline_stats st;
+                    tv[v] += time_pipeline(&h, &po, opt->reps, &st);
+                    decided[v] += st.by_hitting > 0;
+                }
+                lf_history_free(&h);
+            }
+            printf("%-13s %4zu %8.2f |", lf_type_name(types[ti]), sizes[si], tw * 1e6 / (double)opt->per_class);
+            for (int v = 0; v < 3; v++)
+                printf("  %5.2f (%3.0f%%) |", tw > 0 ? tv[v] / tw : 0, 100.0 * (double)decided[v] / (double)opt->per_class);
+            printf("\n");
+            fflush(stdout);
+        }
+}
+
 int main(int argc, char **argv) {
     options opt = {.per_class = 60, .reps = 5, .curve_depth = 4};
+    bool do_explore = false;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--explore")) {
+            do_explore = true;
+            for (int j = i; j + 1 < argc; j++) argv[j] = argv[j + 1];
+            argc--;
+        }
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--per-class")) opt.per_class = strtoull(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--reps")) opt.reps = strtoull(argv[i + 1], NULL, 10);
@@ -269,6 +339,7 @@ int main(int argc, char **argv) {
         closedir(dir);
         print_row("etcd", &t, &opt);
     }
+    if (do_explore) explore(&opt, types, sizeof types / sizeof types[0]);
     if (all.disagree) fprintf(stderr, "%zu disagreements\n", all.disagree);
     return all.disagree ? 1 : 0;
 }

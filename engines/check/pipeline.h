@@ -30,7 +30,7 @@
  * LF_PIPELINE_HITTING_WORK_FACTOR x ops^2 elementary steps (about 16 schedules). */
 #define LF_PIPELINE_HITTING_DEPTH 2
 #define LF_PIPELINE_HITTING_WORK_FACTOR 8
-#define LF_PIPELINE_HITTING_MAX_SIZE 32
+#define LF_PIPELINE_HITTING_MAX_SIZE 20
 
 typedef struct lf_pipeline_options {
     bool use_monitor, use_hitting, use_wgl;
