@@ -160,6 +160,7 @@ void lf_hitting_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf
     st->exhausted = exhausted && pv.status != PROVER_FOUND;
     st->build_steps = pv.builder.steps;
     st->replay_steps = pv.replay.steps;
+    st->replay_reused = pv.replay.reused;
     r->steps += prover_work(&pv);
     switch (pv.status) {
     case PROVER_FOUND:

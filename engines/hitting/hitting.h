@@ -41,6 +41,7 @@ typedef struct lf_hitting_stats {
     uint64_t schedules;    /* distinct schedules replayed */
     uint64_t build_steps;  /* family construction work */
     uint64_t replay_steps; /* spec steps */
+    uint64_t replay_reused; /* schedule positions not replayed thanks to the previous schedule's prefix */
 } lf_hitting_stats;
 
 void lf_hitting_options_default(lf_hitting_options *o);
