@@ -33,6 +33,11 @@ static const char *stage_engine(stage s) {
     return "auto";
 }
 
+/* An undecided history is named after the last stage that would have tried (WGL when it runs). */
+static const char *last_stage(const lf_pipeline_options *o) {
+    return stage_engine(o->use_wgl ? STAGE_WGL : o->use_hitting ? STAGE_HITTING : STAGE_MONITOR);
+}
+
 /* What one part came to. Op indices are global (indices into the history). */
 typedef struct part_outcome {
     lf_verdict verdict;
@@ -320,7 +325,7 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
     memset(st, 0, sizeof *st);
     char err[400];
     if (lf_history_validate(h, err, sizeof err) != SIZE_MAX) {
-        lf_result_set(r, LF_UNKNOWN, "auto", "malformed history: %s", err);
+        lf_result_set(r, LF_UNKNOWN, last_stage(o), "malformed history: %s", err);
         return;
     }
     pipeline pl;
@@ -345,7 +350,7 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
     }
     pl.spec = lf_spec_builtin(h->type);
     if (!pl.spec) {
-        lf_result_set(r, LF_UNKNOWN, "auto", "no specification for type %s", lf_type_name(h->type));
+        lf_result_set(r, LF_UNKNOWN, last_stage(o), "no specification for type %s", lf_type_name(h->type));
         return;
     }
     lf_spec_env_of_history(h, &pl.env);
@@ -362,7 +367,7 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
     lf_op *sub = keyed ? malloc(max_part * sizeof *sub) : NULL;
     uint32_t *orig = keyed ? malloc(max_part * sizeof *orig) : NULL;
     if (!outs || (keyed && (!sub || !orig))) {
-        lf_result_set(r, LF_UNKNOWN, "auto", "out of memory splitting %zu ops into %zu parts", h->n, parts);
+        lf_result_set(r, LF_UNKNOWN, last_stage(o), "out of memory splitting %zu ops into %zu parts", h->n, parts);
         free(outs);
         free(sub);
         free(orig);
@@ -431,12 +436,10 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
         r->n_culprits = po->n_culprits;
         po->order = po->culprits = NULL;
     } else if (unknown) {
-        /* Undecided: named after the last stage that tried (WGL when it ran). */
-        const char *last = stage_engine(o->use_wgl ? STAGE_WGL : o->use_hitting ? STAGE_HITTING : STAGE_MONITOR);
         if (parts == 1)
-            lf_result_set(r, LF_UNKNOWN, last, "%s", outs[0].reason);
+            lf_result_set(r, LF_UNKNOWN, last_stage(o), "%s", outs[0].reason);
         else
-            lf_result_set(r, LF_UNKNOWN, last, "%zu of %zu parts undecided; first: %.400s", unknown, parts,
+            lf_result_set(r, LF_UNKNOWN, last_stage(o), "%zu of %zu parts undecided; first: %.400s", unknown, parts,
                           outs[first_unknown].reason);
     } else {
         r->verdict = LF_LINEARIZABLE;
