@@ -9,8 +9,17 @@
  *
  * Environment: LINFUZZ_VIOLATIONS_DIR (where entries go; default LINFUZZ_CORPUS/<adapter>/violations with
  * LINFUZZ_CORPUS defaulting to the source tree's corpus/), LINFUZZ_FUZZ_SIGNAL=0 (no history signal),
- * LINFUZZ_FUZZ_MUTATOR=0 (libFuzzer's byte mutations only), LINFUZZ_KEEP_DUPLICATES=1 (write an entry even when
- * one of the same bucket exists). */
+ * LINFUZZ_FUZZ_MUTATOR=0 (libFuzzer's byte mutations only), LINFUZZ_FUZZ_PERTURB=0 (no schedule perturbation
+ * whatever the input says: only the interleavings the OS gives, as for code without LF_YIELD points; the entry
+ * then records the input with its perturbation zeroed, which is what ran), LINFUZZ_KEEP_DUPLICATES=1 (write
+ * an entry even when one of the same bucket exists), LINFUZZ_FUZZ_CONTINUE=1 (do not abort: save the first
+ * violation's entry, count the others, keep fuzzing; for campaigns that want a count, ci/quickstart.sh),
+ * LINFUZZ_FUZZ_SECONDS=S (end the process after S seconds, fractions allowed, with the summary line and exit
+ * status 0: libFuzzer's -max_total_time counts whole seconds and overshoots by up to one).
+ *
+ * For scripts, one line on stderr: "linfuzz-fuzz: violation adapter=.. seconds=.. executions=.. runs=.. entry=.."
+ * at the first violation, and "linfuzz-fuzz: summary adapter=.. executions=.. runs=.. violations=.. unknown=..
+ * first=SECONDS|- entry=PATH|-" when the process exits normally. */
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,10 +51,12 @@ static struct {
     lf_fc_executor executor;
     lf_history history;
     lf_check_options check;
-    bool signal, mutator, keep_duplicates;
+    bool signal, mutator, perturb, keep_duplicates, keep_going;
     char violations_dir[PATH_MAX];
-    double start;
-    uint64_t executions, runs, unknown;
+    double start, first_violation; /* first_violation < 0: none yet */
+    double budget;                  /* LINFUZZ_FUZZ_SECONDS, 0: none */
+    char first_entry[PATH_MAX];
+    uint64_t executions, runs, unknown, violations;
 } G;
 
 static double now_s(void) {
@@ -57,6 +68,17 @@ static double now_s(void) {
 static bool env_off(const char *name) {
     const char *v = getenv(name);
     return v && (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off"));
+}
+
+static void print_summary(void) {
+    char first[32] = "-";
+    if (G.first_violation >= 0) snprintf(first, sizeof first, "%.3f", G.first_violation);
+    fprintf(stderr,
+            "linfuzz-fuzz: summary adapter=%s executions=%llu runs=%llu violations=%llu unknown=%llu first=%s "
+            "entry=%s\n",
+            G.adapter->name, (unsigned long long)G.executions, (unsigned long long)G.runs,
+            (unsigned long long)G.violations, (unsigned long long)G.unknown, first,
+            G.first_entry[0] ? G.first_entry : "-");
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
@@ -71,8 +93,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     G.n_methods = lf_fuzz_case_methods(G.adapter, ms);
     G.signal = !env_off("LINFUZZ_FUZZ_SIGNAL");
     G.mutator = !env_off("LINFUZZ_FUZZ_MUTATOR");
-    const char *keep = getenv("LINFUZZ_KEEP_DUPLICATES");
+    G.perturb = !env_off("LINFUZZ_FUZZ_PERTURB");
+    const char *keep = getenv("LINFUZZ_KEEP_DUPLICATES"), *cont = getenv("LINFUZZ_FUZZ_CONTINUE");
     G.keep_duplicates = keep && strcmp(keep, "0") != 0;
+    G.keep_going = cont && strcmp(cont, "0") != 0;
+    G.first_violation = -1;
+    const char *secs = getenv("LINFUZZ_FUZZ_SECONDS");
+    G.budget = secs ? strtod(secs, NULL) : 0;
     const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
     if (dir && *dir)
         snprintf(G.violations_dir, sizeof G.violations_dir, "%s", dir);
@@ -87,21 +114,33 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     lf_check_options_default(&G.check);
     G.check.timeout_s = 5;
     G.start = now_s();
-    fprintf(stderr, "linfuzz-fuzz: adapter %s (%s, %s), history signal %s, structured mutator %s, violations -> %s\n",
+    atexit(print_summary);
+    fprintf(stderr,
+            "linfuzz-fuzz: adapter %s (%s, %s), history signal %s, structured mutator %s, perturbation %s, "
+            "violations -> %s\n",
             G.adapter->name, lf_type_name(G.adapter->type),
             G.adapter->linearizable ? "expected linearizable" : "known buggy", G.signal ? "on" : "off",
-            G.mutator ? "on" : "off", G.violations_dir);
+            G.mutator ? "on" : "off", G.perturb ? "as the input says" : "off", G.violations_dir);
     return 0;
 }
 
-/* Minimises, saves and reports the violation, then aborts. */
-__attribute__((noreturn)) static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c,
-                                                   unsigned run, const lf_result *res) {
-    double found_after = now_s() - G.start;
+/* Minimises, saves and reports the first violation (then aborts, unless LINFUZZ_FUZZ_CONTINUE). */
+static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c, unsigned run,
+                         const lf_result *res) {
+    G.violations++;
+    if (G.first_violation >= 0) return; /* continuing: only the first one is captured */
+    double found_after = G.first_violation = now_s() - G.start;
     char desc[4096], origin[256], err[512], path[PATH_MAX] = "";
     lf_fuzz_case_describe(desc, sizeof desc, c, G.adapter);
-    snprintf(origin, sizeof origin, "fuzz_%s (libFuzzer), execution %llu, run %u of %u", G.adapter->name,
-             (unsigned long long)G.executions, run + 1, (unsigned)c->repeats);
+    snprintf(origin, sizeof origin, "fuzz_%s (libFuzzer%s), execution %llu, run %u of %u", G.adapter->name,
+             G.perturb ? "" : ", LINFUZZ_FUZZ_PERTURB=0", (unsigned long long)G.executions, run + 1,
+             (unsigned)c->repeats);
+    /* Without perturbation the case that ran differs from the input: save what ran. */
+    uint8_t ran[LF_FC_MAX_ENCODED];
+    if (!G.perturb) {
+        size = lf_fuzz_case_encode(c, ran);
+        data = ran;
+    }
     fprintf(stderr, "\nlinfuzz-fuzz: VIOLATION in %s (%zu ops, %s): %s\nlinfuzz-fuzz: minimizing...\n", origin,
             G.history.n, res->engine, res->reason);
     lf_minimize_options mo;
@@ -142,13 +181,22 @@ __attribute__((noreturn)) static void on_violation(const uint8_t *data, size_t s
     fprintf(stderr, "linfuzz-fuzz: violation adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n",
             G.adapter->name, found_after, (unsigned long long)G.executions, (unsigned long long)G.runs,
             path[0] ? path : "-");
+    snprintf(G.first_entry, sizeof G.first_entry, "%s", path);
     fflush(stderr);
-    abort();
+    if (!G.keep_going) abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (G.budget > 0 && now_s() - G.start >= G.budget) {
+        /* _Exit, not exit: libFuzzer treats a target calling exit() as a crash. Everything it keeps (the
+         * corpus, crash inputs) is already on disk. */
+        print_summary();
+        fflush(stderr);
+        _Exit(0);
+    }
     lf_fuzz_case c;
     lf_fuzz_case_decode(data, size, G.n_methods, &c);
+    if (!G.perturb) memset(&c.perturb, 0, sizeof c.perturb);
     lf_fc_plan plan;
     if (!lf_fc_plan_build(&plan, &c, G.adapter)) return 0;
     G.executions++;
@@ -159,10 +207,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         lf_result_init(&res);
         lf_check(&G.history, &G.check, &res);
         if (G.signal) lf_history_signal(&G.history, history_counters);
-        if (res.verdict == LF_VIOLATION) {
-            lf_fc_plan_free(&plan);
-            on_violation(data, size, &c, r, &res);
-        }
+        if (res.verdict == LF_VIOLATION) on_violation(data, size, &c, r, &res);
         if (res.verdict == LF_UNKNOWN) G.unknown++;
         lf_result_free(&res);
     }

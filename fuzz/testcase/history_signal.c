@@ -111,7 +111,7 @@ static bool greedy(const lf_history *h, const uint32_t *order, uint8_t *counters
     if (ok) {
         lf_spec_init(&inst, state);
         uint32_t cand[64];
-        for (;;) {
+        for (size_t steps = 0; steps < LF_SIGNAL_GREEDY_STEPS; steps++) {
             uint64_t min_ret = UINT64_MAX;
             size_t n_cand = 0;
             for (size_t t = 0; t < n_threads; t++) {

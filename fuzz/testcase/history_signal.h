@@ -10,7 +10,9 @@
  *  - witness shape: a greedy linearisation (at each step, the minimal op with the earliest call whose result
  *    the sequential specification accepts) records, per (method, outcome), how far down the candidate list
  *    it had to go (0 = in call order; more = the result needed a reordering) and where it got stuck (a
- *    violation, or a history that needs backtracking: both are near the bugs).
+ *    violation, or a history that needs backtracking: both are near the bugs). It stops after
+ *    LF_SIGNAL_GREEDY_STEPS ops: a spec step can cost O(state size), and the first few hundred ops of a run
+ *    already show how the threads interleaved.
  *
  * Counts go into 8-bit counters (saturating); libFuzzer's bucketing of counter values (1, 2, 3, 4-7, 8-15,
  * ...) turns "more of the same" into new features too. */
@@ -26,6 +28,7 @@
 #define LF_SIGNAL_OM (LF_M_COUNT * LF_SIGNAL_OUTCOMES) /* (method, outcome) pairs */
 #define LF_SIGNAL_DEPTHS 16
 #define LF_SIGNAL_RANKS 8
+#define LF_SIGNAL_GREEDY_STEPS 512
 /* Layout: overlap pairs | depths | greedy ranks | greedy stuck. */
 #define LF_SIGNAL_OVERLAP 0
 #define LF_SIGNAL_DEPTH (LF_SIGNAL_OVERLAP + LF_SIGNAL_OM * LF_SIGNAL_OM)

@@ -41,8 +41,9 @@ static int run(char **out, const char *fmt, ...) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* k1's lost update made likely: two threads of incs with a long busy-wait at the yield point between the
- * load and the store, and a final get. */
+/* k1's lost update made likely: two threads of incs, every yield point between the load and the store
+ * perturbed (half sched_yield, which lets the other thread in even when both share one busy core; half a
+ * busy-wait, which widens the window when they run in parallel), and a final get. */
 static lf_fuzz_case k1_case(void) {
     lf_fuzz_case c;
     memset(&c, 0, sizeof c);
@@ -51,7 +52,7 @@ static lf_fuzz_case k1_case(void) {
     c.repeats = 4;
     c.key_domain = 1;
     c.drain = true;
-    c.perturb = (lf_perturb){.point_chance = 1024, .gap_chance = 0, .spin_max = 2000, .yield_share = 0};
+    c.perturb = (lf_perturb){.point_chance = 1024, .gap_chance = 0, .spin_max = 2000, .yield_share = 128};
     c.seed = 12345;
     for (unsigned t = 0; t < 2; t++) {
         c.body_len[t] = 4;

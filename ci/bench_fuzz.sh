@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Benchmark of the libFuzzer targets (not a test; docs/fuzzing.md quotes its figures). Prints two tables:
+#  1. executions per second of every fuzz target, from its seeds (LINFUZZ_FUZZ_CONTINUE, so that targets of
+#     known-buggy adapters keep running after their first violation);
+#  2. time to the first violation per known-buggy adapter, median of REPEATS runs each capped at CAP seconds
+#     (">CAP" = not found; the count of runs that found it in brackets), for: plain `linfuzz stress`; the
+#     fuzz target from its seeds; the fuzz target from an empty corpus with everything on, without the history
+#     signal, without the structured mutator; and from an empty corpus with schedule perturbation off
+#     (LINFUZZ_FUZZ_PERTURB=0: only the OS's interleavings), with and without the signal.
+# Fuzz times are the harness's own (start to detection); stress times are wall clock (a few ms more).
+#
+# Usage: ci/bench_fuzz.sh [CAP_SECONDS [REPEATS [EXEC_SECONDS]]]   (defaults 10, 3, 3)
+#        BUILD_DIR=dir ADAPTERS="k1_counter_lost_update treiber_aba" ci/bench_fuzz.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cap=${1:-10} repeats=${2:-3} exec_secs=${3:-3}
+bdir=${BUILD_DIR:-build}
+[ -x "$bdir/bin/fuzz_treiber_aba" ] || bash ci/build.sh "$bdir" >/dev/null
+LF=$bdir/bin/linfuzz
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export LINFUZZ_VIOLATIONS_DIR=$tmp/violations LINFUZZ_KEEP_DUPLICATES=0
+
+# ---- 1. executions per second ----
+echo "## Executions per second ($exec_secs s per target, from corpus/<adapter>/seeds, $(nproc) cores)"
+echo
+printf '| %-26s | %-8s | %9s | %9s | %10s |\n' target expected "exec/s" "runs/s" violations
+printf '|%s|%s|%s|%s|%s|\n' "----------------------------" "----------" "-----------" "-----------" "------------"
+while read -r name _ expected _; do
+  [ -x "$bdir/bin/fuzz_$name" ] || continue
+  rm -rf "$tmp/work" && mkdir -p "$tmp/work"
+  LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_SECONDS=$exec_secs "$bdir/bin/fuzz_$name" -max_total_time=$((exec_secs + 10)) \
+    -artifact_prefix="$tmp/" "$tmp/work" "corpus/$name/seeds" >"$tmp/log" 2>&1 || true
+  s=$(grep -o 'linfuzz-fuzz: summary .*' "$tmp/log" | tail -1)
+  e=$(sed -n 's/.* executions=\([0-9]*\).*/\1/p' <<<"$s") r=$(sed -n 's/.* runs=\([0-9]*\).*/\1/p' <<<"$s")
+  v=$(sed -n 's/.* violations=\([0-9]*\).*/\1/p' <<<"$s")
+  printf '| %-26s | %-8s | %9s | %9s | %10s |\n' "fuzz_$name" "$expected" "$(awk -v n="${e:-0}" -v t="$exec_secs" \
+    'BEGIN{printf "%.0f", n/t}')" "$(awk -v n="${r:-0}" -v t="$exec_secs" 'BEGIN{printf "%.0f", n/t}')" "${v:--}"
+done < <("$LF" adapters)
+echo
+
+# ---- 2. time to first violation ----
+# One fuzz run: prints the seconds to the first violation, or "inf". Args: adapter corpus(seeds|empty) env...
+fuzz_once() {
+  local a=$1 corpus=$2
+  shift 2
+  rm -rf "$tmp/work" && mkdir -p "$tmp/work"
+  local dirs=("$tmp/work")
+  [ "$corpus" = seeds ] && dirs+=("corpus/$a/seeds")
+  env "$@" LINFUZZ_FUZZ_SECONDS="$cap" "$bdir/bin/fuzz_$a" -max_total_time=$((cap + 10)) -timeout=30 \
+    -artifact_prefix="$tmp/" "${dirs[@]}" >"$tmp/log" 2>&1 || true
+  local t
+  t=$(sed -n 's/.*linfuzz-fuzz: violation .* seconds=\([0-9.]*\) .*/\1/p' "$tmp/log" | head -1)
+  echo "${t:-inf}"
+}
+stress_once() {
+  local a=$1 t0 t1
+  mkdir -p "$tmp/stress"
+  t0=$(date +%s%N)
+  if "$LF" stress "$a" --seconds "$cap" --out "$tmp/stress" -q >/dev/null 2>&1; then
+    echo inf
+  else
+    t1=$(date +%s%N)
+    awk -v d=$((t1 - t0)) 'BEGIN{printf "%.3f", d/1e9}'
+  fi
+}
+# median of the values on stdin ("inf" sorts last), with the number found: "0.123 (3/3)" or ">10 (1/3)"
+median() {
+  sort -g | awk -v cap="$cap" '{v[NR]=$1; if ($1 != "inf") f++} END {
+    m = v[int((NR + 1) / 2)]; if (m == "inf") m = ">" cap; else m = sprintf("%.3f", m);
+    printf "%s (%d/%d)", m, f, NR }'
+}
+
+configs=(stress seeds empty nosignal nomutator noperturb noperturb-nosignal)
+echo "## Time to the first violation, seconds (median of $repeats, cap $cap s; runs that found it)"
+echo
+echo "columns: stress = linfuzz stress; seeds = fuzz target from corpus/<adapter>/seeds; empty = from an empty"
+echo "corpus; nosignal = empty, LINFUZZ_FUZZ_SIGNAL=0; nomutator = empty, LINFUZZ_FUZZ_MUTATOR=0;"
+echo "noperturb = empty, LINFUZZ_FUZZ_PERTURB=0; noperturb-nosignal = the same without the history signal"
+echo
+printf '| %-26s |' adapter
+for c in "${configs[@]}"; do printf ' %-18s |' "$c"; done
+echo
+printf '|%s|' "----------------------------"
+for c in "${configs[@]}"; do printf '%s|' "--------------------"; done
+echo
+buggy=${ADAPTERS:-$("$LF" adapters | awk '$3 == "no" {print $1}')}
+for a in $buggy; do
+  printf '| %-26s |' "$a"
+  for c in "${configs[@]}"; do
+    m=$(for ((i = 0; i < repeats; i++)); do
+      case $c in
+        stress) stress_once "$a" ;;
+        seeds) fuzz_once "$a" seeds ;;
+        empty) fuzz_once "$a" empty ;;
+        nosignal) fuzz_once "$a" empty LINFUZZ_FUZZ_SIGNAL=0 ;;
+        nomutator) fuzz_once "$a" empty LINFUZZ_FUZZ_MUTATOR=0 ;;
+        noperturb) fuzz_once "$a" empty LINFUZZ_FUZZ_PERTURB=0 ;;
+        noperturb-nosignal) fuzz_once "$a" empty LINFUZZ_FUZZ_PERTURB=0 LINFUZZ_FUZZ_SIGNAL=0 ;;
+      esac
+    done | median)
+    printf ' %-18s |' "$m"
+  done
+  echo
+done
