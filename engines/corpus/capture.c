@@ -127,6 +127,11 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
     if (ms.cut && w > 0 && (size_t)w < sizeof summary)
         w += snprintf(summary + w, sizeof summary - (size_t)w, ", cut at the first impossible return (%zu later ops "
                       "dropped, %zu in flight kept as pending)", ms.ops_cut, ms.ops_made_pending);
+    if (ms.suffix && w > 0 && (size_t)w < sizeof summary)
+        w += snprintf(summary + w, sizeof summary - (size_t)w, ", %zu ops before a forced state dropped (a quiescent %s)",
+                      ms.ops_before_suffix,
+                      in->full->type == LF_TYPE_REGISTER || in->full->type == LF_TYPE_CAS_REGISTER ? "write"
+                                                                                                 : "empty result");
     if (w > 0 && (size_t)w < sizeof summary)
         snprintf(summary + w, sizeof summary - (size_t)w, "; %zu checks%s", ms.checks,
                  ms.complete ? "" : ", stopped by a budget (not minimal)");

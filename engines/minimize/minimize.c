@@ -1,5 +1,6 @@
-/* Sound history minimisation: delta debugging over whole values and state-preserving ops, and a binary
- * search for the first impossible return (see minimize.h for why each reduction is sound). */
+/* Sound history minimisation: delta debugging over whole values and state-preserving ops, and binary
+ * searches for the first impossible return and for the last forced state (see minimize.h for why each
+ * reduction is sound). */
 #include "minimize/minimize.h"
 
 #include <stdlib.h>
@@ -12,6 +13,7 @@ void lf_minimize_options_default(lf_minimize_options *o) {
     o->check.engine = LF_ENGINE_AUTO;
     o->check.timeout_s = 2;
     o->cut_prefix = true;
+    o->drop_forced_prefix = true;
     o->max_checks = LF_MINIMIZE_DEFAULT_CHECKS;
     o->timeout_s = 60;
 }
@@ -296,6 +298,103 @@ static int cut_prefix(minimizer *m, lf_history *cur) {
     return status;
 }
 
+/* Whether op leaves the object in a state that does not depend on anything before it: a register write,
+ * or an empty result of a collection. */
+static bool forces_state(lf_type t, const lf_op *op) {
+    if (lf_op_pending(op)) return false;
+    switch (t) {
+    case LF_TYPE_REGISTER:
+    case LF_TYPE_CAS_REGISTER: return op->method == LF_M_WRITE;
+    case LF_TYPE_STACK:
+    case LF_TYPE_QUEUE:
+    case LF_TYPE_PQUEUE:
+    case LF_TYPE_DEQUE: return op->res_kind == LF_K_EMPTY;
+    default: return false;
+    }
+}
+
+/* The suffix of h from op `from` on: that op and every op called after it. */
+static bool suffix_from(const lf_history *h, size_t from, lf_history *out, size_t *n_dropped) {
+    lf_history_init(out, h->type);
+    out->has_init = h->has_init;
+    out->init_kind = h->init_kind;
+    out->init = h->init;
+    *n_dropped = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        if (i != from && h->ops[i].call <= h->ops[from].call) {
+            (*n_dropped)++;
+            continue;
+        }
+        if (!lf_history_push(out, &h->ops[i])) {
+            lf_history_free(out);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Drops everything before the latest quiescent state-forcing op that leaves a violation. At a quiescent op F
+ * (every other op returned before F's call or was called after F's return) that forces the state, every
+ * linearisation of the history passes through F with the same state after it, so the history is a violation
+ * whenever the suffix from F is. Later such points give shorter suffixes, and a violating suffix makes every
+ * longer one a violation, so the search is a binary search. Returns 1 when cur was cut, 0 if not, -1 on OOM. */
+static int drop_forced_prefix(minimizer *m, lf_history *cur) {
+    size_t n = cur->n, n_points = 0;
+    size_t *points = malloc((n ? n : 1) * sizeof *points);
+    if (!points) return -1;
+    for (size_t i = 0; i < n; i++) {
+        const lf_op *f = &cur->ops[i];
+        if (!forces_state(cur->type, f)) continue;
+        bool quiescent = true;
+        for (size_t j = 0; j < n && quiescent; j++)
+            if (j != i) quiescent = lf_precedes(&cur->ops[j], f) || lf_precedes(f, &cur->ops[j]);
+        if (quiescent) points[n_points++] = i;
+    }
+    /* quiescent ops are totally ordered in time: sort by call */
+    for (size_t a = 1; a < n_points; a++) {
+        size_t v = points[a], b = a;
+        while (b > 0 && cur->ops[points[b - 1]].call > cur->ops[v].call) {
+            points[b] = points[b - 1];
+            b--;
+        }
+        points[b] = v;
+    }
+    /* the latest point whose suffix is a violation (lo: a known violating one, -1 = cur itself) */
+    long lo = -1, hi = (long)n_points - 1;
+    while (lo < hi && !m->exhausted) {
+        long mid = lo + (hi - lo + 1) / 2;
+        lf_history cand;
+        size_t dropped;
+        if (!suffix_from(cur, points[mid], &cand, &dropped)) {
+            free(points);
+            return -1;
+        }
+        bool violation = dropped > 0 && is_violation(m, &cand);
+        lf_history_free(&cand);
+        if (violation)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    int status = 0;
+    if (lo >= 0) {
+        lf_history cand;
+        size_t dropped;
+        if (!suffix_from(cur, points[lo], &cand, &dropped)) {
+            free(points);
+            return -1;
+        }
+        m->st->suffix = true;
+        m->st->suffix_stamp = cur->ops[points[lo]].call;
+        m->st->ops_before_suffix += dropped;
+        lf_history_free(cur);
+        *cur = cand;
+        status = 1;
+    }
+    free(points);
+    return status;
+}
+
 /* Values and state-preserving ops, alternately, until neither removes anything. */
 static bool reduce_to_fixpoint(minimizer *m, lf_history *cur) {
     for (;;) {
@@ -331,6 +430,11 @@ lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_his
     bool ok = reduce_to_fixpoint(&m, out);
     if (ok && o->cut_prefix && !m.exhausted) {
         int cut = cut_prefix(&m, out);
+        ok = cut >= 0;
+        if (cut > 0) ok = reduce_to_fixpoint(&m, out);
+    }
+    if (ok && o->drop_forced_prefix && !m.exhausted) {
+        int cut = drop_forced_prefix(&m, out);
         ok = cut >= 0;
         if (cut > 0) ok = reduce_to_fixpoint(&m, out);
     }

@@ -12,7 +12,11 @@
  *    did nothing (add/remove/delete -> false, pop/deq/poll -> empty, cas -> fail). Removing such an op from
  *    a witness leaves the witness legal;
  *  - cut a prefix by time (optional): linearizability is prefix-closed, so the shortest prefix of events that
- *    is still a violation ends at the first impossible return; ops in flight at the cut become pending.
+ *    is still a violation ends at the first impossible return; ops in flight at the cut become pending;
+ *  - drop everything before a forced state (optional): at a quiescent op (every other op returned before
+ *    it was called or was called after it returned) that fixes the state whatever came before (a register
+ *    write; an empty result of a stack, queue, pqueue or deque), every linearisation has that same state, so
+ *    a violating suffix from there proves the whole history a violation.
  *
  * A reduction is kept only when the checker says "violation" for the smaller history; "unknown" (a budget ran
  * out) keeps the larger one, so budgets only make the result less minimal, never unsound. cas-register and
@@ -30,6 +34,7 @@
 typedef struct lf_minimize_options {
     lf_check_options check; /* how each candidate is checked (engine auto, per-check timeout) */
     bool cut_prefix;        /* also cut at the first impossible return (may leave pending ops) */
+    bool drop_forced_prefix; /* also drop what comes before the last quiescent state-forcing op */
     size_t max_checks;      /* candidate checks in all; 0: LF_MINIMIZE_DEFAULT_CHECKS */
     double timeout_s;       /* wall-clock budget of the whole minimisation; 0: none */
 } lf_minimize_options;
@@ -44,10 +49,13 @@ typedef struct lf_minimize_stats {
     size_t ops_made_pending;  /* ops in flight at the cut, kept as pending */
     bool cut;                 /* a prefix cut was applied */
     uint64_t cut_stamp;       /* the cut: the return stamp of the first impossible return */
+    bool suffix;              /* the ops before a forced state were dropped */
+    uint64_t suffix_stamp;    /* the call stamp of the op that forces the state (the first op kept) */
+    size_t ops_before_suffix; /* ops dropped by that */
     bool complete;            /* no reduction is left to try (false: a budget stopped the search) */
 } lf_minimize_stats;
 
-/* Defaults: engine auto with a 2 s per-check timeout, prefix cut on, LF_MINIMIZE_DEFAULT_CHECKS, 60 s. */
+/* Defaults: engine auto with a 2 s per-check timeout, both cuts on, LF_MINIMIZE_DEFAULT_CHECKS, 60 s. */
 void lf_minimize_options_default(lf_minimize_options *o);
 
 /* Minimises h, which should be a violation under o->check. Returns the verdict of h itself: when it is

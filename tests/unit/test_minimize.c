@@ -87,7 +87,8 @@ static bool sound_reduction(const lf_history *in, const lf_history *out, const l
     for (i = 0; i < in->n; i++) {
         const lf_op *op = &in->ops[i];
         if (kept[i] || may_go_alone(in->type, op)) continue;
-        if (st->cut && op->call > st->cut_stamp) continue; /* after the cut */
+        if (st->cut && op->call > st->cut_stamp) continue;      /* after the cut */
+        if (st->suffix && op->call < st->suffix_stamp) continue; /* before the forced state */
         value_of k = value(in->type, op);
         if (!k.has) {
             snprintf(why, len, "op %zu was removed but has no value and changes the state", i);
@@ -111,7 +112,7 @@ static const lf_type TYPES[] = {LF_TYPE_STACK, LF_TYPE_QUEUE,        LF_TYPE_PQU
                                 LF_TYPE_KV,    LF_TYPE_CAS_REGISTER, LF_TYPE_COUNTER, LF_TYPE_DEQUE};
 
 static void property_random(void) {
-    size_t tested = 0, in_ops = 0, out_ops = 0;
+    size_t tested = 0, in_ops = 0, out_ops = 0, suffixes = 0;
     for (size_t ti = 0; ti < sizeof TYPES / sizeof TYPES[0]; ti++) {
         size_t tested_type = 0;
         for (uint64_t seed = 1; seed <= 400 && tested_type < 60; seed++) {
@@ -140,6 +141,7 @@ static void property_random(void) {
                 lf_minimize_options o;
                 lf_minimize_options_default(&o);
                 o.cut_prefix = cut;
+                o.drop_forced_prefix = cut;
                 lf_minimize_stats st;
                 lf_history out;
                 lf_verdict v = lf_minimize(&h, &o, &out, &st);
@@ -153,7 +155,24 @@ static void property_random(void) {
                        (unsigned long long)g.seed, cut, why);
                 CHECK(out.n <= h.n && out.n > 0);
                 CHECK(st.complete);
-                if (!cut) CHECK(!st.cut);
+                if (!cut) CHECK(!st.cut && !st.suffix);
+                if (st.suffix) {
+                    /* The result starts with the op that forces the state, alone at that point in time (unless
+                     * a later value drop removed that op too, which is a sound step of its own). */
+                    size_t first = 0;
+                    for (size_t i = 1; i < out.n; i++)
+                        if (out.ops[i].call < out.ops[first].call) first = i;
+                    const lf_op *f = &out.ops[first];
+                    bool forcing = f->call > st.suffix_stamp;
+                    if (f->call == st.suffix_stamp) {
+                        forcing = !lf_op_pending(f) && (f->method == LF_M_WRITE || f->res_kind == LF_K_EMPTY);
+                        for (size_t i = 0; i < out.n; i++)
+                            if (i != first && !lf_precedes(f, &out.ops[i])) forcing = false;
+                    }
+                    CHECKF(forcing, "%s seed %llu: the suffix does not start at a quiescent forcing op",
+                           lf_type_name(g.type), (unsigned long long)g.seed);
+                    suffixes++;
+                }
                 if (cut) {
                     in_ops += h.n;
                     out_ops += out.n;
@@ -166,8 +185,9 @@ static void property_random(void) {
         }
         CHECKF(tested_type >= 20, "%s: only %zu violating histories tested", lf_type_name(TYPES[ti]), tested_type);
     }
-    printf("minimize property: %zu violating histories, %zu ops -> %zu ops (%.0f%%)\n", tested, in_ops, out_ops,
-           in_ops ? 100.0 * (double)out_ops / (double)in_ops : 0);
+    printf("minimize property: %zu violating histories, %zu ops -> %zu ops (%.0f%%), %zu forced-state suffixes\n",
+           tested, in_ops, out_ops, in_ops ? 100.0 * (double)out_ops / (double)in_ops : 0, suffixes);
+    CHECK(suffixes > 0);
     /* Not a proof of minimality, but a minimiser that removes nothing would pass every check above. */
     CHECKF(out_ops * 10 < in_ops * 7, "the minimizer barely reduces: %zu -> %zu ops", in_ops, out_ops);
 }
