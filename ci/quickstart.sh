@@ -52,6 +52,7 @@ while read -r name type expected _; do
     status=1
   fi
   [ "$first" = - ] || first="${first}s"
+  entry=${entry#"$PWD"/}
   printf '| %-26s | %-8s | %10s | %10s | %11s | %s\n' "$name" "$expected" "${execs:--}" "${found:--}" "${first:--}" \
     "${entry:--}"
 done < <("$LF" adapters)

@@ -298,9 +298,11 @@ static int cut_prefix(minimizer *m, lf_history *cur) {
     return status;
 }
 
-/* Whether op leaves the object in a state that does not depend on anything before it: a register write,
- * or an empty result of a collection. */
-static bool forces_state(lf_type t, const lf_op *op) {
+/* Whether op leaves the object in a state that does not depend on anything before it, and is legal as the
+ * first op on the initial state (so that the suffix it starts needs no other initial state): a register
+ * write; an empty result of a collection; for a set or kv history on a single key, a result that says the
+ * key was absent (add -> true, remove/delete -> false, contains -> false, get -> nil) or a put. */
+static bool forces_state(lf_type t, const lf_op *op, bool single_key) {
     if (lf_op_pending(op)) return false;
     switch (t) {
     case LF_TYPE_REGISTER:
@@ -309,8 +311,22 @@ static bool forces_state(lf_type t, const lf_op *op) {
     case LF_TYPE_QUEUE:
     case LF_TYPE_PQUEUE:
     case LF_TYPE_DEQUE: return op->res_kind == LF_K_EMPTY;
+    case LF_TYPE_SET:
+        return single_key && ((op->method == LF_M_ADD && op->res_kind == LF_K_TRUE) ||
+                              (op->method != LF_M_ADD && op->res_kind == LF_K_FALSE));
+    case LF_TYPE_KV:
+        return single_key && (op->method == LF_M_PUT || (op->method == LF_M_GET && op->res_kind == LF_K_NIL) ||
+                              (op->method == LF_M_DELETE && op->res_kind == LF_K_FALSE));
     default: return false;
     }
+}
+
+/* Set and kv: every op of h is on the same key (the other keys' states would not be forced). */
+static bool single_key(const lf_history *h) {
+    for (size_t i = 1; i < h->n; i++)
+        if (h->ops[i].arg[0] != h->ops[0].arg[0] || lf_arg_is_nil(&h->ops[i], 0) != lf_arg_is_nil(&h->ops[0], 0))
+            return false;
+    return true;
 }
 
 /* The suffix of h from op `from` on: that op and every op called after it. */
@@ -342,9 +358,10 @@ static int drop_forced_prefix(minimizer *m, lf_history *cur) {
     size_t n = cur->n, n_points = 0;
     size_t *points = malloc((n ? n : 1) * sizeof *points);
     if (!points) return -1;
+    bool one_key = single_key(cur);
     for (size_t i = 0; i < n; i++) {
         const lf_op *f = &cur->ops[i];
-        if (!forces_state(cur->type, f)) continue;
+        if (!forces_state(cur->type, f, one_key)) continue;
         bool quiescent = true;
         for (size_t j = 0; j < n && quiescent; j++)
             if (j != i) quiescent = lf_precedes(&cur->ops[j], f) || lf_precedes(f, &cur->ops[j]);

@@ -14,9 +14,10 @@
  *  - cut a prefix by time (optional): linearizability is prefix-closed, so the shortest prefix of events that
  *    is still a violation ends at the first impossible return; ops in flight at the cut become pending;
  *  - drop everything before a forced state (optional): at a quiescent op (every other op returned before
- *    it was called or was called after it returned) that fixes the state whatever came before (a register
- *    write; an empty result of a stack, queue, pqueue or deque), every linearisation has that same state, so
- *    a violating suffix from there proves the whole history a violation.
+ *    it was called or was called after it returned) that fixes the state whatever came before and is legal
+ *    on the initial state (a register write; an empty result of a stack, queue, pqueue or deque; on a set or
+ *    kv history of one key, a result saying the key was absent, or a put), every linearisation passes through
+ *    that same state, so a violating suffix from there proves the whole history a violation.
  *
  * A reduction is kept only when the checker says "violation" for the smaller history; "unknown" (a budget ran
  * out) keeps the larger one, so budgets only make the result less minimal, never unsound. cas-register and

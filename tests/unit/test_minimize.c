@@ -165,7 +165,13 @@ static void property_random(void) {
                     const lf_op *f = &out.ops[first];
                     bool forcing = f->call > st.suffix_stamp;
                     if (f->call == st.suffix_stamp) {
-                        forcing = !lf_op_pending(f) && (f->method == LF_M_WRITE || f->res_kind == LF_K_EMPTY);
+                        bool one_key = true;
+                        for (size_t i = 0; i < out.n; i++) one_key = one_key && out.ops[i].arg[0] == f->arg[0];
+                        bool keyed = (g.type == LF_TYPE_SET || g.type == LF_TYPE_KV) && one_key &&
+                                     ((f->method == LF_M_ADD && f->res_kind == LF_K_TRUE) ||
+                                      f->res_kind == LF_K_FALSE || f->res_kind == LF_K_NIL || f->method == LF_M_PUT);
+                        forcing = !lf_op_pending(f) &&
+                                  (f->method == LF_M_WRITE || f->res_kind == LF_K_EMPTY || keyed);
                         for (size_t i = 0; i < out.n; i++)
                             if (i != first && !lf_precedes(f, &out.ops[i])) forcing = false;
                     }
