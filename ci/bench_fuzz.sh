@@ -6,11 +6,12 @@
 #     (">CAP" = not found; the count of runs that found it in brackets), for: plain `linfuzz stress`; the
 #     fuzz target from its seeds; the fuzz target from an empty corpus with everything on, without the history
 #     signal, without the structured mutator; and from an empty corpus with schedule perturbation off
-#     (LINFUZZ_FUZZ_PERTURB=0: only the OS's interleavings), with and without the signal.
+#     (LINFUZZ_FUZZ_PERTURB=0: only the OS's interleavings), with and without the signal (CONFIGS may add
+#     noperturb-overlap and noperturb-witness: only one part of the signal).
 # Fuzz times are the harness's own (start to detection); stress times are wall clock (a few ms more).
 #
-# Usage: ci/bench_fuzz.sh [CAP_SECONDS [REPEATS [EXEC_SECONDS]]]   (defaults 10, 3, 3)
-#        BUILD_DIR=dir ADAPTERS="k1_counter_lost_update treiber_aba" ci/bench_fuzz.sh
+# Usage: ci/bench_fuzz.sh [CAP_SECONDS [REPEATS [EXEC_SECONDS]]]   (defaults 10, 3, 3; EXEC_SECONDS 0 skips table 1)
+#        BUILD_DIR=dir ADAPTERS="treiber_aba ms_queue_lost_tail" CONFIGS="noperturb noperturb-nosignal" ci/bench_fuzz.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cap=${1:-10} repeats=${2:-3} exec_secs=${3:-3}
@@ -22,10 +23,11 @@ trap 'rm -rf "$tmp"' EXIT
 export LINFUZZ_VIOLATIONS_DIR=$tmp/violations LINFUZZ_KEEP_DUPLICATES=0
 
 # ---- 1. executions per second ----
+if [ "$exec_secs" != 0 ]; then
 echo "## Executions per second ($exec_secs s per target, from corpus/<adapter>/seeds, $(nproc) cores)"
 echo
-printf '| %-26s | %-8s | %9s | %9s | %10s |\n' target expected "exec/s" "runs/s" violations
-printf '|%s|%s|%s|%s|%s|\n' "----------------------------" "----------" "-----------" "-----------" "------------"
+printf '| %-28s | %-8s | %9s | %9s | %10s |\n' target expected "exec/s" "runs/s" violations
+printf '|%s|%s|%s|%s|%s|\n' "------------------------------" "----------" "-----------" "-----------" "------------"
 while read -r name _ expected _; do
   [ -x "$bdir/bin/fuzz_$name" ] || continue
   rm -rf "$tmp/work" && mkdir -p "$tmp/work"
@@ -34,10 +36,11 @@ while read -r name _ expected _; do
   s=$(grep -o 'linfuzz-fuzz: summary .*' "$tmp/log" | tail -1)
   e=$(sed -n 's/.* executions=\([0-9]*\).*/\1/p' <<<"$s") r=$(sed -n 's/.* runs=\([0-9]*\).*/\1/p' <<<"$s")
   v=$(sed -n 's/.* violations=\([0-9]*\).*/\1/p' <<<"$s")
-  printf '| %-26s | %-8s | %9s | %9s | %10s |\n' "fuzz_$name" "$expected" "$(awk -v n="${e:-0}" -v t="$exec_secs" \
+  printf '| %-28s | %-8s | %9s | %9s | %10s |\n' "fuzz_$name" "$expected" "$(awk -v n="${e:-0}" -v t="$exec_secs" \
     'BEGIN{printf "%.0f", n/t}')" "$(awk -v n="${r:-0}" -v t="$exec_secs" 'BEGIN{printf "%.0f", n/t}')" "${v:--}"
 done < <("$LF" adapters)
 echo
+fi
 
 # ---- 2. time to first violation ----
 # One fuzz run: prints the seconds to the first violation, or "inf". Args: adapter corpus(seeds|empty) env...
@@ -57,12 +60,10 @@ stress_once() {
   local a=$1 t0 t1
   mkdir -p "$tmp/stress"
   t0=$(date +%s%N)
-  if "$LF" stress "$a" --seconds "$cap" --out "$tmp/stress" -q >/dev/null 2>&1; then
-    echo inf
-  else
-    t1=$(date +%s%N)
-    awk -v d=$((t1 - t0)) 'BEGIN{printf "%.3f", d/1e9}'
-  fi
+  local rc=0
+  "$LF" stress "$a" --seconds "$cap" --out "$tmp/stress" -q >/dev/null 2>&1 || rc=$?
+  t1=$(date +%s%N)
+  if [ "$rc" = 1 ]; then awk -v d=$((t1 - t0)) 'BEGIN{printf "%.3f\n", d/1e9}'; else echo inf; fi
 }
 # median of the values on stdin ("inf" sorts last), with the number found: "0.123 (3/3)" or ">10 (1/3)"
 median() {
@@ -71,12 +72,13 @@ median() {
     printf "%s (%d/%d)", m, f, NR }'
 }
 
-configs=(stress seeds empty nosignal nomutator noperturb noperturb-nosignal)
+read -r -a configs <<<"${CONFIGS:-stress seeds empty nosignal nomutator noperturb noperturb-nosignal}"
 echo "## Time to the first violation, seconds (median of $repeats, cap $cap s; runs that found it)"
 echo
 echo "columns: stress = linfuzz stress; seeds = fuzz target from corpus/<adapter>/seeds; empty = from an empty"
 echo "corpus; nosignal = empty, LINFUZZ_FUZZ_SIGNAL=0; nomutator = empty, LINFUZZ_FUZZ_MUTATOR=0;"
-echo "noperturb = empty, LINFUZZ_FUZZ_PERTURB=0; noperturb-nosignal = the same without the history signal"
+echo "noperturb = empty, LINFUZZ_FUZZ_PERTURB=0; noperturb-nosignal = the same without the history signal;"
+echo "noperturb-overlap / -witness = only the overlap (pairs, depth) / only the witness (greedy) part of it"
 echo
 printf '| %-26s |' adapter
 for c in "${configs[@]}"; do printf ' %-18s |' "$c"; done
@@ -97,6 +99,8 @@ for a in $buggy; do
         nomutator) fuzz_once "$a" empty LINFUZZ_FUZZ_MUTATOR=0 ;;
         noperturb) fuzz_once "$a" empty LINFUZZ_FUZZ_PERTURB=0 ;;
         noperturb-nosignal) fuzz_once "$a" empty LINFUZZ_FUZZ_PERTURB=0 LINFUZZ_FUZZ_SIGNAL=0 ;;
+        noperturb-overlap) fuzz_once "$a" empty LINFUZZ_FUZZ_PERTURB=0 LINFUZZ_FUZZ_SIGNAL=overlap ;;
+        noperturb-witness) fuzz_once "$a" empty LINFUZZ_FUZZ_PERTURB=0 LINFUZZ_FUZZ_SIGNAL=witness ;;
       esac
     done | median)
     printf ' %-18s |' "$m"
