@@ -463,20 +463,24 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
             break;
         }
         if ((++steps & (CHECK_EVERY - 1)) == 0) {
-            size_t used = s.fixed_bytes + lf_spec_ctx_bytes(&s.inst) + cache.bytes;
+            size_t ctx_bytes = lf_spec_ctx_bytes(&s.inst);
+            size_t used = s.fixed_bytes + ctx_bytes + cache.bytes;
+            /* The spec's stores grow by doubling between two checks (realloc may copy: old and new block live
+             * at once), so keep room for that growth inside the budget instead of discovering it after. */
+            size_t headroom = 2 * ctx_bytes;
             if (used > budget->peak_bytes) budget->peak_bytes = used;
             if (budget->max_steps && budget->steps + steps >= budget->max_steps) {
                 stop_why = "step budget";
             } else if (budget->deadline > 0 && wgl_now() > budget->deadline) {
                 stop_why = "time budget";
-            } else if (used > budget->max_bytes || lf_spec_failed(&s.inst)) {
+            } else if (used + headroom > budget->max_bytes || lf_spec_failed(&s.inst)) {
                 stop_why = "memory budget";
             }
             if (stop_why) {
                 status = STOPPED;
                 break;
             }
-            cache.limit = budget->max_bytes - (used - cache.bytes);
+            cache.limit = budget->max_bytes - (used - cache.bytes) - headroom;
         }
         if (!pending_phase && E[e].match == NIL_ENTRY) {
             /* The first return in the main list: its op had to go before everything after it. Completed
