@@ -412,21 +412,36 @@ const char *lf_violation_shape(const lf_history *h) {
     }
 }
 
-void lf_violation_bucket(const char *adapter, const lf_history *minimized, bool has_cut, uint64_t cut_stamp,
-                         char out[17]) {
+void lf_violation_signature(const lf_history *minimized, bool has_cut, uint64_t cut_stamp, lf_violation_sig *out) {
     size_t count[LF_M_COUNT] = {0};
-    const char *cut_method = "-";
+    out->type = lf_type_name(minimized->type);
+    out->shape = lf_violation_shape(minimized);
+    out->cut_method = "-";
     for (size_t i = 0; i < minimized->n; i++) {
         const lf_op *op = &minimized->ops[i];
         if (op->method < LF_M_COUNT) count[op->method]++;
-        if (has_cut && !lf_op_pending(op) && op->ret == cut_stamp) cut_method = lf_method_name((lf_method)op->method);
+        if (has_cut && !lf_op_pending(op) && op->ret == cut_stamp) out->cut_method = lf_method_name((lf_method)op->method);
     }
+    size_t w = 0;
+    out->methods[0] = 0;
+    for (int m = 0; m < LF_M_COUNT; m++) {
+        if (!count[m]) continue;
+        int k = snprintf(out->methods + w, sizeof out->methods - w, "%s%s*%zu", w ? "," : "",
+                         lf_method_name((lf_method)m), count[m]);
+        if (k < 0 || (size_t)k >= sizeof out->methods - w) break; /* cannot happen: LF_M_COUNT short names */
+        w += (size_t)k;
+    }
+}
+
+void lf_violation_bucket(const char *adapter, const lf_history *minimized, bool has_cut, uint64_t cut_stamp,
+                         char out[17]) {
+    lf_violation_sig sig;
+    lf_violation_signature(minimized, has_cut, cut_stamp, &sig);
+    /* The key's layout (each method followed by a comma) is what the first entries were named with: keep it,
+     * so that buckets stay comparable across versions. */
     char key[1024];
-    int w = snprintf(key, sizeof key, "%s|%s|%s|", adapter ? adapter : "", lf_type_name(minimized->type),
-                     lf_violation_shape(minimized));
-    for (int m = 0; m < LF_M_COUNT && w > 0 && (size_t)w < sizeof key; m++)
-        if (count[m]) w += snprintf(key + w, sizeof key - (size_t)w, "%s*%zu,", lf_method_name((lf_method)m), count[m]);
-    if (w > 0 && (size_t)w < sizeof key) w += snprintf(key + w, sizeof key - (size_t)w, "|%s", cut_method);
+    int w = snprintf(key, sizeof key, "%s|%s|%s|%s%s|%s", adapter ? adapter : "", sig.type, sig.shape, sig.methods,
+                     sig.methods[0] ? "," : "", sig.cut_method);
     size_t len = w > 0 && (size_t)w < sizeof key ? (size_t)w : sizeof key - 1;
     snprintf(out, 17, "%016llx", (unsigned long long)XXH64(key, len, 0));
 }

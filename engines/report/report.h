@@ -46,9 +46,21 @@ void lf_report_timeline(FILE *f, const lf_history *h, const bool *marked, bool h
  * ones are definite facts about the history; the per-type ones only say where the impossibility lies. */
 const char *lf_violation_shape(const lf_history *h);
 
+/* The parts of a violation's signature (seed-003-004.md §3.5), computed from the minimised history: its type,
+ * its shape, the multiset of its methods ("push*1,pop*2", in lf_method order) and the method of its first
+ * impossible return ("-" when the history was not cut there). `linfuzz triage` shows them; the bucket below
+ * is their hash together with the adapter. */
+typedef struct lf_violation_sig {
+    const char *type;       /* static string */
+    const char *shape;      /* static string (lf_violation_shape) */
+    char methods[256];
+    const char *cut_method; /* static string */
+} lf_violation_sig;
+void lf_violation_signature(const lf_history *minimized, bool has_cut, uint64_t cut_stamp, lf_violation_sig *out);
+
 /* Dedup key (16 hex digits + NUL in out[17]): adapter, shape, the sorted multiset of methods of the
  * minimised history, and the method of its first impossible return (when cut), so that one bug found
- * many times lands in one bucket. */
+ * many times lands in one bucket. The hash of adapter and lf_violation_signature. */
 void lf_violation_bucket(const char *adapter, const lf_history *minimized, bool has_cut, uint64_t cut_stamp,
                          char out[17]);
 
