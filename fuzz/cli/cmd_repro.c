@@ -9,14 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "adapter.h"
 #include "check/checker.h"
 #include "commands.h"
 #include "corpus/entry.h"
-#include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
+#include "testcase/replay.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -35,12 +34,6 @@ static void help(FILE *out) {
             "\n"
             "exit: 1 the saved histories are violations or the violation reappeared, 0 neither,\n"
             "      2 bad usage or not a valid entry (corrupt, truncated, missing sections), 4 unreadable file.\n");
-}
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static bool parse_u64(const char *s, uint64_t *out) {
@@ -72,46 +65,31 @@ static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_
     return v;
 }
 
-/* Runs the entry's workload; returns the number of violating runs (-1: could not run). */
-static long rerun(const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, double seconds,
-                  const lf_check_options *o, bool quiet, uint64_t *done) {
-    lf_method ms[LF_M_COUNT];
-    lf_fuzz_case c;
-    lf_fuzz_case_decode(e->workload, e->workload_len, lf_fuzz_case_methods(a, ms), &c);
+/* Runs the entry's workload (fuzz/testcase/replay.h); returns the number of violating runs (-1: could not run). */
+static long rerun(const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, double seconds, double timeout,
+                  bool quiet, uint64_t *done) {
     if (!quiet) {
+        lf_method ms[LF_M_COUNT];
+        lf_fuzz_case c;
         char desc[4096];
+        lf_fuzz_case_decode(e->workload, e->workload_len, lf_fuzz_case_methods(a, ms), &c);
         lf_fuzz_case_describe(desc, sizeof desc, &c, a);
         printf("workload: %s\n", desc);
     }
-    lf_fc_plan plan;
-    lf_fc_executor x;
-    if (!lf_fc_plan_build(&plan, &c, a)) return -1;
-    if (!lf_fc_executor_init(&x, LF_CLOCK_TICKET)) {
-        lf_fc_plan_free(&plan);
-        return -1;
-    }
-    lf_history h;
-    lf_history_init(&h, a->type);
-    long found = 0;
-    double start = now_s();
-    *done = 0;
-    for (uint64_t k = 0; k < runs && now_s() - start < seconds; k++) {
-        if (!lf_fc_execute(&x, &plan, (unsigned)k, &h)) {
-            found = -1;
-            break;
-        }
-        (*done)++;
-        lf_result r;
-        lf_result_init(&r);
-        lf_check(&h, o, &r);
-        if (r.verdict == LF_VIOLATION && found++ == 0 && !quiet)
-            printf("  first reappearance: run %" PRIu64 " (%zu ops): %s [%s]\n", k + 1, h.n, r.reason, r.engine);
-        lf_result_free(&r);
-    }
-    lf_history_free(&h);
-    lf_fc_executor_free(&x);
-    lf_fc_plan_free(&plan);
-    return found;
+    lf_replay_options o;
+    lf_replay_options_default(&o);
+    o.runs = runs;
+    o.seconds = seconds;
+    o.check_timeout = timeout;
+    lf_replay_result r;
+    lf_history_init(&r.first, a->type);
+    bool ok = lf_fc_replay(a, e->workload, e->workload_len, &o, &r);
+    *done = r.runs;
+    if (ok && r.violations && !quiet)
+        printf("  first reappearance: run %" PRIu64 " (%zu ops): %s [%s]\n", r.first_run + 1, r.first.n, r.first_reason,
+               r.first_engine);
+    lf_history_free(&r.first);
+    return ok ? (long)r.violations : -1;
 }
 
 int cmd_repro(int argc, char **argv) {
@@ -190,7 +168,7 @@ int cmd_repro(int argc, char **argv) {
         snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is a %s now, the entry a %s",
                  adapter_name, lf_type_name(a->type), lf_type_name(e.full.type));
     } else {
-        found = rerun(&e, a, runs, seconds, &o, quiet, &done);
+        found = rerun(&e, a, runs, seconds, timeout, quiet, &done);
         if (found < 0) {
             fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
             lf_entry_free(&e);

@@ -1,0 +1,273 @@
+/* Replaying fuzz-case inputs in this process or in an isolated child (see replay.h). */
+#include "testcase/replay.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check/checker.h"
+#include "corpus/capture.h"
+#include "testcase/case_runner.h"
+#include "testcase/fuzz_case.h"
+
+void lf_replay_options_default(lf_replay_options *o) {
+    o->runs = 200;
+    o->seconds = 30;
+    o->check_timeout = 10;
+    o->stop_at_first = false;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
+                  lf_replay_result *r) {
+    r->runs = r->violations = r->first_run = 0;
+    r->first_reason[0] = 0;
+    r->first_engine = NULL;
+    lf_method ms[LF_M_COUNT];
+    lf_fuzz_case c;
+    lf_fuzz_case_decode(data, len, lf_fuzz_case_methods(a, ms), &c);
+    lf_fc_plan plan;
+    lf_fc_executor x;
+    if (!lf_fc_plan_build(&plan, &c, a)) return false;
+    if (!lf_fc_executor_init(&x, LF_CLOCK_TICKET)) {
+        lf_fc_plan_free(&plan);
+        return false;
+    }
+    lf_check_options co;
+    lf_check_options_default(&co);
+    co.timeout_s = o->check_timeout;
+    lf_history h;
+    lf_history_init(&h, a->type);
+    bool ok = true;
+    double start = now_s();
+    for (uint64_t k = 0; k < o->runs && now_s() - start < o->seconds; k++) {
+        if (!lf_fc_execute(&x, &plan, (unsigned)k, &h)) {
+            ok = false;
+            break;
+        }
+        r->runs++;
+        lf_result res;
+        lf_result_init(&res);
+        lf_check(&h, &co, &res);
+        bool violated = res.verdict == LF_VIOLATION;
+        if (violated && r->violations++ == 0) {
+            r->first_run = k;
+            r->first_engine = res.engine;
+            snprintf(r->first_reason, sizeof r->first_reason, "%s", res.reason);
+            ok = lf_history_copy(&r->first, &h);
+        }
+        lf_result_free(&res);
+        if (!ok || (violated && o->stop_at_first)) break;
+    }
+    lf_history_free(&h);
+    lf_fc_executor_free(&x);
+    lf_fc_plan_free(&plan);
+    return ok;
+}
+
+/* ---- isolated replay: the child's answer on a pipe ---- */
+
+enum { CHILD_CLEAN = 0, CHILD_VIOLATION = 1, CHILD_FAILED = 2 };
+
+/* What the child writes first; `len` bytes follow: the encoded entry (VIOLATION) or a message (FAILED). */
+typedef struct child_header {
+    char magic[4];
+    uint32_t status;
+    uint64_t runs, first_run, len;
+} child_header;
+
+static const char CHILD_MAGIC[4] = {'L', 'F', 'R', 'P'};
+
+static bool write_all(int fd, const void *buf, size_t len) {
+    const uint8_t *p = buf;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return false;
+        p += w;
+        len -= (size_t)w;
+    }
+    return true;
+}
+
+static void child_answer(int fd, uint32_t status, uint64_t runs, uint64_t first_run, const void *body,
+                         size_t len) {
+    child_header hd;
+    memcpy(hd.magic, CHILD_MAGIC, sizeof hd.magic);
+    hd.status = status;
+    hd.runs = runs;
+    hd.first_run = first_run;
+    hd.len = len;
+    bool ok = write_all(fd, &hd, sizeof hd) && (!len || write_all(fd, body, len));
+    _exit(ok ? 0 : 3);
+}
+
+static void child_fail(int fd, const char *msg) { child_answer(fd, CHILD_FAILED, 0, 0, msg, strlen(msg)); }
+
+/* The child: replay, capture the first violation, answer, _exit (never returns). */
+static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
+                       const char *origin) {
+    lf_replay_options so = *o;
+    so.stop_at_first = true;
+    lf_replay_result r;
+    lf_history_init(&r.first, a->type);
+    if (!lf_fc_replay(a, data, len, &so, &r)) child_fail(fd, "cannot run the workload (out of memory or threads)");
+    if (!r.violations) child_answer(fd, CHILD_CLEAN, r.runs, 0, NULL, 0);
+
+    lf_method ms[LF_M_COUNT];
+    lf_fuzz_case c;
+    lf_fuzz_case_decode(data, len, lf_fuzz_case_methods(a, ms), &c);
+    char desc[4096], full_origin[1024], err[512];
+    lf_fuzz_case_describe(desc, sizeof desc, &c, a);
+    snprintf(full_origin, sizeof full_origin, "%s, run %llu of at most %llu", origin ? origin : "replay",
+             (unsigned long long)r.first_run + 1, (unsigned long long)o->runs);
+    lf_minimize_options mo;
+    lf_minimize_options_default(&mo);
+    mo.timeout_s = 30;
+    lf_capture_input in = {
+        .adapter = a->name,
+        .expected_linearizable = a->linearizable,
+        .origin = full_origin,
+        .workload_format = LF_FUZZ_CASE_FORMAT,
+        .workload_desc = desc,
+        .workload = data,
+        .workload_len = len,
+        .full = &r.first,
+        .minimize = &mo,
+    };
+    lf_violation_entry e;
+    if (lf_capture_violation(&in, &e, err, sizeof err) != LF_OK) child_fail(fd, err);
+    uint8_t *bytes;
+    size_t n;
+    if (lf_entry_encode(&e, &bytes, &n, err, sizeof err) != LF_OK) child_fail(fd, err);
+    child_answer(fd, CHILD_VIOLATION, r.runs, r.first_run, bytes, n);
+}
+
+static lf_replay_outcome fail(lf_isolated_replay *out, lf_replay_outcome oc, const char *fmt, const char *arg) {
+    out->outcome = oc;
+    snprintf(out->detail, sizeof out->detail, fmt, arg);
+    return oc;
+}
+
+lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data, size_t len,
+                                        const lf_replay_options *o, double limit_s, const char *origin,
+                                        lf_isolated_replay *out) {
+    memset(out, 0, sizeof *out);
+    lf_entry_init(&out->entry, a->type);
+    int fds[2];
+    if (pipe(fds) != 0) return fail(out, LF_REPLAY_FAILED, "cannot create a pipe: %s", strerror(errno));
+    fflush(NULL); /* or the child's exit could write this process's buffered output twice */
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return fail(out, LF_REPLAY_FAILED, "cannot fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        child_main(fds[1], a, data, len, o, origin);
+    }
+    close(fds[1]);
+
+    /* Read the answer until EOF or the deadline. */
+    uint8_t *buf = NULL;
+    size_t n = 0, cap = 0;
+    double deadline = now_s() + limit_s;
+    bool timed_out = false, nomem = false;
+    for (;;) {
+        double left = deadline - now_s();
+        if (left <= 0) {
+            timed_out = true;
+            break;
+        }
+        struct pollfd p = {.fd = fds[0], .events = POLLIN};
+        int pr = poll(&p, 1, left > 1e6 ? 1000000000 : (int)(left * 1000) + 1);
+        if (pr < 0 && errno == EINTR) continue;
+        if (pr == 0) continue; /* the loop re-checks the deadline */
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 65536;
+            uint8_t *nb = realloc(buf, ncap);
+            if (!nb) {
+                nomem = true;
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        ssize_t r = read(fds[0], buf + n, cap - n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break; /* EOF (or a broken pipe: the child's status tells) */
+        n += (size_t)r;
+    }
+    close(fds[0]);
+    int status = 0;
+    if (timed_out || nomem) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    } else {
+        /* The child exits right after closing its end; still, never wait past the deadline. */
+        while (waitpid(pid, &status, WNOHANG) == 0) {
+            if (now_s() >= deadline) {
+                kill(pid, SIGKILL);
+                waitpid(pid, &status, 0);
+                timed_out = true;
+                break;
+            }
+            struct timespec ts = {0, 2000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    lf_replay_outcome oc;
+    child_header hd;
+    bool answered = !timed_out && !nomem && WIFEXITED(status) && WEXITSTATUS(status) == 0 && n >= sizeof hd;
+    if (answered) {
+        memcpy(&hd, buf, sizeof hd);
+        answered = !memcmp(hd.magic, CHILD_MAGIC, sizeof hd.magic) && hd.len == n - sizeof hd;
+    }
+    if (nomem) {
+        oc = fail(out, LF_REPLAY_FAILED, "%s", "out of memory reading the replay's answer");
+    } else if (timed_out) {
+        out->outcome = oc = LF_REPLAY_STUCK;
+        snprintf(out->detail, sizeof out->detail, "no answer within %.0f s (deadlock or livelock?): killed", limit_s);
+    } else if (WIFSIGNALED(status)) {
+        out->outcome = oc = LF_REPLAY_CRASHED;
+        snprintf(out->detail, sizeof out->detail, "killed by signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    } else if (!answered) {
+        out->outcome = oc = LF_REPLAY_CRASHED;
+        snprintf(out->detail, sizeof out->detail, "exited with status %d without an answer (a sanitizer report?)",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    } else {
+        out->runs = hd.runs;
+        out->first_run = hd.first_run;
+        const uint8_t *body = buf + sizeof hd;
+        if (hd.status == CHILD_CLEAN) {
+            out->outcome = oc = LF_REPLAY_CLEAN;
+        } else if (hd.status == CHILD_VIOLATION) {
+            char err[512];
+            lf_entry_free(&out->entry);
+            if (lf_entry_decode(body, (size_t)hd.len, "replay", &out->entry, err, sizeof err) == LF_OK) {
+                out->outcome = oc = LF_REPLAY_VIOLATION;
+            } else {
+                lf_entry_init(&out->entry, a->type);
+                oc = fail(out, LF_REPLAY_FAILED, "the captured entry does not decode: %.200s", err);
+            }
+        } else {
+            out->outcome = oc = LF_REPLAY_FAILED;
+            snprintf(out->detail, sizeof out->detail, "%.*s", (int)(hd.len < 255 ? hd.len : 255), (const char *)body);
+        }
+    }
+    free(buf);
+    return oc;
+}

@@ -1,0 +1,68 @@
+/* Replaying a fuzz case's input bytes outside libFuzzer: `linfuzz repro` re-runs an entry's workload with it,
+ * `linfuzz triage` replays the crash inputs libFuzzer wrote.
+ *
+ * lf_fc_replay runs the case up to `runs` times in this process (run k uses the perturbation seeds of
+ * repetition k, as the fuzz target's repeats do), checks every history and counts the violations.
+ *
+ * lf_fc_replay_isolated does the same in a child process, because an input libFuzzer saved may be one that
+ * crashed the target (a memory error in the adapter, a sanitizer report) or hung it: the child's death or
+ * its silence past the time limit becomes the outcome instead of taking the caller down. On a violation the
+ * child captures an entry (engines/corpus: minimized, explained, as a fuzz target would have saved it) and
+ * sends it back encoded, so the caller gets a complete entry. */
+#ifndef LINFUZZ_REPLAY_H
+#define LINFUZZ_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "adapter.h"
+#include "corpus/entry.h"
+#include "history/history.h"
+
+typedef struct lf_replay_options {
+    uint64_t runs;        /* at most this many runs (default 200) */
+    double seconds;       /* and for at most this long (default 30) */
+    double check_timeout; /* time budget per history for the search engines (default 10) */
+    bool stop_at_first;   /* stop at the first violating run (default false) */
+} lf_replay_options;
+
+void lf_replay_options_default(lf_replay_options *o);
+
+typedef struct lf_replay_result {
+    uint64_t runs;       /* runs done */
+    uint64_t violations; /* violating runs among them */
+    uint64_t first_run;  /* index of the first violating run (when violations > 0) */
+    lf_history first;    /* its history (initialised and owned by the caller) */
+    char first_reason[512];
+    const char *first_engine; /* static, or NULL */
+} lf_replay_result;
+
+/* Decodes data as a fuzz case for adapter a and runs it (see above); r->first must be initialised. False
+ * when the runs could not start or continue (out of memory or threads). */
+bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
+                  lf_replay_result *r);
+
+typedef enum lf_replay_outcome {
+    LF_REPLAY_VIOLATION, /* a run violated: entry holds the captured entry */
+    LF_REPLAY_CLEAN,     /* no run violated (each linearizable or undecided) */
+    LF_REPLAY_CRASHED,   /* the child died or failed: detail says how */
+    LF_REPLAY_STUCK,     /* the child did not finish within the limit and was killed */
+    LF_REPLAY_FAILED,    /* could not replay here (fork, pipe, memory, threads): detail says why */
+} lf_replay_outcome;
+
+typedef struct lf_isolated_replay {
+    lf_replay_outcome outcome;
+    uint64_t runs, first_run; /* runs done; the violating run (LF_REPLAY_VIOLATION) */
+    lf_violation_entry entry; /* LF_REPLAY_VIOLATION only: owned by the caller (lf_entry_free) */
+    char detail[256];         /* CRASHED, STUCK, FAILED: what happened */
+} lf_isolated_replay;
+
+/* Replays data in a child process with o->stop_at_first forced on; the child is killed after limit_s
+ * seconds (o->seconds plus the time a capture may need is a good limit). origin is recorded in the entry
+ * ("linfuzz triage, replay of crash-..."). The child's stderr is this process's (sanitizer reports show). */
+lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data, size_t len,
+                                        const lf_replay_options *o, double limit_s, const char *origin,
+                                        lf_isolated_replay *out);
+
+#endif
