@@ -1,0 +1,444 @@
+/* `linfuzz triage DIR|FILE...`: groups violation entries and fuzzer crash inputs by signature and prints one
+ * line per group (docs/triage.md). Collecting and grouping live in engines/corpus/triage.c, replaying crash
+ * inputs in fuzz/testcase/replay.c; this file reads the files, decides each input's adapter and prints. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "adapter.h"
+#include "commands.h"
+#include "corpus/entry.h"
+#include "corpus/triage.h"
+#include "testcase/replay.h"
+
+#define MAX_INPUT_BYTES (1u << 20) /* a fuzz case is at most a few hundred bytes; libFuzzer's -max_len 4096 */
+
+static void help(FILE *out) {
+    fprintf(out,
+            "usage: linfuzz triage [options] DIR|FILE...\n"
+            "\n"
+            "Groups findings by the signature of their violation and prints one line per group: category, how\n"
+            "many, adapter, signature, first seen, the smallest example and the command that reproduces it.\n"
+            "Directories are searched recursively for\n"
+            "  *.lfz                 violation entries (corpus/ADAPTER/violations/, a fuzz job's output);\n"
+            "  [PREFIX]crash-<sha1>  libFuzzer inputs (also timeout-, oom-, leak-): replayed through the\n"
+            "                        adapter's fuzz-case decoding and checked, in a child process, unless\n"
+            "                        their bytes are the workload of an entry found too.\n"
+            "Other files are ignored. A corrupt file is reported (naming it) and the others still triaged.\n"
+            "\n"
+            "The adapter of an input: --adapter, else PREFIX (e.g. -artifact_prefix=out/treiber_aba-), else the\n"
+            "nearest parent directory named after an adapter.\n"
+            "\n"
+            "Categories: BUG (an adapter claiming to be linearizable is not), CRASH / STUCK (an input's replay\n"
+            "died / hung), NOT_REPRODUCED (no violation in the replay's runs), KNOWN_BUG (a known-buggy\n"
+            "adapter's violation: expected).\n"
+            "\n"
+            "options:\n"
+            "  --adapter NAME   the adapter of every fuzzer input\n"
+            "  --by signature|bucket|shape\n"
+            "                   what makes two findings one group: the signature (default: adapter, type,\n"
+            "                   shape, the set of methods, the method of the first impossible return), the\n"
+            "                   fuzz targets' dedup bucket (the same, methods counted), or adapter, type, shape\n"
+            "  --runs N         runs per replayed input (default 200; it stops at the first violation)\n"
+            "  --seconds S      time per replayed input (default 10; killed as STUCK after S + 60)\n"
+            "  --save DIR       save the entries captured from replayed inputs in DIR/ADAPTER/ (one per bucket)\n"
+            "  --json           one JSON object: groups (with their files), errors, counts\n"
+            "\n"
+            "exit: 0 triaged, nothing unexpected; 1 some BUG, CRASH or STUCK group; 2 bad usage or some file\n"
+            "      malformed (the rest triaged); 4 some file unreadable.\n");
+}
+
+typedef struct options {
+    const char *adapter, *save;
+    lf_triage_by by;
+    lf_replay_options replay;
+    bool json;
+} options;
+
+static bool parse_u64(const char *s, uint64_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || *s == '-') return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_seconds(const char *s, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v > 0) || v > 1e6) return false;
+    *out = v;
+    return true;
+}
+
+static void json_string(FILE *out, const char *s) {
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+/* Where the programs are, for pasteable commands: this executable's directory, relative to the current
+ * directory when inside it ("build/bin/"), else absolute; "" when unknown. */
+static void bin_prefix(char *out, size_t len) {
+    char exe[PATH_MAX], cwd[PATH_MAX];
+    out[0] = 0;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) return;
+    slash[1] = 0;
+    size_t cl;
+    if (getcwd(cwd, sizeof cwd) && (cl = strlen(cwd)) > 1 && !strncmp(exe, cwd, cl) && exe[cl] == '/')
+        snprintf(out, len, "%s", exe + cl + 1);
+    else
+        snprintf(out, len, "%s", exe);
+}
+
+/* The adapter named by s[0..len) (an artifact prefix or a directory name, "fuzz_" and a trailing '-' or '_'
+ * allowed), or NULL. */
+static const lf_adapter *adapter_named(const char *s, size_t len) {
+    if (len >= 5 && !strncmp(s, "fuzz_", 5)) s += 5, len -= 5;
+    while (len && (s[len - 1] == '-' || s[len - 1] == '_')) len--;
+    char name[128];
+    if (!len || len >= sizeof name) return NULL;
+    memcpy(name, s, len);
+    name[len] = 0;
+    return lf_adapter_find(name);
+}
+
+/* The adapter of a fuzzer input at path (see the help), or NULL. */
+static const lf_adapter *infer_adapter(const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t prefix_len = 0;
+    if (lf_triage_classify(base, &prefix_len) == LF_TRIAGE_FILE_INPUT && prefix_len) {
+        const lf_adapter *a = adapter_named(base, prefix_len);
+        if (a) return a;
+    }
+    /* parent directories, nearest first */
+    const char *end = base;
+    for (int depth = 0; depth < 4 && end > path; depth++) {
+        const char *stop = end - 1; /* the '/' before the current component */
+        const char *start = stop;
+        while (start > path && start[-1] != '/') start--;
+        const lf_adapter *a = adapter_named(start, (size_t)(stop - start));
+        if (a) return a;
+        end = start;
+    }
+    return NULL;
+}
+
+/* Reads a whole small file; NULL with err set on failure (*io: unreadable rather than malformed). */
+static uint8_t *read_input(const char *path, size_t *len, char *err, size_t errlen, bool *io) {
+    FILE *f = fopen(path, "rb");
+    *io = true;
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    uint8_t *buf = malloc(MAX_INPUT_BYTES + 1);
+    size_t n = buf ? fread(buf, 1, MAX_INPUT_BYTES + 1, f) : 0;
+    bool bad = !buf || ferror(f);
+    fclose(f);
+    if (bad) {
+        snprintf(err, errlen, "%s: cannot read%s", path, buf ? "" : " (out of memory)");
+        free(buf);
+        return NULL;
+    }
+    if (n > MAX_INPUT_BYTES) {
+        *io = false;
+        snprintf(err, errlen, "%s: %u bytes or more: too large to be a fuzzer input of linfuzz", path,
+                 MAX_INPUT_BYTES + 1);
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+typedef struct counts {
+    size_t entries, inputs, replayed, duplicates, ignored;
+} counts;
+
+/* Replays one input and records what it did. False when out of memory. */
+static bool triage_input(lf_triage *t, const char *path, const options *o, counts *c) {
+    char err[4600];
+    bool io;
+    size_t len = 0;
+    uint8_t *data = read_input(path, &len, err, sizeof err, &io);
+    if (!data) {
+        fprintf(stderr, "linfuzz triage: %s\n", err);
+        return lf_triage_add_error(t, path, err, io);
+    }
+    c->inputs++;
+    bool ok = true;
+    const lf_adapter *a = o->adapter ? lf_adapter_find(o->adapter) : infer_adapter(path);
+    /* The same bytes are the same finding only for the same adapter (when the input's adapter is known). */
+    long dup = lf_triage_find_workload(t, a ? a->name : NULL, data, len);
+    if (dup >= 0) {
+        c->duplicates++;
+        ok = lf_triage_add_duplicate(t, path, (size_t)dup) >= 0;
+    } else if (!a) {
+        snprintf(err, sizeof err,
+                 "%s: a fuzzer input of unknown adapter: pass --adapter NAME, or keep it under a directory named "
+                 "after the adapter",
+                 path);
+        fprintf(stderr, "linfuzz triage: %s\n", err);
+        ok = lf_triage_add_error(t, path, err, false);
+    } else {
+        c->replayed++;
+        char origin[4200];
+        snprintf(origin, sizeof origin, "linfuzz triage, replay of %s", path);
+        lf_isolated_replay r;
+        lf_fc_replay_isolated(a, data, len, &o->replay, o->replay.seconds + 60, origin, &r);
+        if (r.outcome == LF_REPLAY_VIOLATION) {
+            char saved[PATH_MAX] = "";
+            if (o->save) {
+                char dir[PATH_MAX], found[PATH_MAX];
+                snprintf(dir, sizeof dir, "%s/%s", o->save, a->name);
+                const char *bucket = lf_entry_meta(&r.entry, "bucket");
+                if (bucket && lf_entry_find_bucket(dir, bucket, found, sizeof found)) {
+                    snprintf(saved, sizeof saved, "%s", found);
+                } else if (lf_entry_save(&r.entry, dir, saved, sizeof saved, err, sizeof err) != LF_OK) {
+                    fprintf(stderr, "linfuzz triage: %s\n", err);
+                    saved[0] = 0;
+                }
+            }
+            ok = lf_triage_add_violation(t, path, true, &r.entry, saved[0] ? saved : NULL) >= 0;
+        } else if (r.outcome == LF_REPLAY_FAILED) {
+            snprintf(err, sizeof err, "%s: cannot replay: %s", path, r.detail);
+            fprintf(stderr, "linfuzz triage: %s\n", err);
+            ok = lf_triage_add_error(t, path, err, true);
+        } else {
+            char detail[300];
+            lf_triage_category cat = r.outcome == LF_REPLAY_CRASHED ? LF_TRIAGE_CRASH
+                                     : r.outcome == LF_REPLAY_STUCK ? LF_TRIAGE_STUCK
+                                                                    : LF_TRIAGE_NOT_REPRODUCED;
+            if (cat == LF_TRIAGE_NOT_REPRODUCED)
+                snprintf(detail, sizeof detail, "no violation in %llu runs", (unsigned long long)r.runs);
+            else
+                snprintf(detail, sizeof detail, "%s", r.detail);
+            ok = lf_triage_add_other(t, path, a->name, cat, detail, len) >= 0;
+        }
+        lf_entry_free(&r.entry);
+    }
+    free(data);
+    return ok;
+}
+
+static void print_table(const lf_triage *t, const counts *c, const char *bin) {
+    printf("| # | category | count | adapter | signature | first seen | smallest example | reproduce |\n");
+    printf("|---|---|---|---|---|---|---|---|\n");
+    char cmd[8400];
+    for (size_t i = 0; i < t->n_groups; i++) {
+        const lf_triage_group *g = &t->groups[i];
+        const lf_triage_item *s = &t->items[g->smallest];
+        lf_triage_repro_command(t, g, bin, cmd, sizeof cmd);
+        char size[64] = "";
+        if (s->min_ops) snprintf(size, sizeof size, " (%zu ops)", s->min_ops);
+        printf("| %zu | %s | %zu | %s | %s | %s | %s%s | `%s` |\n", i + 1, lf_triage_category_name(g->category),
+               g->count, g->adapter, g->label, g->first_seen, s->example ? s->example : s->path, size, cmd);
+    }
+    size_t differs = 0;
+    for (size_t i = 0; i < t->n_items; i++) differs += !t->items[i].is_input && t->items[i].bucket_differs;
+    printf("\n%zu groups from %zu entries and %zu fuzzer inputs (%zu replayed, %zu the input of an entry); "
+           "%zu other files ignored; %zu refused%s\n",
+           t->n_groups, c->entries, c->inputs, c->replayed, c->duplicates, c->ignored, t->n_errors,
+           t->n_errors ? " (listed on stderr)" : "");
+    if (differs)
+        printf("note: %zu entries carry a bucket computed by another version; grouped by the recomputed one\n",
+               differs);
+}
+
+static void print_json(const lf_triage *t, const counts *c, const char *bin) {
+    char cmd[8400];
+    printf("{\"groups\": [");
+    for (size_t i = 0; i < t->n_groups; i++) {
+        const lf_triage_group *g = &t->groups[i];
+        const lf_triage_item *s = &t->items[g->smallest];
+        lf_triage_repro_command(t, g, bin, cmd, sizeof cmd);
+        printf("%s\n  {\"id\": \"%s\", \"category\": \"%s\", \"unexpected\": %s, \"adapter\": ", i ? "," : "", g->id,
+               lf_triage_category_name(g->category), lf_triage_category_unexpected(g->category) ? "true" : "false");
+        json_string(stdout, g->adapter);
+        printf(", \"signature\": ");
+        json_string(stdout, g->label);
+        if (g->category == LF_TRIAGE_BUG || g->category == LF_TRIAGE_KNOWN_BUG) {
+            printf(", \"type\": \"%s\", \"shape\": \"%s\"", s->sig.type, s->sig.shape);
+            if (t->by != LF_TRIAGE_BY_SHAPE)
+                printf(", \"methods\": \"%s\", \"cut_method\": \"%s\"", s->sig.methods, s->sig.cut_method);
+        }
+        printf(", \"count\": %zu, \"first_seen\": \"%s\", \"smallest\": ", g->count, g->first_seen);
+        json_string(stdout, s->example ? s->example : s->path);
+        printf(", \"smallest_ops\": %zu, \"reproduce\": ", s->min_ops);
+        json_string(stdout, cmd);
+        printf(", \"files\": [");
+        for (size_t k = 0; k < g->n_items; k++) {
+            const lf_triage_item *it = &t->items[g->items[k]];
+            printf("%s{\"path\": ", k ? ", " : "");
+            json_string(stdout, it->path);
+            printf(", \"kind\": \"%s\"", it->is_input ? "input" : "entry");
+            if (it->example && it->is_input) {
+                printf(", \"entry\": ");
+                json_string(stdout, it->example);
+            }
+            if (it->detail) {
+                printf(", \"detail\": ");
+                json_string(stdout, it->detail);
+            }
+            if (!it->is_input && it->bucket_differs) printf(", \"bucket_recomputed\": true");
+            printf("}");
+        }
+        printf("]}");
+    }
+    printf("%s],\n \"errors\": [", t->n_groups ? "\n" : "");
+    for (size_t i = 0; i < t->n_errors; i++) {
+        printf("%s{\"path\": ", i ? ", " : "");
+        json_string(stdout, t->errors[i].path);
+        printf(", \"error\": ");
+        json_string(stdout, t->errors[i].message);
+        printf(", \"unreadable\": %s}", t->errors[i].io ? "true" : "false");
+    }
+    printf("],\n \"entries\": %zu, \"inputs\": %zu, \"replayed\": %zu, \"duplicates\": %zu, \"ignored\": %zu}\n",
+           c->entries, c->inputs, c->replayed, c->duplicates, c->ignored);
+}
+
+int cmd_triage(int argc, char **argv) {
+    options o = {.by = LF_TRIAGE_BY_SIGNATURE};
+    lf_replay_options_default(&o.replay);
+    o.replay.seconds = 10;
+    o.replay.stop_at_first = true;
+    const char **paths = calloc((size_t)argc, sizeof *paths);
+    size_t n_paths = 0;
+    if (!paths) {
+        fprintf(stderr, "linfuzz triage: out of memory\n");
+        return LF_EXIT_IO;
+    }
+    bool options_done = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool ok = true;
+        if (options_done || a[0] != '-' || !a[1]) {
+            paths[n_paths++] = a;
+            continue;
+        }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help(stdout);
+            free(paths);
+            return LF_EXIT_OK;
+        } else if (!strcmp(a, "--json")) {
+            o.json = true;
+            continue;
+        } else if (!strcmp(a, "--")) {
+            options_done = true; /* the rest are paths, even when they start with '-' */
+            continue;
+        } else if (!strcmp(a, "--adapter") || !strcmp(a, "--by") || !strcmp(a, "--runs") ||
+                   !strcmp(a, "--seconds") || !strcmp(a, "--save")) {
+            if (!v) {
+                fprintf(stderr, "linfuzz triage: %s needs a value\n", a);
+                free(paths);
+                return LF_EXIT_USAGE;
+            }
+            i++;
+            if (!strcmp(a, "--adapter")) {
+                o.adapter = v;
+                if (!lf_adapter_find(v)) {
+                    fprintf(stderr, "linfuzz triage: no adapter '%s' in this build (linfuzz adapters lists them)\n", v);
+                    free(paths);
+                    return LF_EXIT_USAGE;
+                }
+            } else if (!strcmp(a, "--by")) {
+                ok = !strcmp(v, "signature") || !strcmp(v, "bucket") || !strcmp(v, "shape");
+                o.by = !strcmp(v, "shape")    ? LF_TRIAGE_BY_SHAPE
+                       : !strcmp(v, "bucket") ? LF_TRIAGE_BY_BUCKET
+                                              : LF_TRIAGE_BY_SIGNATURE;
+            } else if (!strcmp(a, "--runs")) {
+                ok = parse_u64(v, &o.replay.runs) && o.replay.runs > 0;
+            } else if (!strcmp(a, "--seconds")) {
+                ok = parse_seconds(v, &o.replay.seconds);
+            } else {
+                o.save = v;
+            }
+        } else {
+            fprintf(stderr, "linfuzz triage: unknown option '%s'\n", a);
+            free(paths);
+            return LF_EXIT_USAGE;
+        }
+        if (!ok) {
+            fprintf(stderr, "linfuzz triage: bad value '%s' for %s\n", v, a);
+            free(paths);
+            return LF_EXIT_USAGE;
+        }
+    }
+    if (!n_paths) {
+        fprintf(stderr, "linfuzz triage: which directories or files?\n");
+        help(stderr);
+        free(paths);
+        return LF_EXIT_USAGE;
+    }
+    lf_triage_files fs = {0};
+    bool ok = true;
+    for (size_t i = 0; ok && i < n_paths; i++) ok = lf_triage_collect(&fs, paths[i]);
+    free(paths);
+    lf_triage t;
+    lf_triage_init(&t, o.by);
+    counts c = {0};
+    /* Entries first, so that an input that is an entry's workload is recognised without a replay. */
+    for (size_t i = 0; ok && i < fs.n; i++) {
+        const lf_triage_file *f = &fs.files[i];
+        if (f->kind == LF_TRIAGE_FILE_OTHER) c.ignored++;
+        if (f->kind == LF_TRIAGE_FILE_ERROR) {
+            fprintf(stderr, "linfuzz triage: %s\n", f->error);
+            ok = lf_triage_add_error(&t, f->path, f->error, true);
+        }
+        if (f->kind != LF_TRIAGE_FILE_ENTRY) continue;
+        lf_violation_entry e;
+        char err[1024];
+        lf_status st = lf_entry_load(f->path, &e, err, sizeof err);
+        if (st != LF_OK) {
+            fprintf(stderr, "linfuzz triage: %s\n", err);
+            ok = lf_triage_add_error(&t, f->path, err, st == LF_ERR_IO);
+            continue;
+        }
+        c.entries++;
+        ok = lf_triage_add_violation(&t, f->path, false, &e, NULL) >= 0;
+        lf_entry_free(&e);
+    }
+    for (size_t i = 0; ok && i < fs.n; i++)
+        if (fs.files[i].kind == LF_TRIAGE_FILE_INPUT) ok = triage_input(&t, fs.files[i].path, &o, &c);
+    ok = ok && lf_triage_group_all(&t);
+    if (!ok) {
+        fprintf(stderr, "linfuzz triage: out of memory\n");
+        lf_triage_free(&t);
+        lf_triage_files_free(&fs);
+        return LF_EXIT_IO;
+    }
+    char bin[PATH_MAX];
+    bin_prefix(bin, sizeof bin);
+    if (o.json)
+        print_json(&t, &c, bin);
+    else
+        print_table(&t, &c, bin);
+
+    bool io = false, malformed = false, unexpected = false;
+    for (size_t i = 0; i < t.n_errors; i++) {
+        io |= t.errors[i].io;
+        malformed |= !t.errors[i].io;
+    }
+    for (size_t i = 0; i < t.n_groups; i++) unexpected |= lf_triage_category_unexpected(t.groups[i].category);
+    lf_triage_free(&t);
+    lf_triage_files_free(&fs);
+    return io ? LF_EXIT_IO : malformed ? LF_EXIT_USAGE : unexpected ? LF_EXIT_VIOLATION : LF_EXIT_OK;
+}

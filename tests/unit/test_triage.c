@@ -1,0 +1,374 @@
+/* Tests of triage (engines/corpus/triage.c) and of isolated replays (fuzz/testcase/replay.c): file names are
+ * classified as libFuzzer writes them; directories are walked in order; hand-made violations with identical
+ * signatures group together and different shapes, methods, adapters or claims do not; the committed
+ * known-buggy adapters' entries keep the bucket they were saved with and group with a re-capture of their
+ * own history; a crash input with an entry's workload counts once; replays of crashing, hanging, buggy and
+ * correct adapters come back as CRASHED, STUCK, VIOLATION (with a complete entry) and CLEAN. */
+#include <dirent.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "adapter.h"
+#include "corpus/capture.h"
+#include "corpus/entry.h"
+#include "corpus/triage.h"
+#include "format/text_format.h"
+#include "test_util.h"
+#include "testcase/fuzz_case.h"
+#include "testcase/replay.h"
+
+#define CORPUS_DIR LINFUZZ_TEST_DATA "/../../corpus"
+#define HEX40 "0123456789abcdef0123456789abcdef01234567"
+
+static char tmpdir[256];
+
+static void write_file(const char *path, const void *data, size_t len) {
+    FILE *f = fopen(path, "wb");
+    CHECKF(f && fwrite(data, 1, len, f) == len && fclose(f) == 0, "cannot write %s", path);
+}
+
+/* ---- file names and directory walks ---- */
+
+static void classify(void) {
+    size_t p = 99;
+    CHECK(lf_triage_classify("crash-" HEX40, &p) == LF_TRIAGE_FILE_INPUT && p == 0);
+    CHECK(lf_triage_classify("treiber_aba-crash-" HEX40, &p) == LF_TRIAGE_FILE_INPUT && p == 12);
+    CHECK(lf_triage_classify("timeout-" HEX40, &p) == LF_TRIAGE_FILE_INPUT);
+    CHECK(lf_triage_classify("x-oom-" HEX40, &p) == LF_TRIAGE_FILE_INPUT && p == 2);
+    CHECK(lf_triage_classify("slow-unit-" HEX40, NULL) == LF_TRIAGE_FILE_INPUT);
+    CHECK(lf_triage_classify("1c2673e92cf26600-f6f1eb2358b16127.lfz", NULL) == LF_TRIAGE_FILE_ENTRY);
+    CHECK(lf_triage_classify("crash-0123", NULL) == LF_TRIAGE_FILE_OTHER);                   /* short hash */
+    CHECK(lf_triage_classify("crash-" "0123456789ABCDEF0123456789abcdef01234567", NULL) == LF_TRIAGE_FILE_OTHER);
+    CHECK(lf_triage_classify(HEX40, NULL) == LF_TRIAGE_FILE_OTHER); /* a corpus input: hash, no kind */
+    CHECK(lf_triage_classify("fuzz.log", NULL) == LF_TRIAGE_FILE_OTHER);
+}
+
+static void collect(void) {
+    char dir[300], path[400];
+    snprintf(dir, sizeof dir, "%s/walk", tmpdir);
+    mkdir(dir, 0777);
+    snprintf(path, sizeof path, "%s/sub", dir);
+    mkdir(path, 0777);
+    static const char *const files[] = {"b.lfz", "a.lfz", "sub/c.lfz", "crash-" HEX40, "k3-timeout-" HEX40, "seed",
+                                        ".hidden.lfz"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        write_file(path, "x", 1);
+    }
+    lf_triage_files fs = {0};
+    CHECK(lf_triage_collect(&fs, dir));
+    snprintf(path, sizeof path, "%s/missing", tmpdir);
+    CHECK(lf_triage_collect(&fs, path));
+    snprintf(path, sizeof path, "%s/seed", dir);
+    CHECK(lf_triage_collect(&fs, path)); /* named explicitly: an input, whatever its name */
+    /* name order within a directory; sub/ walked where it sorts; hidden files skipped */
+    static const char *const want[] = {"a.lfz", "b.lfz", "crash-" HEX40, "k3-timeout-" HEX40, "seed", "sub/c.lfz"};
+    static const lf_triage_kind kinds[] = {LF_TRIAGE_FILE_ENTRY, LF_TRIAGE_FILE_ENTRY, LF_TRIAGE_FILE_INPUT,
+                                           LF_TRIAGE_FILE_INPUT, LF_TRIAGE_FILE_OTHER, LF_TRIAGE_FILE_ENTRY};
+    CHECKF(fs.n == 8, "%zu files", fs.n);
+    for (size_t i = 0; i < 6 && i < fs.n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, want[i]);
+        CHECKF(!strcmp(fs.files[i].path, path) && fs.files[i].kind == kinds[i], "file %zu: %s kind %d", i,
+               fs.files[i].path, fs.files[i].kind);
+    }
+    if (fs.n == 8) {
+        CHECK(fs.files[6].kind == LF_TRIAGE_FILE_ERROR && strstr(fs.files[6].error, "missing: "));
+        CHECK(fs.files[7].kind == LF_TRIAGE_FILE_INPUT);
+    }
+    lf_triage_files_free(&fs);
+}
+
+/* ---- hand-made violations ---- */
+
+/* Captures a violation entry of adapter from a text history (which must be a violation). */
+static void capture_text(lf_violation_entry *e, const char *adapter, bool expected, const char *text) {
+    lf_history h;
+    char err[512];
+    lf_status st = lf_text_read_buffer(text, strlen(text), "hand-made", &h, err, sizeof err);
+    CHECKF(st == LF_OK, "parse: %s", err);
+    static const uint8_t workload[] = {3, 1, 4, 1, 5};
+    lf_capture_input in = {
+        .adapter = adapter,
+        .expected_linearizable = expected,
+        .origin = "test_triage",
+        .workload = workload,
+        .workload_len = sizeof workload,
+        .full = &h,
+    };
+    st = lf_capture_violation(&in, e, err, sizeof err);
+    CHECKF(st == LF_OK, "capture: %s", err);
+    lf_history_free(&h);
+}
+
+/* Two pops return the value of one push: VALUE_RETURNED_TWICE, push*1,pop*2 (values and times differ). */
+static const char TWICE_A[] = "type stack\n0 1 2 push 1\n0 3 4 pop -> 1\n1 5 6 pop -> 1\n";
+static const char TWICE_B[] = "type stack\n1 10 20 push 7\n0 30 45 pop -> 7\n1 50 60 pop -> 7\n2 70 80 push 8\n";
+/* Sequential pushes of 1 and 2, then a pop of 1: LIFO_ORDER. */
+static const char LIFO[] = "type stack\n0 1 2 push 1\n0 3 4 push 2\n0 5 6 pop -> 1\n";
+/* Sequential incs, then a get that misses one: LOST_UPDATE with 2 and with 3 incs. */
+static const char LOST2[] = "type counter\n0 1 2 inc\n1 3 4 inc\n0 5 6 get -> 1\n";
+static const char LOST3[] = "type counter\n0 1 2 inc\n1 3 4 inc\n0 5 6 inc\n1 7 8 get -> 2\n";
+
+static const lf_triage_group *group_of(const lf_triage *t, size_t item) {
+    for (size_t g = 0; g < t->n_groups; g++)
+        for (size_t k = 0; k < t->groups[g].n_items; k++)
+            if (t->groups[g].items[k] == item) return &t->groups[g];
+    return NULL;
+}
+
+static void grouping(void) {
+    lf_violation_entry e[7];
+    capture_text(&e[0], "stack_x", false, TWICE_A);
+    capture_text(&e[1], "stack_x", false, TWICE_B);
+    capture_text(&e[2], "stack_x", false, LIFO);
+    capture_text(&e[3], "stack_y", true, TWICE_A); /* same history, another adapter, which claims linearizability */
+    capture_text(&e[4], "counter_x", false, LOST2);
+    capture_text(&e[5], "counter_x", false, LOST3);
+    capture_text(&e[6], "stack_x", false, TWICE_B);
+    CHECK(!strcmp(lf_entry_meta(&e[0], "shape"), "VALUE_RETURNED_TWICE"));
+    CHECK(!strcmp(lf_entry_meta(&e[2], "shape"), "LIFO_ORDER"));
+    CHECK(!strcmp(lf_entry_meta(&e[4], "shape"), "LOST_UPDATE"));
+    lf_entry_set_meta(&e[6], "created", "2020-01-02T03:04:05Z"); /* found long ago */
+
+    for (int by = LF_TRIAGE_BY_SIGNATURE; by <= LF_TRIAGE_BY_SHAPE; by++) {
+        lf_triage t;
+        lf_triage_init(&t, (lf_triage_by)by);
+        static const char *const names[] = {"a.lfz", "b.lfz", "c.lfz", "d.lfz", "e.lfz", "f.lfz", "g.lfz"};
+        for (int i = 0; i < 7; i++) CHECK(lf_triage_add_violation(&t, names[i], false, &e[i], NULL) == i);
+        CHECK(lf_triage_group_all(&t));
+        const lf_triage_group *twice = group_of(&t, 0), *lifo = group_of(&t, 2), *other = group_of(&t, 3);
+        const lf_triage_group *lost2 = group_of(&t, 4), *lost3 = group_of(&t, 5);
+        CHECK(twice && twice == group_of(&t, 1) && twice == group_of(&t, 6));
+        CHECK(twice && twice->count == 3 && twice->category == LF_TRIAGE_KNOWN_BUG);
+        CHECK(twice && !strcmp(twice->first_seen, "2020-01-02T03:04:05Z"));
+        CHECK(twice && twice->smallest == 0); /* 3 ops: TWICE_A (TWICE_B's extra push is dropped: also 3; a first) */
+        CHECK(other && other != twice && other->category == LF_TRIAGE_BUG && !strcmp(other->adapter, "stack_y"));
+        CHECK(t.n_groups > 0 && &t.groups[0] == other); /* BUG before KNOWN_BUG */
+        if (by == LF_TRIAGE_BY_SHAPE) {
+            CHECK(lifo && lifo != twice); /* another shape */
+            CHECK(lost2 && lost2 == lost3 && !strcmp(lost2->label, "counter LOST_UPDATE"));
+            CHECK(t.n_groups == 4);
+        } else if (by == LF_TRIAGE_BY_BUCKET) {
+            CHECK(lifo && lifo != twice);
+            CHECK(lost2 && lost3 && lost2 != lost3); /* inc*2 and inc*3 are two buckets */
+            CHECK(twice && !strcmp(twice->id, lf_entry_meta(&e[0], "bucket")));
+            CHECK(t.n_groups == 5);
+        } else {
+            CHECK(lifo && lifo != twice);
+            CHECK(lost2 && lost2 == lost3 && lost2->count == 2); /* the same set of methods */
+            CHECKF(twice && !strcmp(twice->label, "stack VALUE_RETURNED_TWICE push,pop"), "label '%s'",
+                   twice ? twice->label : "");
+            CHECK(t.n_groups == 4);
+        }
+        for (size_t i = 0; i < t.n_items; i++) CHECK(!t.items[i].bucket_differs);
+        lf_triage_free(&t);
+    }
+
+    /* an input with an entry's workload is the same finding: one more file, not one more count */
+    lf_triage t;
+    lf_triage_init(&t, LF_TRIAGE_BY_SIGNATURE);
+    CHECK(lf_triage_add_violation(&t, "dir/a.lfz", false, &e[0], NULL) == 0);
+    CHECK(lf_triage_add_violation(&t, "dir/lifo.lfz", false, &e[2], NULL) == 1);
+    CHECK(lf_triage_find_workload(&t, NULL, e[0].workload, e[0].workload_len) == 0); /* the first with those bytes */
+    CHECK(lf_triage_find_workload(&t, "stack_x", e[0].workload, e[0].workload_len) == 0);
+    CHECK(lf_triage_find_workload(&t, "stack_y", e[0].workload, e[0].workload_len) == -1); /* another adapter */
+    static const uint8_t other_bytes[] = {9, 9};
+    CHECK(lf_triage_find_workload(&t, NULL, other_bytes, sizeof other_bytes) == -1);
+    CHECK(lf_triage_add_duplicate(&t, "dir/crash-" HEX40, 0) == 2);
+    CHECK(lf_triage_add_other(&t, "dir/stack_x/crash-" HEX40, "stack_x", LF_TRIAGE_CRASH,
+                              "killed by signal 11 (Segmentation fault)", 10) == 3);
+    CHECK(lf_triage_add_other(&t, "dir/crash-2", "stack_x", LF_TRIAGE_NOT_REPRODUCED, "no violation in 200 runs",
+                              10) == 4);
+    CHECK(lf_triage_add_error(&t, "dir/corrupt.lfz", "dir/corrupt.lfz: bad", false));
+    CHECK(lf_triage_group_all(&t));
+    CHECK(t.n_groups == 4 && t.n_errors == 1);
+    const lf_triage_group *g0 = group_of(&t, 0);
+    CHECK(g0 && g0 == group_of(&t, 2) && g0->count == 1 && g0->n_items == 2);
+    CHECK(t.items[2].duplicate_of == 0 && t.items[2].is_input && !strcmp(t.items[2].example, "dir/a.lfz"));
+    CHECK(t.n_groups == 4 && t.groups[0].category == LF_TRIAGE_CRASH && t.groups[1].category == LF_TRIAGE_NOT_REPRODUCED);
+    CHECK(lf_triage_category_unexpected(LF_TRIAGE_CRASH) && !lf_triage_category_unexpected(LF_TRIAGE_KNOWN_BUG));
+
+    /* reproduce commands: the entry when there is one, else the fuzz target on the input; quoted paths */
+    char cmd[512];
+    lf_triage_repro_command(&t, g0, "build/bin/", cmd, sizeof cmd);
+    CHECKF(!strcmp(cmd, "build/bin/linfuzz repro dir/a.lfz"), "'%s'", cmd);
+    lf_triage_repro_command(&t, &t.groups[0], "", cmd, sizeof cmd);
+    CHECKF(!strcmp(cmd, "fuzz_stack_x -runs=100 dir/stack_x/crash-" HEX40), "'%s'", cmd);
+    lf_triage_free(&t);
+    lf_triage_init(&t, LF_TRIAGE_BY_SIGNATURE);
+    CHECK(lf_triage_add_violation(&t, "my dir/it's.lfz", false, &e[0], NULL) == 0);
+    CHECK(lf_triage_group_all(&t));
+    lf_triage_repro_command(&t, &t.groups[0], "", cmd, sizeof cmd);
+    CHECKF(!strcmp(cmd, "linfuzz repro 'my dir/it'\\''s.lfz'"), "'%s'", cmd);
+    lf_triage_free(&t);
+    for (int i = 0; i < 7; i++) lf_entry_free(&e[i]);
+}
+
+/* ---- the committed entries of the known-buggy adapters ---- */
+
+static void committed_entries(void) {
+    DIR *d = opendir(CORPUS_DIR);
+    CHECKF(d != NULL, "cannot open %s", CORPUS_DIR);
+    if (!d) return;
+    lf_triage t;
+    lf_triage_init(&t, LF_TRIAGE_BY_BUCKET);
+    size_t n = 0;
+    struct dirent *de;
+    char dir[1024], path[2048], err[1024];
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.') continue;
+        snprintf(dir, sizeof dir, "%s/%s/violations", CORPUS_DIR, de->d_name);
+        DIR *v = opendir(dir);
+        if (!v) continue;
+        struct dirent *ve;
+        while ((ve = readdir(v)) != NULL) {
+            if (lf_triage_classify(ve->d_name, NULL) != LF_TRIAGE_FILE_ENTRY) continue;
+            snprintf(path, sizeof path, "%s/%s", dir, ve->d_name);
+            lf_violation_entry e;
+            CHECKF(lf_entry_load(path, &e, err, sizeof err) == LF_OK, "%s", err);
+            long i = lf_triage_add_violation(&t, path, false, &e, NULL);
+            /* the bucket recomputed from the minimized history is the one it was named and saved with */
+            CHECKF(i >= 0 && !t.items[i].bucket_differs && !strncmp(ve->d_name, t.items[i].bucket, 16),
+                   "%s: bucket recomputed as %s", path, i >= 0 ? t.items[i].bucket : "?");
+            CHECK(i >= 0 && t.items[i].category == LF_TRIAGE_KNOWN_BUG);
+            /* capturing its full history again under the same adapter gives the same signature */
+            lf_capture_input in = {
+                .adapter = lf_entry_meta(&e, "adapter"),
+                .expected_linearizable = false,
+                .workload = e.workload,
+                .workload_len = e.workload_len,
+                .full = &e.full,
+            };
+            lf_violation_entry again;
+            CHECKF(lf_capture_violation(&in, &again, err, sizeof err) == LF_OK, "%s", err);
+            long k = lf_triage_add_violation(&t, "again.lfz", false, &again, NULL);
+            CHECK(k >= 0 && !strcmp(t.items[k].bucket, t.items[i].bucket));
+            lf_entry_free(&again);
+            lf_entry_free(&e);
+            n++;
+        }
+        closedir(v);
+    }
+    closedir(d);
+    CHECKF(n >= 10, "%zu committed entries", n);
+    CHECK(lf_triage_group_all(&t));
+    CHECKF(t.n_groups == n, "%zu groups for %zu entries", t.n_groups, n); /* one adapter each: one group each */
+    for (size_t g = 0; g < t.n_groups; g++) CHECK(t.groups[g].count == 2);
+    lf_triage_free(&t);
+}
+
+/* ---- isolated replays ---- */
+
+static void *reg_create(size_t max_ops) {
+    (void)max_ops;
+    return calloc(1, sizeof(int64_t));
+}
+static void reg_destroy(void *obj) { free(obj); }
+static lf_kind crash_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+    if (m == LF_M_READ) abort();
+    *(int64_t *)obj = args[0];
+    (void)value;
+    return LF_K_NONE;
+}
+static lf_kind hang_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+    if (m == LF_M_READ)
+        for (;;) {
+            struct timespec ts = {1, 0};
+            nanosleep(&ts, NULL);
+        }
+    *(int64_t *)obj = args[0];
+    (void)value;
+    return LF_K_NONE;
+}
+static const lf_adapter CRASHING = {.name = "crashing_register", .type = LF_TYPE_REGISTER, .linearizable = true,
+                                    .methods = LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ),
+                                    .create = reg_create, .destroy = reg_destroy, .op = crash_op};
+static const lf_adapter HANGING = {.name = "hanging_register", .type = LF_TYPE_REGISTER, .linearizable = true,
+                                   .methods = LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ),
+                                   .create = reg_create, .destroy = reg_destroy, .op = hang_op};
+
+static void replays(void) {
+    /* two threads writing and reading (for a register adapter, method 0 is write and 1 read) */
+    lf_fuzz_case c = {.threads = 2, .rounds = 2, .repeats = 1, .key_domain = 2, .body_len = {2, 2}};
+    c.body[0][0] = (lf_fc_call){0, 5};
+    c.body[0][1] = (lf_fc_call){1, 0};
+    c.body[1][0] = (lf_fc_call){1, 0};
+    c.body[1][1] = (lf_fc_call){0, 6};
+    lf_fuzz_case_normalize(&c, 2);
+    uint8_t regs[LF_FC_MAX_ENCODED];
+    size_t regs_len = lf_fuzz_case_encode(&c, regs);
+    lf_replay_options o;
+    lf_replay_options_default(&o);
+    o.runs = 20;
+    o.seconds = 5;
+    lf_isolated_replay r;
+    CHECK(lf_fc_replay_isolated(&CRASHING, regs, regs_len, &o, 30, "test", &r) == LF_REPLAY_CRASHED);
+    CHECKF(strstr(r.detail, "signal 6") != NULL, "detail '%s'", r.detail);
+    lf_entry_free(&r.entry);
+    double t0 = (double)time(NULL);
+    CHECK(lf_fc_replay_isolated(&HANGING, regs, regs_len, &o, 1.5, "test", &r) == LF_REPLAY_STUCK);
+    CHECKF((double)time(NULL) - t0 < 10, "the hung child was not killed on time");
+    lf_entry_free(&r.entry);
+
+    /* the committed k3 entry's workload: k3 violates again (often: it stops at the first), lock_queue never */
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/k3_trylock_queue/violations", CORPUS_DIR);
+    DIR *d = opendir(path);
+    struct dirent *de;
+    char entry_path[2048] = "";
+    while (d && (de = readdir(d)) != NULL)
+        if (lf_triage_classify(de->d_name, NULL) == LF_TRIAGE_FILE_ENTRY)
+            snprintf(entry_path, sizeof entry_path, "%s/%s", path, de->d_name);
+    if (d) closedir(d);
+    lf_violation_entry e;
+    CHECKF(entry_path[0] && lf_entry_load(entry_path, &e, err, sizeof err) == LF_OK, "k3 entry: %s", err);
+    if (!entry_path[0]) return;
+    o.runs = 5000;
+    o.seconds = 20;
+    const lf_adapter *k3 = lf_adapter_find("k3_trylock_queue"), *lockq = lf_adapter_find("lock_queue");
+    CHECK(k3 && lockq);
+    CHECK(lf_fc_replay_isolated(k3, e.workload, e.workload_len, &o, 120, "test replay", &r) == LF_REPLAY_VIOLATION);
+    if (r.outcome == LF_REPLAY_VIOLATION) {
+        CHECK(!strcmp(lf_entry_meta(&r.entry, "adapter"), "k3_trylock_queue"));
+        CHECK(!strcmp(lf_entry_meta(&r.entry, "expected"), "not linearizable"));
+        CHECK(strstr(lf_entry_meta(&r.entry, "origin"), "test replay, run ") != NULL);
+        CHECK(r.entry.workload_len == e.workload_len && !memcmp(r.entry.workload, e.workload, e.workload_len));
+        CHECK(r.entry.minimized.n > 0 && r.entry.minimized.n <= r.entry.full.n);
+        CHECK(r.runs == r.first_run + 1);
+    }
+    lf_entry_free(&r.entry);
+    o.runs = 30;
+    CHECK(lf_fc_replay_isolated(lockq, e.workload, e.workload_len, &o, 120, "test", &r) == LF_REPLAY_CLEAN);
+    CHECK(r.runs == 30);
+    lf_entry_free(&r.entry);
+
+    /* in-process replay counts every violating run when not stopping at the first */
+    lf_replay_result rr;
+    lf_history_init(&rr.first, k3->type);
+    o.runs = 200;
+    CHECK(lf_fc_replay(k3, e.workload, e.workload_len, &o, &rr));
+    CHECK(rr.runs == 200 && rr.violations >= 1 && rr.first.n > 0 && rr.first_engine != NULL);
+    lf_history_free(&rr.first);
+    lf_entry_free(&e);
+}
+
+int main(void) {
+    snprintf(tmpdir, sizeof tmpdir, "%s/linfuzz-triage-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    classify();
+    collect();
+    grouping();
+    committed_entries();
+    replays();
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
+    TEST_DONE();
+}
