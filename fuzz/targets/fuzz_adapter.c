@@ -15,12 +15,15 @@
  * then records the input with its perturbation zeroed, which is what ran), LINFUZZ_KEEP_DUPLICATES=1 (write
  * an entry even when one of the same bucket exists), LINFUZZ_FUZZ_CONTINUE=1 (do not abort: save the first
  * violation's entry, count the others, keep fuzzing; for campaigns that want a count, ci/quickstart.sh),
+ * LINFUZZ_FUZZ_CAPTURE=N (continuing: minimise and save up to N violations, the 1st, 2nd, 4th, 8th, ... so
+ * that captures spread over the campaign and distinct bugs get their own entries; default 1; ci/fuzz.sh),
+ * LINFUZZ_FUZZ_SUMMARY_FILE=PATH (append the summary line to PATH too; for -fork mode, ci/fuzz.sh),
  * LINFUZZ_FUZZ_SECONDS=S (end the process after S seconds, fractions allowed, with the summary line and exit
  * status 0: libFuzzer's -max_total_time counts whole seconds and overshoots by up to one).
  *
  * For scripts, one line on stderr: "linfuzz-fuzz: violation adapter=.. seconds=.. executions=.. runs=.. entry=.."
- * at the first violation, and "linfuzz-fuzz: summary adapter=.. executions=.. runs=.. violations=.. unknown=..
- * first=SECONDS|- entry=PATH|-" when the process exits normally. */
+ * at each captured violation, and "linfuzz-fuzz: summary adapter=.. executions=.. runs=.. violations=..
+ * unknown=.. first=SECONDS|- entry=PATH|- captured=N" when the process exits normally (entry: the first one). */
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -59,6 +62,7 @@ static struct {
     double budget;                  /* LINFUZZ_FUZZ_SECONDS, 0: none */
     char first_entry[PATH_MAX];
     uint64_t executions, runs, unknown, violations;
+    uint64_t capture_max, captured; /* LINFUZZ_FUZZ_CAPTURE; violations minimised and saved so far */
 } G;
 
 static double now_s(void) {
@@ -73,14 +77,23 @@ static bool env_off(const char *name) {
 }
 
 static void print_summary(void) {
-    char first[32] = "-";
+    char first[32] = "-", line[PATH_MAX + 512];
     if (G.first_violation >= 0) snprintf(first, sizeof first, "%.3f", G.first_violation);
-    fprintf(stderr,
-            "linfuzz-fuzz: summary adapter=%s executions=%llu runs=%llu violations=%llu unknown=%llu first=%s "
-            "entry=%s\n",
-            G.adapter->name, (unsigned long long)G.executions, (unsigned long long)G.runs,
-            (unsigned long long)G.violations, (unsigned long long)G.unknown, first,
-            G.first_entry[0] ? G.first_entry : "-");
+    snprintf(line, sizeof line,
+             "linfuzz-fuzz: summary adapter=%s executions=%llu runs=%llu violations=%llu unknown=%llu first=%s "
+             "entry=%s captured=%llu\n",
+             G.adapter->name, (unsigned long long)G.executions, (unsigned long long)G.runs,
+             (unsigned long long)G.violations, (unsigned long long)G.unknown, first,
+             G.first_entry[0] ? G.first_entry : "-", (unsigned long long)G.captured);
+    fputs(line, stderr);
+    /* libFuzzer's -fork mode keeps its children's stderr to itself: the line also goes to a file, appended
+     * (one short write: lines of parallel processes do not interleave). */
+    const char *file = getenv("LINFUZZ_FUZZ_SUMMARY_FILE");
+    FILE *f = file && *file ? fopen(file, "a") : NULL;
+    if (f) {
+        fputs(line, f);
+        fclose(f);
+    }
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
@@ -103,6 +116,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     G.keep_duplicates = keep && strcmp(keep, "0") != 0;
     G.keep_going = cont && strcmp(cont, "0") != 0;
     G.first_violation = -1;
+    const char *capture = getenv("LINFUZZ_FUZZ_CAPTURE");
+    G.capture_max = capture ? strtoull(capture, NULL, 10) : 1;
+    if (G.capture_max < 1) G.capture_max = 1;
     const char *secs = getenv("LINFUZZ_FUZZ_SECONDS");
     G.budget = secs ? strtod(secs, NULL) : 0;
     const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
@@ -130,12 +146,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     return 0;
 }
 
-/* Minimises, saves and reports the first violation (then aborts, unless LINFUZZ_FUZZ_CONTINUE). */
+/* Minimises, saves and reports the first violation (then aborts, unless LINFUZZ_FUZZ_CONTINUE; continuing,
+ * also the 2nd, 4th, 8th, ... up to LINFUZZ_FUZZ_CAPTURE captures). */
 static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c, unsigned run,
                          const lf_result *res) {
     G.violations++;
-    if (G.first_violation >= 0) return; /* continuing: only the first one is captured */
-    double found_after = G.first_violation = now_s() - G.start;
+    bool power_of_two = (G.violations & (G.violations - 1)) == 0;
+    if (G.captured >= G.capture_max || !power_of_two) return;
+    G.captured++;
+    double found_after = now_s() - G.start;
+    bool first = G.first_violation < 0;
+    if (first) G.first_violation = found_after;
     char desc[4096], origin[256], err[512], path[PATH_MAX] = "";
     lf_fuzz_case_describe(desc, sizeof desc, c, G.adapter);
     snprintf(origin, sizeof origin, "fuzz_%s (libFuzzer%s), execution %llu, run %u of %u", G.adapter->name,
@@ -187,7 +208,7 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     fprintf(stderr, "linfuzz-fuzz: violation adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n",
             G.adapter->name, found_after, (unsigned long long)G.executions, (unsigned long long)G.runs,
             path[0] ? path : "-");
-    snprintf(G.first_entry, sizeof G.first_entry, "%s", path);
+    if (first) snprintf(G.first_entry, sizeof G.first_entry, "%s", path);
     fflush(stderr);
     if (!G.keep_going) abort();
 }
