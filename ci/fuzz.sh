@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# The continuous-fuzzing job (docs/ci.md): fuzzes every adapter's libFuzzer target and linfuzz's own targets
+# (parsers, engine differential) for a time budget each, merges what they learnt into a corpus directory,
+# collects the violations and crash inputs, and prints a markdown summary: per adapter, whether it is expected
+# to be linearizable, executions, violations, distinct signatures (`linfuzz triage`), an example entry; then
+# the self targets; then the triage table of every finding.
+#
+# Exit 1 when an adapter expected to be linearizable produced a violation or crashed, or a self target crashed
+# (a known-buggy adapter's violations are expected: never a failure); 2 bad usage or no fuzz targets; else 0.
+#
+# Usage: ci/fuzz.sh [options]
+#   --seconds S        fuzzing time per adapter target (default 10; fractions allowed)
+#   --self-seconds S   fuzzing time per self target (default: --seconds, rounded up)
+#   --adapters A,B,..  only these adapters (default: every adapter of `linfuzz adapters`)
+#   --no-self          skip the self targets;  --self-only: only them
+#   --out DIR          results (default: a new temporary directory): summary.md, triage.md, violations/ADAPTER/
+#                      (entries), crashes/ (libFuzzer artifacts of adapter targets), self-crashes/, logs/
+#   --corpus DIR       corpus to start from and merge into (-merge=1): DIR/ADAPTER/, DIR/self/TARGET/ (default
+#                      OUT/corpus; keep it between runs, e.g. as a CI cache, so that each run starts further on)
+#   --jobs N           targets fuzzed at the same time (default: half the cores, at least 1)
+#   --fork N           libFuzzer -fork=N inside each target (default 0: one process per target)
+#   --capture N        violations minimized and saved per target, spread over the run (default 8)
+#   --expect NAME=yes|no  treat NAME as expected linearizable (yes) or known buggy (no); repeatable
+# Env: BUILD (build directory, default build; built with ci/build.sh when it has no fuzz targets).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+usage() { sed -n '/^# Usage:/,/^# Env:/p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
+die() { echo "ci/fuzz.sh: $*" >&2; exit 2; }
+is_seconds() { [[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]] && awk -v s="$1" 'BEGIN{exit !(s > 0)}'; }
+ceil() { awk -v s="$1" 'BEGIN{c = int(s); if (c < s) c++; print c}'; }
+
+secs=10 self_secs="" only="" run_adapters=1 run_self=1 out="" corpus="" fork=0 capture=8
+jobs=$(( $(nproc 2>/dev/null || echo 2) / 2 )); [ "$jobs" -ge 1 ] || jobs=1
+declare -A expect_override=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --seconds) [ $# -ge 2 ] && is_seconds "$2" || die "--seconds needs a positive number"; secs=$2; shift ;;
+    --self-seconds) [ $# -ge 2 ] && is_seconds "$2" || die "--self-seconds needs a positive number"; self_secs=$2; shift ;;
+    --adapters) [ $# -ge 2 ] || die "--adapters needs a list"; only=$2; shift ;;
+    --no-self) run_self=0 ;;
+    --self-only) run_adapters=0 ;;
+    --out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; shift ;;
+    --corpus) [ $# -ge 2 ] || die "--corpus needs a directory"; corpus=$2; shift ;;
+    --jobs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--jobs needs a positive integer"; jobs=$2; shift ;;
+    --fork) [[ ${2:-} =~ ^[0-9]+$ ]] || die "--fork needs an integer"; fork=$2; shift ;;
+    --capture) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--capture needs a positive integer"; capture=$2; shift ;;
+    --expect) [[ ${2:-} =~ ^[a-z0-9_-]+=(yes|no)$ ]] || die "--expect needs NAME=yes or NAME=no"
+              expect_override[${2%%=*}]=${2#*=}; shift ;;
+    -h|--help) usage ;;
+    *) die "unknown argument '$1' (--help lists the options)" ;;
+  esac
+  shift
+done
+self_secs=$(ceil "${self_secs:-$secs}")
+BUILD=${BUILD:-build}
+if [ ! -x "$BUILD/bin/linfuzz" ] || ! ls "$BUILD"/bin/fuzz_* >/dev/null 2>&1; then
+  bash ci/build.sh "$BUILD" >/dev/null || die "cannot build $BUILD"
+fi
+ls "$BUILD"/bin/fuzz_* >/dev/null 2>&1 || die "$BUILD has no fuzz targets (they need clang's libFuzzer)"
+BUILD=$(cd "$BUILD" && pwd)
+LF=$BUILD/bin/linfuzz
+out=${out:-$(mktemp -d "${TMPDIR:-/tmp}/linfuzz-fuzz.XXXXXX")}
+mkdir -p "$out" || die "cannot create $out"
+out=$(cd "$out" && pwd)
+corpus=${corpus:-$out/corpus}
+mkdir -p "$corpus" "$out/violations" "$out/crashes" "$out/self-crashes" "$out/logs" "$out/rows" "$out/work" ||
+  die "cannot create the directories under $out and $corpus"
+corpus=$(cd "$corpus" && pwd)
+rm -f "$out"/rows/*
+
+# ---- the adapters and what is expected of them ----
+declare -A expected=()
+adapters=()
+while read -r name _ exp _; do
+  expected[$name]=$exp
+  adapters+=("$name")
+done < <("$LF" adapters)
+for name in "${!expect_override[@]}"; do
+  [ -n "${expected[$name]:-}" ] || die "--expect: no adapter '$name' in this build"
+  expected[$name]=${expect_override[$name]}
+done
+if [ -n "$only" ]; then
+  IFS=, read -r -a adapters <<<"$only"
+  for name in "${adapters[@]}"; do [ -n "${expected[$name]:-}" ] || die "--adapters: no adapter '$name' in this build"; done
+fi
+[ "$run_adapters" = 1 ] || adapters=()
+self_targets=()
+[ "$run_self" = 1 ] && self_targets=(parse_text parse_lfz check_diff)
+
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+
+# Fuzzes one adapter target, merges its corpus, writes its row: name, expected, executions, violations,
+# signatures, example, result.
+fuzz_adapter() {
+  local name=$1 exp=${expected[$1]} log=$out/logs/fuzz_$1.log work=$out/work/$1
+  local target=$BUILD/bin/fuzz_$name
+  rm -rf "$work" && mkdir -p "$work" "$corpus/$name"
+  if [ ! -x "$target" ]; then
+    printf '%s\t%s\t-\t-\t-\t-\tno fuzz target\n' "$name" "$exp" >"$out/rows/a-$name"
+    return
+  fi
+  # One process: LINFUZZ_FUZZ_SECONDS ends it on time (-max_total_time is a backstop). -fork: the parent
+  # ends the run at -max_total_time, its children's summary lines come through LINFUZZ_FUZZ_SUMMARY_FILE.
+  local fork_args=() max_time=$(( $(ceil "$secs") + 10 ))
+  [ "$fork" -gt 0 ] && fork_args=(-fork="$fork" -ignore_crashes=1) max_time=$(ceil "$secs")
+  rm -f "$out/logs/summary-$name"
+  # CONTINUE: count every violation instead of stopping; CAPTURE: minimize and save a few of them (1st, 2nd,
+  # 4th, ...).
+  LINFUZZ_VIOLATIONS_DIR=$out/violations/$name LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_CAPTURE=$capture \
+    LINFUZZ_FUZZ_SECONDS=$secs LINFUZZ_FUZZ_SUMMARY_FILE=$out/logs/summary-$name \
+    "$target" -max_total_time="$max_time" -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$out/crashes/$name-" \
+    "${fork_args[@]}" "$work" "$corpus/$name" "$ROOT/corpus/$name/seeds" >"$log" 2>&1
+  local rc=$?
+  # Merge what this run found into the kept corpus (only inputs that add coverage or signal).
+  LINFUZZ_VIOLATIONS_DIR=$out/violations/$name LINFUZZ_FUZZ_CONTINUE=1 "$target" -merge=1 -timeout=30 \
+    -rss_limit_mb=2048 -artifact_prefix="$out/crashes/$name-" "$corpus/$name" "$work" >"$log.merge" 2>&1 ||
+    echo "fuzz_$name: merge failed (log: $log.merge)" >&2
+  rm -rf "$work"
+  local execs=0 viol=0 line
+  while read -r line; do
+    execs=$(( execs + $(field executions "$line") ))
+    viol=$(( viol + $(field violations "$line") ))
+  done < <(cat "$out/logs/summary-$name" 2>/dev/null)
+  # a violation met while merging counts too (its executions do not: they re-run known inputs)
+  while read -r line; do
+    viol=$(( viol + $(field violations "$line") ))
+  done < <(grep -o 'linfuzz-fuzz: summary .*' "$log.merge")
+  local sigs=0 example=- result
+  if compgen -G "$out/violations/$name/*.lfz" >/dev/null; then
+    local json
+    json=$("$LF" triage --json "$out/violations/$name" 2>/dev/null)
+    sigs=$(grep -c '^  {"id": ' <<<"$json")
+    example=$(grep -m1 '^  {"id": ' <<<"$json" | sed -n 's/.*"smallest": "\([^"]*\)".*/\1/p')
+    example=${example#"$out"/}
+  fi
+  if [ "$rc" != 0 ] || ! grep -q 'linfuzz-fuzz: summary ' "$log"; then
+    # not a linearizability violation: a crash, a sanitizer report, a timeout or an out-of-memory
+    result="CRASH (exit $rc, log: logs/fuzz_$name.log)"
+    [ "$exp" = yes ] && result="FAIL: $result"
+  elif [ "$viol" -gt 0 ]; then
+    [ "$exp" = yes ] && result="FAIL: violation of an adapter expected to be linearizable" || result="found (expected)"
+  else
+    [ "$exp" = yes ] && result=clean || result="not found in ${secs} s"
+  fi
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$exp" "$execs" "$viol" "$sigs" "$example" "$result" \
+    >"$out/rows/a-$name"
+}
+
+# Fuzzes one self target (crash = failure), merges its corpus, writes its row: target, executions, result.
+fuzz_self() {
+  local t=$1 log=$out/logs/fuzz_$1.log work=$out/work/self-$1
+  rm -rf "$work" && mkdir -p "$work" "$corpus/self/$t"
+  "$BUILD/bin/fuzz_$t" -max_total_time="$self_secs" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$out/self-crashes/$t-" "$work" "$corpus/self/$t" "$ROOT/corpus/self/$t" >"$log" 2>&1
+  local rc=$?
+  "$BUILD/bin/fuzz_$t" -merge=1 -timeout=20 -rss_limit_mb=2048 -artifact_prefix="$out/self-crashes/$t-merge-" \
+    "$corpus/self/$t" "$work" >"$log.merge" 2>&1 || echo "fuzz_$t: merge failed (log: $log.merge)" >&2
+  rm -rf "$work"
+  local execs result
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  if [ "$rc" = 0 ]; then
+    result=clean
+  else
+    local art
+    art=$(grep -o "Test unit written to [^ ]*" "$log" | tail -1 | sed 's/Test unit written to //')
+    result="FAIL: crash (exit $rc) reproducer: ${art#"$out"/}, log: logs/fuzz_$t.log"
+  fi
+  printf '%s\t%s\t%s\n' "fuzz_$t" "${execs:--}" "$result" >"$out/rows/s-$t"
+}
+
+n_targets=$(( ${#adapters[@]} + ${#self_targets[@]} ))
+echo "ci/fuzz.sh: ${#adapters[@]} adapter targets x ${secs} s and ${#self_targets[@]} self targets x ${self_secs} s," \
+  "$jobs at a time (about $(awk -v a=${#adapters[@]} -v s="$secs" -v b=${#self_targets[@]} -v t="$self_secs" \
+  -v j="$jobs" 'BEGIN{printf "%.0f", (a * (s + 2) + b * (t + 2)) / j}') s); results in $out" >&2
+start=$(date +%s)
+running=0
+for name in "${adapters[@]}"; do
+  fuzz_adapter "$name" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+done
+for t in "${self_targets[@]}"; do
+  fuzz_self "$t" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+done
+wait
+[ "$n_targets" -gt 0 ] || die "nothing to fuzz"
+
+# ---- summary ----
+status=0
+{
+  echo "## linfuzz fuzzing: ${secs} s per adapter target, ${self_secs} s per self target ($(( $(date +%s) - start )) s)"
+  echo
+  if [ ${#adapters[@]} -gt 0 ]; then
+    echo "| adapter | expected linearizable | executions | violations | distinct signatures | example entry | result |"
+    echo "|---|---|---|---|---|---|---|"
+    for name in "${adapters[@]}"; do
+      IFS=$'\t' read -r n exp execs viol sigs example result <"$out/rows/a-$name"
+      echo "| $n | $exp | $execs | $viol | $sigs | $example | $result |"
+      [[ $result == FAIL* ]] && status=1
+    done
+    echo
+  fi
+  if [ ${#self_targets[@]} -gt 0 ]; then
+    echo "| self target | executions | result |"
+    echo "|---|---|---|"
+    for t in "${self_targets[@]}"; do
+      IFS=$'\t' read -r n execs result <"$out/rows/s-$t"
+      echo "| $n | $execs | $result |"
+      [[ $result == FAIL* ]] && status=1
+    done
+    echo
+  fi
+  if [ "$status" = 0 ]; then
+    echo "Every adapter expected to be linearizable stayed clean; no self target crashed."
+  else
+    echo "**FAILED**: see the result column (logs in $out/logs)."
+  fi
+} >"$out/summary.md"
+cat "$out/summary.md"
+
+# ---- triage of every finding: entries saved, crash inputs of adapter targets ----
+if compgen -G "$out/violations/*/*.lfz" >/dev/null || compgen -G "$out/crashes/*" >/dev/null; then
+  {
+    echo
+    echo "### Triage (\`linfuzz triage\`)"
+    echo
+    "$LF" triage "$out/violations" "$out/crashes" 2>&1
+  } >"$out/triage.md"
+  cat "$out/triage.md"
+fi
+[ -n "${GITHUB_STEP_SUMMARY:-}" ] && cat "$out/summary.md" "$out"/triage.md >>"$GITHUB_STEP_SUMMARY" 2>/dev/null
+echo
+echo "results: $out (entries: violations/ADAPTER/, explain one with $LF show ENTRY); corpus: $corpus"
+exit "$status"

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# ci/fuzz.sh on a tiny budget: a correct adapter (mutex_queue) and a known-buggy one (k3_trylock_queue, found
+# within the budget from its seeds) give the summary table, entries, a merged corpus and exit 0; the same run
+# with k3 declared linearizable (--expect) fails with exit 1 and says why; bad usage exits 2.
+# Usage: test_fuzz_sh.sh BUILD_DIR
+set -u
+BUILD=$(cd "$1" && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+has() { grep -q -- "$2" "$1" && ok || bad "$3: no '$2' in: $(cat "$1")"; }
+fuzz() { BUILD=$BUILD bash "$ROOT/ci/fuzz.sh" --jobs 1 "$@" >"$tmp/out" 2>"$tmp/err"; }
+
+fuzz --seconds 2 --self-seconds 1 --adapters mutex_queue,k3_trylock_queue --out "$tmp/run1"
+rc=$?
+[ "$rc" = 0 ] && ok || bad "correct clean, buggy found: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+has "$tmp/out" "| adapter | expected linearizable | executions | violations | distinct signatures | example entry | result |" "table header"
+has "$tmp/out" "| mutex_queue | yes | [1-9][0-9]* | 0 | 0 | - | clean |" "the correct adapter's row"
+has "$tmp/out" "| k3_trylock_queue | no | [1-9][0-9]* | [1-9][0-9]* | [1-9][0-9]* | violations/k3_trylock_queue/[0-9a-f]*-[0-9a-f]*.lfz | found (expected) |" "the buggy adapter's row"
+for t in parse_text parse_lfz check_diff; do
+  has "$tmp/out" "| fuzz_$t | [1-9][0-9]* | clean |" "self target $t"
+done
+has "$tmp/out" "Every adapter expected to be linearizable stayed clean" "verdict line"
+has "$tmp/out" "### Triage" "triage section"
+has "$tmp/out" "| KNOWN_BUG | [0-9]* | k3_trylock_queue |" "triage of the entries"
+cmp -s "$tmp/run1/summary.md" <(sed -n '/^## linfuzz fuzzing/,/^Every adapter/p' "$tmp/out") && ok || bad "summary.md is the printed table"
+ls "$tmp"/run1/violations/k3_trylock_queue/*.lfz >/dev/null 2>&1 && ok || bad "entries saved"
+[ "$(ls "$tmp/run1/corpus/mutex_queue" | wc -l)" -gt 0 ] && ok || bad "corpus merged into OUT/corpus/ADAPTER"
+[ "$(ls "$tmp/run1/corpus/self/parse_text" | wc -l)" -gt 0 ] && ok || bad "self corpus merged"
+
+# A correct adapter that violates: simulated by declaring the known-buggy one linearizable. Reuses the corpus.
+fuzz --seconds 2 --no-self --adapters mutex_queue,k3_trylock_queue --expect k3_trylock_queue=yes \
+  --out "$tmp/run2" --corpus "$tmp/run1/corpus"
+rc=$?
+[ "$rc" = 1 ] && ok || bad "a violation of an adapter expected to be linearizable: exit $rc, wanted 1"
+has "$tmp/out" "| k3_trylock_queue | yes | .* | FAIL: violation of an adapter expected to be linearizable |" "failing row"
+has "$tmp/out" "| mutex_queue | yes | .* | clean |" "the other row still clean"
+has "$tmp/out" "FAILED" "verdict line"
+grep -q "fuzz_parse_text" "$tmp/out" && bad "--no-self ran the self targets" || ok
+
+# Usage.
+fuzz --seconds 0; [ $? = 2 ] && ok || bad "--seconds 0 accepted"
+fuzz --adapters no_such_adapter; [ $? = 2 ] && ok || bad "an unknown adapter accepted"
+has "$tmp/err" "no adapter 'no_such_adapter'" "unknown adapter named"
+fuzz --expect mutex_queue=maybe; [ $? = 2 ] && ok || bad "--expect NAME=maybe accepted"
+fuzz --bogus; [ $? = 2 ] && ok || bad "unknown option accepted"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
