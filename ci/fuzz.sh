@@ -229,8 +229,17 @@ if compgen -G "$out/violations/*/*.lfz" >/dev/null || compgen -G "$out/crashes/*
     echo "### Triage (\`linfuzz triage\`)"
     echo
     "$LF" triage "$out/violations" "$out/crashes" 2>&1
+    echo "triage-exit $?"
   } >"$out/triage.md"
+  # 1 only says that some group needs a person (the table above already judged each adapter); 2 and above
+  # mean that triage could not read what the targets wrote, or failed itself.
+  triage_rc=$(sed -n 's/^triage-exit //p' "$out/triage.md")
+  sed -i '/^triage-exit /d' "$out/triage.md"
   cat "$out/triage.md"
+  if [ "$triage_rc" -ge 2 ]; then
+    echo "**FAILED**: linfuzz triage exited with $triage_rc on the findings" | tee -a "$out/summary.md"
+    status=1
+  fi
 fi
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] && cat "$out/summary.md" "$out"/triage.md >>"$GITHUB_STEP_SUMMARY" 2>/dev/null
 echo

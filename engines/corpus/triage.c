@@ -89,7 +89,7 @@ static bool walk(lf_triage_files *fs, const char *dir, int depth) {
         if (ok) n++;
     }
     closedir(d);
-    if (ok) qsort(names, n, sizeof *names, cmp_names);
+    if (ok && n) qsort(names, n, sizeof *names, cmp_names);
     for (size_t i = 0; ok && i < n; i++) {
         size_t len = strlen(dir) + strlen(names[i]) + 2;
         char *path = malloc(len);
