@@ -1,17 +1,10 @@
 /* Fingerprint set of replayed schedules (open addressing, linear probing). */
 #include "hitting/schedule_set.h"
 
+#include "util/hash.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-static inline uint64_t mix64(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
 
 void hit_schedule_set_init(hit_schedule_set *s) { memset(s, 0, sizeof *s); }
 
@@ -28,7 +21,7 @@ uint64_t hit_schedule_hash(const uint32_t *sch, size_t n) {
         h = (h ^ (sch[i] + 0x632be59bd9b4e019ULL)) * 0xff51afd7ed558ccdULL;
         h ^= h >> 31;
     }
-    h = mix64(h);
+    h = lf_mix64(h);
     return h ? h : 1;
 }
 

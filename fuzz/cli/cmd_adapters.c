@@ -4,6 +4,7 @@
 
 #include "adapter.h"
 #include "commands.h"
+#include "json_out.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -16,19 +17,6 @@ static void help(FILE *out) {
             "\n"
             "options:\n"
             "  --json   one JSON array of {name, type, linearizable, methods, summary}\n");
-}
-
-static void json_string(FILE *out, const char *s) {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
 }
 
 int cmd_adapters(int argc, char **argv) {
@@ -54,7 +42,7 @@ int cmd_adapters(int argc, char **argv) {
             continue;
         }
         fputs("  {\"name\": ", stdout);
-        json_string(stdout, a->name);
+        lf_json_string(stdout, a->name);
         printf(", \"type\": \"%s\", \"linearizable\": %s, \"methods\": [", lf_type_name(a->type),
                a->linearizable ? "true" : "false");
         bool first = true;
@@ -64,7 +52,7 @@ int cmd_adapters(int argc, char **argv) {
                 first = false;
             }
         fputs("], \"summary\": ", stdout);
-        json_string(stdout, a->summary);
+        lf_json_string(stdout, a->summary);
         printf("}%s\n", i + 1 < lf_adapter_count() ? "," : "");
     }
     if (json) fputs("]\n", stdout);

@@ -8,6 +8,7 @@
 
 #include "check/checker.h"
 #include "commands.h"
+#include "json_out.h"
 #include "format/format.h"
 
 static void help(FILE *out) {
@@ -29,19 +30,6 @@ static void help(FILE *out) {
             "\n"
             "exit: 0 all linearizable, 1 some violation, 2 bad usage or malformed input, 3 some unknown,\n"
             "      4 a file could not be read. When files disagree the first of 2, 4, 1, 3 applies.\n");
-}
-
-static void json_string(FILE *out, const char *s) {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
 }
 
 static double now_ms(void) {
@@ -157,9 +145,9 @@ int cmd_check(int argc, char **argv) {
             fprintf(stderr, "linfuzz check: %s\n", err);
             if (json && !quiet) {
                 printf("{\"file\":");
-                json_string(stdout, path);
+                lf_json_string(stdout, path);
                 printf(",\"verdict\":\"error\",\"error\":");
-                json_string(stdout, err);
+                lf_json_string(stdout, err);
                 printf("}\n");
             }
         } else {
@@ -173,12 +161,12 @@ int cmd_check(int argc, char **argv) {
             if (quiet) {
             } else if (json) {
                 printf("{\"file\":");
-                json_string(stdout, path);
+                lf_json_string(stdout, path);
                 printf(",\"type\":\"%s\",\"ops\":%zu,\"verdict\":\"%s\",\"engine\":\"%s\"", lf_type_name(h.type),
                        h.n, lf_verdict_name(r.verdict), r.engine);
                 if (r.depth >= 0) printf(",\"depth\":%d", r.depth);
                 printf(",\"reason\":");
-                json_string(stdout, r.verdict == LF_LINEARIZABLE ? "" : r.reason);
+                lf_json_string(stdout, r.verdict == LF_LINEARIZABLE ? "" : r.reason);
                 if (r.n_culprits) {
                     printf(",\"ops_in_conflict\":[");
                     for (size_t k = 0; k < r.n_culprits; k++) printf("%s%" PRIu32, k ? "," : "", r.culprits[k]);
