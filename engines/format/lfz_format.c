@@ -814,7 +814,8 @@ static lf_status parse_sections(lf_lfz_reader *r, uint32_t declared, char *err, 
     if (st == LF_OK)
         for (size_t i = 0; i < r->n_sections; i++)
             if (r->sections[i].kind == LF_LFZ_META)
-                r->sections[i].pairs = r->pairs + (uintptr_t)r->sections[i].pairs;
+                /* when every meta section is empty no array exists: NULL + 0 is undefined, keep NULL */
+                r->sections[i].pairs = r->pairs ? r->pairs + (uintptr_t)r->sections[i].pairs : NULL;
     free(names);
     return st;
 }
