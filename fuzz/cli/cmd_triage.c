@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "corpus/entry.h"
 #include "corpus/triage.h"
+#include "json_out.h"
 #include "testcase/replay.h"
 
 #define MAX_INPUT_BYTES (1u << 20) /* a fuzz case is at most a few hundred bytes; libFuzzer's -max_len 4096 */
@@ -74,19 +75,6 @@ static bool parse_seconds(const char *s, double *out) {
     if (errno || end == s || *end || !(v > 0) || v > 1e6) return false;
     *out = v;
     return true;
-}
-
-static void json_string(FILE *out, const char *s) {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
 }
 
 /* Where the programs are, for pasteable commands: this executable's directory, relative to the current
@@ -272,31 +260,31 @@ static void print_json(const lf_triage *t, const counts *c, const char *bin) {
         lf_triage_repro_command(t, g, bin, cmd, sizeof cmd);
         printf("%s\n  {\"id\": \"%s\", \"category\": \"%s\", \"unexpected\": %s, \"adapter\": ", i ? "," : "", g->id,
                lf_triage_category_name(g->category), lf_triage_category_unexpected(g->category) ? "true" : "false");
-        json_string(stdout, g->adapter);
+        lf_json_string(stdout, g->adapter);
         printf(", \"signature\": ");
-        json_string(stdout, g->label);
+        lf_json_string(stdout, g->label);
         if (g->category == LF_TRIAGE_BUG || g->category == LF_TRIAGE_KNOWN_BUG) {
             printf(", \"type\": \"%s\", \"shape\": \"%s\"", s->sig.type, s->sig.shape);
             if (t->by != LF_TRIAGE_BY_SHAPE)
                 printf(", \"methods\": \"%s\", \"cut_method\": \"%s\"", s->sig.methods, s->sig.cut_method);
         }
         printf(", \"count\": %zu, \"first_seen\": \"%s\", \"smallest\": ", g->count, g->first_seen);
-        json_string(stdout, s->example ? s->example : s->path);
+        lf_json_string(stdout, s->example ? s->example : s->path);
         printf(", \"smallest_ops\": %zu, \"reproduce\": ", s->min_ops);
-        json_string(stdout, cmd);
+        lf_json_string(stdout, cmd);
         printf(", \"files\": [");
         for (size_t k = 0; k < g->n_items; k++) {
             const lf_triage_item *it = &t->items[g->items[k]];
             printf("%s{\"path\": ", k ? ", " : "");
-            json_string(stdout, it->path);
+            lf_json_string(stdout, it->path);
             printf(", \"kind\": \"%s\"", it->is_input ? "input" : "entry");
             if (it->example && it->is_input) {
                 printf(", \"entry\": ");
-                json_string(stdout, it->example);
+                lf_json_string(stdout, it->example);
             }
             if (it->detail) {
                 printf(", \"detail\": ");
-                json_string(stdout, it->detail);
+                lf_json_string(stdout, it->detail);
             }
             if (!it->is_input && it->bucket_differs) printf(", \"bucket_recomputed\": true");
             printf("}");
@@ -306,9 +294,9 @@ static void print_json(const lf_triage *t, const counts *c, const char *bin) {
     printf("%s],\n \"errors\": [", t->n_groups ? "\n" : "");
     for (size_t i = 0; i < t->n_errors; i++) {
         printf("%s{\"path\": ", i ? ", " : "");
-        json_string(stdout, t->errors[i].path);
+        lf_json_string(stdout, t->errors[i].path);
         printf(", \"error\": ");
-        json_string(stdout, t->errors[i].message);
+        lf_json_string(stdout, t->errors[i].message);
         printf(", \"unreadable\": %s}", t->errors[i].io ? "true" : "false");
     }
     printf("],\n \"entries\": %zu, \"inputs\": %zu, \"replayed\": %zu, \"duplicates\": %zu, \"ignored\": %zu}\n",
