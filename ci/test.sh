@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds and runs the test suite: the clang build's tests, a gcc build (warnings are
-# errors in both), the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer, and a short
-# fuzzing run of linfuzz's own parsers and engines (ci/fuzz_self.sh).
+# errors in both), the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer, a short
+# fuzzing run of linfuzz's own parsers and engines (ci/fuzz_self.sh), and a ThreadSanitizer build running the
+# correct adapters through the real runner (ci/tsan.sh). docs/ci.md has the figures.
+# Usage: ci/test.sh      LINFUZZ_BUILD_DIR=dir ci/test.sh builds in dir, dir-gcc, dir-asan, dir-tsan (default build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash ci/build.sh build
+b=${LINFUZZ_BUILD_DIR:-build}
+bash ci/build.sh "$b"
 echo "== gcc build (warnings are errors) =="
-cmake -S . -B build-gcc -G Ninja -DCMAKE_C_COMPILER=gcc >/dev/null
-ninja -C build-gcc >/dev/null
+cmake -S . -B "$b-gcc" -G Ninja -DCMAKE_C_COMPILER=gcc >/dev/null
+ninja -C "$b-gcc" -j2 >/dev/null
 echo "== sanitizer build (ASan + UBSan) =="
-cmake -S . -B build-asan -G Ninja -DCMAKE_C_COMPILER=clang -DLINFUZZ_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-ninja -C build-asan >/dev/null
+cmake -S . -B "$b-asan" -G Ninja -DCMAKE_C_COMPILER=clang -DLINFUZZ_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+ninja -C "$b-asan" -j2 >/dev/null
 echo "== tests under ASan + UBSan =="
-ctest --test-dir build-asan --output-on-failure -j2
+# (the cflite test builds on its own, whatever the build: it runs once, with the clang build's tests)
+ctest --test-dir "$b-asan" --output-on-failure -j2 -LE cflite
 echo "== fuzzing linfuzz's own parsers and engines (ASan + UBSan, short budget) =="
-BUILD=build-asan bash ci/fuzz_self.sh 20
+BUILD="$b-asan" bash ci/fuzz_self.sh 20
+echo "== ThreadSanitizer: the correct adapters through the runner =="
+bash ci/tsan.sh "$b-tsan" 2
 echo "== tests =="
-ctest --test-dir build --output-on-failure -j2
+ctest --test-dir "$b" --output-on-failure -j2
