@@ -4,10 +4,11 @@
 #     known-buggy adapters keep running after their first violation);
 #  2. time to the first violation per known-buggy adapter, median of REPEATS runs each capped at CAP seconds
 #     (">CAP" = not found; the count of runs that found it in brackets), for: plain `linfuzz stress`; the
-#     fuzz target from its seeds; the fuzz target from an empty corpus with everything on, without the history
-#     signal, without the structured mutator; and from an empty corpus with schedule perturbation off
-#     (LINFUZZ_FUZZ_PERTURB=0: only the OS's interleavings), with and without the signal (CONFIGS may add
-#     noperturb-overlap and noperturb-witness: only one part of the signal).
+#     fuzz target from its seeds; from an empty corpus on defaults, with the history signal
+#     (LINFUZZ_FUZZ_SIGNAL=1), without the structured mutator; and from an empty corpus with schedule
+#     perturbation off (LINFUZZ_FUZZ_PERTURB=0: only the OS's interleavings), without and with the signal
+#     (CONFIGS may add noperturb-overlap, noperturb-witness, noperturb-nearmiss: one part of the signal).
+#     The runs go round-robin over the configs, so that the machine's load drifts over all of them alike.
 # Fuzz times are the harness's own (start to detection); stress times are wall clock (a few ms more).
 #
 # Usage: ci/bench_fuzz.sh [CAP_SECONDS [REPEATS [EXEC_SECONDS]]]   (defaults 10, 3, 3; EXEC_SECONDS 0 skips table 1)
@@ -72,13 +73,13 @@ median() {
     printf "%s (%d/%d)", m, f, NR }'
 }
 
-read -r -a configs <<<"${CONFIGS:-stress seeds empty nosignal nomutator noperturb noperturb-nosignal}"
+read -r -a configs <<<"${CONFIGS:-stress seeds empty signal nomutator noperturb noperturb-signal}"
 echo "## Time to the first violation, seconds (median of $repeats, cap $cap s; runs that found it)"
 echo
 echo "columns: stress = linfuzz stress; seeds = fuzz target from corpus/<adapter>/seeds; empty = from an empty"
-echo "corpus; nosignal = empty, LINFUZZ_FUZZ_SIGNAL=0; nomutator = empty, LINFUZZ_FUZZ_MUTATOR=0;"
-echo "noperturb = empty, LINFUZZ_FUZZ_PERTURB=0; noperturb-nosignal = the same without the history signal;"
-echo "noperturb-overlap / -witness = only the overlap (pairs, depth) / only the witness (greedy) part of it"
+echo "corpus; signal = empty, LINFUZZ_FUZZ_SIGNAL=1; nomutator = empty, LINFUZZ_FUZZ_MUTATOR=0;"
+echo "noperturb = empty, LINFUZZ_FUZZ_PERTURB=0; noperturb-signal = the same with the history signal;"
+echo "noperturb-overlap / -witness / -nearmiss = with one part of the signal only"
 echo
 printf '| %-26s |' adapter
 for c in "${configs[@]}"; do printf ' %-18s |' "$c"; done
@@ -87,23 +88,29 @@ printf '|%s|' "----------------------------"
 for c in "${configs[@]}"; do printf '%s|' "--------------------"; done
 echo
 buggy=${ADAPTERS:-$("$LF" adapters | awk '$3 == "no" {print $1}')}
+one_run() { # ADAPTER CONFIG: seconds to the first violation, or inf
+  case $2 in
+    stress) stress_once "$1" ;;
+    seeds) fuzz_once "$1" seeds ;;
+    empty) fuzz_once "$1" empty ;;
+    signal) fuzz_once "$1" empty LINFUZZ_FUZZ_SIGNAL=1 ;;
+    nomutator) fuzz_once "$1" empty LINFUZZ_FUZZ_MUTATOR=0 ;;
+    noperturb) fuzz_once "$1" empty LINFUZZ_FUZZ_PERTURB=0 ;;
+    noperturb-signal) fuzz_once "$1" empty LINFUZZ_FUZZ_PERTURB=0 LINFUZZ_FUZZ_SIGNAL=1 ;;
+    noperturb-overlap) fuzz_once "$1" empty LINFUZZ_FUZZ_PERTURB=0 LINFUZZ_FUZZ_SIGNAL=overlap ;;
+    noperturb-witness) fuzz_once "$1" empty LINFUZZ_FUZZ_PERTURB=0 LINFUZZ_FUZZ_SIGNAL=witness ;;
+    noperturb-nearmiss) fuzz_once "$1" empty LINFUZZ_FUZZ_PERTURB=0 LINFUZZ_FUZZ_SIGNAL=nearmiss ;;
+    *) echo "unknown config $2" >&2; exit 2 ;;
+  esac
+}
 for a in $buggy; do
   printf '| %-26s |' "$a"
-  for c in "${configs[@]}"; do
-    m=$(for ((i = 0; i < repeats; i++)); do
-      case $c in
-        stress) stress_once "$a" ;;
-        seeds) fuzz_once "$a" seeds ;;
-        empty) fuzz_once "$a" empty ;;
-        nosignal) fuzz_once "$a" empty LINFUZZ_FUZZ_SIGNAL=0 ;;
-        nomutator) fuzz_once "$a" empty LINFUZZ_FUZZ_MUTATOR=0 ;;
-        noperturb) fuzz_once "$a" empty LINFUZZ_FUZZ_PERTURB=0 ;;
-        noperturb-nosignal) fuzz_once "$a" empty LINFUZZ_FUZZ_PERTURB=0 LINFUZZ_FUZZ_SIGNAL=0 ;;
-        noperturb-overlap) fuzz_once "$a" empty LINFUZZ_FUZZ_PERTURB=0 LINFUZZ_FUZZ_SIGNAL=overlap ;;
-        noperturb-witness) fuzz_once "$a" empty LINFUZZ_FUZZ_PERTURB=0 LINFUZZ_FUZZ_SIGNAL=witness ;;
-      esac
-    done | median)
-    printf ' %-18s |' "$m"
+  # Rounds over the configs, not config after config: the machine's load drifts (other jobs), and
+  # interleaving spreads the drift over every column alike.
+  for c in "${configs[@]}"; do : >"$tmp/times-$c"; done
+  for ((i = 0; i < repeats; i++)); do
+    for c in "${configs[@]}"; do one_run "$a" "$c" >>"$tmp/times-$c"; done
   done
+  for c in "${configs[@]}"; do printf ' %-18s |' "$(median <"$tmp/times-$c")"; done
   echo
 done

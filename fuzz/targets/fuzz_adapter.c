@@ -8,8 +8,9 @@
  * writes the crash input.
  *
  * Environment: LINFUZZ_VIOLATIONS_DIR (where entries go; default LINFUZZ_CORPUS/<adapter>/violations with
- * LINFUZZ_CORPUS defaulting to the source tree's corpus/), LINFUZZ_FUZZ_SIGNAL=0 (no history signal; "overlap"
- * or "witness": only that part of it, for ablations),
+ * LINFUZZ_CORPUS defaulting to the source tree's corpus/), LINFUZZ_FUZZ_SIGNAL=1 (feed the history signal too;
+ * off by default because it measured no faster on the bundled bugs, docs/fuzzing.md; "overlap", "witness",
+ * "nearmiss": only that part of it, for ablations),
  * LINFUZZ_FUZZ_MUTATOR=0 (libFuzzer's byte mutations only), LINFUZZ_FUZZ_PERTURB=0 (no schedule perturbation
  * whatever the input says: only the interleavings the OS gives, as for code without LF_YIELD points; the entry
  * then records the input with its perturbation zeroed, which is what ran), LINFUZZ_KEEP_DUPLICATES=1 (write
@@ -56,7 +57,7 @@ static struct {
     lf_history history;
     lf_check_options check;
     bool signal, mutator, perturb, keep_duplicates, keep_going;
-    bool overlap_only, witness_only; /* LINFUZZ_FUZZ_SIGNAL=overlap|witness */
+    bool overlap_only, witness_only, nearmiss_only; /* LINFUZZ_FUZZ_SIGNAL=overlap|witness|nearmiss */
     char violations_dir[PATH_MAX];
     double start, first_violation; /* first_violation < 0: none yet */
     double budget;                  /* LINFUZZ_FUZZ_SECONDS, 0: none */
@@ -106,10 +107,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     }
     lf_method ms[LF_M_COUNT];
     G.n_methods = lf_fuzz_case_methods(G.adapter, ms);
-    G.signal = !env_off("LINFUZZ_FUZZ_SIGNAL");
     const char *which = getenv("LINFUZZ_FUZZ_SIGNAL");
+    G.signal = which && *which && !env_off("LINFUZZ_FUZZ_SIGNAL");
     G.overlap_only = which && !strcmp(which, "overlap");
     G.witness_only = which && !strcmp(which, "witness");
+    G.nearmiss_only = which && !strcmp(which, "nearmiss");
     G.mutator = !env_off("LINFUZZ_FUZZ_MUTATOR");
     G.perturb = !env_off("LINFUZZ_FUZZ_PERTURB");
     const char *keep = getenv("LINFUZZ_KEEP_DUPLICATES"), *cont = getenv("LINFUZZ_FUZZ_CONTINUE");
@@ -141,7 +143,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
             "violations -> %s\n",
             G.adapter->name, lf_type_name(G.adapter->type),
             G.adapter->linearizable ? "expected linearizable" : "known buggy",
-            !G.signal ? "off" : G.overlap_only ? "overlap only" : G.witness_only ? "witness only" : "on",
+            !G.signal             ? "off"
+            : G.overlap_only      ? "overlap only"
+            : G.witness_only      ? "witness only"
+            : G.nearmiss_only     ? "near misses only"
+                                  : "on",
             G.mutator ? "on" : "off", G.perturb ? "as the input says" : "off", G.violations_dir);
     return 0;
 }
@@ -237,7 +243,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             lf_history_signal(&G.history, history_counters);
             /* ablations: clear the part not wanted (nothing else writes these counters) */
             if (G.overlap_only) memset(history_counters + LF_SIGNAL_RANK, 0, LF_SIGNAL_SIZE - LF_SIGNAL_RANK);
-            if (G.witness_only) memset(history_counters, 0, LF_SIGNAL_RANK);
+            if (G.witness_only || G.nearmiss_only) memset(history_counters, 0, LF_SIGNAL_RANK);
+            if (G.nearmiss_only) /* only the greedy steps that needed a reordering, and where it got stuck */
+                for (size_t k = LF_SIGNAL_RANK; k < LF_SIGNAL_STUCK; k += LF_SIGNAL_RANKS) history_counters[k] = 0;
         }
         if (res.verdict == LF_VIOLATION) on_violation(data, size, &c, r, &res);
         if (res.verdict == LF_UNKNOWN) G.unknown++;
