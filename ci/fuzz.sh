@@ -173,7 +173,7 @@ fuzz_self() {
 n_targets=$(( ${#adapters[@]} + ${#self_targets[@]} ))
 echo "ci/fuzz.sh: ${#adapters[@]} adapter targets x ${secs} s and ${#self_targets[@]} self targets x ${self_secs} s," \
   "$jobs at a time (about $(awk -v a=${#adapters[@]} -v s="$secs" -v b=${#self_targets[@]} -v t="$self_secs" \
-  -v j="$jobs" 'BEGIN{printf "%.0f", (a * (s + 2) + b * (t + 2)) / j}') s); results in $out" >&2
+  -v j="$jobs" 'BEGIN{printf "%.0f", (a * (s + 1) + b * (t + 1)) / j}') s); results in $out" >&2
 start=$(date +%s)
 running=0
 for name in "${adapters[@]}"; do
