@@ -23,7 +23,7 @@
 #   --expect NAME=yes|no  treat NAME as expected linearizable (yes) or known buggy (no); repeatable
 # Env: BUILD (build directory, default build; built with ci/build.sh when it has no fuzz targets).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 ROOT=$PWD
 
 usage() { sed -n '/^# Usage:/,/^# Env:/p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
