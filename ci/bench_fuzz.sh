@@ -27,8 +27,8 @@ export LINFUZZ_VIOLATIONS_DIR=$tmp/violations LINFUZZ_KEEP_DUPLICATES=0
 if [ "$exec_secs" != 0 ]; then
 echo "## Executions per second ($exec_secs s per target, from corpus/<adapter>/seeds, $(nproc) cores)"
 echo
-printf '| %-28s | %-8s | %9s | %9s | %10s |\n' target expected "exec/s" "runs/s" violations
-printf '|%s|%s|%s|%s|%s|\n' "------------------------------" "----------" "-----------" "-----------" "------------"
+printf '| %-30s | %-8s | %9s | %9s | %10s |\n' target expected "exec/s" "runs/s" violations
+printf '|%s|%s|%s|%s|%s|\n' "--------------------------------" "----------" "-----------" "-----------" "------------"
 while read -r name _ expected _; do
   [ -x "$bdir/bin/fuzz_$name" ] || continue
   rm -rf "$tmp/work" && mkdir -p "$tmp/work"
@@ -37,7 +37,7 @@ while read -r name _ expected _; do
   s=$(grep -o 'linfuzz-fuzz: summary .*' "$tmp/log" | tail -1)
   e=$(sed -n 's/.* executions=\([0-9]*\).*/\1/p' <<<"$s") r=$(sed -n 's/.* runs=\([0-9]*\).*/\1/p' <<<"$s")
   v=$(sed -n 's/.* violations=\([0-9]*\).*/\1/p' <<<"$s")
-  printf '| %-28s | %-8s | %9s | %9s | %10s |\n' "fuzz_$name" "$expected" "$(awk -v n="${e:-0}" -v t="$exec_secs" \
+  printf '| %-30s | %-8s | %9s | %9s | %10s |\n' "fuzz_$name" "$expected" "$(awk -v n="${e:-0}" -v t="$exec_secs" \
     'BEGIN{printf "%.0f", n/t}')" "$(awk -v n="${r:-0}" -v t="$exec_secs" 'BEGIN{printf "%.0f", n/t}')" "${v:--}"
 done < <("$LF" adapters)
 echo

@@ -195,7 +195,7 @@ static void ops_by_thread(FILE *f, const lf_history *h, const bool *marked) {
     for (size_t ti = 0; ti < n_threads; ti++) {
         char name[24];
         snprintf(name, sizeof name, "T%" PRIu32, threads[ti]);
-        fprintf(f, " %-*s", (int)col, name);
+        fprintf(f, " %-*s", ti + 1 < n_threads ? (int)col : 0, name); /* no trailing blanks */
     }
     fputc('\n', f);
     for (size_t row = 0; row < rows; row++) {
@@ -212,7 +212,7 @@ static void ops_by_thread(FILE *f, const lf_history *h, const bool *marked) {
             }
         }
         fputc(' ', f);
-        for (size_t ti = 0; ti < n_threads; ti++) fprintf(f, " %-*s", (int)col, cells[ti]);
+        for (size_t ti = 0; ti < n_threads; ti++) fprintf(f, " %-*s", ti + 1 < n_threads ? (int)col : 0, cells[ti]);
         fputc('\n', f);
     }
     fputc('\n', f);
