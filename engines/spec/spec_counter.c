@@ -34,8 +34,14 @@ static int counter_describe(void *ctx, const void *state, char *buf, size_t len)
     return snprintf(buf, len, "%" PRId64, c);
 }
 
+/* "get" is also kv's one-argument method: describe ops with the counter's arity. */
+static int counter_describe_op(const lf_op *op, char *buf, size_t len) {
+    return lf_op_describe_typed(buf, len, LF_TYPE_COUNTER, op);
+}
+
 const lf_spec lf_spec_counter = {
     .name = "counter",
+    .describe_op = counter_describe_op,
     .state_size = sizeof(int64_t),
     .init = counter_init,
     .observer = lf_spec_builtin_observer,

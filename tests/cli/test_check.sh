@@ -59,6 +59,11 @@ PY
 # Standard input.
 "$LF" check - <"$tmp/viol.hist" >"$tmp/out"; [ $? = 1 ] && grep -q '^-: violation' "$tmp/out" && ok || bad "stdin"
 
+# Counter "get" has no argument (kv's "get" has one): explanations must print it without one.
+printf 'type counter\n0 1 2 inc\n0 3 4 get -> 0\n' >"$tmp/counter.hist"
+expect_rc 1 "counter violation" "$LF" check "$tmp/counter.hist"
+grep -q 'get -> 0' "$tmp/out" && ! grep -q 'get 0 ->' "$tmp/out" && ok || bad "counter get described: $(cat "$tmp/out")"
+
 # Every hand-checked monitor case, through the command line.
 for f in "$DATA"/seed002/*.hist; do
   want=$(sed -n '1s/# expect: //p' "$f")
