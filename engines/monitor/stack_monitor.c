@@ -30,6 +30,8 @@ typedef struct {
     const lf_std *s;
     lf_mintree cover;  /* live critical intervals covering each partition (+KILLED once handed out) */
     uint32_t *xor_ids; /* Fenwick tree of XORs of (value id + 1) covering each partition */
+    uint32_t *xor_stale; /* peeled values not yet removed from xor_ids: removal waits for the next query */
+    uint32_t n_xor_stale;
     uint32_t n_parts;
     /* Unsafe ops, for "which unsafe ops contain partition p". After tuning almost every op spans only a few
      * stamps (about twice the number of concurrent threads), so short ops are found by scanning a bitmap of
@@ -63,19 +65,33 @@ static void xor_update(stack_state *st, uint32_t p, uint32_t x) {
     for (; p <= st->n_parts; p += p & -p) st->xor_ids[p] ^= x;
 }
 
-static uint32_t xor_query(const stack_state *st, uint32_t p) {
+static void xor_update(stack_state *st, uint32_t p, uint32_t x);
+
+/* The covering value is needed only for partitions covered exactly once, which many histories never have:
+ * peeled values are taken out of the Fenwick tree lazily, just before a query. */
+static void xor_flush(stack_state *st) {
+    for (uint32_t i = 0; i < st->n_xor_stale; i++) {
+        uint32_t v = st->xor_stale[i], lo, hi;
+        if (!lf_std_ci(st->s, v, &lo, &hi)) continue;
+        xor_update(st, lo, v + 1);
+        xor_update(st, hi, v + 1);
+    }
+    st->n_xor_stale = 0;
+}
+
+static uint32_t xor_query(stack_state *st, uint32_t p) {
+    if (st->n_xor_stale) xor_flush(st);
     uint32_t x = 0;
     for (; p; p -= p & -p) x ^= st->xor_ids[p];
     return x;
 }
 
 /* Partition p is 1-based (the gap between stamps p and p+1); tree leaf p-1. */
-static void cover_range(stack_state *st, uint32_t v, int32_t delta) {
+static void uncover_value(stack_state *st, uint32_t v) {
     uint32_t lo, hi;
     if (!lf_std_ci(st->s, v, &lo, &hi)) return;
-    lf_mintree_add(&st->cover, lo - 1, hi - 1, delta);
-    xor_update(st, lo, v + 1);
-    xor_update(st, hi, v + 1);
+    lf_mintree_add(&st->cover, lo - 1, hi - 1, -1);
+    st->xor_stale[st->n_xor_stale++] = v;
 }
 
 /* Span class of op, or SPAN_CLASSES for a long op. */
@@ -89,7 +105,7 @@ static inline bool value_is_big(const stack_state *st, uint32_t v) {
 }
 
 static void peel_value(stack_state *st, uint32_t v) {
-    cover_range(st, v, -1);
+    uncover_value(st, v);
     /* Partitions handed out as v-permissive are now globally permissive. */
     uint32_t p = st->waiting[v];
     while (p != NONE) {
@@ -352,11 +368,12 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
     st.pending = NONE;
     lf_verdict verdict = LF_UNKNOWN;
     st.xor_ids = calloc((size_t)st.n_parts + 1, sizeof *st.xor_ids);
+    st.xor_stale = malloc((s->n_values ? s->n_values : 1) * sizeof *st.xor_stale);
     st.live = calloc(s->n_values ? s->n_values : 1, sizeof *st.live);
     st.waiting = malloc((s->n_values ? s->n_values : 1) * sizeof *st.waiting);
     st.part_next = malloc(((size_t)st.n_parts + 1) * sizeof *st.part_next);
     st.parts = malloc(BATCH * sizeof *st.parts);
-    if (!st.xor_ids || !st.parts || !st.live || !st.waiting || !st.part_next || !init_cover(&st) ||
+    if (!st.xor_ids || !st.xor_stale || !st.parts || !st.live || !st.waiting || !st.part_next || !init_cover(&st) ||
         !build_orders(&st)) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the stack monitor");
         goto done;
@@ -424,6 +441,7 @@ done:
     lf_mintree_free(&st.cover);
     lf_maxtree_free(&st.by_val);
     free(st.xor_ids);
+    free(st.xor_stale);
     free(st.live);
     free(st.waiting);
     free(st.part_next);
