@@ -11,6 +11,8 @@ void lf_monitor_check(const lf_history *h, lf_result *r) {
         v = lf_monitor_register(h, r);
         break;
     case LF_TYPE_SET:
+        v = lf_monitor_set_direct(h, r);
+        break;
     case LF_TYPE_STACK:
     case LF_TYPE_QUEUE:
     case LF_TYPE_PQUEUE: {
@@ -18,7 +20,6 @@ void lf_monitor_check(const lf_history *h, lf_result *r) {
         v = lf_standardize(h, &s, r);
         if (v == LF_LINEARIZABLE) {
             switch (h->type) {
-            case LF_TYPE_SET: v = lf_monitor_set(h, &s, r); break;
             case LF_TYPE_STACK: v = lf_monitor_stack(h, &s, r); break;
             case LF_TYPE_QUEUE: v = lf_monitor_queue(h, &s, r); break;
             default: v = lf_monitor_pqueue(h, &s, r); break;

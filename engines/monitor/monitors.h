@@ -8,6 +8,9 @@
 #include "monitor/standardize.h"
 
 lf_verdict lf_monitor_set(const lf_history *h, const lf_std *s, lf_result *r);
+/* The same decision without standardisation (sets have no empty ops): what lf_monitor_check uses. The
+ * standardised form stays as an independent cross-check in the tests. */
+lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r);
 lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_queue(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_pqueue(const lf_history *h, const lf_std *s, lf_result *r);
