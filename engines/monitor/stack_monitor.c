@@ -199,19 +199,19 @@ static void sort_u32(uint32_t *a, size_t n) {
     qsort(a, n, sizeof *a, cmp_u32);
 }
 
-/* Every unsafe op of value v containing partition p becomes safe. */
-static void stab_value(stack_state *st, uint32_t v, uint32_t p) {
+/* Every unsafe op of value v containing one of the partitions a..b becomes safe. */
+static void stab_value(stack_state *st, uint32_t v, uint32_t a, uint32_t b) {
     const lf_std *s = st->s;
     uint32_t lo = st->start_val[v], hi = st->start_val[v + 1];
     if (!value_is_big(st, v)) {
         for (uint32_t j = lo; j < hi; j++) {
             uint32_t op = st->order_val[j];
-            if (!st->safe[op] && s->inv[op] <= p && p < s->res[op]) mark_safe(st, op);
+            if (!st->safe[op] && s->inv[op] <= b && a < s->res[op]) mark_safe(st, op);
         }
         return;
     }
-    uint32_t end = count_invoked(s, st->order_val, lo, hi, p);
-    size_t k = lf_maxtree_take_above(&st->by_val, lo, end, p, st->found);
+    uint32_t end = count_invoked(s, st->order_val, lo, hi, b);
+    size_t k = lf_maxtree_take_above(&st->by_val, lo, end, a, st->found);
     for (size_t i = 0; i < k; i++) mark_safe(st, st->order_val[st->found[i]]);
 }
 
@@ -429,10 +429,20 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
             } else if (covering == 0) {
                 stab_all(&st, p);
             } else {
-                uint32_t v = covering - 1;
+                /* p is covered by v alone: hand it out as v-permissive, with the run of following partitions
+                 * that v alone still covers (inside CI(v), v unpeeled: counts only fall, so no other value
+                 * covers them), and make v's ops meeting the run safe in one stab. */
+                uint32_t v = covering - 1, lo, hi, last = p;
+                lf_std_ci(s, v, &lo, &hi);
                 st.part_next[p] = st.waiting[v];
                 st.waiting[v] = p;
-                if (st.peeks) stab_value(&st, v, p);
+                while (i + 1 < taken && st.parts[i + 1] + 1 == last + 1 && last + 1 < hi) {
+                    last++;
+                    i++;
+                    st.part_next[last] = st.waiting[v];
+                    st.waiting[v] = last;
+                }
+                if (st.peeks) stab_value(&st, v, p, last);
             }
         }
     }
