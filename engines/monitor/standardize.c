@@ -29,6 +29,29 @@ bool lf_rank_stamps(const lf_history *h, const uint8_t *keep, uint32_t *call_ran
     }
     if (n_events == 0) return true;
     uint32_t rank = 0;
+    if (hi - lo < 2 * (uint64_t)n_events) {
+        /* Dense stamps (recorders' tickets, generated histories): a counting sort over (stamp, response bit)
+         * writes each event's rank directly. Events with equal keys are interchangeable: same stamp and same
+         * kind, so no precedence depends on their order. */
+        size_t keys = 2 * (size_t)(hi - lo + 1);
+        uint32_t *next = calloc(keys + 1, sizeof *next);
+        if (!next) return false;
+        for (size_t i = 0; i < h->n; i++) {
+            if (!keep[i]) continue;
+            const lf_op *op = &h->ops[i];
+            next[2 * (op->call - lo) + 1]++;
+            if (!lf_op_pending(op)) next[2 * (op->ret - lo) + 1 + 1]++;
+        }
+        for (size_t k = 1; k <= keys; k++) next[k] += next[k - 1];
+        for (size_t i = 0; i < h->n; i++) {
+            if (!keep[i]) continue;
+            const lf_op *op = &h->ops[i];
+            call_rank[i] = ++next[2 * (op->call - lo)];
+            ret_rank[i] = lf_op_pending(op) ? UINT32_MAX : ++next[2 * (op->ret - lo) + 1];
+        }
+        free(next);
+        return true;
+    }
     if (hi - lo < (1ull << 31)) {
         /* Fast path: (stamp, response bit, op index) packed into one word; invocations sort first at ties. */
         uint64_t *ev = malloc(n_events * sizeof *ev);
