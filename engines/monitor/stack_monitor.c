@@ -96,8 +96,9 @@ static void uncover_value(stack_state *st, uint32_t v) {
 
 /* Span class of op, or SPAN_CLASSES for a long op. */
 static inline uint32_t span_class(const stack_state *st, uint32_t op) {
-    uint32_t span = st->s->res[op] - st->s->inv[op], c = 0;
-    while (c < st->n_classes && span > (8u << c)) c++;
+    uint32_t span = st->s->res[op] - st->s->inv[op];
+    /* smallest c with span <= 8 << c, i.e. ceil(log2(span)) - 3, clamped at 0 */
+    uint32_t c = span <= 8 ? 0 : (uint32_t)(32 - __builtin_clz(span - 1)) - 3;
     return c < st->n_classes ? c : SPAN_CLASSES;
 }
 static inline bool value_is_big(const stack_state *st, uint32_t v) {
