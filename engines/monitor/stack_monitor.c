@@ -433,8 +433,8 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
                 /* p is covered by v alone: hand it out as v-permissive, with the run of following partitions
                  * that v alone still covers (inside CI(v), v unpeeled: counts only fall, so no other value
                  * covers them), and make v's ops meeting the run safe in one stab. */
-                uint32_t v = covering - 1, lo, hi, last = p;
-                lf_std_ci(s, v, &lo, &hi);
+                uint32_t v = covering - 1, lo = 0, hi = 0, last = p;
+                if (!lf_std_ci(s, v, &lo, &hi)) hi = 0; /* unreachable: v covers p; then extend nothing */
                 st.part_next[p] = st.waiting[v];
                 st.waiting[v] = p;
                 while (i + 1 < taken && st.parts[i + 1] + 1 == last + 1 && last + 1 < hi) {
