@@ -1,9 +1,12 @@
 /* `linfuzz repro ENTRY`: re-checks a violation entry's saved histories and re-runs its workload.
  *
  * The saved histories are evidence on their own (a checker verdict is deterministic), so they are re-checked
- * first; then the workload is run again on the adapter, N times with different perturbation seeds, to tell
- * how often the schedule that breaks it comes back (seed-003-004.md §3.2: "witnessed, not reproduced" is a
- * valid outcome for a rare race). */
+ * first. An entry found in controlled mode (docs/scheduling.md) is then replayed exactly: the recorded run
+ * (its repetition, hence its schedule) once more, and its history must come back byte for byte identical to
+ * the saved one ("replayed exactly: violation again, same history"). Last, the workload runs N times free
+ * (the operating system's interleaving, other perturbation seeds each time) to tell how often the violation
+ * shows without the schedule (seed-003-004.md §3.2: "witnessed, not reproduced" is a valid outcome for a
+ * rare race in free mode). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,16 +26,20 @@ static void help(FILE *out) {
             "\n"
             "Reproduces a violation entry (a .lfz file written by a fuzz target, e.g. corpus/ADAPTER/violations/...):\n"
             "  1. re-checks its full and minimized histories (deterministic: both must still be violations);\n"
-            "  2. re-runs its workload on the adapter, N times with different perturbation seeds, checks every\n"
+            "  2. an entry found in controlled mode: replays the recorded run exactly (same schedule) and compares\n"
+            "     its history with the saved one (\"replayed exactly: violation again, same history\");\n"
+            "  3. re-runs its workload free-running, N times with different perturbation seeds, checks every\n"
             "     run and reports how often the violation reappears.\n"
             "\n"
             "options:\n"
-            "  --runs N       runs of the workload (default 200; 0: only re-check the histories)\n"
+            "  --runs N       free runs of the workload (default 200; 0: none; with 0 and --no-exact, only the\n"
+            "                 re-check of the histories)\n"
+            "  --no-exact     skip the exact replay of a controlled-mode entry\n"
             "  --seconds S    stop re-running after S seconds (default 60)\n"
             "  --timeout SEC  time budget per history for the search engines (default 60)\n"
             "  -q, --quiet    only the summary line\n"
             "\n"
-            "exit: 1 the saved histories are violations or the violation reappeared, 0 neither,\n"
+            "exit: 1 the saved histories are violations or the violation reappeared (exactly or free), 0 neither,\n"
             "      2 bad usage or not a valid entry (corrupt, truncated, missing sections), 4 unreadable file.\n");
 }
 
@@ -65,22 +72,57 @@ static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_
     return v;
 }
 
-/* Runs the entry's workload (fuzz/testcase/replay.h); returns the number of violating runs (-1: could not run). */
-static long rerun(const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, double seconds, double timeout,
-                  bool quiet, uint64_t *done) {
-    if (!quiet) {
-        lf_method ms[LF_M_COUNT];
-        lf_fuzz_case c;
-        char desc[4096];
-        lf_fuzz_case_decode(e->workload, e->workload_len, lf_fuzz_case_methods(a, ms), &c);
-        lf_fuzz_case_describe(desc, sizeof desc, &c, a);
-        printf("workload: %s\n", desc);
+/* Replays the recorded run of a controlled-mode entry; writes the outcome to note. Returns 1 when it
+ * violated again, 0 when not, -1 when it could not run. */
+static int replay_exactly(const lf_violation_entry *e, const lf_adapter *a, const char *format, double timeout,
+                          bool quiet, char *note, size_t note_len) {
+    const char *run_text = lf_entry_meta(e, "schedule_run");
+    uint64_t run = 0;
+    if (run_text && !parse_u64(run_text, &run)) run = 0;
+    lf_history h;
+    lf_history_init(&h, a->type);
+    lf_fc_run_info info;
+    if (!lf_fc_replay_run(a, format, e->workload, e->workload_len, (unsigned)run, &h, &info)) {
+        lf_history_free(&h);
+        return -1;
     }
+    int violated = 0;
+    if (info.stuck) {
+        snprintf(note, note_len, "replayed exactly: the run deadlocked (STUCK) instead");
+    } else {
+        lf_check_options o;
+        lf_check_options_default(&o);
+        o.timeout_s = timeout;
+        lf_result r;
+        lf_result_init(&r);
+        lf_check(&h, &o, &r);
+        violated = r.verdict == LF_VIOLATION;
+        bool same = lf_histories_identical(&h, &e->full);
+        const char *det = info.stats.deterministic ? "" : " (the replay was not deterministic: watchdog or point budget)";
+        snprintf(note, note_len, "%s: %s, %s%s", same ? "replayed exactly" : "replayed",
+                 violated ? "violation again" : lf_verdict_name(r.verdict),
+                 same ? "same history" : "a DIFFERENT history", det);
+        if (!quiet)
+            printf("  exact replay of run %llu (%zu ops, %llu scheduling points, %llu switches): %s [%s]: %s\n",
+                   (unsigned long long)run + 1, h.n, (unsigned long long)info.stats.points,
+                   (unsigned long long)info.stats.switches, lf_verdict_name(r.verdict), r.engine, r.reason);
+        lf_result_free(&r);
+    }
+    lf_history_free(&h);
+    return violated;
+}
+
+/* Runs the entry's workload free (fuzz/testcase/replay.h); returns the number of violating runs (-1: could
+ * not run). */
+static long rerun(const lf_violation_entry *e, const lf_adapter *a, const char *format, uint64_t runs,
+                  double seconds, double timeout, bool quiet, uint64_t *done) {
     lf_replay_options o;
     lf_replay_options_default(&o);
     o.runs = runs;
     o.seconds = seconds;
     o.check_timeout = timeout;
+    o.format = format;
+    o.free_only = true;
     lf_replay_result r;
     lf_history_init(&r.first, a->type);
     bool ok = lf_fc_replay(a, e->workload, e->workload_len, &o, &r);
@@ -96,7 +138,7 @@ int cmd_repro(int argc, char **argv) {
     const char *path = NULL;
     uint64_t runs = 200;
     double seconds = 60, timeout = 60;
-    bool quiet = false;
+    bool quiet = false, exact = true;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = true;
@@ -105,6 +147,9 @@ int cmd_repro(int argc, char **argv) {
             return LF_EXIT_OK;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = true;
+            continue;
+        } else if (!strcmp(a, "--no-exact")) {
+            exact = false;
             continue;
         } else if (!strcmp(a, "--runs") || !strcmp(a, "--seconds") || !strcmp(a, "--timeout")) {
             if (!v) {
@@ -155,33 +200,61 @@ int cmd_repro(int argc, char **argv) {
     const char *format = lf_entry_meta(&e, "workload_format");
     const lf_adapter *a = lf_adapter_find(adapter_name);
     long found = 0;
+    int exact_found = 0;
     uint64_t done = 0;
-    char rerun_note[256] = "";
-    if (runs == 0) {
-        snprintf(rerun_note, sizeof rerun_note, "workload not re-run (--runs 0)");
-    } else if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0) {
+    char rerun_note[256] = "", exact_note[256] = "";
+    lf_method ms[LF_M_COUNT];
+    lf_fuzz_case c;
+    const char *why_not = NULL;
+    if (!format || (strcmp(format, LF_FUZZ_CASE_FORMAT) != 0 && strcmp(format, LF_FUZZ_CASE_FORMAT_V1) != 0)) {
         snprintf(rerun_note, sizeof rerun_note, "workload not re-run: its format is %s, not '%s'",
                  format ? format : "not recorded", LF_FUZZ_CASE_FORMAT);
+        why_not = rerun_note;
     } else if (!a) {
         snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is not in this build", adapter_name);
+        why_not = rerun_note;
     } else if (a->type != e.full.type) {
         snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is a %s now, the entry a %s",
                  adapter_name, lf_type_name(a->type), lf_type_name(e.full.type));
-    } else {
-        found = rerun(&e, a, runs, seconds, timeout, quiet, &done);
-        if (found < 0) {
-            fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
-            lf_entry_free(&e);
-            return LF_EXIT_IO;
-        }
-        snprintf(rerun_note, sizeof rerun_note, "violation reappeared in %ld of %" PRIu64 " runs (%.1f%%)", found,
-                 done, done ? 100.0 * (double)found / (double)done : 0.0);
+        why_not = rerun_note;
     }
-    printf("%s: saved histories %s; %s\n", path,
+    if (!why_not) {
+        lf_fuzz_case_decode_as(format, e.workload, e.workload_len, lf_fuzz_case_methods(a, ms), &c);
+        if (!quiet) {
+            char desc[4096];
+            lf_fuzz_case_describe(desc, sizeof desc, &c, a);
+            printf("workload (%s): %s\n", format, desc);
+        }
+        if (!exact) {
+            snprintf(exact_note, sizeof exact_note, "no exact replay (--no-exact)");
+        } else if (c.mode != LF_FC_CONTROLLED) {
+            snprintf(exact_note, sizeof exact_note, "found in free mode: no exact replay");
+        } else {
+            exact_found = replay_exactly(&e, a, format, timeout, quiet, exact_note, sizeof exact_note);
+            if (exact_found < 0) {
+                fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
+                lf_entry_free(&e);
+                return LF_EXIT_IO;
+            }
+        }
+        if (runs == 0) {
+            snprintf(rerun_note, sizeof rerun_note, "no free runs (--runs 0)");
+        } else {
+            found = rerun(&e, a, format, runs, seconds, timeout, quiet, &done);
+            if (found < 0) {
+                fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
+                lf_entry_free(&e);
+                return LF_EXIT_IO;
+            }
+            snprintf(rerun_note, sizeof rerun_note, "violation reappeared in %ld of %" PRIu64 " free runs (%.1f%%)",
+                     found, done, done ? 100.0 * (double)found / (double)done : 0.0);
+        }
+    }
+    printf("%s: saved histories %s; %s%s%s\n", path,
            vf == LF_VIOLATION && vm == LF_VIOLATION ? "are violations"
            : saved_violation                        ? "partly violations"
                                                     : "are NOT violations",
-           rerun_note);
+           exact_note, exact_note[0] ? "; " : "", rerun_note);
     lf_entry_free(&e);
-    return saved_violation || found > 0 ? LF_EXIT_VIOLATION : LF_EXIT_OK;
+    return saved_violation || found > 0 || exact_found > 0 ? LF_EXIT_VIOLATION : LF_EXIT_OK;
 }

@@ -291,6 +291,13 @@ void lf_sched_op_end(lf_sched *s) {
     lf_sched_point(th, LF_EV_RETURN, NULL, 0, 0);
 }
 
+bool lf_sched_yield_point(uintptr_t pc) {
+    lf_sched_thread *th = lf_sched_self;
+    if (!th) return false;
+    lf_sched_point(th, LF_EV_YIELD, NULL, 0, pc);
+    return true;
+}
+
 /* ---- blocking ---- */
 
 lf_wait_result lf_sched_block(lf_sched_thread *th, lf_wait_kind kind, const void *obj, bool timed) {

@@ -140,6 +140,10 @@ typedef struct lf_sched_stuck_thread {
 /* Fills out[0..threads-1] for the last run; returns the number of threads. */
 unsigned lf_sched_stuck_info(const lf_sched *s, lf_sched_stuck_thread *out, unsigned max);
 
+/* LF_YIELD() of a controlled thread: a YIELD point (pc: the call site). Returns false, doing nothing, when
+ * the calling thread is not controlled (the caller then perturbs as in free mode). */
+bool lf_sched_yield_point(uintptr_t pc);
+
 /* ---- hooks (see the file comment) ---- */
 
 /* Calls fn(ctx, e) at every scheduling point of controlled runs (NULL: none). Costs a call per point. */

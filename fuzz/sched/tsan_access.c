@@ -23,16 +23,26 @@ typedef int lf_morder; /* __tsan_memory_order: relaxed 0, consume 1, acquire 2, 
 #define RET_PC ((uintptr_t)__builtin_return_address(0))
 #define LIKELY_FREE(th) __builtin_expect((th) == NULL, 1)
 
+/* libFuzzer's inline coverage counters (the __sancov_cntrs section) are bytes that the instrumented code
+ * increments with plain loads and stores, which the TSan pass (running after the coverage pass) instruments
+ * too. They are not the adapter's memory: no scheduling points for them. */
+extern uint8_t __start___sancov_cntrs[] __attribute__((weak, visibility("hidden")));
+extern uint8_t __stop___sancov_cntrs[] __attribute__((weak, visibility("hidden")));
+
+static inline bool coverage_counter(const void *addr, unsigned size) {
+    return size == 1 && (const uint8_t *)addr >= __start___sancov_cntrs && (const uint8_t *)addr < __stop___sancov_cntrs;
+}
+
 static inline void point(lf_sched_event_kind kind, const void *addr, unsigned size, uintptr_t pc) {
     lf_sched_thread *th = lf_sched_self;
-    if (LIKELY_FREE(th)) return;
+    if (LIKELY_FREE(th) || coverage_counter(addr, size)) return;
     lf_sched_point(th, kind, addr, size, pc);
 }
 
 /* Plain accesses: a point before the compiler's own load or store. A store counts as progress. */
 static inline void write_point(const void *addr, unsigned size, uintptr_t pc) {
     lf_sched_thread *th = lf_sched_self;
-    if (LIKELY_FREE(th)) return;
+    if (LIKELY_FREE(th) || coverage_counter(addr, size)) return;
     lf_sched_point(th, LF_EV_WRITE, addr, size, pc);
     lf_sched_progressed(th);
 }

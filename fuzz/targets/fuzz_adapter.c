@@ -2,10 +2,14 @@
  * comes from lf_fuzz_adapter_name, defined by that binary's one-line adapter_name.c.
  *
  * One execution: the input bytes decode into a fuzz case (fuzz/testcase/fuzz_case.h), which runs `repeats`
- * times on fresh objects; each history is checked (engine auto) and its features go to the fuzzer through
- * extra 8-bit counters (fuzz/testcase/history_signal.h), next to the coverage of the instrumented adapters.
- * On a violation: minimise, save a corpus entry (engines/corpus), print the report, abort() so that libFuzzer
- * writes the crash input.
+ * times on fresh objects, controlled (the case's schedule decides the interleaving: the same input gives the
+ * same runs, docs/scheduling.md) or free (the operating system's interleaving, perturbed), as the case's mode
+ * byte says; each history is checked (engine auto). libFuzzer sees the coverage of the instrumented adapters
+ * and, through extra 8-bit counters, the schedule feedback of controlled runs (reads-from pairs,
+ * fuzz/sched/feedback.h) and on request the history signal (fuzz/testcase/history_signal.h).
+ * On a violation: minimise, save a corpus entry (engines/corpus) that records the mode and schedule, print
+ * the report, abort() so that libFuzzer writes the crash input. A controlled run that deadlocks (STUCK) is
+ * reported with the blocked operations and aborts too: a deadlock is a bug, and its input replays it.
  *
  * Environment: LINFUZZ_VIOLATIONS_DIR (where entries go; default LINFUZZ_CORPUS/<adapter>/violations with
  * LINFUZZ_CORPUS defaulting to the source tree's corpus/), LINFUZZ_FUZZ_SIGNAL=1 (feed the history signal too;
@@ -20,11 +24,17 @@
  * that captures spread over the campaign and distinct bugs get their own entries; default 1; ci/fuzz.sh),
  * LINFUZZ_FUZZ_SUMMARY_FILE=PATH (append the summary line to PATH too; for -fork mode, ci/fuzz.sh),
  * LINFUZZ_FUZZ_SECONDS=S (end the process after S seconds, fractions allowed, with the summary line and exit
- * status 0: libFuzzer's -max_total_time counts whole seconds and overshoots by up to one).
+ * status 0: libFuzzer's -max_total_time counts whole seconds and overshoots by up to one),
+ * LINFUZZ_FUZZ_MODE=mixed|controlled|free (mixed, the default: as each input's mode byte says; otherwise
+ * every execution in that mode, and an entry records the input with the mode that ran),
+ * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|0 (schedule feedback of controlled runs; default rf, measured
+ * in docs/scheduling.md).
  *
- * For scripts, one line on stderr: "linfuzz-fuzz: violation adapter=.. seconds=.. executions=.. runs=.. entry=.."
- * at each captured violation, and "linfuzz-fuzz: summary adapter=.. executions=.. runs=.. violations=..
- * unknown=.. first=SECONDS|- entry=PATH|- captured=N" when the process exits normally (entry: the first one). */
+ * For scripts, one line on stderr: "linfuzz-fuzz: violation adapter=.. seconds=.. executions=.. runs=.. mode=..
+ * entry=.." at each captured violation, and "linfuzz-fuzz: summary adapter=.. executions=.. runs=..
+ * violations=.. unknown=.. first=SECONDS|- entry=PATH|- captured=N controlled=.. free=.. nondeterministic=..
+ * watchdog=.. budget=.. stuck=.." when the process exits normally (entry: the first one; controlled and free
+ * count runs; nondeterministic = controlled runs the watchdog or the point budget released). */
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,7 +48,9 @@
 #include "corpus/entry.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
+#include "sched/feedback.h"
 #include "testcase/history_signal.h"
+#include "testcase/replay.h"
 
 #ifndef LINFUZZ_CORPUS_DIR
 #define LINFUZZ_CORPUS_DIR "corpus"
@@ -49,6 +61,11 @@ size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
 /* libFuzzer reads every byte of this section as extra coverage counters (cleared before each execution). */
 __attribute__((used, section("__libfuzzer_extra_counters"))) static uint8_t history_counters[LF_SIGNAL_SIZE];
+/* The schedule feedback of controlled runs (fuzz/sched/feedback.h), in the same section. */
+#define SCHED_COUNTERS 8192
+__attribute__((used, section("__libfuzzer_extra_counters"))) static uint8_t sched_counters[SCHED_COUNTERS];
+
+typedef enum mode_override { MODE_MIXED, MODE_CONTROLLED, MODE_FREE } mode_override;
 
 static struct {
     const lf_adapter *adapter;
@@ -64,6 +81,9 @@ static struct {
     char first_entry[PATH_MAX];
     uint64_t executions, runs, unknown, violations;
     uint64_t capture_max, captured; /* LINFUZZ_FUZZ_CAPTURE; violations minimised and saved so far */
+    mode_override mode;             /* LINFUZZ_FUZZ_MODE */
+    unsigned feedback_parts;        /* LINFUZZ_FUZZ_SCHED_FEEDBACK */
+    uint64_t controlled_runs, free_runs, nondeterministic, watchdog, over_budget, stuck;
 } G;
 
 static double now_s(void) {
@@ -82,10 +102,14 @@ static void print_summary(void) {
     if (G.first_violation >= 0) snprintf(first, sizeof first, "%.3f", G.first_violation);
     snprintf(line, sizeof line,
              "linfuzz-fuzz: summary adapter=%s executions=%llu runs=%llu violations=%llu unknown=%llu first=%s "
-             "entry=%s captured=%llu\n",
+             "entry=%s captured=%llu controlled=%llu free=%llu nondeterministic=%llu watchdog=%llu budget=%llu "
+             "stuck=%llu\n",
              G.adapter->name, (unsigned long long)G.executions, (unsigned long long)G.runs,
              (unsigned long long)G.violations, (unsigned long long)G.unknown, first,
-             G.first_entry[0] ? G.first_entry : "-", (unsigned long long)G.captured);
+             G.first_entry[0] ? G.first_entry : "-", (unsigned long long)G.captured,
+             (unsigned long long)G.controlled_runs, (unsigned long long)G.free_runs,
+             (unsigned long long)G.nondeterministic, (unsigned long long)G.watchdog, (unsigned long long)G.over_budget,
+             (unsigned long long)G.stuck);
     fputs(line, stderr);
     /* libFuzzer's -fork mode keeps its children's stderr to itself: the line also goes to a file, appended
      * (one short write: lines of parallel processes do not interleave). */
@@ -123,6 +147,30 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     if (G.capture_max < 1) G.capture_max = 1;
     const char *secs = getenv("LINFUZZ_FUZZ_SECONDS");
     G.budget = secs ? strtod(secs, NULL) : 0;
+    const char *mode = getenv("LINFUZZ_FUZZ_MODE");
+    if (!mode || !*mode || !strcmp(mode, "mixed")) {
+        G.mode = MODE_MIXED;
+    } else if (!strcmp(mode, "controlled")) {
+        G.mode = MODE_CONTROLLED;
+    } else if (!strcmp(mode, "free")) {
+        G.mode = MODE_FREE;
+    } else {
+        fprintf(stderr, "linfuzz-fuzz: LINFUZZ_FUZZ_MODE=%s: expected mixed, controlled or free\n", mode);
+        exit(2);
+    }
+    const char *fb = getenv("LINFUZZ_FUZZ_SCHED_FEEDBACK");
+    if (!fb || !*fb || !strcmp(fb, "rf") || !strcmp(fb, "1")) {
+        G.feedback_parts = LF_FEEDBACK_RF;
+    } else if (!strcmp(fb, "preempt")) {
+        G.feedback_parts = LF_FEEDBACK_PREEMPT;
+    } else if (!strcmp(fb, "both")) {
+        G.feedback_parts = LF_FEEDBACK_RF | LF_FEEDBACK_PREEMPT;
+    } else if (env_off("LINFUZZ_FUZZ_SCHED_FEEDBACK")) {
+        G.feedback_parts = 0;
+    } else {
+        fprintf(stderr, "linfuzz-fuzz: LINFUZZ_FUZZ_SCHED_FEEDBACK=%s: expected rf, preempt, both or 0\n", fb);
+        exit(2);
+    }
     const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
     if (dir && *dir)
         snprintf(G.violations_dir, sizeof G.violations_dir, "%s", dir);
@@ -133,16 +181,23 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         fprintf(stderr, "linfuzz-fuzz: cannot start %d worker threads\n", LF_FC_MAX_THREADS);
         exit(2);
     }
+    lf_fc_executor_set_feedback(&G.executor, G.feedback_parts ? sched_counters : NULL, SCHED_COUNTERS,
+                                G.feedback_parts);
     lf_history_init(&G.history, G.adapter->type);
     lf_check_options_default(&G.check);
     G.check.timeout_s = 5;
     G.start = now_s();
     atexit(print_summary);
     fprintf(stderr,
-            "linfuzz-fuzz: adapter %s (%s, %s), history signal %s, structured mutator %s, perturbation %s, "
-            "violations -> %s\n",
+            "linfuzz-fuzz: adapter %s (%s, %s), mode %s, schedule feedback %s, history signal %s, structured "
+            "mutator %s, perturbation %s, violations -> %s\n",
             G.adapter->name, lf_type_name(G.adapter->type),
             G.adapter->linearizable ? "expected linearizable" : "known buggy",
+            G.mode == MODE_MIXED ? "as the input says" : G.mode == MODE_CONTROLLED ? "controlled" : "free",
+            G.feedback_parts == (LF_FEEDBACK_RF | LF_FEEDBACK_PREEMPT) ? "reads-from + preemption sites"
+            : G.feedback_parts == LF_FEEDBACK_RF                     ? "reads-from"
+            : G.feedback_parts == LF_FEEDBACK_PREEMPT                ? "preemption sites"
+                                                                     : "off",
             !G.signal             ? "off"
             : G.overlap_only      ? "overlap only"
             : G.witness_only      ? "witness only"
@@ -150,6 +205,24 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
                                   : "on",
             G.mutator ? "on" : "off", G.perturb ? "as the input says" : "off", G.violations_dir);
     return 0;
+}
+
+/* A controlled run deadlocked: report where every thread is, then abort (unless continuing), so that
+ * libFuzzer keeps the input; it replays the deadlock exactly. */
+static void on_stuck(const lf_fuzz_case *c, const lf_fc_plan *plan, unsigned run) {
+    G.stuck++;
+    char where[4096], sched[512];
+    lf_fc_describe_stuck(where, sizeof where, &G.executor, plan);
+    lf_schedule_describe(sched, sizeof sched, &G.executor.last.schedule, c->threads);
+    fprintf(stderr,
+            "\n=== STUCK (deadlock)  adapter=%s ===\nfound by:   fuzz_%s (libFuzzer), execution %llu, run %u of %u, "
+            "controlled (%s)\nevery unfinished thread is blocked:\n%s",
+            G.adapter->name, G.adapter->name, (unsigned long long)G.executions, run + 1, (unsigned)c->repeats, sched,
+            where);
+    fprintf(stderr, "linfuzz-fuzz: stuck adapter=%s executions=%llu runs=%llu\n", G.adapter->name,
+            (unsigned long long)G.executions, (unsigned long long)G.runs);
+    fflush(stderr);
+    if (!G.keep_going) abort();
 }
 
 /* Minimises, saves and reports the first violation (then aborts, unless LINFUZZ_FUZZ_CONTINUE; continuing,
@@ -163,14 +236,19 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     double found_after = now_s() - G.start;
     bool first = G.first_violation < 0;
     if (first) G.first_violation = found_after;
-    char desc[4096], origin[256], err[512], path[PATH_MAX] = "";
+    char desc[4096], origin[512], err[512], path[PATH_MAX] = "", sched[512] = "";
+    const lf_fc_run_info *info = &G.executor.last;
+    bool controlled = info->mode == LF_FC_CONTROLLED;
     lf_fuzz_case_describe(desc, sizeof desc, c, G.adapter);
-    snprintf(origin, sizeof origin, "fuzz_%s (libFuzzer%s), execution %llu, run %u of %u", G.adapter->name,
-             G.perturb ? "" : ", LINFUZZ_FUZZ_PERTURB=0", (unsigned long long)G.executions, run + 1,
-             (unsigned)c->repeats);
-    /* Without perturbation the case that ran differs from the input: save what ran. */
+    if (controlled) lf_schedule_describe(sched, sizeof sched, &info->schedule, c->threads);
+    snprintf(origin, sizeof origin, "fuzz_%s (libFuzzer%s), execution %llu, run %u of %u, %s%s%s%s",
+             G.adapter->name, G.perturb ? "" : ", LINFUZZ_FUZZ_PERTURB=0", (unsigned long long)G.executions, run + 1,
+             (unsigned)c->repeats, controlled ? "controlled (" : "free", sched, controlled ? ")" : "",
+             controlled && !info->stats.deterministic ? ", NOT deterministic (watchdog or point budget)" : "");
+    /* Without perturbation, or in a mode other than the input's, the case that ran differs from the input:
+     * save what ran. */
     uint8_t ran[LF_FC_MAX_ENCODED];
-    if (!G.perturb) {
+    if (!G.perturb || G.mode != MODE_MIXED) {
         size = lf_fuzz_case_encode(c, ran);
         data = ran;
     }
@@ -197,6 +275,7 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
         fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
     } else {
         fputs(e.report, stderr);
+        if (!lf_entry_record_schedule(&e, info, run, c->threads)) fprintf(stderr, "linfuzz-fuzz: out of memory recording the schedule\n");
         const char *bucket = lf_entry_meta(&e, "bucket");
         if (!G.keep_duplicates && lf_entry_find_bucket(G.violations_dir, bucket, path, sizeof path)) {
             saved = "existing entry of the same bucket";
@@ -211,8 +290,9 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     fprintf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
     if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: linfuzz repro %s ; explain: linfuzz show %s\n", path, path);
     /* One line for scripts (ci/quickstart.sh, ci/bench_fuzz.sh). */
-    fprintf(stderr, "linfuzz-fuzz: violation adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n",
+    fprintf(stderr, "linfuzz-fuzz: violation adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s\n",
             G.adapter->name, found_after, (unsigned long long)G.executions, (unsigned long long)G.runs,
+            controlled ? (info->stats.deterministic ? "controlled" : "controlled-nondeterministic") : "free",
             path[0] ? path : "-");
     if (first) snprintf(G.first_entry, sizeof G.first_entry, "%s", path);
     fflush(stderr);
@@ -230,12 +310,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     lf_fuzz_case c;
     lf_fuzz_case_decode(data, size, G.n_methods, &c);
     if (!G.perturb) memset(&c.perturb, 0, sizeof c.perturb);
+    if (G.mode == MODE_CONTROLLED) c.mode = LF_FC_CONTROLLED;
+    if (G.mode == MODE_FREE) c.mode = LF_FC_FREE;
     lf_fc_plan plan;
     if (!lf_fc_plan_build(&plan, &c, G.adapter)) return 0;
     G.executions++;
     for (unsigned r = 0; r < c.repeats; r++) {
         if (!lf_fc_execute(&G.executor, &plan, r, &G.history)) break;
         G.runs++;
+        const lf_fc_run_info *info = &G.executor.last;
+        if (info->mode == LF_FC_CONTROLLED) {
+            G.controlled_runs++;
+            G.nondeterministic += !info->stats.deterministic;
+            G.watchdog += info->stats.watchdog;
+            G.over_budget += info->stats.budget_exceeded;
+        } else {
+            G.free_runs++;
+        }
+        if (info->stuck) {
+            on_stuck(&c, &plan, r);
+            continue;
+        }
         lf_result res;
         lf_result_init(&res);
         lf_check(&G.history, &G.check, &res);
@@ -256,15 +351,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 }
 
 /* Structured mutation most of the time (decode, change the case, encode), libFuzzer's byte mutations for
- * the rest, so that both kinds of neighbour are explored. */
+ * the rest, so that both kinds of neighbour are explored. A quarter of the time only the schedule changes:
+ * the same test under a nearby interleaving (a change point a step later, another priority, ...). */
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed) {
     if (!G.mutator) return LLVMFuzzerMutate(data, size, max_size);
     uint64_t rng = (uint64_t)seed * 0x9e3779b97f4a7c15ull + 1;
-    if (lf_rand_below(&rng, 4) == 0) return LLVMFuzzerMutate(data, size, max_size);
+    unsigned kind = (unsigned)lf_rand_below(&rng, 4);
+    if (kind == 0) return LLVMFuzzerMutate(data, size, max_size);
     lf_fuzz_case c;
     lf_fuzz_case_decode(data, size, G.n_methods, &c);
     unsigned steps = 1 + (unsigned)lf_rand_below(&rng, 3);
-    for (unsigned i = 0; i < steps; i++) lf_fuzz_case_mutate(&c, G.n_methods, &rng);
+    for (unsigned i = 0; i < steps; i++) {
+        if (kind == 1) {
+            lf_fuzz_case_mutate_schedule(&c, &rng);
+            lf_fuzz_case_normalize(&c, G.n_methods);
+        } else {
+            lf_fuzz_case_mutate(&c, G.n_methods, &rng);
+        }
+    }
     uint8_t out[LF_FC_MAX_ENCODED];
     size_t len = lf_fuzz_case_encode(&c, out);
     if (len > max_size) return LLVMFuzzerMutate(data, size, max_size);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner/controlled.h"
 #include "runner/perturb.h"
 
 /* Concrete arguments of one call. u is the call's unique index within the run. */
@@ -67,6 +68,8 @@ bool lf_fc_plan_build(lf_fc_plan *p, const lf_fuzz_case *c, const lf_adapter *a)
     p->key_domain = c->key_domain;
     p->perturb = c->perturb;
     p->seed = c->seed;
+    p->mode = (lf_fc_mode)c->mode;
+    p->schedule = c->schedule;
     size_t total = lf_fuzz_case_run_ops(c), inserts = 0;
     lf_planned_op *block = malloc((total ? total : 1) * sizeof *block);
     if (!block || nm == 0) {
@@ -122,8 +125,16 @@ bool lf_fc_executor_init(lf_fc_executor *x, lf_clock_kind clock) {
 
 void lf_fc_executor_free(lf_fc_executor *x) {
     if (x->pool) lf_pool_destroy(x->pool);
+    lf_sched_destroy(x->sched);
     lf_recorder_free(&x->recorder);
     memset(x, 0, sizeof *x);
+}
+
+void lf_fc_executor_set_feedback(lf_fc_executor *x, uint8_t *counters, size_t n, unsigned parts) {
+    x->feedback = counters;
+    x->feedback_n = n;
+    x->feedback_parts = parts;
+    if (x->sched) lf_sched_set_feedback(x->sched, counters, n, parts);
 }
 
 typedef struct run_context {
@@ -133,6 +144,17 @@ typedef struct run_context {
     unsigned run;
     _Atomic uint64_t perturbations;
 } run_context;
+
+/* A worker of a controlled run: no perturbation, the scheduler decides. */
+static void controlled_worker(unsigned t, void *arg) {
+    run_context *c = arg;
+    const lf_fc_plan *p = c->plan;
+    const lf_adapter *a = p->adapter;
+    if (a->thread_enter) a->thread_enter(c->object);
+    /* (a STUCK run is reported by lf_sched_run_end) */
+    (void)lf_controlled_worker(c->x->sched, t, &c->x->recorder, a, c->object, p->ops[t], p->len[t]);
+    if (a->thread_leave) a->thread_leave(c->object);
+}
 
 static void worker(unsigned t, void *arg) {
     run_context *c = arg;
@@ -192,21 +214,42 @@ bool lf_fc_execute(lf_fc_executor *x, const lf_fc_plan *p, unsigned run, lf_hist
     lf_recorder_reset(&x->recorder);
     size_t ops = p->prefix_len + p->drain_max;
     for (unsigned t = 0; t < p->threads; t++) ops += p->len[t];
+    bool controlled = p->mode == LF_FC_CONTROLLED;
+    if (controlled && !x->sched) {
+        x->sched = lf_sched_create(NULL);
+        if (!x->sched) return false;
+        if (x->feedback) lf_sched_set_feedback(x->sched, x->feedback, x->feedback_n, x->feedback_parts);
+    }
+    memset(&x->last, 0, sizeof x->last);
+    x->last.mode = p->mode;
     run_context c = {.x = x, .plan = p, .run = run};
     atomic_init(&c.perturbations, 0);
     c.object = a->create(ops ? ops : 1);
     if (!c.object) return false;
 
-    /* The serial parts run on this thread, unperturbed, as thread id `threads`. */
+    /* The serial parts run on this thread, unperturbed and uncontrolled, as thread id `threads`. */
     lf_perturb_bind(NULL);
     if (a->thread_enter) a->thread_enter(c.object);
     for (size_t i = 0; i < p->prefix_len; i++)
         lf_recorder_call(&x->recorder, p->threads, a, c.object, (lf_method)p->prefix[i].method, p->prefix[i].args,
                          p->prefix[i].nargs);
-    lf_pool_run(x->pool, p->threads, worker, &c);
-    if (p->drain_method != LF_M_COUNT) drain(x, p, c.object);
-    if (a->thread_leave) a->thread_leave(c.object);
-    a->destroy(c.object);
+    if (controlled) {
+        lf_schedule_for_run(&p->schedule, run, p->threads, p->len, &x->last.schedule);
+        lf_sched_run_begin(x->sched, p->threads, p->len, &x->last.schedule);
+        lf_pool_run(x->pool, p->threads, controlled_worker, &c);
+        x->last.stuck = lf_sched_run_end(x->sched, &x->last.stats) == LF_SCHED_STUCK;
+    } else {
+        lf_pool_run(x->pool, p->threads, worker, &c);
+    }
+    if (x->last.stuck) {
+        /* Deadlock: the object may hold locks and half-done updates; it is kept, never destroyed. */
+        if (a->thread_leave) a->thread_leave(c.object);
+        lf_abandon_object(c.object);
+    } else {
+        if (p->drain_method != LF_M_COUNT) drain(x, p, c.object);
+        if (a->thread_leave) a->thread_leave(c.object);
+        a->destroy(c.object);
+    }
     x->perturbations += atomic_load(&c.perturbations);
 
     h->n = 0;
@@ -215,4 +258,14 @@ bool lf_fc_execute(lf_fc_executor *x, const lf_fc_plan *p, unsigned run, lf_hist
     h->init_kind = LF_K_INT;
     h->init = 0;
     return lf_recorder_merge(&x->recorder, h);
+}
+
+int lf_fc_describe_stuck(char *buf, size_t len, const lf_fc_executor *x, const lf_fc_plan *p) {
+    const lf_planned_op *ops[LF_FC_MAX_THREADS];
+    for (unsigned t = 0; t < p->threads; t++) ops[t] = p->ops[t];
+    if (!x->sched) {
+        if (len) buf[0] = 0;
+        return 0;
+    }
+    return lf_describe_stuck(buf, len, x->sched, p->threads, ops, p->len);
 }

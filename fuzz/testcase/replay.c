@@ -13,6 +13,7 @@
 
 #include "check/checker.h"
 #include "corpus/capture.h"
+#include "format/text_format.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
 
@@ -21,6 +22,8 @@ void lf_replay_options_default(lf_replay_options *o) {
     o->seconds = 30;
     o->check_timeout = 10;
     o->stop_at_first = false;
+    o->format = NULL;
+    o->free_only = false;
 }
 
 static double now_s(void) {
@@ -29,14 +32,37 @@ static double now_s(void) {
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+bool lf_fc_replay_run(const lf_adapter *a, const char *format, const uint8_t *data, size_t len, unsigned run,
+                      lf_history *h, lf_fc_run_info *info) {
+    lf_method ms[LF_M_COUNT];
+    lf_fuzz_case c;
+    if (!lf_fuzz_case_decode_as(format ? format : LF_FUZZ_CASE_FORMAT, data, len, lf_fuzz_case_methods(a, ms), &c))
+        return false;
+    lf_fc_plan plan;
+    lf_fc_executor x;
+    if (!lf_fc_plan_build(&plan, &c, a)) return false;
+    if (!lf_fc_executor_init(&x, LF_CLOCK_TICKET)) {
+        lf_fc_plan_free(&plan);
+        return false;
+    }
+    bool ok = lf_fc_execute(&x, &plan, run, h);
+    if (ok) *info = x.last;
+    lf_fc_executor_free(&x);
+    lf_fc_plan_free(&plan);
+    return ok;
+}
+
 bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
                   lf_replay_result *r) {
-    r->runs = r->violations = r->first_run = 0;
+    r->runs = r->violations = r->first_run = r->stuck = 0;
     r->first_reason[0] = 0;
     r->first_engine = NULL;
     lf_method ms[LF_M_COUNT];
     lf_fuzz_case c;
-    lf_fuzz_case_decode(data, len, lf_fuzz_case_methods(a, ms), &c);
+    if (!lf_fuzz_case_decode_as(o->format ? o->format : LF_FUZZ_CASE_FORMAT, data, len, lf_fuzz_case_methods(a, ms),
+                                &c))
+        return false;
+    if (o->free_only) c.mode = LF_FC_FREE;
     lf_fc_plan plan;
     lf_fc_executor x;
     if (!lf_fc_plan_build(&plan, &c, a)) return false;
@@ -57,12 +83,17 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
             break;
         }
         r->runs++;
+        if (x.last.stuck) {
+            r->stuck++;
+            continue;
+        }
         lf_result res;
         lf_result_init(&res);
         lf_check(&h, &co, &res);
         bool violated = res.verdict == LF_VIOLATION;
         if (violated && r->violations++ == 0) {
             r->first_run = k;
+            r->first_info = x.last;
             r->first_engine = res.engine;
             snprintf(r->first_reason, sizeof r->first_reason, "%s", res.reason);
             ok = lf_history_copy(&r->first, &h);
@@ -74,6 +105,43 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
     lf_fc_executor_free(&x);
     lf_fc_plan_free(&plan);
     return ok;
+}
+
+/* The text form of h in a malloc'ed buffer (NULL when out of memory). */
+static char *history_text(const lf_history *h, size_t *len) {
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    if (!f) return NULL;
+    bool ok = lf_text_write_stream(f, h) == LF_OK;
+    if (fclose(f) != 0 || !ok) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+bool lf_histories_identical(const lf_history *a, const lf_history *b) {
+    size_t na = 0, nb = 0;
+    char *ta = history_text(a, &na), *tb = history_text(b, &nb);
+    bool same = ta && tb && na == nb && !memcmp(ta, tb, na);
+    free(ta);
+    free(tb);
+    return same;
+}
+
+bool lf_entry_record_schedule(lf_violation_entry *e, const lf_fc_run_info *info, unsigned run, unsigned threads) {
+    char num[32], sched[512];
+    bool controlled = info->mode == LF_FC_CONTROLLED;
+    snprintf(num, sizeof num, "%u", run);
+    if (controlled) lf_schedule_describe(sched, sizeof sched, &info->schedule, threads);
+    return lf_entry_set_meta(e, "schedule_mode", controlled ? "controlled" : "free") &&
+           lf_entry_set_meta(e, "schedule_run", num) &&
+           lf_entry_set_meta(e, "schedule_deterministic",
+                             !controlled                 ? "no (free mode)"
+                             : info->stats.deterministic ? "yes"
+                             : info->stats.watchdog      ? "no (watchdog)"
+                                                         : "no (point budget)") &&
+           (!controlled || lf_entry_set_meta(e, "schedule", sched));
 }
 
 /* ---- isolated replay: the child's answer on a pipe ---- */
@@ -127,7 +195,8 @@ static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t 
 
     lf_method ms[LF_M_COUNT];
     lf_fuzz_case c;
-    lf_fuzz_case_decode(data, len, lf_fuzz_case_methods(a, ms), &c);
+    const char *format = o->format ? o->format : LF_FUZZ_CASE_FORMAT;
+    lf_fuzz_case_decode_as(format, data, len, lf_fuzz_case_methods(a, ms), &c);
     char desc[4096], full_origin[1024], err[512];
     lf_fuzz_case_describe(desc, sizeof desc, &c, a);
     snprintf(full_origin, sizeof full_origin, "%s, run %llu of at most %llu", origin ? origin : "replay",
@@ -139,7 +208,7 @@ static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t 
         .adapter = a->name,
         .expected_linearizable = a->linearizable,
         .origin = full_origin,
-        .workload_format = LF_FUZZ_CASE_FORMAT,
+        .workload_format = format,
         .workload_desc = desc,
         .workload = data,
         .workload_len = len,
@@ -148,6 +217,7 @@ static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t 
     };
     lf_violation_entry e;
     if (lf_capture_violation(&in, &e, err, sizeof err) != LF_OK) child_fail(fd, err);
+    if (!lf_entry_record_schedule(&e, &r.first_info, (unsigned)r.first_run, c.threads)) child_fail(fd, "out of memory");
     uint8_t *bytes;
     size_t n;
     if (lf_entry_encode(&e, &bytes, &n, err, sizeof err) != LF_OK) child_fail(fd, err);
