@@ -9,12 +9,15 @@
     X(mutex_queue) X(mutex_pqueue) X(mutex_kv) X(atomic_register) X(atomic_cas_register)           \
     X(atomic_counter) X(cas_counter) X(treiber_stack) X(ms_queue) X(harris_list_set) X(heap_pqueue)
 /* The correct twins of the known-buggy adapters share their file (same code, bug switched off). */
-#define ADAPTERS_TWINS(X) \
-    X(lock_queue) X(hit_count_cas_register) X(afek_stack) X(rwlock_list_set) X(optimistic_list_set)
+#define ADAPTERS_TWINS(X)                                                                          \
+    X(lock_queue) X(hit_count_cas_register) X(afek_stack) X(rwlock_list_set) X(optimistic_list_set)  \
+    X(treiber_tag32) X(elim_stack) X(seqlock_register) X(harris_list_marked)
 #define ADAPTERS_BUGGY(X)                                                                          \
     X(k1_counter_lost_update) X(k3_trylock_queue) X(k4_reread_cas_register) X(r1_afek_stack_no_swap) \
     X(r2_rwlock_list_add) X(r2_rwlock_list_remove) X(r3_optimistic_list_add)                        \
-    X(r3_optimistic_list_remove) X(scal_k_fifo) X(scal_k_stack) X(treiber_aba) X(ms_queue_lost_tail)
+    X(r3_optimistic_list_remove) X(scal_k_fifo) X(scal_k_stack) X(treiber_aba) X(ms_queue_lost_tail)      \
+    X(treiber_tag_wrap) X(elim_stack_takes_claimed) X(seqlock_register_no_recheck)                     \
+    X(harris_list_unmarked_remove)
 #ifdef LINFUZZ_HAVE_CK
 #define ADAPTERS_CK(X) X(ck_fifo_mpmc) X(ck_stack_upmc) X(ck_stack_mpmc) X(ck_hs_set)
 #else

@@ -24,7 +24,7 @@ void lf_sched_options_default(lf_sched_options *o) {
     o->idle_limit = 128;
     o->watchdog_cpu_s = 0.02;
     o->watchdog_wall_s = 1.0;
-    o->spin_iterations = 2000;
+    o->spin_iterations = 50;
 }
 
 lf_sched *lf_sched_create(const lf_sched_options *o) {

@@ -90,7 +90,7 @@ typedef struct lf_sched_options {
     uint32_t idle_limit;      /* idle weight that demotes a thread (default 128; a read counts 1, a pause 32) */
     double watchdog_cpu_s;    /* CPU time the baton holder may spend without a point (default 0.02 s) */
     double watchdog_wall_s;   /* wall time likewise, for a holder blocked outside the scheduler (default 1 s) */
-    unsigned spin_iterations; /* busy-wait before sleeping for the baton (default 2000 pauses) */
+    unsigned spin_iterations; /* busy-wait before sleeping for the baton (default 50 pauses) */
 } lf_sched_options;
 
 void lf_sched_options_default(lf_sched_options *o);

@@ -73,8 +73,10 @@ void lf_schedule_for_run(const lf_schedule *base, unsigned run, unsigned threads
     uint64_t rng = base->seed ^ (0x9e3779b97f4a7c15ull * (run + 1));
     out->seed = lf_rand_next(&rng);
     random_priorities(out, &rng);
-    /* At least one change point: a repetition without any would only reorder whole threads. */
-    unsigned bound = out->bound ? out->bound : 1 + (unsigned)((run - 1) % LF_SCHED_MAX_CHANGES);
+    /* Depths 1, 2, ... up to the case's bound (or 3) in turn: most bugs need one or two preemptions, and a
+     * change point too many can undo the one that matters. At least one: a repetition without any would
+     * only reorder whole threads. */
+    unsigned bound = 1 + (unsigned)((run - 1) % (out->bound ? out->bound : LF_SCHED_MAX_CHANGES));
     out->bound = (uint8_t)bound;
     for (unsigned i = 0; i < LF_SCHED_MAX_CHANGES; i++)
         out->change[i] = i < bound ? random_position(&rng, threads, ops) : (lf_sched_position){0, 0, 0};

@@ -29,8 +29,13 @@ typedef int lf_morder; /* __tsan_memory_order: relaxed 0, consume 1, acquire 2, 
 extern uint8_t __start___sancov_cntrs[] __attribute__((weak, visibility("hidden")));
 extern uint8_t __stop___sancov_cntrs[] __attribute__((weak, visibility("hidden")));
 
+/* Likewise the stack-depth tracking's thread-local word (-fsanitize-coverage=stack-depth): libFuzzer's, or
+ * the no-op stand-in of fuzz/sched/sancov_stubs.c. */
+extern _Thread_local uintptr_t __sancov_lowest_stack;
+
 static inline bool coverage_counter(const void *addr, unsigned size) {
-    return size == 1 && (const uint8_t *)addr >= __start___sancov_cntrs && (const uint8_t *)addr < __stop___sancov_cntrs;
+    if (size == 1) return (const uint8_t *)addr >= __start___sancov_cntrs && (const uint8_t *)addr < __stop___sancov_cntrs;
+    return size == sizeof(uintptr_t) && addr == (const void *)&__sancov_lowest_stack;
 }
 
 static inline void point(lf_sched_event_kind kind, const void *addr, unsigned size, uintptr_t pc) {
