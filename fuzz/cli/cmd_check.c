@@ -11,6 +11,7 @@
 #include "json_out.h"
 #include "linfuzz/format.h"
 #include "util/clock.h"
+#include "util/parse.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -84,33 +85,29 @@ int cmd_check(int argc, char **argv) {
                 return LF_EXIT_USAGE;
             }
             const char *v = argv[++i];
-            char *end = NULL;
-            errno = 0;
+            uint64_t u = 0;
             if (!strcmp(a, "--engine")) {
                 if (!lf_engine_from_name(v, &opt.engine)) {
                     fprintf(stderr, "linfuzz check: unknown engine '%s' (auto, monitor, brute, wgl, hitting)\n", v);
                     return LF_EXIT_USAGE;
                 }
             } else if (!strcmp(a, "--timeout")) {
-                opt.timeout_s = strtod(v, &end);
-                if (errno || *end || !(opt.timeout_s > 0) || opt.timeout_s > 1e7) {
+                if (!lf_parse_seconds(v, 0.001, LF_MAX_SECONDS, &opt.timeout_s)) {
                     fprintf(stderr, "linfuzz check: --timeout takes a positive number of seconds, not '%s'\n", v);
                     return LF_EXIT_USAGE;
                 }
             } else if (!strcmp(a, "--max-memory")) {
-                unsigned long long mb = strtoull(v, &end, 10);
-                if (errno || *end || mb == 0 || mb > (1ull << 30)) {
+                if (!lf_parse_u64(v, 1, 1u << 30, &u)) {
                     fprintf(stderr, "linfuzz check: --max-memory takes a positive number of MB, not '%s'\n", v);
                     return LF_EXIT_USAGE;
                 }
-                opt.max_memory_bytes = (size_t)mb << 20;
+                opt.max_memory_bytes = (size_t)u << 20;
             } else {
-                long d = strtol(v, &end, 10);
-                if (errno || *end || d < 1 || d > 64) {
+                if (!lf_parse_u64(v, 1, 64, &u)) {
                     fprintf(stderr, "linfuzz check: --max-depth takes a depth in 1..64, not '%s'\n", v);
                     return LF_EXIT_USAGE;
                 }
-                opt.max_depth = (int)d;
+                opt.max_depth = (int)u;
             }
         } else if (!strcmp(a, "--")) {
             first_file = i + 1;
