@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lf_sync.h"
+#include "linfuzz/sync.h"
 
 #define pthread_mutex_lock(...) lf_mutex_lock(__VA_ARGS__)
 #define pthread_mutex_trylock(...) lf_mutex_trylock(__VA_ARGS__)

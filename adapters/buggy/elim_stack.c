@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "common/arena.h"
 
 enum { SLOT_EMPTY, SLOT_CLAIMED, SLOT_FULL, SLOT_TAKEN };
@@ -128,6 +128,7 @@ const lf_adapter lf_adapter_elim_stack_takes_claimed = {
     .destroy = es_destroy,
     .op = es_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_elim_stack_takes_claimed);
 
 const lf_adapter lf_adapter_elim_stack = {
     .name = "elim_stack",
@@ -139,3 +140,4 @@ const lf_adapter lf_adapter_elim_stack = {
     .destroy = es_destroy,
     .op = es_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_elim_stack);

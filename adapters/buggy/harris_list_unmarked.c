@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "common/arena.h"
 
 typedef struct hu_node {
@@ -128,6 +128,7 @@ const lf_adapter lf_adapter_harris_list_unmarked_remove = {
     .destroy = hu_destroy,
     .op = hu_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_harris_list_unmarked_remove);
 
 const lf_adapter lf_adapter_harris_list_marked = {
     .name = "harris_list_marked",
@@ -139,3 +140,4 @@ const lf_adapter lf_adapter_harris_list_marked = {
     .destroy = hu_destroy,
     .op = hu_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_harris_list_marked);

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 
 #define LOW_BITS 16
 #define LOW_MASK ((UINT64_C(1) << LOW_BITS) - 1)
@@ -93,6 +93,7 @@ const lf_adapter lf_adapter_seqlock_register_no_recheck = {
     .destroy = sq_destroy,
     .op = sq_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_seqlock_register_no_recheck);
 
 const lf_adapter lf_adapter_seqlock_register = {
     .name = "seqlock_register",
@@ -104,3 +105,4 @@ const lf_adapter lf_adapter_seqlock_register = {
     .destroy = sq_destroy,
     .op = sq_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_seqlock_register);

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 
 typedef struct tw_node {
     _Atomic uint32_t next; /* index + 1 of the node below, 0 at the bottom */
@@ -126,6 +126,7 @@ const lf_adapter lf_adapter_treiber_tag_wrap = {
     .destroy = tw_destroy,
     .op = tw_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_treiber_tag_wrap);
 
 const lf_adapter lf_adapter_treiber_tag32 = {
     .name = "treiber_tag32",
@@ -137,3 +138,4 @@ const lf_adapter lf_adapter_treiber_tag32 = {
     .destroy = tw_destroy,
     .op = tw_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_treiber_tag32);

@@ -5,20 +5,21 @@
  * (its repetition, hence its schedule) once more, and its history must come back byte for byte identical to
  * the saved one ("replayed exactly: violation again, same history"). Last, the workload runs N times free
  * (the operating system's interleaving, other perturbation seeds each time) to tell how often the violation
- * shows without the schedule (seed-003-004.md §3.2: "witnessed, not reproduced" is a valid outcome for a
- * rare race in free mode). */
+ * shows without the schedule ([Cirisci20]: "witnessed, not reproduced" is a valid outcome for a rare race
+ * in free mode). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "adapter.h"
-#include "check/checker.h"
+#include "linfuzz/adapter.h"
+#include "linfuzz/check.h"
 #include "commands.h"
 #include "corpus/entry.h"
 #include "testcase/fuzz_case.h"
 #include "testcase/replay.h"
+#include "util/parse.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -43,23 +44,7 @@ static void help(FILE *out) {
             "      2 bad usage or not a valid entry (corrupt, truncated, missing sections), 4 unreadable file.\n");
 }
 
-static bool parse_u64(const char *s, uint64_t *out) {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || *s == '-') return false;
-    *out = v;
-    return true;
-}
 
-static bool parse_seconds(const char *s, double *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= 0)) return false;
-    *out = v;
-    return true;
-}
 
 /* Re-checks one saved history; returns its verdict. */
 static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_options *o, bool quiet) {
@@ -78,7 +63,7 @@ static int replay_exactly(const lf_violation_entry *e, const lf_adapter *a, cons
                           bool quiet, char *note, size_t note_len) {
     const char *run_text = lf_entry_meta(e, "schedule_run");
     uint64_t run = 0;
-    if (run_text && !parse_u64(run_text, &run)) run = 0;
+    if (run_text && !lf_parse_u64(run_text, 0, UINT32_MAX, &run)) run = 0;
     lf_history h;
     lf_history_init(&h, a->type);
     lf_fc_run_info info;
@@ -156,9 +141,9 @@ int cmd_repro(int argc, char **argv) {
                 fprintf(stderr, "linfuzz repro: %s needs a value\n", a);
                 return LF_EXIT_USAGE;
             }
-            ok = !strcmp(a, "--runs") ? parse_u64(v, &runs)
-                 : !strcmp(a, "--seconds") ? parse_seconds(v, &seconds)
-                                           : parse_seconds(v, &timeout);
+            ok = !strcmp(a, "--runs") ? lf_parse_u64(v, 0, UINT64_MAX, &runs)
+                 : !strcmp(a, "--seconds") ? lf_parse_seconds(v, 0, LF_MAX_SECONDS, &seconds)
+                                           : lf_parse_seconds(v, 0, LF_MAX_SECONDS, &timeout);
             i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "linfuzz repro: unknown option '%s'\n", a);

@@ -12,6 +12,11 @@ enum {
     LF_EXIT_STUCK = 5,      /* a controlled run deadlocked (stress) */
 };
 
+/* Runs `linfuzz argv[1] argv[2...]`: the subcommand named by argv[1] (argv[0] is the program). */
+int lf_cli_main(int argc, char **argv);
+/* Whether name is a subcommand of lf_cli_main. */
+int lf_cli_is_command(const char *name);
+
 int cmd_check(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_convert(int argc, char **argv);

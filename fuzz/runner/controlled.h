@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "recorder/recorder.h"
 #include "runner/workload.h"
 #include "sched/sched.h"

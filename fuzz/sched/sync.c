@@ -13,7 +13,7 @@
 #include <sched.h>
 #include <unistd.h>
 
-#include "lf_sync.h"
+#include "linfuzz/sync.h"
 #include "sched/sched_internal.h"
 
 #define RET_PC ((uintptr_t)__builtin_return_address(0))

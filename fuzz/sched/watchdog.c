@@ -12,7 +12,9 @@
 #include <time.h>
 
 #include "sched/sched_internal.h"
+#include "util/clock.h"
 
+/* A thread's CPU time in seconds (0 when the clock cannot be read). */
 static double seconds_of(clockid_t clock) {
     struct timespec ts;
     if (clock_gettime(clock, &ts) != 0) return 0;
@@ -23,7 +25,7 @@ static double seconds_of(clockid_t clock) {
 static void watch_run(lf_sched *s) {
     uint64_t last_progress = atomic_load(&s->progress), last_run = atomic_load(&s->run_id);
     int last_owner = -2;
-    double wall_base = seconds_of(CLOCK_MONOTONIC), cpu_base = 0;
+    double wall_base = lf_now_s(), cpu_base = 0;
     struct timespec tick = {0, 2000000};
     while (atomic_load(&s->wd_active) && !lf_sched_released(s)) {
         nanosleep(&tick, NULL);
@@ -34,7 +36,7 @@ static void watch_run(lf_sched *s) {
             continue;
         }
         lf_sched_thread *th = &s->threads[owner];
-        double cpu = th->has_cpu_clock ? seconds_of(th->cpu_clock) : 0, wall = seconds_of(CLOCK_MONOTONIC);
+        double cpu = th->has_cpu_clock ? seconds_of(th->cpu_clock) : 0, wall = lf_now_s();
         if (p != last_progress || owner != last_owner || run != last_run) {
             last_progress = p;
             last_run = run;

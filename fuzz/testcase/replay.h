@@ -19,9 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "corpus/entry.h"
-#include "history/history.h"
+#include "linfuzz/history.h"
 #include "testcase/case_runner.h"
 
 typedef struct lf_replay_options {
