@@ -108,6 +108,8 @@ void lf_sched_run_begin(lf_sched *s, unsigned threads, const size_t *ops, const 
         th->wait_obj = NULL;
         th->timed = th->timed_out = false;
         th->op = th->step = th->idle = 0;
+        memset(th->recent, 0, sizeof th->recent);
+        th->recent_pos = 0;
         th->pair_end = 0;
         th->n_held = 0;
     }
@@ -244,6 +246,27 @@ static bool may_preempt_at(lf_sched *s, lf_sched_thread *th, uintptr_t pc) {
     return true;
 }
 
+/* What a point adds to the thread's idle weight (spin detection, strategy.c). A spin loop re-reads the same
+ * few addresses, so a read counts only when its address is among the thread's last LF_SCHED_RECENT reads; a
+ * traversal that reads new nodes all the time is not spinning, however long it is. A pause (sched_yield, a
+ * sleep) is an explicit "I wait for someone" and weighs 32; an LF_YIELD() point 1. */
+static uint32_t idle_weight(lf_sched_thread *th, lf_sched_event_kind kind, const void *addr) {
+    switch (kind) {
+    case LF_EV_READ:
+    case LF_EV_RMW: {
+        uintptr_t a = (uintptr_t)addr;
+        for (unsigned i = 0; i < LF_SCHED_RECENT; i++)
+            if (th->recent[i] == a) return 1;
+        th->recent[th->recent_pos] = a;
+        th->recent_pos = (uint8_t)((th->recent_pos + 1) % LF_SCHED_RECENT);
+        return 0;
+    }
+    case LF_EV_PAUSE: return 32;
+    case LF_EV_YIELD: return 1;
+    default: return 0;
+    }
+}
+
 void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *addr, unsigned size, uintptr_t pc) {
     lf_sched *s = th->sched;
     if (lf_sched_released(s)) return;
@@ -258,7 +281,7 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
         if (kind == LF_EV_READ || kind == LF_EV_RMW) lf_feedback_read(&s->feedback, th->index, addr, pc);
         if (kind == LF_EV_WRITE || kind == LF_EV_RMW) lf_feedback_write(&s->feedback, th->index, addr, pc);
     }
-    th->idle += kind == LF_EV_PAUSE ? 32 : 1;
+    th->idle += idle_weight(th, kind, addr);
     if (s->points > s->opt.point_budget) {
         lf_sched_release(s, LF_RELEASE_BUDGET);
         return;

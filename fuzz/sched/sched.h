@@ -87,7 +87,8 @@ typedef struct lf_sched_stats {
 
 typedef struct lf_sched_options {
     uint64_t point_budget;    /* points per run before it is released (default 1 << 22) */
-    uint32_t idle_limit;      /* idle weight that demotes a thread (default 128; a read counts 1, a pause 32) */
+    uint32_t idle_limit;      /* idle weight that demotes a thread (default 128: a re-read of one of the thread's
+                                 last 8 addresses counts 1, an LF_YIELD() 1, a pause 32; a change resets it) */
     double watchdog_cpu_s;    /* CPU time the baton holder may spend without a point (default 0.02 s) */
     double watchdog_wall_s;   /* wall time likewise, for a holder blocked outside the scheduler (default 1 s) */
     unsigned spin_iterations; /* busy-wait before sleeping for the baton (default 50 pauses) */

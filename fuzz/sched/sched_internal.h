@@ -41,6 +41,7 @@ enum { LF_RELEASE_NONE, LF_RELEASE_WATCHDOG, LF_RELEASE_BUDGET };
 
 #define LF_SCHED_MAX_HELD 8     /* locks a thread holds, remembered for deadlock reports */
 #define LF_SCHED_MAX_REGIONS 16 /* atomic regions and pairs */
+#define LF_SCHED_RECENT 8       /* addresses remembered for the spin detection */
 
 struct lf_sched_thread {
     _Alignas(64) lf_sched *sched;
@@ -57,6 +58,8 @@ struct lf_sched_thread {
     uint64_t wait_seq;  /* order of the waits: condition signals wake the oldest waiter */
     uint32_t op, step;  /* current op index; points of this op so far */
     uint32_t idle;      /* weight of points since memory last changed (demotion at opt.idle_limit) */
+    uintptr_t recent[LF_SCHED_RECENT]; /* the last addresses read: re-reading one of them is spinning */
+    uint8_t recent_pos;
     uint32_t cp_op, cp_step; /* this thread's next armed change point (UINT32_MAX: none) */
     uintptr_t pair_end; /* an atomic pair is open until the point at this pc (0: none) */
     const void *held[LF_SCHED_MAX_HELD];

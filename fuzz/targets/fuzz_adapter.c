@@ -13,6 +13,8 @@
  * On a violation: minimise, save a corpus entry (engines/corpus) that records the mode and schedule, print
  * the report, abort() so that libFuzzer writes the crash input. A controlled run that deadlocks (STUCK) is
  * reported with the blocked operations and aborts too: a deadlock is a bug, and its input replays it.
+ * Under -minimize_crash, inputs whose mode differs from the crash's are skipped, so that a controlled crash
+ * minimizes to a controlled crash (which replays exactly), never to a free one that crashed by chance.
  *
  * Environment: LINFUZZ_VIOLATIONS_DIR (where entries go; default LINFUZZ_CORPUS/<adapter>/violations with
  * LINFUZZ_CORPUS defaulting to the source tree's corpus/), LINFUZZ_FUZZ_SIGNAL=1 (feed the history signal too;
@@ -88,6 +90,8 @@ static struct {
     uint64_t executions, runs, unknown, violations;
     uint64_t capture_max, captured; /* LINFUZZ_FUZZ_CAPTURE; violations minimised and saved so far */
     mode_override mode;             /* LINFUZZ_FUZZ_MODE */
+    bool minimizing;                /* -minimize_crash: only inputs of the crash's own mode count */
+    int pinned_mode;                /* minimizing: the mode of the first input (the crash), -1 before */
     unsigned feedback_parts;        /* LINFUZZ_FUZZ_SCHED_FEEDBACK */
     uint64_t controlled_runs, free_runs, nondeterministic, watchdog, over_budget, stuck;
 } G;
@@ -181,6 +185,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     if (*argc >= 2 && lf_cli_is_command((*argv)[1])) exit(lf_cli_main(*argc, *argv));
     G.adapter = select_adapter(*argc >= 1 ? (*argv)[0] : NULL);
     if (!G.adapter) exit(2);
+    /* libFuzzer's crash minimization (-minimize_crash=1 runs children with -minimize_crash_internal_step=1)
+     * keeps any smaller input that crashes. A controlled-mode crash must stay one: a byte mutation that turns
+     * the input into a free-mode case could crash by luck and then not replay. So while minimizing, inputs of
+     * another mode than the first one executed (the crash itself) are not run. */
+    G.pinned_mode = -1;
+    for (int i = 1; i < *argc; i++)
+        if (!strncmp((*argv)[i], "-minimize_crash", 15)) G.minimizing = true;
     lf_method ms[LF_M_COUNT];
     G.n_methods = lf_fuzz_case_methods(G.adapter, ms);
     /* The environment (util/env.h: one meaning for every flag; a malformed value stops the run). */
@@ -348,6 +359,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!G.perturb) memset(&c.perturb, 0, sizeof c.perturb);
     if (G.mode == MODE_CONTROLLED) c.mode = LF_FC_CONTROLLED;
     if (G.mode == MODE_FREE) c.mode = LF_FC_FREE;
+    if (G.minimizing) {
+        if (G.pinned_mode < 0) G.pinned_mode = c.mode;
+        if (c.mode != G.pinned_mode) return 0;
+    }
     lf_fc_plan plan;
     if (!lf_fc_plan_build(&plan, &c, G.adapter)) return 0;
     G.executions++;

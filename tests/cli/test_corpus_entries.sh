@@ -2,7 +2,9 @@
 # Regression test over the violation entries kept in corpus/<adapter>/violations/ (one minimized violation
 # per known-buggy adapter is committed; campaigns add more): each must still load, its saved histories must
 # still check as violations (`linfuzz repro --runs 0`, deterministic), its report must render, and its
-# minimized history, printed as text, must still be a violation for `linfuzz check`.
+# minimized history, printed as text, must still be a violation for `linfuzz check`. An entry found in
+# controlled mode must replay exactly (same history); one of the first workload format ("fuzz-case 1", before
+# schedules) must still decode and be re-run in free mode.
 # Usage: test_corpus_entries.sh LINFUZZ_BIN TEST_DATA_DIR
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -15,18 +17,29 @@ for entry in "$corpus"/*/violations/*.lfz; do
   dir_adapter=$(basename "$(dirname "$(dirname "$entry")")")
   meta=$("$LF" show --meta "$entry" 2>&1) || { bad "$entry does not load: $meta"; continue; }
   grep -qx "adapter: $dir_adapter" <<<"$meta" && ok || bad "$entry is not an entry of $dir_adapter"
-  "$LF" repro --runs 0 -q "$entry" >/dev/null 2>&1
+  "$LF" repro --runs 0 -q "$entry" >"$tmp/repro" 2>&1
   rc=$?
   [ "$rc" = 1 ] && ok || bad "$entry: saved histories no longer violations (repro exit $rc)"
+  if grep -qx "schedule_mode: controlled" <<<"$meta"; then
+    has "$tmp/repro" "replayed exactly: violation again, same history" "$entry: exact replay"
+  elif grep -qx "workload_format: fuzz-case 1" <<<"$meta"; then
+    "$LF" repro --runs 30 -q "$entry" >"$tmp/repro" 2>&1
+    has "$tmp/repro" "found in free mode: no exact replay; violation reappeared in " "$entry: re-run free"
+  fi
   "$LF" show "$entry" 2>&1 | grep -q "=== LINEARIZABILITY VIOLATION  adapter=$dir_adapter" && ok ||
     bad "$entry: the report does not render"
   "$LF" show --history minimized "$entry" | "$LF" check - >/dev/null 2>&1
   rc=$?
   [ "$rc" = 1 ] && ok || bad "$entry: minimized history checks with exit $rc, not 1"
 done
-# The committed entries: one per known-buggy adapter.
+# The committed entries: at least one per known-buggy adapter, and one found in controlled mode.
 for a in $("$LF" adapters | awk '$3 == "no" {print $1}'); do
   ls "$corpus/$a/violations/"*.lfz >/dev/null 2>&1 && ok || bad "no entry in corpus/$a/violations"
+  found=no
+  for entry in "$corpus/$a/violations/"*.lfz; do
+    "$LF" show --meta "$entry" 2>/dev/null | grep -qx "schedule_mode: controlled" && found=yes
+  done
+  [ "$found" = yes ] && ok || bad "no controlled-mode entry in corpus/$a/violations"
 done
 echo "$n entries checked"
 finish

@@ -329,6 +329,7 @@ static void replays(void) {
     if (!entry_path[0]) return;
     o.runs = 5000;
     o.seconds = 20;
+    o.format = lf_entry_meta(&e, "workload_format"); /* the committed entries predate schedules: fuzz-case 1 */
     const lf_adapter *k3 = lf_adapter_find("k3_trylock_queue"), *lockq = lf_adapter_find("lock_queue");
     CHECK(k3 && lockq);
     CHECK(lf_fc_replay_isolated(k3, e.workload, e.workload_len, &o, 120, "test replay", &r) == LF_REPLAY_VIOLATION);
