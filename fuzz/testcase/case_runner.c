@@ -113,6 +113,7 @@ bool lf_fc_executor_init(lf_fc_executor *x, lf_clock_kind clock) {
     memset(x, 0, sizeof *x);
     if (!lf_clock_available(clock)) return false;
     x->clock = clock;
+    lf_sched_options_default(&x->sched_options);
     x->pool = lf_pool_create(LF_FC_MAX_THREADS);
     if (!x->pool) return false;
     if (!lf_recorder_init(&x->recorder, clock, LF_FC_MAX_THREADS + 1, 0)) {
@@ -216,7 +217,7 @@ bool lf_fc_execute(lf_fc_executor *x, const lf_fc_plan *p, unsigned run, lf_hist
     for (unsigned t = 0; t < p->threads; t++) ops += p->len[t];
     bool controlled = p->mode == LF_FC_CONTROLLED;
     if (controlled && !x->sched) {
-        x->sched = lf_sched_create(NULL);
+        x->sched = lf_sched_create(&x->sched_options);
         if (!x->sched) return false;
         if (x->feedback) lf_sched_set_feedback(x->sched, x->feedback, x->feedback_n, x->feedback_parts);
     }

@@ -57,7 +57,8 @@ typedef struct lf_fc_executor {
     size_t log_cap; /* per-thread capacity of the recorder's logs */
     lf_clock_kind clock;
     uint64_t perturbations; /* over all runs */
-    lf_sched *sched;        /* created at the first controlled run */
+    lf_sched *sched;        /* created at the first controlled run, with sched_options */
+    lf_sched_options sched_options; /* defaults (lf_sched_options_default); change before the first run */
     lf_fc_run_info last;
     /* Schedule feedback for controlled runs (lf_sched_set_feedback), applied when the scheduler exists. */
     uint8_t *feedback;
