@@ -256,8 +256,14 @@ static void committed_entries(void) {
     closedir(d);
     CHECKF(n >= 10, "%zu committed entries", n);
     CHECK(lf_triage_group_all(&t));
-    CHECKF(t.n_groups == n, "%zu groups for %zu entries", t.n_groups, n); /* one adapter each: one group each */
-    for (size_t g = 0; g < t.n_groups; g++) CHECK(t.groups[g].count == 2);
+    /* Each entry and its recapture land in the same group; two committed entries of one bug (found in free and
+     * in controlled mode) share theirs. */
+    size_t total = 0;
+    for (size_t g = 0; g < t.n_groups; g++) {
+        CHECK(t.groups[g].count % 2 == 0);
+        total += t.groups[g].count;
+    }
+    CHECKF(total == 2 * n && t.n_groups <= n, "%zu groups holding %zu items for %zu entries", t.n_groups, total, n);
     lf_triage_free(&t);
 }
 
