@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "corpus/entry.h"
 #include "testcase/fuzz_case.h"
+#include "sched/sched.h"
 #include "testcase/replay.h"
 #include "util/parse.h"
 
@@ -83,10 +84,17 @@ static int replay_exactly(const lf_violation_entry *e, const lf_adapter *a, cons
         lf_check(&h, &o, &r);
         violated = r.verdict == LF_VIOLATION;
         bool same = lf_histories_identical(&h, &e->full);
-        const char *det = info.stats.deterministic ? "" : " (the replay was not deterministic: watchdog or point budget)";
+        const char *build = lf_entry_meta(e, "schedule_build");
+        bool other_build = !build || strcmp(build, lf_sched_build_id()) != 0;
+        const char *why = !info.stats.deterministic ? " (the replay was not deterministic: watchdog or point budget)"
+                          : same || !other_build    ? ""
+                                                    : " (recorded by another build: its scheduling points differ)";
         snprintf(note, note_len, "%s: %s, %s%s", same ? "replayed exactly" : "replayed",
                  violated ? "violation again" : lf_verdict_name(r.verdict),
-                 same ? "same history" : "a DIFFERENT history", det);
+                 same ? "same history" : "a DIFFERENT history", why);
+        if (!quiet && other_build)
+            printf("  the entry was recorded by build %s, this is %s\n", build ? build : "(not recorded)",
+                   lf_sched_build_id());
         if (!quiet)
             printf("  exact replay of run %llu (%zu ops, %llu scheduling points, %llu switches): %s [%s]: %s\n",
                    (unsigned long long)run + 1, h.n, (unsigned long long)info.stats.points,

@@ -10,22 +10,21 @@
 bool lf_controlled_worker(lf_sched *s, unsigned t, lf_recorder *rec, const lf_adapter *a, void *obj,
                           const lf_planned_op *ops, size_t n) {
     lf_thread_log *log = &rec->logs[t];
-    bool completed = true;
     jmp_buf *escape = lf_sched_thread_attach(s, t);
-    if (setjmp(*escape) == 0) {
-        lf_sched_thread_start(s, t);
-        for (size_t i = 0; i < n; i++) {
-            lf_sched_op_begin(s, (uint32_t)i);
-            lf_recorder_call(rec, t, a, obj, (lf_method)ops[i].method, ops[i].args, ops[i].nargs);
-            lf_sched_op_end(s);
-        }
-    } else {
+    if (setjmp(*escape) != 0) {
         /* STUCK inside an op: it was logged at its call, it never returned. */
         log->n--;
-        completed = false;
+        lf_sched_thread_end(s);
+        return false;
+    }
+    lf_sched_thread_start(s, t);
+    for (size_t i = 0; i < n; i++) {
+        lf_sched_op_begin(s, (uint32_t)i);
+        lf_recorder_call(rec, t, a, obj, (lf_method)ops[i].method, ops[i].args, ops[i].nargs);
+        lf_sched_op_end(s);
     }
     lf_sched_thread_end(s);
-    return completed;
+    return true;
 }
 
 static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;

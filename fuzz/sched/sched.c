@@ -9,6 +9,11 @@
 
 _Thread_local lf_sched_thread *lf_sched_self __attribute__((tls_model("initial-exec")));
 
+#ifndef LINFUZZ_SCHED_BUILD
+#define LINFUZZ_SCHED_BUILD "unknown"
+#endif
+const char *lf_sched_build_id(void) { return LINFUZZ_SCHED_BUILD; }
+
 /* LINFUZZ_ACCESS_POINTS is defined by the build when the adapters are compiled with the access
  * instrumentation and tsan_access.c is linked (fuzz/CMakeLists.txt). */
 bool lf_sched_access_points_available(void) {
@@ -168,9 +173,32 @@ void lf_sched_release(lf_sched *s, int why) {
 
 /* ---- threads ---- */
 
+/* The calling thread's stack bounds, looked up once per thread. */
+static _Thread_local uintptr_t my_stack_lo, my_stack_hi;
+static _Thread_local bool my_stack_known;
+
+static void stack_bounds(uintptr_t *lo, uintptr_t *hi) {
+    if (!my_stack_known) {
+        my_stack_known = true;
+        pthread_attr_t attr;
+        void *base;
+        size_t size;
+        if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+            if (pthread_attr_getstack(&attr, &base, &size) == 0) {
+                my_stack_lo = (uintptr_t)base;
+                my_stack_hi = (uintptr_t)base + size;
+            }
+            pthread_attr_destroy(&attr);
+        }
+    }
+    *lo = my_stack_lo;
+    *hi = my_stack_hi;
+}
+
 jmp_buf *lf_sched_thread_attach(lf_sched *s, unsigned t) {
     lf_sched_thread *th = &s->threads[t];
     th->has_cpu_clock = pthread_getcpuclockid(pthread_self(), &th->cpu_clock) == 0;
+    stack_bounds(&th->stack_lo, &th->stack_hi);
     return &th->escape;
 }
 

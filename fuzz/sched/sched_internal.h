@@ -49,6 +49,7 @@ struct lf_sched_thread {
     lf_baton baton;
     clockid_t cpu_clock; /* for the watchdog */
     bool has_cpu_clock;
+    uintptr_t stack_lo, stack_hi; /* the worker's stack (lf_sched_progressed), empty when unknown */
     /* Bookkeeping below is touched only by the thread holding the baton (handoffs order it). */
     uint8_t state;      /* LF_TS_* */
     uint8_t wait_kind;  /* lf_wait_kind, while blocked */
@@ -129,8 +130,12 @@ static inline bool lf_sched_released(const lf_sched *s) {
  * when this thread holds it again (or the run was released). */
 void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *addr, unsigned size, uintptr_t pc);
 
-/* After an access that changed memory: the thread made progress (resets its idle weight). */
-static inline void lf_sched_progressed(lf_sched_thread *th) { th->idle = 0; }
+/* After an access that changed memory at addr: the thread made progress (resets its idle weight), unless addr
+ * is on its own stack (a spin loop may well store to a local whose address it passed to a CAS: that is no
+ * news for any other thread). */
+static inline void lf_sched_progressed(lf_sched_thread *th, const void *addr) {
+    if ((uintptr_t)addr - th->stack_lo >= th->stack_hi - th->stack_lo) th->idle = 0;
+}
 
 /* Blocks the calling thread on obj (see lf_wait_result). Longjmps to its escape point when this makes the
  * run STUCK or the run became STUCK while it waited. */

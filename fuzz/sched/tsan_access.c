@@ -49,7 +49,7 @@ static inline void write_point(const void *addr, unsigned size, uintptr_t pc) {
     lf_sched_thread *th = lf_sched_self;
     if (LIKELY_FREE(th) || coverage_counter(addr, size)) return;
     lf_sched_point(th, LF_EV_WRITE, addr, size, pc);
-    lf_sched_progressed(th);
+    lf_sched_progressed(th, addr);
 }
 
 #define PLAIN(N)                                                                              \
@@ -173,7 +173,7 @@ static inline lf_sched_thread *controlled(void) { return lf_sched_self; }
             }                                                                                                  \
         }                                                                                                      \
         lf_sched_point(th, LF_EV_WRITE, (const void *)a, N / 8, RET_PC);                                      \
-        if (__atomic_exchange_n(a, v, __ATOMIC_SEQ_CST) != v) lf_sched_progressed(th);                        \
+        if (__atomic_exchange_n(a, v, __ATOMIC_SEQ_CST) != v) lf_sched_progressed(th, (const void *)a);                        \
     }                                                                                                          \
     RMW(N, T, exchange, __atomic_exchange_n(a, v, ORDER), old != v)                                           \
     RMW(N, T, fetch_add, __atomic_fetch_add(a, v, ORDER), v != 0)                                             \
@@ -215,7 +215,7 @@ static inline lf_sched_thread *controlled(void) { return lf_sched_self; }
             enum { ORDER = __ATOMIC_SEQ_CST };                                                                 \
             old = OP;                                                                                          \
         }                                                                                                      \
-        if (CHANGED) lf_sched_progressed(th);                                                                  \
+        if (CHANGED) lf_sched_progressed(th, (const void *)a);                                                                  \
         return old;                                                                                            \
     }
 
@@ -238,7 +238,7 @@ static inline lf_sched_thread *controlled(void) { return lf_sched_self; }
         lf_sched_point(th, LF_EV_RMW, (const void *)a, N / 8, pc);                                            \
         T expected = *c;                                                                                       \
         int ok = __atomic_compare_exchange_n(a, c, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                  \
-        if (ok && expected != v) lf_sched_progressed(th);                                                      \
+        if (ok && expected != v) lf_sched_progressed(th, (const void *)a);                                                      \
         return ok;                                                                                             \
     }
 
@@ -288,7 +288,7 @@ static inline lf_sched_thread *point128(lf_sched_event_kind kind, const volatile
         lf_sched_thread *th = point128(LF_EV_RMW, a, RET_PC);                                                  \
         u128 old = load128(a), seen;                                                                           \
         while ((seen = cas128(a, old, (NEW))) != old) old = seen;                                              \
-        if (th && (u128)(NEW) != old) lf_sched_progressed(th);                                                 \
+        if (th && (u128)(NEW) != old) lf_sched_progressed(th, (const void *)a);                                                 \
         return old;                                                                                            \
     }
 RMW128(exchange, v)
@@ -309,13 +309,13 @@ void __tsan_atomic128_store(volatile u128 *a, u128 v, lf_morder mo) {
     lf_sched_thread *th = point128(LF_EV_WRITE, a, RET_PC);
     u128 old = load128(a), seen;
     while ((seen = cas128(a, old, v)) != old) old = seen;
-    if (th && old != v) lf_sched_progressed(th);
+    if (th && old != v) lf_sched_progressed(th, (const void *)a);
 }
 static int cas_128(volatile u128 *a, u128 *c, u128 v, uintptr_t pc) {
     lf_sched_thread *th = point128(LF_EV_RMW, a, pc);
     u128 expected = *c, seen = cas128(a, expected, v);
     *c = seen;
-    if (th && seen == expected && expected != v) lf_sched_progressed(th);
+    if (th && seen == expected && expected != v) lf_sched_progressed(th, (const void *)a);
     return seen == expected;
 }
 int __tsan_atomic128_compare_exchange_strong(volatile u128 *a, u128 *c, u128 v, lf_morder mo, lf_morder fmo) {

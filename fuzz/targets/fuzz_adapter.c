@@ -55,6 +55,7 @@
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
 #include "sched/feedback.h"
+#include "sched/sched.h"
 #include "testcase/history_signal.h"
 #include "testcase/replay.h"
 #include "util/clock.h"
@@ -237,7 +238,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     atexit(print_summary);
     fprintf(stderr,
             "linfuzz-fuzz: adapter %s (%s, %s), mode %s, schedule feedback %s, history signal %s, structured "
-            "mutator %s, perturbation %s, violations -> %s\n",
+            "mutator %s, perturbation %s, build %s, violations -> %s\n",
             G.adapter->name, lf_type_name(G.adapter->type),
             G.adapter->linearizable ? "expected linearizable" : "known buggy",
             G.mode == MODE_MIXED ? "as the input says" : G.mode == MODE_CONTROLLED ? "controlled" : "free",
@@ -250,7 +251,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
             : G.witness_only      ? "witness only"
             : G.nearmiss_only     ? "near misses only"
                                   : "on",
-            G.mutator ? "on" : "off", G.perturb ? "as the input says" : "off", G.violations_dir);
+            G.mutator ? "on" : "off", G.perturb ? "as the input says" : "off", lf_sched_build_id(), G.violations_dir);
     return 0;
 }
 

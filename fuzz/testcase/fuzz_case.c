@@ -280,7 +280,8 @@ void lf_fuzz_case_mutate_schedule(lf_fuzz_case *c, uint64_t *rng) {
     case 6: /* a change point a few steps later or earlier: the same window, another access */
     case 7:
         i = (unsigned)rnd(rng, sch->bound ? sch->bound : 1);
-        sch->change[i].step = (uint8_t)(sch->change[i].step + (rnd(rng, 2) ? 1 + rnd(rng, 4) : -(1 + (int)rnd(rng, 4))));
+        sch->change[i].step = rnd(rng, 2) ? (uint8_t)(sch->change[i].step + 1 + rnd(rng, 4))
+                                          : (uint8_t)(sch->change[i].step - 1 - rnd(rng, 4));
         break;
     case 8: /* a change point one op later or earlier */
         i = (unsigned)rnd(rng, sch->bound ? sch->bound : 1);

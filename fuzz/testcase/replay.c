@@ -137,7 +137,8 @@ bool lf_entry_record_schedule(lf_violation_entry *e, const lf_fc_run_info *info,
                              : info->stats.deterministic ? "yes"
                              : info->stats.watchdog      ? "no (watchdog)"
                                                          : "no (point budget)") &&
-           (!controlled || lf_entry_set_meta(e, "schedule", sched));
+           (!controlled || (lf_entry_set_meta(e, "schedule", sched) &&
+                            lf_entry_set_meta(e, "schedule_build", lf_sched_build_id())));
 }
 
 /* ---- isolated replay: the child's answer on a pipe ---- */

@@ -63,7 +63,8 @@ bool lf_histories_identical(const lf_history *a, const lf_history *b);
 
 /* Records in e's metadata how the run that found it was scheduled (docs/scheduling.md, "Entries"):
  * schedule_mode (controlled | free), schedule_run (the repetition), schedule_deterministic (yes, or no and
- * why) and, controlled, schedule (the schedule that run followed). False when out of memory. */
+ * why) and, controlled, schedule (the schedule that run followed) and schedule_build (lf_sched_build_id: an
+ * exact replay is promised within the same build). False when out of memory. */
 bool lf_entry_record_schedule(lf_violation_entry *e, const lf_fc_run_info *info, unsigned run, unsigned threads);
 
 typedef enum lf_replay_outcome {
