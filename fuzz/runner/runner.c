@@ -103,7 +103,7 @@ bool lf_runner_run(lf_runner *r, const lf_adapter *a, const lf_workload *w, cons
         size_t ops[LF_SCHED_MAX_THREADS];
         for (unsigned t = 0; t < p->threads && t < LF_SCHED_MAX_THREADS; t++) ops[t] = p->ops_per_thread;
         lf_sched_run_begin(r->sched, p->threads, ops, &r->schedule);
-        lf_pool_run(r->pool, p->threads, controlled_task, &c);
+        lf_pool_run_with(r->pool, p->threads, controlled_task, &c, false);
         r->last_stuck = lf_sched_run_end(r->sched, &r->last_stats) == LF_SCHED_STUCK;
     } else {
         lf_pool_run(r->pool, p->threads, worker_task, &c);

@@ -237,7 +237,7 @@ bool lf_fc_execute(lf_fc_executor *x, const lf_fc_plan *p, unsigned run, lf_hist
     if (controlled) {
         lf_schedule_for_run(&p->schedule, run, p->threads, p->len, &x->last.schedule);
         lf_sched_run_begin(x->sched, p->threads, p->len, &x->last.schedule);
-        lf_pool_run(x->pool, p->threads, controlled_worker, &c);
+        lf_pool_run_with(x->pool, p->threads, controlled_worker, &c, false);
         x->last.stuck = lf_sched_run_end(x->sched, &x->last.stats) == LF_SCHED_STUCK;
     } else {
         lf_pool_run(x->pool, p->threads, worker, &c);
