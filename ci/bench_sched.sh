@@ -8,8 +8,9 @@
 #  3. time to the first violation per known-buggy adapter, median of REPEATS runs capped at CAP seconds
 #     (">CAP" = not found; runs that found it in brackets), for the fuzz target from its seeds in mixed mode
 #     (the default), controlled only, free only (today's free-running fuzzing: the OS's interleavings
-#     widened by perturbation), controlled without the schedule feedback (LINFUZZ_FUZZ_SCHED_FEEDBACK=0) and
-#     with both of its parts (reads-from + preemption sites), and `linfuzz stress` in mixed and in free mode.
+#     widened by perturbation), controlled with the reads-from feedback (LINFUZZ_FUZZ_SCHED_FEEDBACK=rf; off
+#     by default), with it counting presence only (rf-presence), with both parts (reads-from + preemption
+#     sites), and `linfuzz stress` in mixed and in free mode.
 #     The runs go round-robin over the configurations so that the machine's load drifts over all alike; the
 #     last column is the ratio free / controlled of the medians (capped times count as CAP: a lower bound).
 # Fuzz times are the harness's own (start to detection); stress times are wall clock.
@@ -87,19 +88,21 @@ one_run() { # ADAPTER CONFIG
     mixed) fuzz_once "$1" ;;
     controlled) fuzz_once "$1" LINFUZZ_FUZZ_MODE=controlled ;;
     free) fuzz_once "$1" LINFUZZ_FUZZ_MODE=free ;;
-    nofeedback) fuzz_once "$1" LINFUZZ_FUZZ_MODE=controlled LINFUZZ_FUZZ_SCHED_FEEDBACK=0 ;;
     feedback-both) fuzz_once "$1" LINFUZZ_FUZZ_MODE=controlled LINFUZZ_FUZZ_SCHED_FEEDBACK=both ;;
+    feedback-rf) fuzz_once "$1" LINFUZZ_FUZZ_MODE=controlled LINFUZZ_FUZZ_SCHED_FEEDBACK=rf ;;
+    feedback-presence) fuzz_once "$1" LINFUZZ_FUZZ_MODE=controlled LINFUZZ_FUZZ_SCHED_FEEDBACK=rf-presence ;;
     stress) stress_once "$1" mixed ;;
     stress-free) stress_once "$1" free ;;
     *) echo "unknown config $2" >&2; exit 2 ;;
   esac
 }
-read -r -a configs <<<"${CONFIGS:-mixed controlled free nofeedback feedback-both stress stress-free}"
+read -r -a configs <<<"${CONFIGS:-mixed controlled free feedback-rf stress stress-free}"
 echo "## Time to the first violation, seconds (median of $repeats, cap $cap s; runs that found it)"
 echo
 echo "fuzz targets from corpus/<adapter>/seeds: mixed = default (each input's mode); controlled / free ="
-echo "LINFUZZ_FUZZ_MODE; nofeedback = controlled without schedule feedback; feedback-both = controlled with"
-echo "reads-from and preemption-site feedback; stress = linfuzz stress (mixed), stress-free = --mode free."
+echo "LINFUZZ_FUZZ_MODE; feedback-rf / feedback-presence / feedback-both = controlled with that schedule"
+echo "feedback (LINFUZZ_FUZZ_SCHED_FEEDBACK=rf, rf-presence, both; off otherwise); stress = linfuzz stress"
+echo "(mixed), stress-free = --mode free."
 echo
 printf '| %-28s |' adapter
 for c in "${configs[@]}"; do printf ' %-16s |' "$c"; done

@@ -23,8 +23,8 @@ void lf_baton_init(lf_baton *b);
 /* Wakes the thread that waits on b (if it sleeps, with a system call). */
 void lf_baton_wake(lf_baton *b);
 
-/* Waits on b until ready(arg) is true: spins for about spin_ns, then sleeps, re-checking after every wake.
- * Only the thread that owns b waits on it. */
+/* Waits on b until ready(arg) is true: checks it spin_iterations times with a pause in between, then sleeps,
+ * re-checking after every wake. Only the thread that owns b waits on it. */
 void lf_baton_wait(lf_baton *b, bool (*ready)(void *arg), void *arg, unsigned spin_iterations);
 
 /* One pause of a busy-wait (the CPU's spin hint). */

@@ -15,7 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { LF_FEEDBACK_RF = 1, LF_FEEDBACK_PREEMPT = 2 };
+/* Parts; LF_FEEDBACK_PRESENCE: a counter only records that its pair occurred in the execution (set to 1),
+ * not how often (libFuzzer buckets counts, so counts make more inputs look new). */
+enum { LF_FEEDBACK_RF = 1, LF_FEEDBACK_PREEMPT = 2, LF_FEEDBACK_PRESENCE = 4 };
 
 #define LF_FEEDBACK_SHADOW_BITS 16
 
@@ -46,8 +48,11 @@ static inline uint32_t lf_feedback_site(uintptr_t pc) {
     return (uint32_t)(x >> 32);
 }
 
-static inline void lf_feedback_bump(uint8_t *c) {
-    if (*c != 255) (*c)++;
+static inline void lf_feedback_bump(const lf_feedback *f, uint8_t *c) {
+    if (f->parts & LF_FEEDBACK_PRESENCE)
+        *c = 1;
+    else if (*c != 255)
+        (*c)++;
 }
 
 static inline lf_shadow_entry *lf_feedback_slot(lf_feedback *f, const void *addr) {
@@ -60,7 +65,7 @@ static inline void lf_feedback_read(lf_feedback *f, unsigned thread, const void 
     lf_shadow_entry *e = lf_feedback_slot(f, addr);
     if (e->generation != f->generation || e->addr != (uintptr_t)addr || e->thread == thread) return;
     uint32_t h = (lf_feedback_site(pc) * 31u) ^ e->site;
-    lf_feedback_bump(&f->counters[h % f->n_rf]);
+    lf_feedback_bump(f, &f->counters[h % f->n_rf]);
 }
 
 static inline void lf_feedback_write(lf_feedback *f, unsigned thread, const void *addr, uintptr_t pc) {
@@ -74,7 +79,7 @@ static inline void lf_feedback_write(lf_feedback *f, unsigned thread, const void
 
 static inline void lf_feedback_preempt(lf_feedback *f, uintptr_t pc) {
     if (!(f->parts & LF_FEEDBACK_PREEMPT) || f->n <= f->n_rf) return;
-    lf_feedback_bump(&f->counters[f->n_rf + lf_feedback_site(pc) % (f->n - f->n_rf)]);
+    lf_feedback_bump(f, &f->counters[f->n_rf + lf_feedback_site(pc) % (f->n - f->n_rf)]);
 }
 
 #endif

@@ -51,6 +51,7 @@ lf_sched *lf_sched_create(const lf_sched_options *o) {
     for (unsigned t = 0; t < LF_SCHED_MAX_THREADS; t++) {
         s->threads[t].sched = s;
         s->threads[t].index = t;
+        atomic_init(&s->threads[t].cpu_clock, -1);
         lf_baton_init(&s->threads[t].baton);
     }
     if (!lf_watchdog_start(s)) {
@@ -160,8 +161,10 @@ static void hand_to(lf_sched *s, int next) {
     if (next >= 0) lf_baton_wake(&s->threads[next].baton);
 }
 
+/* Every record's baton, not only this run's threads: the watchdog calls this too, and must not read the
+ * run's bookkeeping (nthreads) while the next run may be setting it up. A wake-up nobody waits for is free. */
 static void wake_everyone(lf_sched *s) {
-    for (unsigned t = 0; t < s->nthreads; t++) lf_baton_wake(&s->threads[t].baton);
+    for (unsigned t = 0; t < LF_SCHED_MAX_THREADS; t++) lf_baton_wake(&s->threads[t].baton);
 }
 
 void lf_sched_release(lf_sched *s, int why) {
@@ -197,7 +200,8 @@ static void stack_bounds(uintptr_t *lo, uintptr_t *hi) {
 
 jmp_buf *lf_sched_thread_attach(lf_sched *s, unsigned t) {
     lf_sched_thread *th = &s->threads[t];
-    th->has_cpu_clock = pthread_getcpuclockid(pthread_self(), &th->cpu_clock) == 0;
+    clockid_t clock;
+    atomic_store(&th->cpu_clock, pthread_getcpuclockid(pthread_self(), &clock) == 0 ? (int)clock : -1);
     stack_bounds(&th->stack_lo, &th->stack_hi);
     return &th->escape;
 }

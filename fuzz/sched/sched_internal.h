@@ -47,8 +47,7 @@ struct lf_sched_thread {
     _Alignas(64) lf_sched *sched;
     unsigned index;
     lf_baton baton;
-    clockid_t cpu_clock; /* for the watchdog */
-    bool has_cpu_clock;
+    _Atomic int cpu_clock; /* the thread's CPU-time clock (a clockid_t), -1 when unknown: read by the watchdog */
     uintptr_t stack_lo, stack_hi; /* the worker's stack (lf_sched_progressed), empty when unknown */
     /* Bookkeeping below is touched only by the thread holding the baton (handoffs order it). */
     uint8_t state;      /* LF_TS_* */

@@ -35,8 +35,8 @@ static void watch_run(lf_sched *s) {
             last_owner = -2; /* no holder (start-up or the end): nothing to watch */
             continue;
         }
-        lf_sched_thread *th = &s->threads[owner];
-        double cpu = th->has_cpu_clock ? seconds_of(th->cpu_clock) : 0, wall = lf_now_s();
+        int clock = atomic_load(&s->threads[owner].cpu_clock);
+        double cpu = clock >= 0 ? seconds_of((clockid_t)clock) : 0, wall = lf_now_s();
         if (p != last_progress || owner != last_owner || run != last_run) {
             last_progress = p;
             last_run = run;
@@ -45,7 +45,7 @@ static void watch_run(lf_sched *s) {
             wall_base = wall;
             continue;
         }
-        if ((th->has_cpu_clock && cpu - cpu_base > s->opt.watchdog_cpu_s) || wall - wall_base > s->opt.watchdog_wall_s)
+        if ((clock >= 0 && cpu - cpu_base > s->opt.watchdog_cpu_s) || wall - wall_base > s->opt.watchdog_wall_s)
             if (atomic_load(&s->run_id) == run) lf_sched_release(s, LF_RELEASE_WATCHDOG); /* not a later run */
     }
 }

@@ -32,8 +32,8 @@
  * status 0: libFuzzer's -max_total_time counts whole seconds and overshoots by up to one),
  * LINFUZZ_FUZZ_MODE=mixed|controlled|free (mixed, the default: as each input's mode byte says; otherwise
  * every execution in that mode, and an entry records the input with the mode that ran),
- * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|0 (schedule feedback of controlled runs; default rf, measured
- * in docs/scheduling.md).
+ * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|rf-presence|0 (schedule feedback of controlled runs; off by
+ * default: measured in docs/scheduling.md, it helps a little on some bugs and a lot against others).
  *
  * For scripts, one line on stderr: "linfuzz-fuzz: violation adapter=.. seconds=.. executions=.. runs=.. mode=..
  * entry=.." at each captured violation, and "linfuzz-fuzz: summary adapter=.. executions=.. runs=..
@@ -114,10 +114,11 @@ static bool read_mode(mode_override *out, char *err, size_t errlen) {
     return false;
 }
 
-/* LINFUZZ_FUZZ_SCHED_FEEDBACK: rf, preempt, both, or a flag (on: rf, the default; off: none). */
+/* LINFUZZ_FUZZ_SCHED_FEEDBACK: rf, preempt, both, rf-presence, or a flag (on: rf; off: none, the default,
+ * docs/scheduling.md says why). */
 static bool read_feedback(unsigned *out, char *err, size_t errlen) {
     const char *v = getenv("LINFUZZ_FUZZ_SCHED_FEEDBACK");
-    *out = LF_FEEDBACK_RF;
+    *out = 0;
     if (v && !strcmp(v, "rf")) return true;
     if (v && !strcmp(v, "preempt")) {
         *out = LF_FEEDBACK_PREEMPT;
@@ -127,9 +128,13 @@ static bool read_feedback(unsigned *out, char *err, size_t errlen) {
         *out = LF_FEEDBACK_RF | LF_FEEDBACK_PREEMPT;
         return true;
     }
+    if (v && !strcmp(v, "rf-presence")) {
+        *out = LF_FEEDBACK_RF | LF_FEEDBACK_PRESENCE;
+        return true;
+    }
     bool on;
-    if (!lf_env_flag("LINFUZZ_FUZZ_SCHED_FEEDBACK", true, &on, err, (unsigned)errlen)) {
-        snprintf(err, errlen, "LINFUZZ_FUZZ_SCHED_FEEDBACK=%s: expected rf, preempt, both, or on/off", v);
+    if (!lf_env_flag("LINFUZZ_FUZZ_SCHED_FEEDBACK", false, &on, err, (unsigned)errlen)) {
+        snprintf(err, errlen, "LINFUZZ_FUZZ_SCHED_FEEDBACK=%s: expected rf, preempt, both, rf-presence, or on/off", v);
         return false;
     }
     *out = on ? LF_FEEDBACK_RF : 0;
@@ -242,10 +247,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
             G.adapter->name, lf_type_name(G.adapter->type),
             G.adapter->linearizable ? "expected linearizable" : "known buggy",
             G.mode == MODE_MIXED ? "as the input says" : G.mode == MODE_CONTROLLED ? "controlled" : "free",
-            G.feedback_parts == (LF_FEEDBACK_RF | LF_FEEDBACK_PREEMPT) ? "reads-from + preemption sites"
-            : G.feedback_parts == LF_FEEDBACK_RF                     ? "reads-from"
-            : G.feedback_parts == LF_FEEDBACK_PREEMPT                ? "preemption sites"
-                                                                     : "off",
+            G.feedback_parts == (LF_FEEDBACK_RF | LF_FEEDBACK_PREEMPT)    ? "reads-from + preemption sites"
+            : G.feedback_parts == (LF_FEEDBACK_RF | LF_FEEDBACK_PRESENCE) ? "reads-from (presence)"
+            : G.feedback_parts == LF_FEEDBACK_RF                        ? "reads-from"
+            : G.feedback_parts == LF_FEEDBACK_PREEMPT                   ? "preemption sites"
+                                                                        : "off",
             !G.signal             ? "off"
             : G.overlap_only      ? "overlap only"
             : G.witness_only      ? "witness only"

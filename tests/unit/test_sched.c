@@ -13,7 +13,9 @@
  *    deterministically, when nothing else can run;
  *  - a run past its point budget is released and ends;
  *  - the event hook sees every scheduling point in trace order, the same trace every time, and the atomic
- *    regions stop preemptions (k1's lost update disappears).
+ *    regions stop preemptions (k1's lost update disappears);
+ *  - the schedule feedback counts reads-from pairs (and preemption sites) of controlled runs, the same
+ *    counters for the same run.
  * The test's own adapters are compiled without the access instrumentation, as prebuilt library code would
  * be: their points are the harness's, LF_YIELD() and the lf_sync.h calls. */
 #define LINFUZZ_HARNESS 1 /* LF_YIELD() is a point */
@@ -28,6 +30,7 @@
 #include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
 #include "sched/baton.h"
+#include "sched/feedback.h"
 #include "sched/sched.h"
 #include "test_util.h"
 #include "testcase/case_runner.h"
@@ -652,6 +655,42 @@ static void hooks_record_and_protect(void) {
     lf_fc_executor_free(&x);
 }
 
+/* ---- 9. schedule feedback ---- */
+
+static size_t nonzero(const uint8_t *c, size_t n) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) k += c[i] != 0;
+    return k;
+}
+
+static void feedback_counts_reads_from(void) {
+    static uint8_t a[4096], b[4096];
+    const lf_adapter *ad = lf_adapter_find("treiber_stack");
+    lf_method ms[LF_M_COUNT];
+    lf_fuzz_case c = controlled_case(lf_fuzz_case_methods(ad, ms), 3, 4, 4, LF_SCHED_PCT, 21);
+    lf_fc_plan p;
+    CHECK(lf_fc_plan_build(&p, &c, ad));
+    lf_fc_executor x;
+    CHECK(lf_fc_executor_init(&x, LF_CLOCK_TICKET));
+    lf_history h;
+    lf_history_init(&h, ad->type);
+    lf_fc_executor_set_feedback(&x, a, sizeof a, LF_FEEDBACK_RF | LF_FEEDBACK_PREEMPT);
+    CHECK(lf_fc_execute(&x, &p, 1, &h));
+    lf_fc_executor_set_feedback(&x, b, sizeof b, LF_FEEDBACK_RF | LF_FEEDBACK_PREEMPT);
+    CHECK(lf_fc_execute(&x, &p, 1, &h));
+    size_t rf = nonzero(a, sizeof a - sizeof a / 4), preempt = nonzero(a + sizeof a - sizeof a / 4, sizeof a / 4);
+    CHECKF((!lf_sched_access_points_available() || rf > 0) && preempt > 0 && !memcmp(a, b, sizeof a),
+           "%zu reads-from pairs, %zu preemption sites, same twice: %d", rf, preempt, !memcmp(a, b, sizeof a));
+    /* off: nothing is written */
+    memset(a, 0, sizeof a);
+    lf_fc_executor_set_feedback(&x, NULL, 0, 0);
+    CHECK(lf_fc_execute(&x, &p, 1, &h));
+    CHECK(nonzero(a, sizeof a) == 0);
+    lf_history_free(&h);
+    lf_fc_executor_free(&x);
+    lf_fc_plan_free(&p);
+}
+
 int main(void) {
     every_adapter_replays_exactly();
     lock_and_library_adapters_do_not_hang();
@@ -662,5 +701,6 @@ int main(void) {
     timed_waits_time_out_deterministically();
     budget_releases_a_long_run();
     hooks_record_and_protect();
+    feedback_counts_reads_from();
     TEST_DONE();
 }
