@@ -16,8 +16,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "linfuzz/adapter.h"
 #include "common/arena.h"
+#include "linfuzz/adapter.h"
 
 typedef struct ms_node {
     _Atomic(struct ms_node *) next;
@@ -42,8 +42,14 @@ static void *create_with(bool lost_tail) {
     atomic_init(&q->tail, dummy);
     return q;
 }
-static void *ms_create(size_t max_ops) { (void)max_ops; return create_with(false); }
-static void *lost_tail_create(size_t max_ops) { (void)max_ops; return create_with(true); }
+static void *ms_create(size_t max_ops) {
+    (void)max_ops;
+    return create_with(false);
+}
+static void *lost_tail_create(size_t max_ops) {
+    (void)max_ops;
+    return create_with(true);
+}
 
 static void ms_destroy(void *obj) {
     ms_queue *q = obj;
@@ -60,8 +66,7 @@ static void ms_enqueue(ms_queue *q, int64_t v) {
         LF_YIELD();
         if (tail != atomic_load_explicit(&q->tail, memory_order_acquire)) continue;
         if (next) { /* tail lags behind the last node: help it forward, then retry */
-            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, memory_order_release,
-                                                    memory_order_relaxed);
+            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, memory_order_release, memory_order_relaxed);
             continue;
         }
         ms_node *expected = NULL;
@@ -71,8 +76,7 @@ static void ms_enqueue(ms_queue *q, int64_t v) {
             if (q->lost_tail)
                 atomic_store_explicit(&q->tail, n, memory_order_release); /* THE BUG: can move the tail back */
             else
-                atomic_compare_exchange_strong_explicit(&q->tail, &tail, n, memory_order_release,
-                                                        memory_order_relaxed);
+                atomic_compare_exchange_strong_explicit(&q->tail, &tail, n, memory_order_release, memory_order_relaxed);
             return;
         }
     }
@@ -93,8 +97,7 @@ static lf_kind ms_dequeue(ms_queue *q, bool remove, int64_t *value) {
             return LF_K_INT;
         }
         if (head == tail) { /* non-empty but tail lags: help before dequeuing past it */
-            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, memory_order_release,
-                                                    memory_order_relaxed);
+            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, memory_order_release, memory_order_relaxed);
             continue;
         }
         int64_t v = next->value;
