@@ -130,11 +130,17 @@ int main(int argc, char **argv) {
         /* within the budget, a history section whose body is zeros: refused when its type name is out */
         {.name = "history-60m.lfz", .size = 60 * MiB, .sections = 1, .why = "unknown type", .max_kb = small},
         /* within the budget, a text section declaring more than the payload holds */
-        {.name = "text-60m.lfz", .size = 60 * MiB, .sections = 1, .why = "runs past the payload's end",
+        {.name = "text-60m.lfz",
+         .size = 60 * MiB,
+         .sections = 1,
+         .why = "runs past the payload's end",
          .max_kb = small},
         /* within the budget, a history of a real type followed by zeros: its ops are decoded only once the
          * payload is complete, so this one costs its payload (at most the 64 MiB floor), never more */
-        {.name = "counter-60m.lfz", .size = 60 * MiB, .sections = 1, .why = "unexpected bytes after the last op",
+        {.name = "counter-60m.lfz",
+         .size = 60 * MiB,
+         .sections = 1,
+         .why = "unexpected bytes after the last op",
          .max_kb = 72 * 1024},
     };
     bombs[1].head_len = section_head(bombs[1].head, LF_LFZ_BYTES, "workload", 0, GiB);
@@ -168,8 +174,8 @@ int main(int argc, char **argv) {
             if (s == LF_OK) lf_history_free(&h);
         }
         long grown = peak_kb() - before;
-        printf("%s: %zu bytes expanding to %" PRIu64 " MiB: peak memory +%ld KB: %s\n", b->name, len,
-               b->size >> 20, grown, s == LF_OK ? "accepted" : err);
+        printf("%s: %zu bytes expanding to %" PRIu64 " MiB: peak memory +%ld KB: %s\n", b->name, len, b->size >> 20,
+               grown, s == LF_OK ? "accepted" : err);
         CHECKF(s == LF_ERR_FORMAT, "%s: status %d", b->name, s);
         CHECKF(s == LF_OK || (!strncmp(err, b->name, strlen(b->name)) && strstr(err, b->why)),
                "%s: message '%s' lacks '%s'", b->name, err, b->why);
