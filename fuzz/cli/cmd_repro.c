@@ -14,6 +14,7 @@
 #include "linfuzz/check.h"
 #include "commands.h"
 #include "corpus/entry.h"
+#include "status_line.h"
 #include "testcase/fuzz_case.h"
 #include "testcase/replay.h"
 #include "util/parse.h"
@@ -31,7 +32,8 @@ static void help(FILE *out) {
             "  --runs N       runs of the workload (default 200; 0: only re-check the histories)\n"
             "  --seconds S    stop re-running after S seconds (default 60)\n"
             "  --timeout SEC  time budget per history for the search engines (default 60)\n"
-            "  -q, --quiet    only the summary line\n"
+            "  -q, --quiet    only the summary line (and no progress line on stderr: by default, while it\n"
+            "                 works, what it does and the runs so far; in place on a terminal, every 5 s elsewhere)\n"
             "\n"
             "exit: 1 the saved histories are violations or the violation reappeared, 0 neither,\n"
             "      2 bad usage or not a valid entry (corrupt, truncated, missing sections), 4 unreadable file.\n");
@@ -40,39 +42,59 @@ static void help(FILE *out) {
 
 
 /* Re-checks one saved history; returns its verdict. */
-static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_options *o, bool quiet) {
+static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_options *o, bool quiet,
+                          lf_status_line *line) {
+    lf_status_set(line, "re-checking the saved %s (%zu ops)", what, h->n);
     lf_result r;
     lf_result_init(&r);
     lf_check(h, o, &r);
-    if (!quiet) printf("  %-9s (%zu ops): %s [%s]: %s\n", what, h->n, lf_verdict_name(r.verdict), r.engine, r.reason);
+    if (!quiet)
+        lf_status_printf(line, stdout, "  %-9s (%zu ops): %s [%s]: %s\n", what, h->n, lf_verdict_name(r.verdict),
+                         r.engine, r.reason);
     lf_verdict v = r.verdict;
     lf_result_free(&r);
     return v;
 }
 
+typedef struct rerun_progress {
+    lf_status_line *line;
+    uint64_t runs;
+    double seconds;
+} rerun_progress;
+
+static void on_run(void *ctx, uint64_t runs, uint64_t violations) {
+    const rerun_progress *p = ctx;
+    lf_status_set(p->line, "re-running the workload: run %" PRIu64 " of %" PRIu64 " (at most %g s), violation reappeared in %" PRIu64, runs,
+                  p->runs, p->seconds, violations);
+}
+
 /* Runs the entry's workload (fuzz/testcase/replay.h); returns the number of violating runs (-1: could not run). */
 static long rerun(const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, double seconds, double timeout,
-                  bool quiet, uint64_t *done) {
+                  bool quiet, lf_status_line *line, uint64_t *done) {
     if (!quiet) {
         lf_method ms[LF_M_COUNT];
         lf_fuzz_case c;
         char desc[4096];
         lf_fuzz_case_decode(e->workload, e->workload_len, lf_fuzz_case_methods(a, ms), &c);
         lf_fuzz_case_describe(desc, sizeof desc, &c, a);
-        printf("workload: %s\n", desc);
+        lf_status_printf(line, stdout, "workload: %s\n", desc);
     }
     lf_replay_options o;
     lf_replay_options_default(&o);
     o.runs = runs;
     o.seconds = seconds;
     o.check_timeout = timeout;
+    rerun_progress progress = {line, runs, seconds};
+    o.on_run = on_run;
+    o.on_run_ctx = &progress;
+    on_run(&progress, 0, 0);
     lf_replay_result r;
     lf_history_init(&r.first, a->type);
     bool ok = lf_fc_replay(a, e->workload, e->workload_len, &o, &r);
     *done = r.runs;
     if (ok && r.violations && !quiet)
-        printf("  first reappearance: run %" PRIu64 " (%zu ops): %s [%s]\n", r.first_run + 1, r.first.n, r.first_reason,
-               r.first_engine);
+        lf_status_printf(line, stdout, "  first reappearance: run %" PRIu64 " (%zu ops): %s [%s]\n", r.first_run + 1,
+                         r.first.n, r.first_reason, r.first_engine);
     lf_history_free(&r.first);
     return ok ? (long)r.violations : -1;
 }
@@ -130,12 +152,16 @@ int cmd_repro(int argc, char **argv) {
     lf_check_options o;
     lf_check_options_default(&o);
     o.timeout_s = timeout;
+    lf_status_line *line = lf_status_start("linfuzz repro", quiet);
     if (!quiet) printf("%s: adapter %s, type %s\n", path, adapter_name, lf_type_name(e.full.type));
     if (!quiet) printf("saved histories:\n");
-    lf_verdict vf = recheck("history", &e.full, &o, quiet), vm = recheck("minimized", &e.minimized, &o, quiet);
+    lf_verdict vf = recheck("history", &e.full, &o, quiet, line);
+    lf_verdict vm = recheck("minimized", &e.minimized, &o, quiet, line);
     bool saved_violation = vf == LF_VIOLATION || vm == LF_VIOLATION;
     if (!quiet && !(vf == LF_VIOLATION && vm == LF_VIOLATION))
-        printf("  WARNING: a saved history is no longer a violation: the checker changed, or the entry is wrong\n");
+        lf_status_printf(line, stdout,
+                         "  WARNING: a saved history is no longer a violation: the checker changed, or the entry is "
+                         "wrong\n");
 
     const char *format = lf_entry_meta(&e, "workload_format");
     const lf_adapter *a = lf_adapter_find(adapter_name);
@@ -153,8 +179,9 @@ int cmd_repro(int argc, char **argv) {
         snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is a %s now, the entry a %s",
                  adapter_name, lf_type_name(a->type), lf_type_name(e.full.type));
     } else {
-        found = rerun(&e, a, runs, seconds, timeout, quiet, &done);
+        found = rerun(&e, a, runs, seconds, timeout, quiet, line, &done);
         if (found < 0) {
+            lf_status_stop(line);
             fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
             lf_entry_free(&e);
             return LF_EXIT_IO;
@@ -162,6 +189,7 @@ int cmd_repro(int argc, char **argv) {
         snprintf(rerun_note, sizeof rerun_note, "violation reappeared in %ld of %" PRIu64 " runs (%.1f%%)", found,
                  done, done ? 100.0 * (double)found / (double)done : 0.0);
     }
+    lf_status_stop(line);
     printf("%s: saved histories %s; %s\n", path,
            vf == LF_VIOLATION && vm == LF_VIOLATION ? "are violations"
            : saved_violation                        ? "partly violations"

@@ -22,6 +22,8 @@ void lf_replay_options_default(lf_replay_options *o) {
     o->seconds = 30;
     o->check_timeout = 10;
     o->stop_at_first = false;
+    o->on_run = NULL;
+    o->on_run_ctx = NULL;
 }
 
 
@@ -64,6 +66,7 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
             ok = lf_history_copy(&r->first, &h);
         }
         lf_result_free(&res);
+        if (o->on_run) o->on_run(o->on_run_ctx, r->runs, r->violations);
         if (!ok || (violated && o->stop_at_first)) break;
     }
     lf_history_free(&h);
