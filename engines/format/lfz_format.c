@@ -880,9 +880,9 @@ static lf_status scan_arrived(const lf_lfz_reader *r, size_t avail, size_t paylo
         lf_type t;
         if (s.kind == LF_LFZ_HISTORY && !rd_string(&body, MAX_TYPE_NAME, &type, &type_len) &&
             !lf_type_from_name((const char *)type, type_len, &t))
-            return fail(err, errlen, "%s: payload offset %zu: section %" PRIu32 " '%.*s' (history): unknown type '%.*s'",
-                        r->file, body.pos, *index, (int)name_len, (const char *)name, (int)type_len,
-                        (const char *)type);
+            return fail(err, errlen,
+                        "%s: payload offset %zu: section %" PRIu32 " '%.*s' (history): unknown type '%.*s'", r->file,
+                        body.pos, *index, (int)name_len, (const char *)name, (int)type_len, (const char *)type);
         *pos = s.offset + s.len;
         ++*index;
     }

@@ -14,7 +14,8 @@ mkdir -p "$out"
 "$LF" convert "$tmp/big.lfz" "$tmp/big.hist" || bad "convert big.lfz"
 temporaries() { find "$out" -name '*.tmp' | wc -l; }
 # The three commands, and how long each takes uninterrupted (ms).
-cmds=("convert $tmp/big.lfz $out/x.hist" "convert $tmp/big.hist $out/x.lfz" "gen queue 300000 --threads 8 --seed 5 -o $out/g.hist")
+cmds=("convert $tmp/big.lfz $out/x.hist" "convert $tmp/big.hist $out/x.lfz"
+  "gen queue 300000 --threads 8 --seed 5 -o $out/g.hist")
 declare -a ms
 for i in 0 1 2; do
   t0=$(date +%s%N)
