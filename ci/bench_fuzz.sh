@@ -12,12 +12,20 @@
 # Fuzz times are the harness's own (start to detection); stress times are wall clock (a few ms more).
 #
 # Usage: ci/bench_fuzz.sh [CAP_SECONDS [REPEATS [EXEC_SECONDS]]]   (defaults 10, 3, 3; EXEC_SECONDS 0 skips table 1)
-#        BUILD_DIR=dir ADAPTERS="treiber_aba ms_queue_lost_tail" CONFIGS="noperturb noperturb-nosignal" ci/bench_fuzz.sh
+#        LINFUZZ_BUILD_DIR=dir ADAPTERS="treiber_aba ms_queue_lost_tail" CONFIGS="noperturb noperturb-signal" ci/bench_fuzz.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source ci/lib.sh
+ci_help "$@"
+[ $# -le 3 ] || ci_die "unexpected argument '$4' (--help says what it takes)"
 cap=${1:-10} repeats=${2:-3} exec_secs=${3:-3}
-bdir=${BUILD_DIR:-build}
-[ -x "$bdir/bin/fuzz_treiber_aba" ] || bash ci/build.sh "$bdir" >/dev/null
+ci_count CAP_SECONDS "$cap"
+ci_count REPEATS "$repeats"
+[ "$exec_secs" = 0 ] || ci_count EXEC_SECONDS "$exec_secs"
+bdir=${LINFUZZ_BUILD_DIR:-build}
+ci_build_dir "$bdir"
+[ -x "$bdir/bin/fuzz_treiber_aba" ] || bash ci/build.sh "$bdir"
+progress_start "$CI_SCRIPT"
 LF=$bdir/bin/linfuzz
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -31,12 +39,14 @@ printf '| %-30s | %-8s | %9s | %9s | %10s |\n' target expected "exec/s" "runs/s"
 printf '|%s|%s|%s|%s|%s|\n' "--------------------------------" "----------" "-----------" "-----------" "------------"
 while read -r name _ expected _; do
   [ -x "$bdir/bin/fuzz_$name" ] || continue
+  progress "executions per second: fuzz_$name"
   rm -rf "$tmp/work" && mkdir -p "$tmp/work"
   LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_SECONDS=$exec_secs "$bdir/bin/fuzz_$name" -max_total_time=$((exec_secs + 10)) \
     -artifact_prefix="$tmp/" "$tmp/work" "corpus/$name/seeds" >"$tmp/log" 2>&1 || true
   s=$(grep -o 'linfuzz-fuzz: summary .*' "$tmp/log" | tail -1)
   e=$(sed -n 's/.* executions=\([0-9]*\).*/\1/p' <<<"$s") r=$(sed -n 's/.* runs=\([0-9]*\).*/\1/p' <<<"$s")
   v=$(sed -n 's/.* violations=\([0-9]*\).*/\1/p' <<<"$s")
+  progress_end
   printf '| %-30s | %-8s | %9s | %9s | %10s |\n' "fuzz_$name" "$expected" "$(awk -v n="${e:-0}" -v t="$exec_secs" \
     'BEGIN{printf "%.0f", n/t}')" "$(awk -v n="${r:-0}" -v t="$exec_secs" 'BEGIN{printf "%.0f", n/t}')" "${v:--}"
 done < <("$LF" adapters)
@@ -109,8 +119,12 @@ for a in $buggy; do
   # interleaving spreads the drift over every column alike.
   for c in "${configs[@]}"; do : >"$tmp/times-$c"; done
   for ((i = 0; i < repeats; i++)); do
-    for c in "${configs[@]}"; do one_run "$a" "$c" >>"$tmp/times-$c"; done
+    for c in "${configs[@]}"; do
+      progress "time to the first violation: $a, round $((i + 1)) of $repeats, $c"
+      one_run "$a" "$c" >>"$tmp/times-$c"
+    done
   done
+  progress_end
   for c in "${configs[@]}"; do printf ' %-18s |' "$(median <"$tmp/times-$c")"; done
   echo
 done

@@ -25,6 +25,7 @@
 #include "hitting/hitting.h"
 #include "linfuzz/spec.h"
 #include "util/clock.h"
+#include "util/parse.h"
 
 /* Thread CPU time: on a loaded machine, waiting for a core is not the engines' cost. */
 static double now_s(void) {
@@ -249,16 +250,38 @@ int main(int argc, char **argv) {
             for (int j = i; j + 1 < argc; j++) argv[j] = argv[j + 1];
             argc--;
         }
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--per-class")) opt.per_class = strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--reps")) opt.reps = strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--depth")) opt.depth = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--work")) opt.work = strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--depth-curve")) opt.curve_depth = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--etcd")) opt.etcd = argv[i + 1];
-        else if (!strcmp(argv[i], "--csv")) opt.csv = fopen(argv[i + 1], "w");
-        else {
-            fprintf(stderr, "bench_pipeline: unknown option %s\n", argv[i]);
+    for (int i = 1; i < argc; i += 2) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t u = 0;
+        bool ok = v != NULL;
+        if (!strcmp(a, "--per-class")) {
+            ok = ok && lf_parse_u64(v, 1, 1000000, &u);
+            opt.per_class = u;
+        } else if (!strcmp(a, "--reps")) {
+            ok = ok && lf_parse_u64(v, 1, 1000, &u);
+            opt.reps = u;
+        } else if (!strcmp(a, "--depth")) {
+            ok = ok && lf_parse_u64(v, 1, 64, &u);
+            opt.depth = (int)u;
+        } else if (!strcmp(a, "--work")) {
+            ok = ok && lf_parse_u64(v, 1, UINT32_MAX, &u);
+            opt.work = u;
+        } else if (!strcmp(a, "--depth-curve")) {
+            ok = ok && lf_parse_u64(v, 1, 8, &u);
+            opt.curve_depth = (int)u;
+        } else if (!strcmp(a, "--etcd")) {
+            opt.etcd = v;
+        } else if (!strcmp(a, "--csv")) {
+            if (v && !(opt.csv = fopen(v, "w"))) {
+                fprintf(stderr, "bench_pipeline: cannot write %s\n", v);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "bench_pipeline: unknown option %s (ci/bench_pipeline.sh --help lists them)\n", a);
+            return 2;
+        }
+        if (!ok) {
+            fprintf(stderr, "bench_pipeline: %s needs %s\n", a, v ? "a number in its range" : "a value");
             return 2;
         }
     }
