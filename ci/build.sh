@@ -4,7 +4,7 @@
 # BUILD_DIR/ci-build.log (printed when the build fails).
 #
 # Usage: ci/build.sh [BUILD_DIR [CMAKE_ARGS...]]   (default build; e.g. ci/build.sh build-rel -DCMAKE_BUILD_TYPE=Release)
-#        LINFUZZ_JOBS=N ninja's -j;  LINFUZZ_PROGRESS=0 no progress line
+#        LINFUZZ_BUILD_JOBS=N ninja's -j;  LINFUZZ_PROGRESS=0 no progress line
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/lib.sh

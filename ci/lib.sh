@@ -18,7 +18,7 @@
 #   progress_end            erases the line (terminal); call before printing results
 #   ci_build DIR [--target=T...] [ARGS...]
 #                           configures DIR (clang, Ninja, then ARGS for cmake: -DCMAKE_C_COMPILER=gcc
-#                           overrides) and builds it, or targets T (LINFUZZ_JOBS=N: ninja -j N), with the build's progress
+#                           overrides) and builds it, or targets T (LINFUZZ_BUILD_JOBS=N: ninja -j N), with the build's progress
 #                           ("building build: 120/231 (spec_seq.c.o)") as the line and the log in
 #                           DIR/ci-build.log; on failure prints the end of the log and returns non-zero
 # shellcheck shell=bash
@@ -157,7 +157,7 @@ ci_build() {
       steps=${BASH_REMATCH[2]}
       progress "building $dir: ${BASH_REMATCH[1]}/${BASH_REMATCH[2]} (${BASH_REMATCH[3]##*/})"
     fi
-  done < <(ninja -C "$dir" ${LINFUZZ_JOBS:+-j "$LINFUZZ_JOBS"} "${targets[@]}" 2>&1; echo "ninja-exit $?")
+  done < <(ninja -C "$dir" ${LINFUZZ_BUILD_JOBS:+-j "$LINFUZZ_BUILD_JOBS"} "${targets[@]}" 2>&1; echo "ninja-exit $?")
   progress_end
   rc=$(sed -n 's/^ninja-exit //p' "$log" | tail -1)
   if [ "${rc:-1}" != 0 ]; then
