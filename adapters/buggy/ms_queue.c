@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "common/arena.h"
+#include "common/variants.h"
 #include "linfuzz/adapter.h"
 
 typedef struct ms_node {
@@ -32,7 +33,8 @@ typedef struct ms_queue {
     lf_arena nodes;
 } ms_queue;
 
-static void *create_with(bool lost_tail) {
+static void *create_with(size_t max_ops, bool lost_tail) {
+    (void)max_ops;
     ms_queue *q = malloc(sizeof *q);
     if (!q) return NULL;
     q->lost_tail = lost_tail;
@@ -42,14 +44,8 @@ static void *create_with(bool lost_tail) {
     atomic_init(&q->tail, dummy);
     return q;
 }
-static void *ms_create(size_t max_ops) {
-    (void)max_ops;
-    return create_with(false);
-}
-static void *lost_tail_create(size_t max_ops) {
-    (void)max_ops;
-    return create_with(true);
-}
+LF_VARIANT_CREATE(ms_create, create_with, false)
+LF_VARIANT_CREATE(lost_tail_create, create_with, true)
 
 static void ms_destroy(void *obj) {
     ms_queue *q = obj;
@@ -118,26 +114,11 @@ static lf_kind ms_op(void *obj, lf_method m, const int64_t *args, int64_t *value
     return ms_dequeue(q, m == LF_M_DEQ, value);
 }
 
-const lf_adapter lf_adapter_ms_queue = {
-    .name = "ms_queue",
-    .summary = "Michael-Scott lock-free queue with tail helping, nodes never reused during a run",
-    .type = LF_TYPE_QUEUE,
-    .linearizable = true,
-    .methods = LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ) | LF_METHOD_BIT(LF_M_PEEK),
-    .create = ms_create,
-    .destroy = ms_destroy,
-    .op = ms_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_ms_queue);
+#define ENQ_DEQ (LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ))
 
-const lf_adapter lf_adapter_ms_queue_lost_tail = {
-    .name = "ms_queue_lost_tail",
-    .summary = "Michael-Scott queue whose tail swing is a blind store (tail moves back; deq trusts head == tail)",
-    .type = LF_TYPE_QUEUE,
-    .linearizable = false,
-    .methods = LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ), /* as its seeds and entries were made */
-    .create = lost_tail_create,
-    .destroy = ms_destroy,
-    .op = ms_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_ms_queue_lost_tail);
+LF_DEFINE_ADAPTER(ms_queue, LF_TYPE_QUEUE, true, ENQ_DEQ | LF_METHOD_BIT(LF_M_PEEK), ms_create, ms_destroy, ms_op,
+                  "Michael-Scott lock-free queue with tail helping, nodes never reused during a run");
+
+/* no peek: the twin's seeds and committed entries were made for enq and deq only */
+LF_DEFINE_ADAPTER(ms_queue_lost_tail, LF_TYPE_QUEUE, false, ENQ_DEQ, lost_tail_create, ms_destroy, ms_op,
+                  "Michael-Scott queue whose tail swing is a blind store (tail moves back; deq trusts head == tail)");
