@@ -12,17 +12,14 @@ ci_help "$@"
 BUILD=${LINFUZZ_BUILD_DIR:-build}
 RUNS=${RUNS:-5}
 ci_count RUNS "$RUNS"
-ci_build_dir "$BUILD"
 for n in "$@"; do ci_count SIZE "$n"; done
-[ -x "$BUILD/bin/linfuzz" ] || bash ci/build.sh "$BUILD"
+ci_use_build "$BUILD" linfuzz
 LF="$BUILD/bin/linfuzz"
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(10000 100000 1000000)
 progress_start "$CI_SCRIPT"
 BENCH_DIR=${BENCH_DIR:-$(mktemp -d)}
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$BENCH_DIR"' EXIT
-
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 echo "linfuzz check --engine monitor: median of $RUNS runs (whole process, parsing included), $(nproc) cores"
 echo

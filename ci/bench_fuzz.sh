@@ -23,8 +23,7 @@ ci_count CAP_SECONDS "$cap"
 ci_count REPEATS "$repeats"
 [ "$exec_secs" = 0 ] || ci_count EXEC_SECONDS "$exec_secs"
 bdir=${LINFUZZ_BUILD_DIR:-build}
-ci_build_dir "$bdir"
-[ -x "$bdir/bin/fuzz_treiber_aba" ] || bash ci/build.sh "$bdir"
+ci_use_build "$bdir" fuzz_treiber_aba
 progress_start "$CI_SCRIPT"
 LF=$bdir/bin/linfuzz
 tmp=$(mktemp -d)
@@ -77,7 +76,7 @@ stress_once() {
   if [ "$rc" = 1 ]; then awk -v d=$((t1 - t0)) 'BEGIN{printf "%.3f\n", d/1e9}'; else echo inf; fi
 }
 # median of the values on stdin ("inf" sorts last), with the number found: "0.123 (3/3)" or ">10 (1/3)"
-median() {
+median_found() {
   sort -g | awk -v cap="$cap" '{v[NR]=$1; if ($1 != "inf") f++} END {
     m = v[int((NR + 1) / 2)]; if (m == "inf") m = ">" cap; else m = sprintf("%.3f", m);
     printf "%s (%d/%d)", m, f, NR }'
@@ -114,7 +113,6 @@ one_run() { # ADAPTER CONFIG: seconds to the first violation, or inf
   esac
 }
 for a in $buggy; do
-  printf '| %-26s |' "$a"
   # Rounds over the configs, not config after config: the machine's load drifts (other jobs), and
   # interleaving spreads the drift over every column alike.
   for c in "${configs[@]}"; do : >"$tmp/times-$c"; done
@@ -125,6 +123,7 @@ for a in $buggy; do
     done
   done
   progress_end
-  for c in "${configs[@]}"; do printf ' %-18s |' "$(median <"$tmp/times-$c")"; done
+  printf '| %-26s |' "$a" # the whole row at once: the progress line shares the terminal
+  for c in "${configs[@]}"; do printf ' %-18s |' "$(median_found <"$tmp/times-$c")"; done
   echo
 done

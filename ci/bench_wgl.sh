@@ -15,15 +15,12 @@ ci_no_args "$@"
 BUILD=${LINFUZZ_BUILD_DIR:-build}
 RUNS=${RUNS:-5}
 ci_count RUNS "$RUNS"
-ci_build_dir "$BUILD"
+ci_use_build "$BUILD" linfuzz
 DATA=tests/data
-[ -x "$BUILD/bin/linfuzz" ] || bash ci/build.sh "$BUILD"
 progress_start "$CI_SCRIPT"
 LF="$BUILD/bin/linfuzz"
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
-
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 # row NAME OPS FILES...: runs `check --engine wgl` on all FILES in one process.
 row() {

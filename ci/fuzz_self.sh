@@ -23,8 +23,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-ci_build_dir "$BUILD"
-[ -x "$BUILD/bin/fuzz_parse_text" ] || bash ci/build.sh "$BUILD"
+ci_use_build "$BUILD" fuzz_parse_text
 [ -x "$BUILD/bin/fuzz_parse_text" ] || ci_die "$BUILD has no fuzz targets (they need clang's libFuzzer)"
 OUT_DIR=${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/linfuzz-fuzz-self.XXXXXX")}
 mkdir -p "$OUT_DIR" || ci_die "cannot create $OUT_DIR"

@@ -9,6 +9,8 @@
 #                           one, or a new path; never an option, a number, an adapter's name or another
 #                           directory of files (ci/make_seeds.sh NAME once rebuilt everything into ./NAME)
 #   ci_no_args "$@"         dies when a script that takes no arguments is given some
+#   ci_use_build DIR BIN    checks DIR (ci_build_dir) and builds it with ci/build.sh unless DIR/bin/BIN exists
+#   median                  the median of the numbers on stdin, one a line (benchmarks)
 # Progress (one live line on stderr, like linfuzz's own, fuzz/cli/status_line.c: redrawn in place on a
 # terminal, a line of its own every LINFUZZ_PROGRESS_SECONDS (default 5) elsewhere; LINFUZZ_PROGRESS=0 or
 # progress_quiet turns it off):
@@ -71,6 +73,13 @@ ci_build_dir() {
   fi
   return 0
 }
+
+ci_use_build() {
+  ci_build_dir "$1"
+  [ -x "$1/bin/$2" ] || bash ci/build.sh "$1" || ci_die "cannot build $1"
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 # ---- progress ----
 

@@ -19,6 +19,5 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-ci_build_dir "$dir"
-[ -x "$dir/bin/linfuzz-make-seeds" ] || bash ci/build.sh "$dir"
+ci_use_build "$dir" linfuzz-make-seeds
 "$dir/bin/linfuzz-make-seeds" corpus "${adapters[@]}"
