@@ -43,6 +43,22 @@ typedef struct options {
     FILE *csv;              /* per-history rows: type,ops,verdict,wgl_us,auto_us,hit_depth,hit_us */
 } options;
 
+/* The generator's options for the benchmark's small ambiguous histories, the k-th of their class: three values
+ * (so they repeat), 20% observers and empty results, 10% pending ops, every fourth history corrupted once. */
+static void ambiguous_options(lf_gen_options *go, lf_type type, uint32_t threads, size_t n_ops, uint64_t seed,
+                              size_t k) {
+    lf_gen_options_default(go);
+    go->type = type;
+    go->threads = threads;
+    go->n_ops = n_ops;
+    go->seed = seed;
+    go->values = 3;
+    go->peek = 0.2;
+    go->empty = 0.2;
+    go->pending = 0.1;
+    go->bad = k % 4 == 3 ? 1 : 0;
+}
+
 typedef struct totals {
     size_t histories, lin, viol, unknown, disagree;
     double t_auto, t_wgl;
@@ -207,16 +223,7 @@ static void explore(const options *opt, const lf_type *types, size_t n_types) {
             size_t decided[3] = {0};
             for (size_t k = 0; k < opt->per_class; k++) {
                 lf_gen_options go;
-                lf_gen_options_default(&go);
-                go.type = types[ti];
-                go.threads = 2 + (uint32_t)(k % 7);
-                go.n_ops = sizes[si];
-                go.seed = 7919 * k + 31 * ti + si + 1;
-                go.values = 3;
-                go.peek = 0.2;
-                go.empty = 0.2;
-                go.pending = 0.1;
-                go.bad = k % 4 == 3 ? 1 : 0;
+                ambiguous_options(&go, types[ti], 2 + (uint32_t)(k % 7), sizes[si], 7919 * k + 31 * ti + si + 1, k);
                 lf_history h;
                 char err[200];
                 if (!lf_gen_history(&go, &h, err, sizeof err)) continue;
@@ -302,16 +309,7 @@ int main(int argc, char **argv) {
         for (size_t k = 0; k < opt.per_class; k++) {
             size_t a = k % 3, b = (k / 3) % 3;
             lf_gen_options go;
-            lf_gen_options_default(&go);
-            go.type = types[ti];
-            go.threads = thread_counts[a];
-            go.n_ops = op_counts[b];
-            go.seed = 1000 * ti + k + 1;
-            go.values = 3;
-            go.peek = 0.2;
-            go.empty = 0.2;
-            go.pending = 0.1;
-            go.bad = k % 4 == 3 ? 1 : 0;
+            ambiguous_options(&go, types[ti], thread_counts[a], op_counts[b], 1000 * ti + k + 1, k);
             lf_history h;
             char err[200];
             if (!lf_gen_history(&go, &h, err, sizeof err)) {
