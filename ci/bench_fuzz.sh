@@ -12,7 +12,8 @@
 # Fuzz times are the harness's own (start to detection); stress times are wall clock (a few ms more).
 #
 # Usage: ci/bench_fuzz.sh [CAP_SECONDS [REPEATS [EXEC_SECONDS]]]   (defaults 10, 3, 3; EXEC_SECONDS 0 skips table 1)
-#        LINFUZZ_BUILD_DIR=dir ADAPTERS="treiber_aba ms_queue_lost_tail" CONFIGS="noperturb noperturb-signal" ci/bench_fuzz.sh
+#        LINFUZZ_BUILD_DIR=dir ADAPTERS="treiber_aba ms_queue_lost_tail" CONFIGS="noperturb noperturb-signal" \
+#          ci/bench_fuzz.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/lib.sh

@@ -242,7 +242,8 @@ static void explore(const options *opt, const lf_type *types, size_t n_types) {
             }
             printf("%-13s %4zu %8.2f |", lf_type_name(types[ti]), sizes[si], tw * 1e6 / (double)opt->per_class);
             for (int v = 0; v < 3; v++)
-                printf("  %5.2f (%3.0f%%) |", tw > 0 ? tv[v] / tw : 0, 100.0 * (double)decided[v] / (double)opt->per_class);
+                printf("  %5.2f (%3.0f%%) |", tw > 0 ? tv[v] / tw : 0,
+                       100.0 * (double)decided[v] / (double)opt->per_class);
             printf("\n");
             fflush(stdout);
         }

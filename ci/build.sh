@@ -3,7 +3,8 @@
 # installing what is missing first (ci/deps.sh). The build's progress is one line on stderr; its log is
 # BUILD_DIR/ci-build.log (printed when the build fails).
 #
-# Usage: ci/build.sh [BUILD_DIR [CMAKE_ARGS...]]   (default build; e.g. ci/build.sh build-rel -DCMAKE_BUILD_TYPE=Release)
+# Usage: ci/build.sh [BUILD_DIR [CMAKE_ARGS...]]   (default build)
+#        e.g. ci/build.sh build-rel -DCMAKE_BUILD_TYPE=Release
 #        LINFUZZ_BUILD_JOBS=N ninja's -j;  LINFUZZ_PROGRESS=0 no progress line
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -34,7 +34,8 @@ die() { ci_die "$@"; }
 is_seconds() { [[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]] && awk -v s="$1" 'BEGIN{exit !(s > 0)}'; }
 ceil() { awk -v s="$1" 'BEGIN{c = int(s); if (c < s) c++; print c}'; }
 
-secs=10 self_secs="" only="" run_adapters=1 run_self=1 out="" corpus="" fork=0 capture=8 BUILD=${LINFUZZ_BUILD_DIR:-build}
+secs=10 self_secs="" only="" run_adapters=1 run_self=1 out="" corpus="" fork=0 capture=8
+BUILD=${LINFUZZ_BUILD_DIR:-build}
 jobs=$(( $(nproc 2>/dev/null || echo 2) / 2 )); [ "$jobs" -ge 1 ] || jobs=1
 declare -A expect_override=()
 while [ $# -gt 0 ]; do
@@ -194,7 +195,12 @@ fuzz_progress() {
     f=$out/rows/$t
     if [ -e "$f" ]; then
       done_n=$((done_n + 1))
-      if [[ $t == a-* ]]; then IFS=$'\t' read -r name _ e v _ _ result <"$f"; else IFS=$'\t' read -r name e result <"$f"; v=0; fi
+      if [[ $t == a-* ]]; then
+        IFS=$'\t' read -r name _ e v _ _ result <"$f"
+      else
+        IFS=$'\t' read -r name e result <"$f"
+        v=0
+      fi
       [[ $e =~ ^[0-9]+$ ]] && execs=$((execs + e))
       [[ $v =~ ^[0-9]+$ ]] && [ "$v" -gt 0 ] && viol=$((viol + v)) viol_adapters=$((viol_adapters + 1))
       [[ $result == FAIL* ]] && fails=$((fails + 1))

@@ -20,7 +20,8 @@
 #   progress_end            erases the line (terminal); call before printing results
 #   ci_build DIR [--target=T...] [ARGS...]
 #                           configures DIR (clang, Ninja, then ARGS for cmake: -DCMAKE_C_COMPILER=gcc
-#                           overrides) and builds it, or targets T (LINFUZZ_BUILD_JOBS=N: ninja -j N), with the build's progress
+#                           overrides) and builds it, or targets T (LINFUZZ_BUILD_JOBS=N: ninja -j N), with
+#                           the build's progress
 #                           ("building build: 120/231 (spec_seq.c.o)") as the line and the log in
 #                           DIR/ci-build.log; on failure prints the end of the log and returns non-zero
 # shellcheck shell=bash
@@ -87,7 +88,8 @@ _progress_on=1
 case ${LINFUZZ_PROGRESS:-1} in
   0 | no | off | false) _progress_on=0 ;;
   1 | yes | on | true) ;;
-  *) echo "$CI_SCRIPT: LINFUZZ_PROGRESS=${LINFUZZ_PROGRESS}: expected 1/yes/on/true or 0/no/off/false (progress line off)" >&2
+  *) echo "$CI_SCRIPT: LINFUZZ_PROGRESS=${LINFUZZ_PROGRESS}: expected 1/yes/on/true or 0/no/off/false" \
+       "(progress line off)" >&2
      _progress_on=0 ;;
 esac
 _progress_tty=0

@@ -84,6 +84,7 @@ while read -r name _ expected _; do
 done < <("$LF" adapters)
 rm -rf "$out/work"
 echo
-echo "$(( $(date +%s) - start )) s in all; entries and logs in $out. Explain an entry: $LF show ENTRY; replay it: $LF repro ENTRY"
+echo "$(( $(date +%s) - start )) s in all; entries and logs in $out."
+echo "Explain an entry: $LF show ENTRY; replay it: $LF repro ENTRY"
 [ "$status" = 0 ] && echo "all correct adapters stayed clean" || echo "A CORRECT ADAPTER FAILED: see the table"
 exit "$status"

@@ -205,7 +205,8 @@ int cmd_stress(int argc, char **argv) {
             run++;
             break;
         }
-        if (res.verdict == LF_UNKNOWN && unknown++ == 0) snprintf(first_unknown, sizeof first_unknown, "%s", res.reason);
+        if (res.verdict == LF_UNKNOWN && unknown++ == 0)
+            snprintf(first_unknown, sizeof first_unknown, "%s", res.reason);
         lf_result_free(&res);
         if (line) {
             double t = lf_now_s() - start;
