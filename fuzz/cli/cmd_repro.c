@@ -65,8 +65,7 @@ typedef struct rerun_progress {
 static void on_run(void *ctx, uint64_t runs, uint64_t violations) {
     const rerun_progress *p = ctx;
     lf_status_set(p->line,
-                  "re-running the workload: run %" PRIu64 " of %" PRIu64 " (at most %g s), violation reappeared in "
-                  "%" PRIu64,
+                  "re-running the workload: run %" PRIu64 " of %" PRIu64 " (at most %g s), %" PRIu64 " violating so far",
                   runs, p->runs, p->seconds, violations);
 }
 
