@@ -14,10 +14,10 @@
 #include "linfuzz/check.h"
 #include "commands.h"
 #include "corpus/entry.h"
-#include "status_line.h"
 #include "testcase/fuzz_case.h"
 #include "testcase/replay.h"
 #include "util/parse.h"
+#include "status_line.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -42,20 +42,20 @@ static void help(FILE *out) {
 
 
 /* Re-checks one saved history; returns its verdict. */
-static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_options *o, bool quiet,
-                          lf_status_line *line) {
-    lf_status_set(line, "re-checking the saved %s (%zu ops)", what, h->n);
+static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_options *o, bool quiet) {
     lf_result r;
     lf_result_init(&r);
+    lf_status_line *line = lf_status_start("linfuzz repro", quiet); /* a long check shows it is at work */
+    lf_status_set(line, "re-checking the saved %s (%zu ops)", what, h->n);
     lf_check(h, o, &r);
-    if (!quiet)
-        lf_status_printf(line, stdout, "  %-9s (%zu ops): %s [%s]: %s\n", what, h->n, lf_verdict_name(r.verdict),
-                         r.engine, r.reason);
+    lf_status_stop(line);
+    if (!quiet) printf("  %-9s (%zu ops): %s [%s]: %s\n", what, h->n, lf_verdict_name(r.verdict), r.engine, r.reason);
     lf_verdict v = r.verdict;
     lf_result_free(&r);
     return v;
 }
 
+/* The progress line of the runs of the workload. */
 typedef struct rerun_progress {
     lf_status_line *line;
     uint64_t runs;
@@ -71,31 +71,31 @@ static void on_run(void *ctx, uint64_t runs, uint64_t violations) {
 
 /* Runs the entry's workload (fuzz/testcase/replay.h); returns the number of violating runs (-1: could not run). */
 static long rerun(const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, double seconds, double timeout,
-                  bool quiet, lf_status_line *line, uint64_t *done) {
+                  bool quiet, uint64_t *done) {
     if (!quiet) {
         lf_method ms[LF_M_COUNT];
         lf_fuzz_case c;
         char desc[4096];
         lf_fuzz_case_decode(e->workload, e->workload_len, lf_fuzz_case_methods(a, ms), &c);
         lf_fuzz_case_describe(desc, sizeof desc, &c, a);
-        lf_status_printf(line, stdout, "workload: %s\n", desc);
+        printf("workload: %s\n", desc);
     }
     lf_replay_options o;
     lf_replay_options_default(&o);
     o.runs = runs;
     o.seconds = seconds;
     o.check_timeout = timeout;
-    rerun_progress progress = {line, runs, seconds};
-    o.on_run = on_run;
-    o.on_run_ctx = &progress;
-    on_run(&progress, 0, 0);
     lf_replay_result r;
     lf_history_init(&r.first, a->type);
+    rerun_progress progress = {lf_status_start("linfuzz repro", quiet), runs, seconds};
+    o.on_run = on_run;
+    o.on_run_ctx = &progress;
     bool ok = lf_fc_replay(a, e->workload, e->workload_len, &o, &r);
+    lf_status_stop(progress.line);
     *done = r.runs;
     if (ok && r.violations && !quiet)
-        lf_status_printf(line, stdout, "  first reappearance: run %" PRIu64 " (%zu ops): %s [%s]\n", r.first_run + 1,
-                         r.first.n, r.first_reason, r.first_engine);
+        printf("  first reappearance: run %" PRIu64 " (%zu ops): %s [%s]\n", r.first_run + 1, r.first.n, r.first_reason,
+               r.first_engine);
     lf_history_free(&r.first);
     return ok ? (long)r.violations : -1;
 }
@@ -153,16 +153,12 @@ int cmd_repro(int argc, char **argv) {
     lf_check_options o;
     lf_check_options_default(&o);
     o.timeout_s = timeout;
-    lf_status_line *line = lf_status_start("linfuzz repro", quiet);
     if (!quiet) printf("%s: adapter %s, type %s\n", path, adapter_name, lf_type_name(e.full.type));
     if (!quiet) printf("saved histories:\n");
-    lf_verdict vf = recheck("history", &e.full, &o, quiet, line);
-    lf_verdict vm = recheck("minimized", &e.minimized, &o, quiet, line);
+    lf_verdict vf = recheck("history", &e.full, &o, quiet), vm = recheck("minimized", &e.minimized, &o, quiet);
     bool saved_violation = vf == LF_VIOLATION || vm == LF_VIOLATION;
     if (!quiet && !(vf == LF_VIOLATION && vm == LF_VIOLATION))
-        lf_status_printf(line, stdout,
-                         "  WARNING: a saved history is no longer a violation: the checker changed, or the entry is "
-                         "wrong\n");
+        printf("  WARNING: a saved history is no longer a violation: the checker changed, or the entry is wrong\n");
 
     const char *format = lf_entry_meta(&e, "workload_format");
     const lf_adapter *a = lf_adapter_find(adapter_name);
@@ -180,9 +176,8 @@ int cmd_repro(int argc, char **argv) {
         snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is a %s now, the entry a %s",
                  adapter_name, lf_type_name(a->type), lf_type_name(e.full.type));
     } else {
-        found = rerun(&e, a, runs, seconds, timeout, quiet, line, &done);
+        found = rerun(&e, a, runs, seconds, timeout, quiet, &done);
         if (found < 0) {
-            lf_status_stop(line);
             fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
             lf_entry_free(&e);
             return LF_EXIT_IO;
@@ -190,7 +185,6 @@ int cmd_repro(int argc, char **argv) {
         snprintf(rerun_note, sizeof rerun_note, "violation reappeared in %ld of %" PRIu64 " runs (%.1f%%)", found,
                  done, done ? 100.0 * (double)found / (double)done : 0.0);
     }
-    lf_status_stop(line);
     printf("%s: saved histories %s; %s\n", path,
            vf == LF_VIOLATION && vm == LF_VIOLATION ? "are violations"
            : saved_violation                        ? "partly violations"

@@ -21,14 +21,14 @@
 #include "linfuzz/history.h"
 
 typedef struct lf_replay_options {
+    /* lf_fc_replay calls this before each run with the runs done and the violating ones among them (a
+     * progress line); NULL (default): nothing */
+    void (*on_run)(void *ctx, uint64_t runs, uint64_t violations);
+    void *on_run_ctx;
     uint64_t runs;        /* at most this many runs (default 200) */
     double seconds;       /* and for at most this long (default 30) */
     double check_timeout; /* time budget per history for the search engines (default 10) */
     bool stop_at_first;   /* stop at the first violating run (default false) */
-    /* lf_fc_replay calls this after each run with the runs done and the violating ones (a progress line);
-     * NULL (default): nothing */
-    void (*on_run)(void *ctx, uint64_t runs, uint64_t violations);
-    void *on_run_ctx;
 } lf_replay_options;
 
 void lf_replay_options_default(lf_replay_options *o);
