@@ -41,20 +41,6 @@ static void help(FILE *out) {
 
 
 
-/* Re-checks one saved history; returns its verdict. */
-static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_options *o, bool quiet) {
-    lf_result r;
-    lf_result_init(&r);
-    lf_status_line *line = lf_status_start("linfuzz repro", quiet); /* a long check shows it is at work */
-    lf_status_set(line, "re-checking the saved %s (%zu ops)", what, h->n);
-    lf_check(h, o, &r);
-    lf_status_stop(line);
-    if (!quiet) printf("  %-9s (%zu ops): %s [%s]: %s\n", what, h->n, lf_verdict_name(r.verdict), r.engine, r.reason);
-    lf_verdict v = r.verdict;
-    lf_result_free(&r);
-    return v;
-}
-
 /* The progress line of the runs of the workload. */
 typedef struct rerun_progress {
     lf_status_line *line;
@@ -67,6 +53,20 @@ static void on_run(void *ctx, uint64_t runs, uint64_t violations) {
     lf_status_set(p->line,
                   "re-running the workload: run %" PRIu64 " of %" PRIu64 " (at most %g s), %" PRIu64 " violating so far",
                   runs, p->runs, p->seconds, violations);
+}
+
+/* Re-checks one saved history; returns its verdict. */
+static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_options *o, bool quiet) {
+    lf_result r;
+    lf_result_init(&r);
+    lf_status_line *line = lf_status_start("linfuzz repro", quiet); /* a long check shows it is at work */
+    lf_status_set(line, "re-checking the saved %s (%zu ops)", what, h->n);
+    lf_check(h, o, &r);
+    lf_status_stop(line);
+    if (!quiet) printf("  %-9s (%zu ops): %s [%s]: %s\n", what, h->n, lf_verdict_name(r.verdict), r.engine, r.reason);
+    lf_verdict v = r.verdict;
+    lf_result_free(&r);
+    return v;
 }
 
 /* Runs the entry's workload (fuzz/testcase/replay.h); returns the number of violating runs (-1: could not run). */

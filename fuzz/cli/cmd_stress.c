@@ -41,7 +41,7 @@ static void help(FILE *out) {
             "  --engine E     checking engine: auto (default), monitor, brute, wgl, hitting\n"
             "  --timeout SEC  time budget per history for search engines (default 5; unknown when exceeded)\n"
             "  --no-perturb   no injected delays or yields (the schedule the OS gives), to measure their effect\n"
-            "  -q, --quiet    no progress line, and no summary unless a violation is found\n"
+            "  -q, --quiet    no progress lines\n"
             "\n"
             "exit: 0 no violation (unknown verdicts are counted and reported, not failures), 1 violation found,\n"
             "      2 bad usage, 4 the history could not be written.\n",
@@ -175,10 +175,10 @@ int cmd_stress(int argc, char **argv) {
                 a->name, lf_type_name(a->type), a->linearizable ? "linearizable" : "buggy", o.threads, o.ops,
                 o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine));
 
+    lf_status_line *line = lf_status_start("linfuzz stress", o.quiet);
     lf_history h;
     lf_history_init(&h, a->type);
-    lf_status_line *line = lf_status_start("linfuzz stress", o.quiet);
-    double start = lf_now_s();
+    double start = lf_now_s(), next_report = start + 1;
     uint64_t run = 0, ops_checked = 0, unknown = 0;
     char first_unknown[512] = "";
     status = LF_EXIT_OK;
@@ -205,14 +205,14 @@ int cmd_stress(int argc, char **argv) {
             run++;
             break;
         }
-        if (res.verdict == LF_UNKNOWN && unknown++ == 0)
-            snprintf(first_unknown, sizeof first_unknown, "%s", res.reason);
+        if (res.verdict == LF_UNKNOWN && unknown++ == 0) snprintf(first_unknown, sizeof first_unknown, "%s", res.reason);
         lf_result_free(&res);
-        if (line) {
-            double t = lf_now_s() - start;
+        double t = lf_now_s();
+        if (line && t >= next_report) { /* the line is drawn a few times a second at most */
             lf_status_set(line, "%s: %" PRIu64 " runs (%.0f/s), %" PRIu64 " ops checked, %" PRIu64
                                 " unknown, no violation yet",
-                          a->name, run + 1, t > 0 ? (double)(run + 1) / t : 0.0, ops_checked, unknown);
+                          a->name, run + 1, (run + 1) / (t - start), ops_checked, unknown);
+            next_report = t + 0.1;
         }
     }
     lf_status_stop(line);
