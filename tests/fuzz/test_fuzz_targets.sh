@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Tests of the libFuzzer targets (registered by fuzz/targets/CMakeLists.txt, so only in clang builds):
 # every adapter has a target; a known-buggy adapter's target finds its bug from the seeds within seconds and
-# leaves a valid corpus entry and a crash input, by default in the working directory; a correct adapter's
-# target stays clean.
+# leaves a valid corpus entry and a crash input; a correct adapter's target stays clean.
 # Usage: test_fuzz_targets.sh LINFUZZ_BIN BIN_DIR CORPUS_DIR
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
