@@ -12,7 +12,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 for s in "$ROOT"/ci/*.sh; do
   name=$(basename "$s")
   [ "$name" = lib.sh ] && continue
-  bash "$s" --help >"$tmp/out" 2>&1
+  # (timeout: a script that does not know --help would start its real work)
+  timeout 20 bash "$s" --help >"$tmp/out" 2>&1
   rc=$?
   [ "$rc" = 0 ] && grep -q "Usage: ci/$name" "$tmp/out" && ok || bad "$name --help: exit $rc: $(head -c 300 "$tmp/out")"
 done
