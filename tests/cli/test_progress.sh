@@ -31,7 +31,7 @@ while IFS='@' read -r name pattern cmd; do
   grep -q "linfuzz $name \[" "$tmp/err" && bad "$name with LINFUZZ_PROGRESS=0: a progress line" || ok
 done <<T
 repro@re-running the workload: run [0-9]+ of 1000000@"\$LF" repro "$entry" --runs 1000000 --seconds 1
-stress@mutex_queue: [0-9]+ runs \([0-9]+/s\), [0-9]+ ops checked@"\$LF" stress mutex_queue --seconds 1 --out "$tmp"
+stress@mutex_queue: [0-9]+ runs \([0-9]+/s\), [0-9]+ ops checked@"\$LF" stress mutex_queue --seconds 2 --out "$tmp"
 triage@(entry|input) [0-9]+ of [0-9]+@"\$LF" triage --seconds 0.5 --runs 100000 "$tmp/inputs"
 gen@(generating|writing) [0-9]+ queue ops@"\$LF" gen queue 1000000 --threads 8 -o "$tmp/big.hist"
 convert@(reading|writing)@"\$LF" convert "$tmp/big.hist" "$tmp/big.lfz"
