@@ -2,7 +2,8 @@
 # ThreadSanitizer build and run of the correct adapters (not a ctest: it needs its own build).
 #
 # Covered: every adapter expected to be linearizable whose code is ours (adapters/correct and the correct
-# twins in adapters/buggy), driven by the real runner and recorder, so races in the harness show up too.
+# twins in adapters/buggy), driven by the real runner and recorder, so races in the harness show up too; and
+# the progress line's reporter thread (fuzz/cli/status_line.c) next to a running command.
 # Not covered: ck_* and urcu_* (Concurrency Kit's ck_pr uses inline assembly that TSan cannot see, and
 # liburcu is a prebuilt uninstrumented library: both give false reports) and the known-buggy adapters
 # (their bugs are atomicity violations on _Atomic fields, invisible to TSan by design).
@@ -31,4 +32,12 @@ for a in $adapters; do
     failed=1
   fi
 done
+# The progress line's reporter thread against the command's own (linfuzz stress draws it 5 times a second here).
+if LINFUZZ_PROGRESS_SECONDS=0.2 "$dir/bin/linfuzz" stress mutex_queue --seconds 1.5 --seed 1 --out "${TMPDIR:-/tmp}" \
+  2>/dev/null; then
+  echo "tsan: the progress line clean"
+else
+  echo "tsan: the progress line FAILED (exit $?)"
+  failed=1
+fi
 exit $failed
