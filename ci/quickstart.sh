@@ -34,6 +34,7 @@ LF=$bdir/bin/linfuzz
 out=${out:-$(mktemp -d "${TMPDIR:-/tmp}/linfuzz-quickstart.XXXXXX")}
 mkdir -p "$out/violations" "$out/logs" "$out/work" || ci_die "cannot create $out"
 out=$(cd "$out" && pwd)
+trap 'rm -rf "$out/work"' EXIT # the targets' scratch corpora; entries and logs stay
 echo "linfuzz quickstart: libFuzzer, $per s per adapter; violations are saved under $out/violations/<adapter>/"
 echo
 printf '| %-26s | %-8s | %10s | %10s | %11s | %s\n' adapter expected executions violations "first after" "saved entry"
@@ -82,7 +83,6 @@ while read -r name _ expected _; do
   printf '| %-26s | %-8s | %10s | %10s | %11s | %s\n' "$name" "$expected" "${execs:--}" "${found:--}" "${first:--}" \
     "${entry:--}"
 done < <("$LF" adapters)
-rm -rf "$out/work"
 echo
 echo "$(( $(date +%s) - start )) s in all; entries and logs in $out."
 echo "Explain an entry: $LF show ENTRY; replay it: $LF repro ENTRY"
