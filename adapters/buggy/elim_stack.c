@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "linfuzz/adapter.h"
+#include "common/variants.h"
 #include "common/arena.h"
 
 enum { SLOT_EMPTY, SLOT_CLAIMED, SLOT_FULL, SLOT_TAKEN };
@@ -45,7 +46,8 @@ typedef struct es_stack {
     lf_arena nodes;
 } es_stack;
 
-static void *create_with(bool takes_claimed) {
+static void *create_with(size_t max_ops, bool takes_claimed) {
+    (void)max_ops;
     es_stack *s = malloc(sizeof *s);
     if (!s) return NULL;
     atomic_init(&s->head, NULL);
@@ -55,8 +57,8 @@ static void *create_with(bool takes_claimed) {
     lf_arena_init(&s->nodes, sizeof(es_node));
     return s;
 }
-static void *buggy_create(size_t max_ops) { (void)max_ops; return create_with(true); }
-static void *correct_create(size_t max_ops) { (void)max_ops; return create_with(false); }
+LF_VARIANT_CREATE(buggy_create, create_with, true)
+LF_VARIANT_CREATE(correct_create, create_with, false)
 
 static void es_destroy(void *obj) {
     es_stack *s = obj;
@@ -118,26 +120,8 @@ static lf_kind es_op(void *obj, lf_method m, const int64_t *args, int64_t *value
 
 #define STACK_METHODS (LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP))
 
-const lf_adapter lf_adapter_elim_stack_takes_claimed = {
-    .name = "elim_stack_takes_claimed",
-    .summary = "elimination stack whose pop takes an offer claimed before its value is written",
-    .type = LF_TYPE_STACK,
-    .linearizable = false,
-    .methods = STACK_METHODS,
-    .create = buggy_create,
-    .destroy = es_destroy,
-    .op = es_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_elim_stack_takes_claimed);
+LF_DEFINE_ADAPTER(elim_stack_takes_claimed, LF_TYPE_STACK, false, STACK_METHODS, buggy_create, es_destroy, es_op,
+                  "elimination stack whose pop takes an offer claimed before its value is written");
 
-const lf_adapter lf_adapter_elim_stack = {
-    .name = "elim_stack",
-    .summary = "elim_stack_takes_claimed's correct twin: elimination stack whose pop takes published offers only",
-    .type = LF_TYPE_STACK,
-    .linearizable = true,
-    .methods = STACK_METHODS,
-    .create = correct_create,
-    .destroy = es_destroy,
-    .op = es_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_elim_stack);
+LF_DEFINE_ADAPTER(elim_stack, LF_TYPE_STACK, true, STACK_METHODS, correct_create, es_destroy, es_op,
+                  "elim_stack_takes_claimed's correct twin: elimination stack whose pop takes published offers only");

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "linfuzz/adapter.h"
+#include "common/variants.h"
 #include "common/arena.h"
 
 typedef struct hu_node {
@@ -33,7 +34,8 @@ typedef struct hu_set {
 static hu_node *ptr_of(uintptr_t w) { return (hu_node *)(w & ~MARK); }
 static bool is_marked(uintptr_t w) { return w & MARK; }
 
-static void *create_with(bool mark_first) {
+static void *create_with(size_t max_ops, bool mark_first) {
+    (void)max_ops;
     hu_set *s = malloc(sizeof *s);
     if (!s) return NULL;
     lf_arena_init(&s->nodes, sizeof(hu_node));
@@ -45,8 +47,8 @@ static void *create_with(bool mark_first) {
     s->mark_first = mark_first;
     return s;
 }
-static void *unmarked_create(size_t max_ops) { (void)max_ops; return create_with(false); }
-static void *marked_create(size_t max_ops) { (void)max_ops; return create_with(true); }
+LF_VARIANT_CREATE(unmarked_create, create_with, false)
+LF_VARIANT_CREATE(marked_create, create_with, true)
 
 static void hu_destroy(void *obj) {
     hu_set *s = obj;
@@ -118,26 +120,8 @@ static lf_kind hu_op(void *obj, lf_method m, const int64_t *args, int64_t *value
 
 #define SET_METHODS (LF_METHOD_BIT(LF_M_ADD) | LF_METHOD_BIT(LF_M_REMOVE) | LF_METHOD_BIT(LF_M_CONTAINS))
 
-const lf_adapter lf_adapter_harris_list_unmarked_remove = {
-    .name = "harris_list_unmarked_remove",
-    .summary = "Harris-Michael list set whose remove unlinks without marking (lost inserts and removes)",
-    .type = LF_TYPE_SET,
-    .linearizable = false,
-    .methods = SET_METHODS,
-    .create = unmarked_create,
-    .destroy = hu_destroy,
-    .op = hu_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_harris_list_unmarked_remove);
+LF_DEFINE_ADAPTER(harris_list_unmarked_remove, LF_TYPE_SET, false, SET_METHODS, unmarked_create, hu_destroy, hu_op,
+                  "Harris-Michael list set whose remove unlinks without marking (lost inserts and removes)");
 
-const lf_adapter lf_adapter_harris_list_marked = {
-    .name = "harris_list_marked",
-    .summary = "harris_list_unmarked_remove's correct twin: remove marks the victim before unlinking it",
-    .type = LF_TYPE_SET,
-    .linearizable = true,
-    .methods = SET_METHODS,
-    .create = marked_create,
-    .destroy = hu_destroy,
-    .op = hu_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_harris_list_marked);
+LF_DEFINE_ADAPTER(harris_list_marked, LF_TYPE_SET, true, SET_METHODS, marked_create, hu_destroy, hu_op,
+                  "harris_list_unmarked_remove's correct twin: remove marks the victim before unlinking it");

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "linfuzz/adapter.h"
+#include "common/variants.h"
 
 #define LOW_BITS 16
 #define LOW_MASK ((UINT64_C(1) << LOW_BITS) - 1)
@@ -29,7 +30,8 @@ typedef struct sq_register {
     bool skip_recheck;         /* the bug */
 } sq_register;
 
-static void *create_with(bool skip_recheck) {
+static void *create_with(size_t max_ops, bool skip_recheck) {
+    (void)max_ops;
     sq_register *r = malloc(sizeof *r);
     if (!r) return NULL;
     atomic_init(&r->sequence, 0);
@@ -38,8 +40,8 @@ static void *create_with(bool skip_recheck) {
     r->skip_recheck = skip_recheck;
     return r;
 }
-static void *buggy_create(size_t max_ops) { (void)max_ops; return create_with(true); }
-static void *correct_create(size_t max_ops) { (void)max_ops; return create_with(false); }
+LF_VARIANT_CREATE(buggy_create, create_with, true)
+LF_VARIANT_CREATE(correct_create, create_with, false)
 static void sq_destroy(void *obj) { free(obj); }
 
 static void sq_write(sq_register *r, int64_t v) {
@@ -83,26 +85,8 @@ static lf_kind sq_op(void *obj, lf_method m, const int64_t *args, int64_t *value
 
 #define REGISTER_METHODS (LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ))
 
-const lf_adapter lf_adapter_seqlock_register_no_recheck = {
-    .name = "seqlock_register_no_recheck",
-    .summary = "two-word register under a seqlock whose reader skips the re-check on its slow path",
-    .type = LF_TYPE_REGISTER,
-    .linearizable = false,
-    .methods = REGISTER_METHODS,
-    .create = buggy_create,
-    .destroy = sq_destroy,
-    .op = sq_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_seqlock_register_no_recheck);
+LF_DEFINE_ADAPTER(seqlock_register_no_recheck, LF_TYPE_REGISTER, false, REGISTER_METHODS, buggy_create, sq_destroy,
+                  sq_op, "two-word register under a seqlock whose reader skips the re-check on its slow path");
 
-const lf_adapter lf_adapter_seqlock_register = {
-    .name = "seqlock_register",
-    .summary = "seqlock_register_no_recheck's correct twin: the slow path reads again with the full check",
-    .type = LF_TYPE_REGISTER,
-    .linearizable = true,
-    .methods = REGISTER_METHODS,
-    .create = correct_create,
-    .destroy = sq_destroy,
-    .op = sq_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_seqlock_register);
+LF_DEFINE_ADAPTER(seqlock_register, LF_TYPE_REGISTER, true, REGISTER_METHODS, correct_create, sq_destroy, sq_op,
+                  "seqlock_register_no_recheck's correct twin: the slow path reads again with the full check");

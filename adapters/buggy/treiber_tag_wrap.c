@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "linfuzz/adapter.h"
+#include "common/variants.h"
 
 typedef struct tw_node {
     _Atomic uint32_t next; /* index + 1 of the node below, 0 at the bottom */
@@ -51,8 +52,8 @@ static void *create_with(size_t max_ops, uint64_t tag_mask) {
     s->free_top = 0;
     return s;
 }
-static void *tag8_create(size_t max_ops) { return create_with(max_ops, 0xff); }
-static void *tag32_create(size_t max_ops) { return create_with(max_ops, 0xffffffffu); }
+LF_VARIANT_CREATE(tag8_create, create_with, 0xff)
+LF_VARIANT_CREATE(tag32_create, create_with, 0xffffffffu)
 
 static void tw_destroy(void *obj) {
     tw_stack *s = obj;
@@ -116,26 +117,8 @@ static lf_kind tw_op(void *obj, lf_method m, const int64_t *args, int64_t *value
 
 #define STACK_METHODS (LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP))
 
-const lf_adapter lf_adapter_treiber_tag_wrap = {
-    .name = "treiber_tag_wrap",
-    .summary = "Treiber stack with node reuse and an 8-bit ABA tag on the head (wraps after 256 updates)",
-    .type = LF_TYPE_STACK,
-    .linearizable = false,
-    .methods = STACK_METHODS,
-    .create = tag8_create,
-    .destroy = tw_destroy,
-    .op = tw_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_treiber_tag_wrap);
+LF_DEFINE_ADAPTER(treiber_tag_wrap, LF_TYPE_STACK, false, STACK_METHODS, tag8_create, tw_destroy, tw_op,
+                  "Treiber stack with node reuse and an 8-bit ABA tag on the head (wraps after 256 updates)");
 
-const lf_adapter lf_adapter_treiber_tag32 = {
-    .name = "treiber_tag32",
-    .summary = "treiber_tag_wrap's correct twin: the same stack with a 32-bit ABA tag",
-    .type = LF_TYPE_STACK,
-    .linearizable = true,
-    .methods = STACK_METHODS,
-    .create = tag32_create,
-    .destroy = tw_destroy,
-    .op = tw_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_treiber_tag32);
+LF_DEFINE_ADAPTER(treiber_tag32, LF_TYPE_STACK, true, STACK_METHODS, tag32_create, tw_destroy, tw_op,
+                  "treiber_tag_wrap's correct twin: the same stack with a 32-bit ABA tag");
