@@ -16,12 +16,20 @@
 # Fuzz times are the harness's own (start to detection); stress times are wall clock.
 #
 # Usage: ci/bench_sched.sh [CAP_SECONDS [REPEATS [EXEC_SECONDS]]]     (defaults 20, 5, 3; EXEC_SECONDS 0 skips 2)
-#        BUILD_DIR=dir ADAPTERS="treiber_tag_wrap ..." CONFIGS="controlled free" MICRO=0 ci/bench_sched.sh
+#        LINFUZZ_BUILD_DIR=dir ADAPTERS="treiber_tag_wrap ..." CONFIGS="controlled free" MICRO=0 \
+#          ci/bench_sched.sh
+#        CONFIGS: mixed controlled free feedback-rf feedback-presence feedback-both stress stress-free
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source ci/lib.sh
+ci_help "$@"
+[ $# -le 3 ] || ci_die "unexpected argument '$4' (--help says what it takes)"
 cap=${1:-20} repeats=${2:-5} exec_secs=${3:-3}
-bdir=${BUILD_DIR:-build}
-[ -x "$bdir/bin/fuzz_treiber_aba" ] && [ -x "$bdir/bin/linfuzz-bench-sched" ] || bash ci/build.sh "$bdir" >/dev/null
+ci_count CAP_SECONDS "$cap"
+ci_count REPEATS "$repeats"
+[ "$exec_secs" = 0 ] || ci_count EXEC_SECONDS "$exec_secs"
+bdir=${LINFUZZ_BUILD_DIR:-build}
+ci_use_build "$bdir" linfuzz-bench-sched
 LF=$bdir/bin/linfuzz
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -93,7 +101,7 @@ one_run() { # ADAPTER CONFIG
     feedback-presence) fuzz_once "$1" LINFUZZ_FUZZ_MODE=controlled LINFUZZ_FUZZ_SCHED_FEEDBACK=rf-presence ;;
     stress) stress_once "$1" mixed ;;
     stress-free) stress_once "$1" free ;;
-    *) echo "unknown config $2" >&2; exit 2 ;;
+    *) ci_die "unknown configuration '$2' (--help lists them)" ;;
   esac
 }
 read -r -a configs <<<"${CONFIGS:-mixed controlled free feedback-rf stress stress-free}"

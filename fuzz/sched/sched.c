@@ -12,7 +12,10 @@ _Thread_local lf_sched_thread *lf_sched_self __attribute__((tls_model("initial-e
 #ifndef LINFUZZ_SCHED_BUILD
 #define LINFUZZ_SCHED_BUILD "unknown"
 #endif
-const char *lf_sched_build_id(void) { return LINFUZZ_SCHED_BUILD; }
+/* Bumped whenever strategies, the derivation of repetitions' schedules or the choice of scheduling points
+ * change: the same input then takes another interleaving, so entries recorded before say so on replay. */
+#define LF_SCHED_ALGORITHM "s3"
+const char *lf_sched_build_id(void) { return LINFUZZ_SCHED_BUILD "-" LF_SCHED_ALGORITHM; }
 
 /* LINFUZZ_ACCESS_POINTS is defined by the build when the adapters are compiled with the access
  * instrumentation and tsan_access.c is linked (fuzz/CMakeLists.txt). */

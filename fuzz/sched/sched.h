@@ -106,8 +106,9 @@ void lf_sched_destroy(lf_sched *s);
  * compiled without the instrumentation). */
 bool lf_sched_access_points_available(void);
 
-/* Which build this is, as far as scheduling points go ("clang-14.0.6-<hash of the adapters' flags>"): the
- * same input replays exactly within one build; entries record it (meta schedule_build). */
+/* Which build this is, as far as scheduling goes ("clang-14.0.6-<hash of the adapters' flags>-s<version of the
+ * scheduling algorithms>"): the same input replays exactly within one build; entries record it (meta
+ * schedule_build). */
 const char *lf_sched_build_id(void);
 
 /* ---- one controlled run ---- */

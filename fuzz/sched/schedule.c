@@ -42,14 +42,16 @@ static unsigned random_busy_thread(uint64_t *rng, unsigned threads, const size_t
     return 0;
 }
 
-/* A random position: a thread with ops, one of its ops, and a step that is small most of the time (most
- * windows are a few accesses into an op) and sometimes deep (long traversals). */
+/* A random position: a thread with ops, one of its ops, and a step that is small most of the time (most race
+ * windows are a few accesses into an op: half of the draws are below 10) and sometimes deep (long
+ * traversals). A step past the op's end falls on the next op's call. */
 static lf_sched_position random_position(uint64_t *rng, unsigned threads, const size_t *ops) {
     lf_sched_position p;
     unsigned t = random_busy_thread(rng, threads, ops);
     p.thread = (uint8_t)t;
     p.op = (uint16_t)(ops[t] ? lf_rand_below(rng, ops[t]) : 0);
-    p.step = (uint8_t)(lf_rand_below(rng, 4) ? lf_rand_below(rng, 24) : lf_rand_below(rng, 256));
+    unsigned depth = (unsigned)lf_rand_below(rng, 4);
+    p.step = (uint8_t)lf_rand_below(rng, depth < 2 ? 10 : depth == 2 ? 32 : 256);
     return p;
 }
 
@@ -65,12 +67,12 @@ static void random_choices(lf_schedule *s, uint64_t *rng, unsigned n) {
                                           (uint8_t)lf_rand_next(rng)};
 }
 
-void lf_schedule_for_run(const lf_schedule *base, unsigned run, unsigned threads, const size_t *ops,
+void lf_schedule_for_run(const lf_schedule *base, uint64_t salt, unsigned run, unsigned threads, const size_t *ops,
                          lf_schedule *out) {
     *out = *base;
     lf_schedule_normalize(out);
     if (run == 0) return;
-    uint64_t rng = base->seed ^ (0x9e3779b97f4a7c15ull * (run + 1));
+    uint64_t rng = base->seed ^ (0x9e3779b97f4a7c15ull * (run + 1)) ^ (salt * 0xd1342543de82ef95ull);
     out->seed = lf_rand_next(&rng);
     random_priorities(out, &rng);
     /* Depths 1, 2, ... up to the case's bound (or 3) in turn: most bugs need one or two preemptions, and a

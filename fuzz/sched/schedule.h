@@ -19,7 +19,8 @@
  *
  * Run 0 of a fuzz case follows the schedule as given. Runs 1, 2, ... of the same case (its repeats) derive
  * their own schedules from it (lf_schedule_for_run): same strategy, priorities shuffled and change points
- * or choices drawn from (seed, run index), so that one input explores several deterministic interleavings. */
+ * or choices drawn from (seed, the test's hash, run index), so that one input explores several
+ * deterministic interleavings. */
 #ifndef LINFUZZ_SCHEDULE_H
 #define LINFUZZ_SCHEDULE_H
 
@@ -76,8 +77,9 @@ void lf_schedule_normalize(lf_schedule *s);
 
 /* The schedule of repetition `run` of a case whose schedule is base, for threads whose op counts are
  * ops[0..threads-1]: run 0 is base itself; later runs keep base's strategy and draw priorities, change points
- * and choices from (base->seed, run). Deterministic. */
-void lf_schedule_for_run(const lf_schedule *base, unsigned run, unsigned threads, const size_t *ops,
+ * and choices from (base->seed, salt, run). salt is a hash of the test the schedule drives (the fuzz case's
+ * calls), so that a mutated test also gets fresh interleavings in its repetitions. Deterministic. */
+void lf_schedule_for_run(const lf_schedule *base, uint64_t salt, unsigned run, unsigned threads, const size_t *ops,
                          lf_schedule *out);
 
 /* A random schedule for `linfuzz stress` (strategy, bound and everything else drawn from seed). */

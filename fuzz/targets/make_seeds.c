@@ -31,7 +31,7 @@ static const seed_shape SHAPES[] = {
     {"wide", 4, 4, 16, 4, 3, 0, true, {512, 128, 300, 160}, LF_FC_CONTROLLED, LF_SCHED_PCT, 2},
     {"natural", 3, 3, 32, 4, 2, 0, true, {0, 0, 0, 0}, LF_FC_FREE, LF_SCHED_PCT, 0},
     {"prefilled", 2, 3, 4, 8, 2, 4, true, {256, 32, 3000, 64}, LF_FC_CONTROLLED, LF_SCHED_CHOICES, 4},
-    {"long", 2, 4, 64, 8, 2, 2, true, {64, 16, 300, 64}, LF_FC_CONTROLLED, LF_SCHED_PCT, 3},
+    {"long", 2, 4, 64, 16, 2, 2, true, {64, 16, 300, 64}, LF_FC_CONTROLLED, LF_SCHED_PCT, 3},
 };
 
 /* Fills the shape's calls: thread t, call i uses method (t + i) mod n (so that every method races with every

@@ -54,6 +54,25 @@ static lf_method drain_method_of(const lf_adapter *a) {
     return LF_M_COUNT;
 }
 
+/* A hash of what the case's threads do (threads, rounds, keys, drain, every call of the bodies and the prefix):
+ * the salt of the derived schedules, so that a mutated test gets fresh interleavings in its repetitions. */
+static uint64_t calls_hash(const lf_fuzz_case *c) {
+    uint64_t h = 0x6a09e667f3bcc909ull;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 0x100000001b3ull)
+    MIX(c->threads);
+    MIX(c->rounds);
+    MIX(c->key_domain);
+    MIX(c->drain);
+    for (unsigned t = 0; t < c->threads; t++) {
+        MIX(c->body_len[t]);
+        for (unsigned i = 0; i < c->body_len[t]; i++) MIX(c->body[t][i].method << 8 | c->body[t][i].arg);
+    }
+    MIX(c->prefix_len);
+    for (unsigned i = 0; i < c->prefix_len; i++) MIX(c->prefix[i].method << 8 | c->prefix[i].arg);
+#undef MIX
+    return h;
+}
+
 void lf_fc_plan_free(lf_fc_plan *p) {
     free(p->ops[0]);
     memset(p, 0, sizeof *p);
@@ -70,6 +89,7 @@ bool lf_fc_plan_build(lf_fc_plan *p, const lf_fuzz_case *c, const lf_adapter *a)
     p->seed = c->seed;
     p->mode = (lf_fc_mode)c->mode;
     p->schedule = c->schedule;
+    p->schedule_salt = calls_hash(c);
     size_t total = lf_fuzz_case_run_ops(c), inserts = 0;
     lf_planned_op *block = malloc((total ? total : 1) * sizeof *block);
     if (!block || nm == 0) {
@@ -235,7 +255,7 @@ bool lf_fc_execute(lf_fc_executor *x, const lf_fc_plan *p, unsigned run, lf_hist
         lf_recorder_call(&x->recorder, p->threads, a, c.object, (lf_method)p->prefix[i].method, p->prefix[i].args,
                          p->prefix[i].nargs);
     if (controlled) {
-        lf_schedule_for_run(&p->schedule, run, p->threads, p->len, &x->last.schedule);
+        lf_schedule_for_run(&p->schedule, p->schedule_salt, run, p->threads, p->len, &x->last.schedule);
         lf_sched_run_begin(x->sched, p->threads, p->len, &x->last.schedule);
         lf_pool_run_with(x->pool, p->threads, controlled_worker, &c, false);
         x->last.stuck = lf_sched_run_end(x->sched, &x->last.stats) == LF_SCHED_STUCK;

@@ -37,6 +37,7 @@ typedef struct lf_fc_plan {
     uint64_t seed;
     lf_fc_mode mode;      /* the case's; a caller may override it (repro's free runs) */
     lf_schedule schedule; /* controlled mode: run 0's schedule; run r uses lf_schedule_for_run(.., r, ..) */
+    uint64_t schedule_salt; /* a hash of the case's calls: the salt of the derived schedules */
 } lf_fc_plan;
 
 /* Expands c for adapter a. Returns false when out of memory. */
