@@ -25,5 +25,6 @@ int cmd_adapters(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
+int cmd_rootcause(int argc, char **argv);
 
 #endif

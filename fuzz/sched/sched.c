@@ -368,6 +368,7 @@ lf_wait_result lf_sched_block(lf_sched_thread *th, lf_wait_kind kind, const void
     th->timed_out = false;
     th->wait_seq = s->wait_seq++;
     s->stats.blocks++;
+    if (th->pair_end) s->stats.region_blocks++;
     int next = pass_on(s, th);
     if (next < 0) longjmp(th->escape, 1); /* STUCK: this thread leaves its operation too */
     if (next != (int)th->index) wait_for_baton(s, th);

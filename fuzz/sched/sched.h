@@ -80,6 +80,7 @@ typedef struct lf_sched_stats {
     uint64_t demotions;       /* threads forced to give way (spinning / yielding without progress) */
     uint64_t blocks;          /* waits on a lock, condition or semaphore */
     uint64_t timeouts;        /* timed waits that timed out because nothing else could run */
+    uint64_t region_blocks;   /* waits inside an open atomic pair (the pair did not run uninterrupted) */
     bool watchdog;            /* the watchdog released the run (not deterministic) */
     bool budget_exceeded;     /* the point budget ran out (livelock?): released (not deterministic) */
     bool deterministic;       /* neither of the two */
