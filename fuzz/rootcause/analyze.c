@@ -341,6 +341,16 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
         snprintf(err, errlen, "out of memory");
         goto done;
     }
+    if (getenv("LINFUZZ_ROOTCAUSE_DEBUG")) { /* the trace and the cycles, for debugging the analysis */
+        for (size_t i = 0; i < bad.n; i++)
+            fprintf(stderr, "ev %zu: t%u op%u %s %zu@%#lx pc %#lx\n", i, (unsigned)bad.ev[i].thread,
+                    (unsigned)bad.ev[i].op, bad.ev[i].kind == LF_RC_READ ? "R" : bad.ev[i].kind == LF_RC_WRITE ? "W" : "RMW",
+                    (size_t)bad.ev[i].size, (unsigned long)bad.ev[i].addr, (unsigned long)bad.ev[i].pc);
+        for (size_t i = 0; i < cy.n; i++)
+            for (unsigned k = 0; k < cy.c[i].n; k++)
+                fprintf(stderr, "cycle %zu: t%u op%u [%zu..%zu]\n", i, (unsigned)cy.c[i].seg[k].thread,
+                        (unsigned)cy.c[i].seg[k].op, cy.c[i].seg[k].first, cy.c[i].seg[k].last);
+    }
     r->edges = cy.edges;
     r->cycles = cy.n;
     if (cy.truncated && !r->note[0]) snprintf(r->note, sizeof r->note, "conflict edges or cycles cut at a limit");
