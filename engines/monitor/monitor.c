@@ -33,7 +33,12 @@ void lf_monitor_check(const lf_history *h, lf_result *r) {
                       lf_type_name(h->type));
         return;
     }
-    r->verdict = v;
+    /* One source of truth: a monitor that does not find the history linearizable has said why in r, and
+     * lf_result_set writes the verdict together with the reason, so r's verdict stands (an "unsupported: ..."
+     * reason always comes with unknown). The returned verdict only adds "linearizable", which needs no reason. */
+    if (v == LF_LINEARIZABLE) {
+        r->verdict = LF_LINEARIZABLE;
+        r->reason[0] = '\0';
+    }
     r->engine = "monitor";
-    if (v == LF_LINEARIZABLE) r->reason[0] = '\0';
 }
