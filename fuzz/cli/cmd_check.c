@@ -6,10 +6,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "check/checker.h"
+#include "linfuzz/check.h"
 #include "commands.h"
 #include "json_out.h"
-#include "format/format.h"
+#include "linfuzz/format.h"
+#include "util/clock.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -32,11 +33,6 @@ static void help(FILE *out) {
             "      4 a file could not be read. When files disagree the first of 2, 4, 1, 3 applies.\n");
 }
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* Severity order for combining per-file outcomes into one exit code. */
 static int severity(int code) {
@@ -138,7 +134,7 @@ int cmd_check(int argc, char **argv) {
         lf_history h;
         char err[1024];
         int code;
-        double t0 = now_ms();
+        double t0 = (lf_now_s() * 1e3);
         lf_status st = lf_history_read(path, &h, err, sizeof err);
         if (st != LF_OK) {
             code = st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
@@ -154,7 +150,7 @@ int cmd_check(int argc, char **argv) {
             lf_result r;
             lf_result_init(&r);
             lf_check(&h, &opt, &r);
-            double ms = now_ms() - t0;
+            double ms = (lf_now_s() * 1e3) - t0;
             code = r.verdict == LF_LINEARIZABLE ? LF_EXIT_OK
                    : r.verdict == LF_VIOLATION  ? LF_EXIT_VIOLATION
                                                 : LF_EXIT_UNKNOWN;

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "format/format.h"
-#include "format/lfz_format.h"
+#include "linfuzz/format.h"
+#include "linfuzz/lfz.h"
 
 static void help(FILE *out) {
     fprintf(out,

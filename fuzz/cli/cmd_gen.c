@@ -5,9 +5,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "format/format.h"
-#include "format/text_format.h"
-#include "generate/history_gen.h"
+#include "linfuzz/format.h"
+#include "linfuzz/generate.h"
 
 static void help(FILE *out) {
     fprintf(out,

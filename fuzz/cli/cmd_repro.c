@@ -2,7 +2,7 @@
  *
  * The saved histories are evidence on their own (a checker verdict is deterministic), so they are re-checked
  * first; then the workload is run again on the adapter, N times with different perturbation seeds, to tell
- * how often the schedule that breaks it comes back (seed-003-004.md §3.2: "witnessed, not reproduced" is a
+ * how often the schedule that breaks it comes back ([Cirisci20]: "witnessed, not reproduced" is a
  * valid outcome for a rare race). */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adapter.h"
-#include "check/checker.h"
+#include "linfuzz/adapter.h"
+#include "linfuzz/check.h"
 #include "commands.h"
 #include "corpus/entry.h"
 #include "testcase/fuzz_case.h"

@@ -11,11 +11,12 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "adapter.h"
-#include "check/checker.h"
+#include "linfuzz/adapter.h"
+#include "linfuzz/check.h"
 #include "commands.h"
-#include "format/format.h"
+#include "linfuzz/format.h"
 #include "runner/runner.h"
+#include "util/clock.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -44,11 +45,6 @@ static void help(FILE *out) {
             LF_WORKLOAD_MAX_THREADS);
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static bool parse_u64(const char *s, uint64_t *out) {
     char *end;
@@ -158,7 +154,7 @@ static int report_violation(const stress_options *o, const lf_adapter *a, const 
 int cmd_stress(int argc, char **argv) {
     stress_options o = {.out_dir = ".", .seconds = 10, .timeout = 5, .threads = 4, .ops = 100,
                         .clock = LF_CLOCK_TICKET, .engine = LF_ENGINE_AUTO};
-    o.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)(now_s() * 1e9);
+    o.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)(lf_now_s() * 1e9);
     int status = parse_args(argc, argv, &o);
     if (status >= 0) return status;
 
@@ -194,11 +190,11 @@ int cmd_stress(int argc, char **argv) {
 
     lf_history h;
     lf_history_init(&h, a->type);
-    double start = now_s(), next_report = start + 1;
+    double start = lf_now_s(), next_report = start + 1;
     uint64_t run = 0, ops_checked = 0, unknown = 0;
     char first_unknown[512] = "";
     status = LF_EXIT_OK;
-    for (; (!o.runs || run < o.runs) && now_s() - start < o.seconds; run++) {
+    for (; (!o.runs || run < o.runs) && lf_now_s() - start < o.seconds; run++) {
         lf_workload w;
         lf_workload_random(&w, o.seed + run, (uint32_t)o.threads, (uint32_t)o.ops);
         if (o.no_perturb) memset(&w.perturb, 0, sizeof w.perturb);
@@ -219,14 +215,14 @@ int cmd_stress(int argc, char **argv) {
         }
         if (res.verdict == LF_UNKNOWN && unknown++ == 0) snprintf(first_unknown, sizeof first_unknown, "%s", res.reason);
         lf_result_free(&res);
-        double t = now_s();
+        double t = lf_now_s();
         if (!o.quiet && t >= next_report) {
             fprintf(stderr, "  %4.0fs  %" PRIu64 " runs (%.0f/s)  %" PRIu64 " ops checked  %" PRIu64 " unknown\n",
                     t - start, run + 1, (run + 1) / (t - start), ops_checked, unknown);
             next_report = t + 1;
         }
     }
-    double elapsed = now_s() - start;
+    double elapsed = lf_now_s() - start;
     if (!o.quiet || status != LF_EXIT_OK)
         fprintf(stderr,
                 "linfuzz stress: %s: %" PRIu64 " runs in %.1fs (%.0f/s), %" PRIu64 " ops checked, %" PRIu64

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "commands.h"
 #include "corpus/entry.h"
 #include "corpus/triage.h"

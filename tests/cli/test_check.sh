@@ -3,7 +3,7 @@
 # 4 unreadable file) and how several files combine.
 set -u
 LF=$1
-SHARED=$2
+DATA=$2
 DATA=$(cd "$(dirname "$0")/../data" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -65,7 +65,7 @@ expect_rc 1 "counter violation" "$LF" check "$tmp/counter.hist"
 grep -q 'get -> 0' "$tmp/out" && ! grep -q 'get 0 ->' "$tmp/out" && ok || bad "counter get described: $(cat "$tmp/out")"
 
 # Every hand-checked monitor case, through the command line.
-for f in "$DATA"/seed002/*.hist; do
+for f in "$DATA"/monitor_cases/*.hist; do
   want=$(sed -n '1s/# expect: //p' "$f")
   got=$("$LF" check "$f" | sed -e 's/^[^:]*: //' -e 's/[: ].*//')
   [ "$got" = "$want" ] && ok || bad "$f: $got, wanted $want"

@@ -4,7 +4,7 @@
 # the budget named, in time.
 set -u
 LF=$1
-SHARED=$2
+DATA=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
@@ -12,10 +12,10 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 
 # etcd: the verdict of every file, as verdicts.txt says.
-"$LF" check --engine wgl "$SHARED"/data/etcd/*.hist >"$tmp/etcd.out"; rc=$?
+"$LF" check --engine wgl "$DATA"/etcd/*.hist >"$tmp/etcd.out"; rc=$?
 [ $rc = 1 ] && ok || bad "etcd: exit $rc (wanted 1)"
 sed -E 's|^.*/(etcd_[0-9]+\.hist): ([a-z]+).*|\1 \2|' "$tmp/etcd.out" | sort >"$tmp/got"
-sort "$SHARED/data/etcd/verdicts.txt" >"$tmp/want"
+sort "$DATA/etcd/verdicts.txt" >"$tmp/want"
 diff -q "$tmp/got" "$tmp/want" >/dev/null && ok || bad "etcd verdicts differ: $(diff "$tmp/got" "$tmp/want" | head -5)"
 
 # JSON: a witness for a linearizable history, prefix and culprits for a violation.

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `linfuzz convert`: text -> lfz -> text gives the canonical text, stdin/stdout, and every failure's exit
 # code and message (malformed input names FILE:LINE and exits 2; unreadable or unwritable files exit 4).
-# Usage: test_convert.sh LINFUZZ_BIN SHARED_DIR
+# Usage: test_convert.sh LINFUZZ_BIN TEST_DATA_DIR
 set -u
 LF=$1
-SHARED=$2
+DATA=$2
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 pass=0
@@ -44,8 +44,8 @@ printf 'type cas-register\ninit nil\n0 1 2 cas nil 5 -> ok\n1 3 4 read -> 5\n' >
 printf 'type kv\n0 1 2 put -9223372036854775808 9223372036854775807\n0 3 18446744073709551615 get 1 -> nil\n' \
   >"$TMP/kv.hist"
 files=("$TMP"/all.hist "$TMP"/counter.hist "$TMP"/cas.hist "$TMP"/kv.hist)
-for f in "$SHARED"/data/etcd/*.hist; do files+=("$f"); done
-[ ${#files[@]} -gt 100 ] && ok || bad "only ${#files[@]} histories found under $SHARED/data/etcd"
+for f in "$DATA"/etcd/*.hist; do files+=("$f"); done
+[ ${#files[@]} -gt 100 ] && ok || bad "only ${#files[@]} histories found under $DATA/etcd"
 for f in "${files[@]}"; do
   b=$(basename "$f" .hist)
   "$LF" convert "$f" - >"$TMP/$b.canon.hist" || { bad "convert $f to stdout"; continue; }

@@ -3,7 +3,7 @@
 # per known-buggy adapter is committed; campaigns add more): each must still load, its saved histories must
 # still check as violations (`linfuzz repro --runs 0`, deterministic), its report must render, and its
 # minimized history, printed as text, must still be a violation for `linfuzz check`.
-# Usage: test_corpus_entries.sh LINFUZZ_BIN SHARED_DIR
+# Usage: test_corpus_entries.sh LINFUZZ_BIN TEST_DATA_DIR
 set -uo pipefail
 LF=$1
 corpus=$(cd "$(dirname "$0")/../../corpus" && pwd)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # `linfuzz gen` through the command line: output of every type parses and checks, corrupted histories are
 # usually violations, a seed gives the same history, -o writes the same text, bad usage exits 2.
-# Usage: test_gen.sh LINFUZZ_BIN SHARED_DIR
+# Usage: test_gen.sh LINFUZZ_BIN TEST_DATA_DIR
 set -u
 BIN=$1
 TMP=$(mktemp -d)
