@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "generate/history_gen.h"
+#include "linfuzz/generate.h"
 #include "util/radix_sort.h"
 
 const char *lf_stamp_map_name(lf_stamp_map m) {

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "history/history.h"
+#include "linfuzz/history.h"
 
 typedef enum lf_stamp_map {
     LF_STAMPS_SHIFT_TOP,    /* every stamp + (2^64-1 - largest): the largest becomes 2^64-1 */
