@@ -142,6 +142,7 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
     budget.deadline = o->timeout_s > 0 ? lf_now_s() + o->timeout_s : 0;
     budget.max_bytes = o->max_memory_bytes ? o->max_memory_bytes : LF_WGL_DEFAULT_MEMORY;
     budget.max_steps = o->max_steps;
+    budget.progress = o->progress;
     wgl_search_opts sopts = {o->use_cache, o->bitset_key, o->want_witness};
     size_t n = env->n;
 

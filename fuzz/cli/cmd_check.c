@@ -4,13 +4,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
-#include "linfuzz/check.h"
 #include "commands.h"
 #include "json_out.h"
+#include "linfuzz/check.h"
 #include "linfuzz/format.h"
+#include "progress_line.h"
 #include "util/clock.h"
+#include "util/parse.h"
+
+/* The time budget per history when --timeout is not given: long enough for what the engines can decide,
+ * short enough that an undecidable history (a million overlapping counter ops, say) ends with "unknown"
+ * instead of running for hours. */
+#define CHECK_DEFAULT_TIMEOUT_S 60.0
 
 static void help(FILE *out) {
     fprintf(out,
@@ -24,10 +31,14 @@ static void help(FILE *out) {
             "  --engine E       auto (default), monitor, brute, wgl or hitting\n"
             "  --json           one JSON object per file instead of text lines\n"
             "  --witness        print a linearization order for linearizable histories\n"
-            "  --timeout SEC    time budget per history for search engines (unknown when exceeded)\n"
+            "  --timeout SEC    time budget per history (default 60 s; 0 or none: no budget). A history that\n"
+            "                   is not decided within it is unknown. Accepts units: 500ms, 90s, 10m, 2h\n"
             "  --max-memory MB  memory budget per history for search engines (unknown when exceeded)\n"
             "  --max-depth D    deepest hitting-family depth tried\n"
             "  -q, --quiet      print nothing; the exit code tells\n"
+            "  --progress       show the progress line also when stderr is not a terminal (one line per\n"
+            "                   refresh). On a terminal it is on: a file that takes longer than a second gets\n"
+            "                   one line on stderr, refreshed every second (elapsed time, engine, steps, part)\n"
             "\n"
             "exit: 0 all linearizable, 1 some violation, 2 bad usage or malformed input, 3 some unknown,\n"
             "      4 a file could not be read. When files disagree the first of 2, 4, 1, 3 applies.\n");
@@ -64,7 +75,8 @@ static void print_witness(FILE *out, const lf_history *h, const lf_result *r) {
 int cmd_check(int argc, char **argv) {
     lf_check_options opt;
     lf_check_options_default(&opt);
-    bool json = false, quiet = false;
+    bool json = false, quiet = false, force_progress = false;
+    opt.timeout_s = CHECK_DEFAULT_TIMEOUT_S;
     int first_file = argc;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -75,6 +87,8 @@ int cmd_check(int argc, char **argv) {
             json = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = true;
+        } else if (!strcmp(a, "--progress")) {
+            force_progress = true;
         } else if (!strcmp(a, "--witness")) {
             opt.want_witness = true;
         } else if (!strcmp(a, "--engine") || !strcmp(a, "--timeout") || !strcmp(a, "--max-memory") ||
@@ -92,9 +106,13 @@ int cmd_check(int argc, char **argv) {
                     return LF_EXIT_USAGE;
                 }
             } else if (!strcmp(a, "--timeout")) {
-                opt.timeout_s = strtod(v, &end);
-                if (errno || *end || !(opt.timeout_s > 0) || opt.timeout_s > 1e7) {
-                    fprintf(stderr, "linfuzz check: --timeout takes a positive number of seconds, not '%s'\n", v);
+                if (!strcmp(v, "none")) {
+                    opt.timeout_s = 0;
+                } else if (!lf_parse_seconds(v, 0, LF_MAX_SECONDS, &opt.timeout_s)) {
+                    fprintf(stderr,
+                            "linfuzz check: --timeout takes a duration (seconds, or with a unit: 500ms, 10m), or 0 "
+                            "or none for no budget, not '%s'\n",
+                            v);
                     return LF_EXIT_USAGE;
                 }
             } else if (!strcmp(a, "--max-memory")) {
@@ -129,14 +147,22 @@ int cmd_check(int argc, char **argv) {
         return LF_EXIT_USAGE;
     }
     int exit_code = LF_EXIT_OK;
+    lf_progress progress;
+    lf_progress_line *line = NULL;
+    if (!quiet && (force_progress || isatty(STDERR_FILENO))) {
+        line = lf_progress_line_start(stderr, isatty(STDERR_FILENO));
+        opt.progress = &progress;
+    }
     for (int i = first_file; i < argc; i++) {
         const char *path = argv[i];
         lf_history h;
         char err[1024];
         int code;
         double t0 = (lf_now_s() * 1e3);
+        lf_progress_line_begin(line, path, &progress, opt.timeout_s);
         lf_status st = lf_history_read(path, &h, err, sizeof err);
         if (st != LF_OK) {
+            lf_progress_line_end(line);
             code = st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
             fprintf(stderr, "linfuzz check: %s\n", err);
             if (json && !quiet) {
@@ -149,7 +175,9 @@ int cmd_check(int argc, char **argv) {
         } else {
             lf_result r;
             lf_result_init(&r);
+            lf_progress_line_checking(line);
             lf_check(&h, &opt, &r);
+            lf_progress_line_end(line);
             double ms = (lf_now_s() * 1e3) - t0;
             code = r.verdict == LF_LINEARIZABLE ? LF_EXIT_OK
                    : r.verdict == LF_VIOLATION  ? LF_EXIT_VIOLATION
@@ -192,6 +220,7 @@ int cmd_check(int argc, char **argv) {
         }
         if (severity(code) > severity(exit_code)) exit_code = code;
     }
+    lf_progress_line_stop(line);
     if (fflush(stdout) != 0) return LF_EXIT_IO;
     return exit_code;
 }
