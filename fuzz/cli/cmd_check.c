@@ -98,8 +98,7 @@ int cmd_check(int argc, char **argv) {
                 return LF_EXIT_USAGE;
             }
             const char *v = argv[++i];
-            char *end = NULL;
-            errno = 0;
+            uint64_t u = 0;
             if (!strcmp(a, "--engine")) {
                 if (!lf_engine_from_name(v, &opt.engine)) {
                     fprintf(stderr, "linfuzz check: unknown engine '%s' (auto, monitor, brute, wgl, hitting)\n", v);
@@ -116,19 +115,17 @@ int cmd_check(int argc, char **argv) {
                     return LF_EXIT_USAGE;
                 }
             } else if (!strcmp(a, "--max-memory")) {
-                unsigned long long mb = strtoull(v, &end, 10);
-                if (errno || *end || mb == 0 || mb > (1ull << 30)) {
+                if (!lf_parse_u64(v, 1, 1u << 30, &u)) {
                     fprintf(stderr, "linfuzz check: --max-memory takes a positive number of MB, not '%s'\n", v);
                     return LF_EXIT_USAGE;
                 }
-                opt.max_memory_bytes = (size_t)mb << 20;
+                opt.max_memory_bytes = (size_t)u << 20;
             } else {
-                long d = strtol(v, &end, 10);
-                if (errno || *end || d < 1 || d > 64) {
+                if (!lf_parse_u64(v, 1, 64, &u)) {
                     fprintf(stderr, "linfuzz check: --max-depth takes a depth in 1..64, not '%s'\n", v);
                     return LF_EXIT_USAGE;
                 }
-                opt.max_depth = (int)d;
+                opt.max_depth = (int)u;
             }
         } else if (!strcmp(a, "--")) {
             first_file = i + 1;

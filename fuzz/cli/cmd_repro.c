@@ -16,6 +16,7 @@
 #include "corpus/entry.h"
 #include "testcase/fuzz_case.h"
 #include "testcase/replay.h"
+#include "util/parse.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -36,23 +37,7 @@ static void help(FILE *out) {
             "      2 bad usage or not a valid entry (corrupt, truncated, missing sections), 4 unreadable file.\n");
 }
 
-static bool parse_u64(const char *s, uint64_t *out) {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || *s == '-') return false;
-    *out = v;
-    return true;
-}
 
-static bool parse_seconds(const char *s, double *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= 0)) return false;
-    *out = v;
-    return true;
-}
 
 /* Re-checks one saved history; returns its verdict. */
 static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_options *o, bool quiet) {
@@ -111,9 +96,9 @@ int cmd_repro(int argc, char **argv) {
                 fprintf(stderr, "linfuzz repro: %s needs a value\n", a);
                 return LF_EXIT_USAGE;
             }
-            ok = !strcmp(a, "--runs") ? parse_u64(v, &runs)
-                 : !strcmp(a, "--seconds") ? parse_seconds(v, &seconds)
-                                           : parse_seconds(v, &timeout);
+            ok = !strcmp(a, "--runs") ? lf_parse_u64(v, 0, UINT64_MAX, &runs)
+                 : !strcmp(a, "--seconds") ? lf_parse_seconds(v, 0, LF_MAX_SECONDS, &seconds)
+                                           : lf_parse_seconds(v, 0, LF_MAX_SECONDS, &timeout);
             i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "linfuzz repro: unknown option '%s'\n", a);

@@ -17,6 +17,7 @@
 #include "linfuzz/format.h"
 #include "runner/runner.h"
 #include "util/clock.h"
+#include "util/parse.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -46,23 +47,7 @@ static void help(FILE *out) {
 }
 
 
-static bool parse_u64(const char *s, uint64_t *out) {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || *end || *s == '-') return false;
-    *out = v;
-    return true;
-}
 
-static bool parse_double(const char *s, double *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= 0)) return false;
-    *out = v;
-    return true;
-}
 
 typedef struct stress_options {
     const char *adapter, *out_dir;
@@ -92,17 +77,17 @@ static int parse_args(int argc, char **argv, stress_options *o) {
             fprintf(stderr, "linfuzz stress: %s needs a value\n", a);
             return LF_EXIT_USAGE;
         } else if (!strcmp(a, "--seconds")) {
-            ok = parse_double(v, &o->seconds);
+            ok = lf_parse_seconds(v, 0, LF_MAX_SECONDS, &o->seconds);
         } else if (!strcmp(a, "--timeout")) {
-            ok = parse_double(v, &o->timeout);
+            ok = lf_parse_seconds(v, 0, LF_MAX_SECONDS, &o->timeout);
         } else if (!strcmp(a, "--runs")) {
-            ok = parse_u64(v, &o->runs);
+            ok = lf_parse_u64(v, 0, UINT64_MAX, &o->runs);
         } else if (!strcmp(a, "--threads")) {
-            ok = parse_u64(v, &o->threads) && o->threads >= 1 && o->threads <= LF_WORKLOAD_MAX_THREADS;
+            ok = lf_parse_u64(v, 1, LF_WORKLOAD_MAX_THREADS, &o->threads);
         } else if (!strcmp(a, "--ops")) {
-            ok = parse_u64(v, &o->ops) && o->ops >= 1 && o->ops <= LF_WORKLOAD_MAX_OPS;
+            ok = lf_parse_u64(v, 1, LF_WORKLOAD_MAX_OPS, &o->ops);
         } else if (!strcmp(a, "--seed")) {
-            ok = parse_u64(v, &o->seed);
+            ok = lf_parse_u64(v, 0, UINT64_MAX, &o->seed);
         } else if (!strcmp(a, "--out")) {
             o->out_dir = v;
         } else if (!strcmp(a, "--clock")) {

@@ -22,12 +22,13 @@ static int by_kind_then_name(const void *pa, const void *pb) {
 }
 
 static void collect(void) {
-    if (!__start_lf_adapters || !__stop_lf_adapters || __stop_lf_adapters <= __start_lf_adapters) return;
-    size_t n = (size_t)(__stop_lf_adapters - __start_lf_adapters);
+    const lf_adapter *const *first = __start_lf_adapters, *const *end = __stop_lf_adapters;
+    if (!first || !end || end <= first) return;
+    size_t n = (size_t)(end - first);
     sorted = malloc(n * sizeof *sorted);
     if (!sorted) return; /* out of memory at start-up: no adapters rather than a crash */
     for (size_t i = 0; i < n; i++)
-        if (__start_lf_adapters[i]) sorted[count++] = __start_lf_adapters[i];
+        if (first[i]) sorted[count++] = first[i];
     qsort(sorted, count, sizeof *sorted, by_kind_then_name);
 }
 

@@ -44,6 +44,8 @@
 #include "testcase/fuzz_case.h"
 #include "testcase/history_signal.h"
 #include "util/clock.h"
+#include "util/env.h"
+#include "util/parse.h"
 
 #ifndef LINFUZZ_CORPUS_DIR
 #define LINFUZZ_CORPUS_DIR "corpus"
@@ -71,10 +73,6 @@ static struct {
 } G;
 
 
-static bool env_off(const char *name) {
-    const char *v = getenv(name);
-    return v && (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off"));
-}
 
 static void print_summary(void) {
     char first[32] = "-", line[PATH_MAX + 512];
@@ -124,22 +122,26 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     if (!G.adapter) exit(2);
     lf_method ms[LF_M_COUNT];
     G.n_methods = lf_fuzz_case_methods(G.adapter, ms);
+    /* The environment (util/env.h: one meaning for every flag; a malformed value stops the run). */
+    char err[256];
     const char *which = getenv("LINFUZZ_FUZZ_SIGNAL");
-    G.signal = which && *which && !env_off("LINFUZZ_FUZZ_SIGNAL");
     G.overlap_only = which && !strcmp(which, "overlap");
     G.witness_only = which && !strcmp(which, "witness");
     G.nearmiss_only = which && !strcmp(which, "nearmiss");
-    G.mutator = !env_off("LINFUZZ_FUZZ_MUTATOR");
-    G.perturb = !env_off("LINFUZZ_FUZZ_PERTURB");
-    const char *keep = getenv("LINFUZZ_KEEP_DUPLICATES"), *cont = getenv("LINFUZZ_FUZZ_CONTINUE");
-    G.keep_duplicates = keep && strcmp(keep, "0") != 0;
-    G.keep_going = cont && strcmp(cont, "0") != 0;
+    bool env_ok = (G.overlap_only || G.witness_only || G.nearmiss_only)
+                      ? (G.signal = true)
+                      : lf_env_flag("LINFUZZ_FUZZ_SIGNAL", false, &G.signal, err, sizeof err);
+    env_ok = env_ok && lf_env_flag("LINFUZZ_FUZZ_MUTATOR", true, &G.mutator, err, sizeof err) &&
+             lf_env_flag("LINFUZZ_FUZZ_PERTURB", true, &G.perturb, err, sizeof err) &&
+             lf_env_flag("LINFUZZ_KEEP_DUPLICATES", false, &G.keep_duplicates, err, sizeof err) &&
+             lf_env_flag("LINFUZZ_FUZZ_CONTINUE", false, &G.keep_going, err, sizeof err) &&
+             lf_env_u64("LINFUZZ_FUZZ_CAPTURE", 1, 1, UINT32_MAX, &G.capture_max, err, sizeof err) &&
+             lf_env_seconds("LINFUZZ_FUZZ_SECONDS", 0, 0, LF_MAX_SECONDS, &G.budget, err, sizeof err);
+    if (!env_ok) {
+        fprintf(stderr, "linfuzz-fuzz: %s (LINFUZZ_FUZZ_SIGNAL also takes overlap, witness or nearmiss)\n", err);
+        exit(2);
+    }
     G.first_violation = -1;
-    const char *capture = getenv("LINFUZZ_FUZZ_CAPTURE");
-    G.capture_max = capture ? strtoull(capture, NULL, 10) : 1;
-    if (G.capture_max < 1) G.capture_max = 1;
-    const char *secs = getenv("LINFUZZ_FUZZ_SECONDS");
-    G.budget = secs ? strtod(secs, NULL) : 0;
     const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
     if (dir && *dir)
         snprintf(G.violations_dir, sizeof G.violations_dir, "%s", dir);

@@ -2,6 +2,7 @@
 # harness binary for every adapter it carries, as the binary itself lists them (`linfuzz-fuzz adapters
 # --names`). The names are remembered in linfuzz-fuzz.links, so that the links of adapters that are gone are
 # removed next time (and nothing else is). Run with -DHARNESS=<path of linfuzz-fuzz>.
+cmake_minimum_required(VERSION 3.20)
 get_filename_component(dir "${HARNESS}" DIRECTORY)
 execute_process(COMMAND "${HARNESS}" adapters --names
   OUTPUT_VARIABLE names RESULT_VARIABLE status ERROR_VARIABLE errors)

@@ -2,19 +2,10 @@
 # `linfuzz check`: output lines, JSON, exit codes (0 linearizable, 1 violation, 2 usage/malformed, 3 unknown,
 # 4 unreadable file) and how several files combine.
 set -u
+source "$(dirname "$0")/../lib.sh"
 LF=$1
 DATA=$2
 DATA=$(cd "$(dirname "$0")/../data" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_rc() { # expected_rc description cmd...
-  local want=$1 what=$2; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  if [ "$rc" = "$want" ]; then ok; else bad "$what: exit $rc, wanted $want ($(head -c 300 "$tmp/out" "$tmp/err"))"; fi
-}
 
 printf 'type queue\n0 1 2 enq 1\n1 3 4 enq 2\n0 5 6 deq -> 1\n' >"$tmp/lin.hist"
 printf 'type queue\n0 1 2 enq 1\n1 3 4 enq 2\n0 5 6 deq -> 2\n1 7 8 deq -> 1\n' >"$tmp/viol.hist"
@@ -71,5 +62,4 @@ for f in "$DATA"/monitor_cases/*.hist; do
   [ "$got" = "$want" ] && ok || bad "$f: $got, wanted $want"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

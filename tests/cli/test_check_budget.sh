@@ -3,12 +3,8 @@
 # was printed as a violation), its default time budget (--timeout: default 60 s, 0/none for none, units) and
 # its progress line (only on a terminal or with --progress, never with -q, only after a second).
 set -u
+source "$(dirname "$0")/../lib.sh"
 LF=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 line_is() { # expected_rc expected_line args...
   local rc_want=$1 want=$2; shift 2
   local out rc
@@ -64,5 +60,4 @@ for v in bogus -1 1e3 '' 5x; do
   "$LF" check --timeout "$v" "$tmp/queue.hist" >/dev/null 2>&1; [ $? = 2 ] && ok || bad "--timeout '$v' accepted"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

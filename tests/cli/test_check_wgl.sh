@@ -3,13 +3,9 @@
 # the violation explanation in JSON, and budgets: --timeout and --max-memory answer unknown (exit 3) with
 # the budget named, in time.
 set -u
+source "$(dirname "$0")/../lib.sh"
 LF=$1
 DATA=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 
 # etcd: the verdict of every file, as verdicts.txt says.
 "$LF" check --engine wgl "$DATA"/etcd/*.hist >"$tmp/etcd.out"; rc=$?
@@ -45,5 +41,4 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 out=$("$LF" check --engine wgl --max-memory 1 "$tmp/hard.hist"); rc=$?
 [ $rc = 3 ] && [[ "$out" == *"unknown: memory budget exhausted"* ]] && ok || bad "max-memory: exit $rc: $out"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

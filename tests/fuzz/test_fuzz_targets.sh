@@ -4,13 +4,8 @@
 # leaves a valid corpus entry and a crash input; a correct adapter's target stays clean.
 # Usage: test_fuzz_targets.sh LINFUZZ_BIN BIN_DIR CORPUS_DIR
 set -uo pipefail
+source "$(dirname "$0")/../lib.sh"
 LF=$1 BIN=$2 CORPUS=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # check DESCRIPTION COMMAND...
-  if "${@:2}"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi
-}
 
 # 1. One target per adapter of the registry (the hard links fuzz_<adapter> to linfuzz-fuzz, made at build time).
 missing=""
@@ -71,4 +66,4 @@ check "linfuzz-fuzz without an adapter name asks for one (rc $rc)" \
   bash -c "[ $rc -eq 2 ] && grep -q 'LINFUZZ_ADAPTER=NAME' '$tmp/unnamed'"
 
 [ "$fail" = 0 ] || { echo "--- logs ---"; tail -n 30 "$tmp"/log-*; }
-exit "$fail"
+finish
