@@ -321,7 +321,8 @@ static bool monitor_may_apply(const lf_history *h) {
     case LF_TYPE_SET:
     case LF_TYPE_STACK:
     case LF_TYPE_QUEUE:
-    case LF_TYPE_PQUEUE: return !repeats_an_early_value(h);
+    case LF_TYPE_PQUEUE:
+    case LF_TYPE_DEQUE: return !repeats_an_early_value(h);
     default: return false;
     }
 }

@@ -15,13 +15,15 @@ void lf_monitor_check(const lf_history *h, lf_result *r) {
         break;
     case LF_TYPE_STACK:
     case LF_TYPE_QUEUE:
-    case LF_TYPE_PQUEUE: {
+    case LF_TYPE_PQUEUE:
+    case LF_TYPE_DEQUE: {
         lf_std s;
         v = lf_standardize(h, &s, r);
         if (v == LF_LINEARIZABLE) {
             switch (h->type) {
             case LF_TYPE_STACK: v = lf_monitor_stack(h, &s, r); break;
             case LF_TYPE_QUEUE: v = lf_monitor_queue(h, &s, r); break;
+            case LF_TYPE_DEQUE: v = lf_monitor_deque(h, &s, r); break;
             default: v = lf_monitor_pqueue(h, &s, r); break;
             }
         }

@@ -14,6 +14,7 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r);
 lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_queue(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_pqueue(const lf_history *h, const lf_std *s, lf_result *r);
+lf_verdict lf_monitor_deque(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_register(const lf_history *h, lf_result *r);
 
 #endif

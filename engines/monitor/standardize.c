@@ -184,7 +184,8 @@ static uint8_t classify(lf_type type, const lf_op *op, int64_t *value, bool *nil
 static const char *insert_name(lf_type t) {
     switch (t) {
     case LF_TYPE_SET: return "added";
-    case LF_TYPE_STACK: return "pushed";
+    case LF_TYPE_STACK:
+    case LF_TYPE_DEQUE: return "pushed";
     case LF_TYPE_QUEUE: return "enqueued";
     default: return "inserted";
     }
@@ -193,7 +194,8 @@ static const char *insert_name(lf_type t) {
 static const char *remove_name(lf_type t) {
     switch (t) {
     case LF_TYPE_SET: return "removed";
-    case LF_TYPE_STACK: return "popped";
+    case LF_TYPE_STACK:
+    case LF_TYPE_DEQUE: return "popped";
     case LF_TYPE_QUEUE: return "dequeued";
     default: return "polled";
     }

@@ -1,0 +1,529 @@
+/* Deque monitor: unambiguous double-ended queues, decided by decomposition (docs/monitors.md, "Deques").
+ *
+ * In every legal run of a deque with distinct values, classify each value by the end it is pushed at and the
+ * end it is popped at (never popped: the end it was pushed at). Then at every moment the deque reads
+ *     [FF values] [middle] [BB values]
+ * FF (pushed and popped at the front) form a stack at the front, BB a stack at the back, and the middle holds
+ * either only BF values (pushed at the back, popped at the front) or only FB values, first in first out. So a
+ * BF push needs no BB value present, a BF pop no FF value, and so on: the middle's ops need one of the two
+ * stacks empty. Because a stack history can be made empty at any set of moments that no critical interval
+ * covers (a projection argument), the three parts decouple:
+ *
+ *   H is linearizable iff the FF ops are a linearizable stack history, the BB ops are too, and the middle is
+ *   a linearizable FIFO queue (phases BF/FB never overlapping) whose every op takes effect at a moment that
+ *   no critical interval of the stack it needs empty covers.
+ *
+ * The stacks go to the stack monitor (on their projections). The middle is peeled front value by front value
+ * as in the queue monitor, with "earliest/latest moment in the op's interval that the needed stack leaves
+ * free" in place of the interval's ends (O(1) each after one prefix pass), and the peeling order is turned into
+ * an explicit schedule, which is the proof of linearizability for the middle. A value peeked at the far end
+ * of its own stack (an FF value by peek_back, a BB value by peek_front) is outside this decomposition: such
+ * histories answer unknown ("unsupported"), and the general checkers decide them. O(n log n). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "monitor/monitor.h"
+#include "monitor/monitors.h"
+#include "monitor/segment_tree.h"
+#include "util/radix_sort.h"
+
+#define NONE UINT32_MAX
+
+enum { FRONT = 0, BACK = 1 };
+/* Classes: push end * 2 + pop end. */
+enum { C_FF = 0, C_FB = 1, C_BF = 2, C_BB = 3, C_NONE = 4 /* a value with no op left */ };
+
+static int end_of(lf_method m) {
+    return m == LF_M_PUSH_FRONT || m == LF_M_POP_FRONT || m == LF_M_PEEK_FRONT ? FRONT : BACK;
+}
+
+static const char *class_name(int c) {
+    switch (c) {
+    case C_FF: return "pushed and popped at the front";
+    case C_BB: return "pushed and popped at the back";
+    case C_BF: return "pushed at the back and popped at the front";
+    default: return "pushed at the front and popped at the back";
+    }
+}
+
+typedef struct {
+    const lf_history *h;
+    const lf_std *s;
+    uint8_t *cls;      /* per value */
+    uint32_t M;        /* tuned stamps 1..M, partitions 1..M-1 */
+    uint32_t *nf[2];   /* per partition: first partition >= p free of the FF (0) / BB (1) critical intervals, or M */
+    uint32_t *pf[2];   /* per partition: last partition <= p free of them, or 0 */
+} deque_ctx;
+
+/* The end an op acts at (artificial removes: their value's push end). */
+static int op_end(const deque_ctx *d, uint32_t i) {
+    if (i >= d->s->n_ops) return d->cls[d->s->val[i]] >> 1;
+    return end_of((lf_method)d->h->ops[i].method);
+}
+
+/* Earliest partition >= lo inside op i's interval that the stack at `end` leaves free, or NONE. */
+static uint32_t earliest(const deque_ctx *d, uint32_t i, uint32_t lo, int end) {
+    uint32_t a = d->s->inv[i] > lo ? d->s->inv[i] : lo, b = d->s->res[i]; /* partitions a..b-1 */
+    if (a >= b) return NONE;
+    uint32_t p = d->nf[end][a];
+    return p < b ? p : NONE;
+}
+
+/* Latest partition inside op i's interval that the stack at `end` leaves free, or NONE. */
+static uint32_t latest(const deque_ctx *d, uint32_t i, int end) {
+    uint32_t a = d->s->inv[i], b = d->s->res[i];
+    if (a >= b) return NONE;
+    uint32_t p = d->pf[end][b - 1];
+    return p >= a && p != 0 ? p : NONE;
+}
+
+/* Rewrites "op N" in a reason of the stack monitor (N: index in the projection) to the history's index. */
+static void translate_ops(const char *in, const uint32_t *map, size_t n_map, char *out, size_t len) {
+    size_t k = 0;
+    for (const char *p = in; *p && k + 1 < len;) {
+        if (strncmp(p, "op ", 3) == 0 && p[3] >= '0' && p[3] <= '9') {
+            char *end;
+            unsigned long idx = strtoul(p + 3, &end, 10);
+            int w = idx < n_map ? snprintf(out + k, len - k, "op %" PRIu32, map[idx]) : snprintf(out + k, len - k, "op ?");
+            if (w < 0 || (size_t)w >= len - k) break;
+            k += (size_t)w;
+            p = end;
+        } else {
+            out[k++] = *p++;
+        }
+    }
+    out[k] = '\0';
+}
+
+/* Checks the ops of the values of class c (FF or BB) as a stack history. Returns LF_LINEARIZABLE, or the
+ * stack monitor's verdict with r filled in (ops named by their index in h). */
+static lf_verdict check_stack_part(const deque_ctx *d, int c, lf_result *r) {
+    const lf_history *h = d->h;
+    const lf_std *s = d->s;
+    lf_history sub;
+    lf_history_init(&sub, LF_TYPE_STACK);
+    uint32_t *map = malloc((s->n_ops ? s->n_ops : 1) * sizeof *map);
+    bool ok = map != NULL;
+    size_t n = 0;
+    for (uint32_t i = 0; ok && i < s->n_ops; i++) {
+        uint8_t k = s->kind[i];
+        if ((k != STD_ADD && k != STD_REM && k != STD_OTHER) || d->cls[s->val[i]] != c) continue;
+        lf_op op = h->ops[i];
+        switch ((lf_method)op.method) {
+        case LF_M_PUSH_FRONT:
+        case LF_M_PUSH_BACK: op.method = LF_M_PUSH; break;
+        case LF_M_POP_FRONT:
+        case LF_M_POP_BACK: op.method = LF_M_POP; break;
+        default: op.method = LF_M_PEEK; break;
+        }
+        map[n++] = i;
+        ok = lf_history_push(&sub, &op);
+    }
+    lf_verdict v = LF_LINEARIZABLE;
+    if (!ok) {
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
+        v = LF_UNKNOWN;
+    } else if (sub.n) {
+        lf_result sr;
+        lf_result_init(&sr);
+        lf_monitor_check(&sub, &sr);
+        if (sr.verdict != LF_LINEARIZABLE) {
+            char t[sizeof sr.reason];
+            translate_ops(sr.reason, map, n, t, sizeof t);
+            lf_result_set(r, sr.verdict, "monitor", "the values %s form a stack, and as a stack (push = push_%s, "
+                          "pop = pop_%s) they are not linearizable: %.380s",
+                          class_name(c), c == C_FF ? "front" : "back", c == C_FF ? "front" : "back", t);
+            for (size_t k = 0; k < sr.n_culprits; k++)
+                if (sr.culprits[k] < n) lf_result_add_culprit(r, map[sr.culprits[k]]);
+            v = sr.verdict;
+        }
+        lf_result_free(&sr);
+    }
+    free(map);
+    lf_history_free(&sub);
+    return v;
+}
+
+/* Free-partition tables of the FF and BB critical intervals. */
+static bool build_free_tables(deque_ctx *d) {
+    const lf_std *s = d->s;
+    uint32_t M = d->M;
+    int32_t *cov = calloc((size_t)M + 2, sizeof *cov);
+    for (int e = 0; e < 2; e++) {
+        d->nf[e] = malloc(((size_t)M + 2) * sizeof *d->nf[e]);
+        d->pf[e] = malloc(((size_t)M + 2) * sizeof *d->pf[e]);
+    }
+    if (!cov || !d->nf[0] || !d->nf[1] || !d->pf[0] || !d->pf[1]) {
+        free(cov);
+        return false;
+    }
+    for (int e = 0; e < 2; e++) {
+        int c = e == FRONT ? C_FF : C_BB;
+        memset(cov, 0, ((size_t)M + 2) * sizeof *cov);
+        for (uint32_t v = 0; v < s->n_values; v++) {
+            uint32_t lo, hi;
+            if (d->cls[v] == c && lf_std_ci(s, v, &lo, &hi)) {
+                cov[lo]++;
+                cov[hi]--;
+            }
+        }
+        int32_t run = 0;
+        uint32_t last = 0;
+        for (uint32_t p = 1; p <= M; p++) {
+            run += cov[p];
+            cov[p] = run; /* now the coverage of partition p */
+            if (p < M && run == 0) last = p;
+            d->pf[e][p] = last;
+        }
+        d->pf[e][0] = 0;
+        uint32_t next = M;
+        d->nf[e][M] = d->nf[e][M + 1] = M;
+        for (uint32_t p = M; p-- > 1;) {
+            if (cov[p] == 0) next = p;
+            d->nf[e][p] = next;
+        }
+        d->nf[e][0] = d->nf[e][1];
+    }
+    free(cov);
+    return true;
+}
+
+/* One middle value, as the peeling sees it (all moments are partitions). */
+typedef struct {
+    uint32_t v;       /* value id */
+    uint32_t e;       /* earliest free moment of its push */
+    uint32_t t;       /* latest of the earliest free moments of its tail peeks (peeks at its push end), or e */
+    uint32_t q;       /* earliest free moment of its pop after its push and all its peeks */
+    uint32_t le;      /* latest free moment of its push */
+    uint32_t ld;      /* latest free moment of its pop and of its head peeks (peeks at its pop end) */
+    uint32_t peeks;   /* first of its peeks (linked through peek_next), or NONE */
+} mid_value;
+
+#define FAR ((int32_t)1 << 30) /* a removed value's key in the min trees: above every partition */
+
+static int32_t tree_min_except(lf_mintree *t, size_t k, size_t x) {
+    int32_t a = x > 0 ? lf_mintree_min(t, 0, x) : FAR, b = x + 1 < k ? lf_mintree_min(t, x + 1, k) : FAR;
+    return a < b ? a : b;
+}
+
+typedef struct {
+    uint32_t key, idx;
+} heap_item;
+
+static void heap_push(heap_item *hp, size_t *n, heap_item x) {
+    size_t i = (*n)++;
+    while (i > 0 && hp[(i - 1) / 2].key > x.key) {
+        hp[i] = hp[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    hp[i] = x;
+}
+
+static heap_item heap_pop(heap_item *hp, size_t *n) {
+    heap_item top = hp[0], last = hp[--(*n)];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, m = l;
+        if (l >= *n) break;
+        if (l + 1 < *n && hp[l + 1].key < hp[l].key) m = l + 1;
+        if (hp[m].key >= last.key) break;
+        hp[i] = hp[m];
+        i = m;
+    }
+    if (*n) hp[i] = last;
+    return top;
+}
+
+static void describe(const deque_ctx *d, uint32_t i, char *buf, size_t len) { lf_std_describe(d->s, d->h, i, buf, len); }
+
+/* A middle op with no moment its stack leaves free: name a value of that stack certainly present all along. */
+static lf_verdict no_free_moment(const deque_ctx *d, uint32_t i, int end, lf_result *r) {
+    const lf_std *s = d->s;
+    char a[300], b[300] = "?", c[300] = "?", vs[32] = "?";
+    describe(d, i, a, sizeof a);
+    int stack = end == FRONT ? C_FF : C_BB;
+    uint32_t inv = s->inv[i], res = s->res[i];
+    for (uint32_t v = 0; v < s->n_values; v++) {
+        uint32_t lo, hi;
+        if (d->cls[v] != stack || !lf_std_ci(s, v, &lo, &hi) || hi <= inv || lo >= res) continue;
+        lf_std_value_str(s, v, vs, sizeof vs);
+        describe(d, s->add_op[v], b, sizeof b);
+        describe(d, s->rem_op[v], c, sizeof c);
+        lf_std_culprit(s, r, s->add_op[v]);
+        lf_std_culprit(s, r, s->rem_op[v]);
+        break;
+    }
+    lf_result_set(r, LF_VIOLATION, "monitor",
+                  "%s can only take effect while no value %s is in the deque (it acts at the %s, past them), but at "
+                  "every moment of it one is certainly there (e.g. %s, between %s and %s)",
+                  a, class_name(stack), end == FRONT ? "front" : "back", vs, b, c);
+    lf_std_culprit(s, r, i);
+    return LF_VIOLATION;
+}
+
+/* The middle's schedule in the peeling order: every op at the earliest free moment after what must precede
+ * it (the previous push; for a pop or head peek the previous pop; at a phase change the previous pop; the
+ * previous value's tail peeks). Returns false when some op finds no moment. */
+static bool schedule_middle(const deque_ctx *d, const mid_value *mv, const uint32_t *order, size_t k,
+                            const uint32_t *peek_next) {
+    const lf_std *s = d->s;
+    uint32_t prev_enq = 0, prev_deq = 0, prev_tail = 0;
+    int prev_cls = -1;
+    for (size_t j = 0; j < k; j++) {
+        const mid_value *m = &mv[order[j]];
+        int c = d->cls[m->v], push_end = c >> 1, pop_end = c & 1;
+        uint32_t lo = prev_enq > prev_tail ? prev_enq : prev_tail;
+        if (prev_cls >= 0 && prev_cls != c && prev_deq > lo) lo = prev_deq;
+        uint32_t e = earliest(d, s->add_op[m->v], lo, push_end);
+        if (e == NONE) return false;
+        uint32_t tail = e, head_lo = e > prev_deq ? e : prev_deq, deq_lo = head_lo;
+        for (uint32_t i = m->peeks; i != NONE; i = peek_next[i]) {
+            int end = op_end(d, i);
+            uint32_t at = earliest(d, i, end == pop_end ? head_lo : e, end);
+            if (at == NONE) return false;
+            if (end == pop_end) {
+                if (at > deq_lo) deq_lo = at;
+            } else if (at > tail) {
+                tail = at;
+            }
+        }
+        if (tail > deq_lo) deq_lo = tail;
+        uint32_t q = earliest(d, s->rem_op[m->v], deq_lo, pop_end);
+        if (q == NONE) return false;
+        prev_enq = e;
+        prev_deq = q;
+        prev_tail = tail;
+        prev_cls = c;
+    }
+    return true;
+}
+
+/* The middle: FIFO peeling with free-moment bounds, then the schedule in the peeling order. */
+static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
+    const lf_std *s = d->s;
+    size_t k = 0;
+    for (uint32_t v = 0; v < s->n_values; v++) k += d->cls[v] == C_BF || d->cls[v] == C_FB;
+    if (k == 0) return LF_LINEARIZABLE;
+    mid_value *mv = malloc(k * sizeof *mv);
+    uint32_t *slot = malloc(s->n_values * sizeof *slot), *order = malloc(k * sizeof *order);
+    uint32_t *peek_next = malloc(((size_t)s->n_ops + 1) * sizeof *peek_next);
+    lf_keyed *by_e = malloc(k * sizeof *by_e);
+    heap_item *pool = malloc(k * sizeof *pool), *back = malloc(k * sizeof *back);
+    uint8_t *gone = calloc(k, 1), *pooled = calloc(k, 1);
+    int32_t *leaf = malloc(k * sizeof *leaf);
+    lf_mintree t_le = {0}, t_ld = {0}, t_cls[2] = {{0}, {0}};
+    lf_verdict verdict = LF_UNKNOWN;
+    if (!mv || !slot || !order || !peek_next || !by_e || !pool || !back || !gone || !pooled || !leaf) goto oom;
+    k = 0;
+    for (uint32_t v = 0; v < s->n_values; v++) {
+        slot[v] = NONE;
+        if (d->cls[v] != C_BF && d->cls[v] != C_FB) continue;
+        slot[v] = (uint32_t)k;
+        mv[k++] = (mid_value){v, 0, 0, 0, 0, 0, NONE};
+    }
+    /* Each op needs a free moment at all; then the bounds the peeling compares. */
+    for (size_t x = 0; x < k; x++) {
+        mid_value *m = &mv[x];
+        int push_end = d->cls[m->v] >> 1, pop_end = d->cls[m->v] & 1;
+        uint32_t add = s->add_op[m->v], rem = s->rem_op[m->v];
+        m->e = earliest(d, add, 0, push_end);
+        m->le = latest(d, add, push_end);
+        if (m->e == NONE) {
+            verdict = no_free_moment(d, add, push_end, r);
+            goto done;
+        }
+        m->t = m->e;
+        m->ld = latest(d, rem, pop_end);
+        if (m->ld == NONE) {
+            verdict = no_free_moment(d, rem, pop_end, r);
+            goto done;
+        }
+    }
+    for (uint32_t i = s->n_ops; i-- > 0;) {
+        if (s->kind[i] != STD_OTHER || slot[s->val[i]] == NONE) continue;
+        mid_value *m = &mv[slot[s->val[i]]];
+        peek_next[i] = m->peeks;
+        m->peeks = i;
+    }
+    for (size_t x = 0; x < k; x++) {
+        mid_value *m = &mv[x];
+        int pop_end = d->cls[m->v] & 1;
+        uint32_t heads = m->e;
+        for (uint32_t i = m->peeks; i != NONE; i = peek_next[i]) {
+            int end = op_end(d, i);
+            uint32_t at = earliest(d, i, m->e, end), late = latest(d, i, end);
+            if (at == NONE || late == NONE) {
+                verdict = no_free_moment(d, i, end, r);
+                goto done;
+            }
+            if (end == pop_end) { /* head peek: after every older value left, like the pop */
+                if (at > heads) heads = at;
+                if (late < m->ld) m->ld = late;
+            } else if (at > m->t) { /* tail peek: before every younger value arrives */
+                m->t = at;
+            }
+        }
+        m->q = earliest(d, s->rem_op[m->v], heads > m->t ? heads : m->t, pop_end);
+        if (m->q == NONE) {
+            verdict = no_free_moment(d, s->rem_op[m->v], pop_end, r);
+            goto done;
+        }
+    }
+
+    /* Min trees over the remaining values: latest push, latest pop/head peek, latest push per phase. */
+    for (size_t x = 0; x < k; x++) leaf[x] = (int32_t)mv[x].le;
+    bool ok = lf_mintree_init(&t_le, k, leaf);
+    for (size_t x = 0; x < k; x++) leaf[x] = (int32_t)mv[x].ld;
+    ok = lf_mintree_init(&t_ld, k, leaf) && ok;
+    for (int c = 0; c < 2; c++) {
+        for (size_t x = 0; x < k; x++) leaf[x] = (d->cls[mv[x].v] == C_FB) == c ? (int32_t)mv[x].le : FAR;
+        ok = lf_mintree_init(&t_cls[c], k, leaf) && ok;
+    }
+    if (!ok) goto oom;
+    for (size_t x = 0; x < k; x++) by_e[x] = (lf_keyed){mv[x].e, (uint32_t)x};
+    if (!lf_radix_sort(by_e, k)) goto oom;
+
+    /* Peel the oldest: a value m may be the first of the remaining ones when its push can precede every other
+     * push (e <= their latest), its tail peeks too, its pop every other pop and head peek (q <= their
+     * latest), and every push of the other phase can follow its pop. The push bound leaves as candidates
+     * the argmin of the latest pushes and the values whose earliest push is at most that minimum; they wait
+     * in a heap by q, and only those with q <= the least latest pop can pass. */
+    size_t n_pool = 0, next_e = 0, peeled = 0;
+    while (peeled < k) {
+        size_t a_star, d_star;
+        int32_t L = lf_mintree_argmin(&t_le, &a_star), D = lf_mintree_argmin(&t_ld, &d_star);
+        while (next_e < k && (int32_t)by_e[next_e].key <= L) {
+            uint32_t x = by_e[next_e++].payload;
+            if (!gone[x] && !pooled[x]) {
+                pooled[x] = 1;
+                heap_push(pool, &n_pool, (heap_item){mv[x].q, x});
+            }
+        }
+        uint32_t found = NONE;
+        size_t n_back = 0;
+        for (int phase = 0; found == NONE; phase++) {
+            uint32_t x;
+            if (phase < 2) {
+                x = (uint32_t)(phase == 0 ? a_star : d_star);
+                if (gone[x]) continue;
+            } else {
+                if (n_pool == 0) break;
+                heap_item it = heap_pop(pool, &n_pool);
+                if (gone[it.idx]) continue;
+                back[n_back++] = it;
+                if ((int32_t)it.key > D && it.idx != d_star) break;
+                x = it.idx;
+            }
+            const mid_value *m = &mv[x];
+            int c = d->cls[m->v] == C_FB;
+            int32_t le_ex = tree_min_except(&t_le, k, x), ld_ex = tree_min_except(&t_ld, k, x);
+            int32_t other = lf_mintree_min(&t_cls[!c], 0, k);
+            if ((int32_t)m->e <= le_ex && (int32_t)m->t <= le_ex && (int32_t)m->q <= ld_ex && (int32_t)m->q <= other)
+                found = x;
+        }
+        for (size_t b = 0; b < n_back; b++)
+            if (back[b].idx != found) heap_push(pool, &n_pool, back[b]);
+        if (found == NONE) {
+            char a[300], b2[300];
+            uint32_t va = mv[a_star].v, vd = mv[d_star].v;
+            describe(d, s->add_op[va], a, sizeof a);
+            describe(d, s->rem_op[vd], b2, sizeof b2);
+            lf_std_culprit(s, r, s->add_op[va]);
+            lf_std_culprit(s, r, s->rem_op[vd]);
+            lf_result_set(r, LF_VIOLATION, "monitor",
+                          "the values pushed at one end and popped at the other leave in the order they came (first "
+                          "in, first out), but none of the %zu remaining ones can be the oldest: %s must take effect "
+                          "before the other pushes of such values, and %s before their pops",
+                          k - peeled, a, b2);
+            verdict = LF_VIOLATION;
+            goto done;
+        }
+        gone[found] = 1;
+        order[peeled++] = found;
+        lf_mintree_add(&t_le, found, found + 1, FAR);
+        lf_mintree_add(&t_ld, found, found + 1, FAR);
+        lf_mintree_add(&t_cls[d->cls[mv[found].v] == C_FB], found, found + 1, FAR);
+    }
+    if (schedule_middle(d, mv, order, k, peek_next)) {
+        verdict = LF_LINEARIZABLE;
+    } else {
+        lf_result_set(r, LF_UNKNOWN, "monitor",
+                      "unsupported: the deque monitor found no schedule for the %zu values pushed at one end and "
+                      "popped at the other",
+                      k);
+        verdict = LF_UNKNOWN;
+    }
+    goto done;
+oom:
+    lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
+    verdict = LF_UNKNOWN;
+done:
+    if (t_le.t) lf_mintree_free(&t_le);
+    if (t_ld.t) lf_mintree_free(&t_ld);
+    if (t_cls[0].t) lf_mintree_free(&t_cls[0]);
+    if (t_cls[1].t) lf_mintree_free(&t_cls[1]);
+    free(mv);
+    free(slot);
+    free(order);
+    free(peek_next);
+    free(by_e);
+    free(pool);
+    free(back);
+    free(gone);
+    free(pooled);
+    free(leaf);
+    return verdict;
+}
+
+lf_verdict lf_monitor_deque(const lf_history *h, const lf_std *s, lf_result *r) {
+    deque_ctx d;
+    memset(&d, 0, sizeof d);
+    d.h = h;
+    d.s = s;
+    d.M = s->n_stamps;
+    lf_verdict verdict = LF_UNKNOWN;
+    d.cls = malloc(s->n_values ? s->n_values : 1);
+    if (!d.cls) goto oom;
+    for (uint32_t v = 0; v < s->n_values; v++) {
+        if (s->add_op[v] == NONE) { /* only a pending push nobody saw: dropped */
+            d.cls[v] = C_NONE;
+            continue;
+        }
+        int push_end = end_of((lf_method)h->ops[s->add_op[v]].method);
+        int pop_end = s->rem_op[v] < s->n_ops ? end_of((lf_method)h->ops[s->rem_op[v]].method) : push_end;
+        d.cls[v] = (uint8_t)(push_end * 2 + pop_end);
+    }
+    /* A stack value peeked at its stack's far end (an FF value at the back: the deque holds only FF values
+     * then, it the oldest) is outside the decomposition. */
+    for (uint32_t i = 0; i < s->n_ops; i++) {
+        if (s->kind[i] != STD_OTHER) continue;
+        uint8_t c = d.cls[s->val[i]];
+        if ((c == C_FF || c == C_BB) && end_of((lf_method)h->ops[i].method) != (c >> 1)) {
+            char a[300];
+            describe(&d, i, a, sizeof a);
+            lf_result_set(r, LF_UNKNOWN, "monitor",
+                          "unsupported: %s sees a value %s at the other end, which the deque monitor does not decide",
+                          a, class_name(c));
+            verdict = LF_UNKNOWN;
+            goto done;
+        }
+    }
+    verdict = check_stack_part(&d, C_FF, r);
+    if (verdict == LF_LINEARIZABLE) verdict = check_stack_part(&d, C_BB, r);
+    if (verdict != LF_LINEARIZABLE) goto done;
+    if (!build_free_tables(&d)) goto oom;
+    verdict = check_middle(&d, r);
+    goto done;
+oom:
+    lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
+    verdict = LF_UNKNOWN;
+done:
+    free(d.cls);
+    for (int e = 0; e < 2; e++) {
+        free(d.nf[e]);
+        free(d.pf[e]);
+    }
+    return verdict;
+}
