@@ -32,11 +32,40 @@
 #define NONE UINT32_MAX
 
 enum { FRONT = 0, BACK = 1 };
-/* Classes: push end * 2 + pop end. */
-enum { C_FF = 0, C_FB = 1, C_BF = 2, C_BB = 3, C_NONE = 4 /* a value with no op left */ };
+/* Classes of values: push end * 2 + pop end (a value never popped counts as popped where it was pushed), and
+ * the two stack classes' values seen at the far end (SF: pushed and popped at the front, peeked at the back;
+ * SB the mirror), which belong to the middle (see below). */
+enum { C_FF = 0, C_FB = 1, C_BF = 2, C_BB = 3, C_SF = 4, C_SB = 5, C_NONE = 6 /* a value with no op left */ };
 
 static int end_of(lf_method m) {
     return m == LF_M_PUSH_FRONT || m == LF_M_POP_FRONT || m == LF_M_PEEK_FRONT ? FRONT : BACK;
+}
+
+static int push_end(int c) { return c == C_FF || c == C_FB || c == C_SF ? FRONT : BACK; }
+static int pop_end(int c) { return c == C_FF || c == C_BF || c == C_SF ? FRONT : BACK; }
+static bool in_middle(int c) { return c == C_FB || c == C_BF || c == C_SF || c == C_SB; }
+
+/* The middle flows one way at a time: phase 0, values pushed at the back leave at the front (BF); phase 1,
+ * the other way (FB). An SF value arrives like an FB value (at the front, behind the FB values there) and
+ * leaves like a BF value (at the front, ahead of the BF values that came after it): it is where the middle
+ * turns round, and its peek at the back finds it alone in the middle. SB is the mirror. */
+static int arrival_phase(int c) { return c == C_FB || c == C_SF; }
+static int departure_phase(int c) { return c == C_FB || c == C_SB; }
+
+/* What a middle value's peek at `end` requires of the other middle values. */
+enum {
+    PK_HEAD, /* it is the oldest: every older one has left (BF at the front, FB at the back) */
+    PK_TAIL, /* it is the youngest: no younger one has come (BF at the back, FB at the front) */
+    PK_FAR,  /* SF at the back, SB at the front: it is alone, both of the above */
+    PK_FREE  /* SF at the front, SB at the back: nothing (it is at that end of the middle all its life) */
+};
+static int peek_kind(int c, int end) {
+    switch (c) {
+    case C_BF: return end == FRONT ? PK_HEAD : PK_TAIL;
+    case C_FB: return end == BACK ? PK_HEAD : PK_TAIL;
+    case C_SF: return end == BACK ? PK_FAR : PK_FREE;
+    default: return end == FRONT ? PK_FAR : PK_FREE;
+    }
 }
 
 static const char *class_name(int c) {
@@ -44,7 +73,9 @@ static const char *class_name(int c) {
     case C_FF: return "pushed and popped at the front";
     case C_BB: return "pushed and popped at the back";
     case C_BF: return "pushed at the back and popped at the front";
-    default: return "pushed at the front and popped at the back";
+    case C_FB: return "pushed at the front and popped at the back";
+    case C_SF: return "pushed and popped at the front and seen at the back";
+    default: return "pushed and popped at the back and seen at the front";
     }
 }
 
@@ -59,7 +90,7 @@ typedef struct {
 
 /* The end an op acts at (artificial removes: their value's push end). */
 static int op_end(const deque_ctx *d, uint32_t i) {
-    if (i >= d->s->n_ops) return d->cls[d->s->val[i]] >> 1;
+    if (i >= d->s->n_ops) return pop_end(d->cls[d->s->val[i]]);
     return end_of((lf_method)d->h->ops[i].method);
 }
 
@@ -264,38 +295,35 @@ static lf_verdict no_free_moment(const deque_ctx *d, uint32_t i, int end, lf_res
 }
 
 /* The middle's schedule in the peeling order: every op at the earliest free moment after what must precede
- * it (the previous push; for a pop or head peek the previous pop; at a phase change the previous pop; the
- * previous value's tail peeks). Returns false when some op finds no moment. */
+ * it (the previous push; for a pop or a head or far peek the previous pop; when the previous value leaves in
+ * another phase than this one arrives, the previous pop; the previous value's tail and far peeks). Returns
+ * false when some op finds no moment. */
 static bool schedule_middle(const deque_ctx *d, const mid_value *mv, const uint32_t *order, size_t k,
                             const uint32_t *peek_next) {
     const lf_std *s = d->s;
     uint32_t prev_enq = 0, prev_deq = 0, prev_tail = 0;
-    int prev_cls = -1;
+    int prev_phase = -1;
     for (size_t j = 0; j < k; j++) {
         const mid_value *m = &mv[order[j]];
-        int c = d->cls[m->v], push_end = c >> 1, pop_end = c & 1;
+        int c = d->cls[m->v];
         uint32_t lo = prev_enq > prev_tail ? prev_enq : prev_tail;
-        if (prev_cls >= 0 && prev_cls != c && prev_deq > lo) lo = prev_deq;
-        uint32_t e = earliest(d, s->add_op[m->v], lo, push_end);
+        if (prev_phase >= 0 && prev_phase != arrival_phase(c) && prev_deq > lo) lo = prev_deq;
+        uint32_t e = earliest(d, s->add_op[m->v], lo, push_end(c));
         if (e == NONE) return false;
         uint32_t tail = e, head_lo = e > prev_deq ? e : prev_deq, deq_lo = head_lo;
         for (uint32_t i = m->peeks; i != NONE; i = peek_next[i]) {
-            int end = op_end(d, i);
-            uint32_t at = earliest(d, i, end == pop_end ? head_lo : e, end);
+            int end = op_end(d, i), kind = peek_kind(c, end);
+            uint32_t at = earliest(d, i, kind == PK_HEAD || kind == PK_FAR ? head_lo : e, end);
             if (at == NONE) return false;
-            if (end == pop_end) {
-                if (at > deq_lo) deq_lo = at;
-            } else if (at > tail) {
-                tail = at;
-            }
+            if (at > deq_lo) deq_lo = at;
+            if ((kind == PK_TAIL || kind == PK_FAR) && at > tail) tail = at;
         }
-        if (tail > deq_lo) deq_lo = tail;
-        uint32_t q = earliest(d, s->rem_op[m->v], deq_lo, pop_end);
+        uint32_t q = earliest(d, s->rem_op[m->v], deq_lo, pop_end(c));
         if (q == NONE) return false;
         prev_enq = e;
         prev_deq = q;
         prev_tail = tail;
-        prev_cls = c;
+        prev_phase = departure_phase(c);
     }
     return true;
 }
@@ -304,7 +332,7 @@ static bool schedule_middle(const deque_ctx *d, const mid_value *mv, const uint3
 static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     const lf_std *s = d->s;
     size_t k = 0;
-    for (uint32_t v = 0; v < s->n_values; v++) k += d->cls[v] == C_BF || d->cls[v] == C_FB;
+    for (uint32_t v = 0; v < s->n_values; v++) k += in_middle(d->cls[v]);
     if (k == 0) return LF_LINEARIZABLE;
     mid_value *mv = malloc(k * sizeof *mv);
     uint32_t *slot = malloc(s->n_values * sizeof *slot), *order = malloc(k * sizeof *order);
@@ -319,25 +347,25 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     k = 0;
     for (uint32_t v = 0; v < s->n_values; v++) {
         slot[v] = NONE;
-        if (d->cls[v] != C_BF && d->cls[v] != C_FB) continue;
+        if (!in_middle(d->cls[v])) continue;
         slot[v] = (uint32_t)k;
         mv[k++] = (mid_value){v, 0, 0, 0, 0, 0, NONE};
     }
     /* Each op needs a free moment at all; then the bounds the peeling compares. */
     for (size_t x = 0; x < k; x++) {
         mid_value *m = &mv[x];
-        int push_end = d->cls[m->v] >> 1, pop_end = d->cls[m->v] & 1;
+        int c = d->cls[m->v];
         uint32_t add = s->add_op[m->v], rem = s->rem_op[m->v];
-        m->e = earliest(d, add, 0, push_end);
-        m->le = latest(d, add, push_end);
+        m->e = earliest(d, add, 0, push_end(c));
+        m->le = latest(d, add, push_end(c));
         if (m->e == NONE) {
-            verdict = no_free_moment(d, add, push_end, r);
+            verdict = no_free_moment(d, add, push_end(c), r);
             goto done;
         }
         m->t = m->e;
-        m->ld = latest(d, rem, pop_end);
+        m->ld = latest(d, rem, pop_end(c));
         if (m->ld == NONE) {
-            verdict = no_free_moment(d, rem, pop_end, r);
+            verdict = no_free_moment(d, rem, pop_end(c), r);
             goto done;
         }
     }
@@ -349,36 +377,36 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     }
     for (size_t x = 0; x < k; x++) {
         mid_value *m = &mv[x];
-        int pop_end = d->cls[m->v] & 1;
-        uint32_t heads = m->e;
+        int c = d->cls[m->v];
+        uint32_t peeks = m->e;
         for (uint32_t i = m->peeks; i != NONE; i = peek_next[i]) {
-            int end = op_end(d, i);
+            int end = op_end(d, i), kind = peek_kind(c, end);
             uint32_t at = earliest(d, i, m->e, end), late = latest(d, i, end);
             if (at == NONE || late == NONE) {
                 verdict = no_free_moment(d, i, end, r);
                 goto done;
             }
-            if (end == pop_end) { /* head peek: after every older value left, like the pop */
-                if (at > heads) heads = at;
-                if (late < m->ld) m->ld = late;
-            } else if (at > m->t) { /* tail peek: before every younger value arrives */
-                m->t = at;
-            }
+            if (at > peeks) peeks = at; /* every peek before its pop */
+            /* A head or far peek comes after every older value left, like the pop: when another value is the
+             * oldest, this one's peek follows that one's pop. A tail or far peek comes before every younger
+             * value arrives. */
+            if ((kind == PK_HEAD || kind == PK_FAR) && late < m->ld) m->ld = late;
+            if ((kind == PK_TAIL || kind == PK_FAR) && at > m->t) m->t = at;
         }
-        m->q = earliest(d, s->rem_op[m->v], heads > m->t ? heads : m->t, pop_end);
+        m->q = earliest(d, s->rem_op[m->v], peeks, pop_end(c));
         if (m->q == NONE) {
-            verdict = no_free_moment(d, s->rem_op[m->v], pop_end, r);
+            verdict = no_free_moment(d, s->rem_op[m->v], pop_end(c), r);
             goto done;
         }
     }
 
-    /* Min trees over the remaining values: latest push, latest pop/head peek, latest push per phase. */
+    /* Min trees over the remaining values: latest push, latest pop/head peek, latest push per arrival phase. */
     for (size_t x = 0; x < k; x++) leaf[x] = (int32_t)mv[x].le;
     bool ok = lf_mintree_init(&t_le, k, leaf);
     for (size_t x = 0; x < k; x++) leaf[x] = (int32_t)mv[x].ld;
     ok = lf_mintree_init(&t_ld, k, leaf) && ok;
     for (int c = 0; c < 2; c++) {
-        for (size_t x = 0; x < k; x++) leaf[x] = (d->cls[mv[x].v] == C_FB) == c ? (int32_t)mv[x].le : FAR;
+        for (size_t x = 0; x < k; x++) leaf[x] = arrival_phase(d->cls[mv[x].v]) == c ? (int32_t)mv[x].le : FAR;
         ok = lf_mintree_init(&t_cls[c], k, leaf) && ok;
     }
     if (!ok) goto oom;
@@ -417,9 +445,11 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
                 x = it.idx;
             }
             const mid_value *m = &mv[x];
-            int c = d->cls[m->v] == C_FB;
+            /* values arriving in another phase than this one leaves in come after its pop */
             int32_t le_ex = tree_min_except(&t_le, k, x), ld_ex = tree_min_except(&t_ld, k, x);
-            int32_t other = lf_mintree_min(&t_cls[!c], 0, k);
+            int other_phase = !departure_phase(d->cls[m->v]);
+            int32_t other = other_phase == arrival_phase(d->cls[m->v]) ? tree_min_except(&t_cls[other_phase], k, x)
+                                                                       : lf_mintree_min(&t_cls[other_phase], 0, k);
             if ((int32_t)m->e <= le_ex && (int32_t)m->t <= le_ex && (int32_t)m->q <= ld_ex && (int32_t)m->q <= other)
                 found = x;
         }
@@ -444,7 +474,7 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
         order[peeled++] = found;
         lf_mintree_add(&t_le, found, found + 1, FAR);
         lf_mintree_add(&t_ld, found, found + 1, FAR);
-        lf_mintree_add(&t_cls[d->cls[mv[found].v] == C_FB], found, found + 1, FAR);
+        lf_mintree_add(&t_cls[arrival_phase(d->cls[mv[found].v])], found, found + 1, FAR);
     }
     if (schedule_middle(d, mv, order, k, peek_next)) {
         verdict = LF_LINEARIZABLE;
@@ -492,23 +522,17 @@ lf_verdict lf_monitor_deque(const lf_history *h, const lf_std *s, lf_result *r) 
             continue;
         }
         int push_end = end_of((lf_method)h->ops[s->add_op[v]].method);
-        int pop_end = s->rem_op[v] < s->n_ops ? end_of((lf_method)h->ops[s->rem_op[v]].method) : push_end;
-        d.cls[v] = (uint8_t)(push_end * 2 + pop_end);
+        int pop_at = s->rem_op[v] < s->n_ops ? end_of((lf_method)h->ops[s->rem_op[v]].method) : push_end;
+        d.cls[v] = (uint8_t)(push_end * 2 + pop_at);
     }
-    /* A stack value peeked at its stack's far end (an FF value at the back: the deque holds only FF values
-     * then, it the oldest) is outside the decomposition. */
+    /* A stack value seen at the far end (an FF value by peek_back) is then the only value in the deque that is
+     * not an FF value, and the oldest FF value: it was pushed onto an empty front stack, and the middle and
+     * the back stack are empty at that peek. It joins the middle as an SF value. */
     for (uint32_t i = 0; i < s->n_ops; i++) {
         if (s->kind[i] != STD_OTHER) continue;
-        uint8_t c = d.cls[s->val[i]];
-        if ((c == C_FF || c == C_BB) && end_of((lf_method)h->ops[i].method) != (c >> 1)) {
-            char a[300];
-            describe(&d, i, a, sizeof a);
-            lf_result_set(r, LF_UNKNOWN, "monitor",
-                          "unsupported: %s sees a value %s at the other end, which the deque monitor does not decide",
-                          a, class_name(c));
-            verdict = LF_UNKNOWN;
-            goto done;
-        }
+        uint8_t *c = &d.cls[s->val[i]];
+        if (*c == C_FF && end_of((lf_method)h->ops[i].method) == BACK) *c = C_SF;
+        if (*c == C_BB && end_of((lf_method)h->ops[i].method) == FRONT) *c = C_SB;
     }
     verdict = check_stack_part(&d, C_FF, r);
     if (verdict == LF_LINEARIZABLE) verdict = check_stack_part(&d, C_BB, r);
