@@ -294,38 +294,156 @@ static lf_verdict no_free_moment(const deque_ctx *d, uint32_t i, int end, lf_res
     return LF_VIOLATION;
 }
 
-/* The middle's schedule in the peeling order: every op at the earliest free moment after what must precede
- * it (the previous push; for a pop or a head or far peek the previous pop; when the previous value leaves in
- * another phase than this one arrives, the previous pop; the previous value's tail and far peeks). Returns
- * false when some op finds no moment. */
-static bool schedule_middle(const deque_ctx *d, const mid_value *mv, const uint32_t *order, size_t k,
-                            const uint32_t *peek_next) {
+/* Where the middle's schedule stands: the last value placed (in FIFO order) and its moments. */
+typedef struct {
+    uint32_t enq, deq, tail; /* its push, its pop, the latest of its tail and far peeks (or its push) */
+    int phase;               /* the phase it leaves in; -1 before the first value */
+} sched_state;
+
+/* Places value m after st: every op at the earliest free moment after what must precede it (the previous push;
+ * for a pop or a head or far peek the previous pop; when the previous value leaves in another phase than this
+ * one arrives, the previous pop; the previous value's tail and far peeks). Earliest moments are optimal for a
+ * fixed FIFO order, since every constraint is a lower bound. Returns false when some op finds no moment. */
+static bool place(const deque_ctx *d, const mid_value *m, const uint32_t *peek_next, const sched_state *st,
+                  sched_state *out) {
     const lf_std *s = d->s;
-    uint32_t prev_enq = 0, prev_deq = 0, prev_tail = 0;
-    int prev_phase = -1;
-    for (size_t j = 0; j < k; j++) {
-        const mid_value *m = &mv[order[j]];
-        int c = d->cls[m->v];
-        uint32_t lo = prev_enq > prev_tail ? prev_enq : prev_tail;
-        if (prev_phase >= 0 && prev_phase != arrival_phase(c) && prev_deq > lo) lo = prev_deq;
-        uint32_t e = earliest(d, s->add_op[m->v], lo, push_end(c));
-        if (e == NONE) return false;
-        uint32_t tail = e, head_lo = e > prev_deq ? e : prev_deq, deq_lo = head_lo;
-        for (uint32_t i = m->peeks; i != NONE; i = peek_next[i]) {
-            int end = op_end(d, i), kind = peek_kind(c, end);
-            uint32_t at = earliest(d, i, kind == PK_HEAD || kind == PK_FAR ? head_lo : e, end);
-            if (at == NONE) return false;
-            if (at > deq_lo) deq_lo = at;
-            if ((kind == PK_TAIL || kind == PK_FAR) && at > tail) tail = at;
-        }
-        uint32_t q = earliest(d, s->rem_op[m->v], deq_lo, pop_end(c));
-        if (q == NONE) return false;
-        prev_enq = e;
-        prev_deq = q;
-        prev_tail = tail;
-        prev_phase = departure_phase(c);
+    int c = d->cls[m->v];
+    uint32_t lo = st->enq > st->tail ? st->enq : st->tail;
+    if (st->phase >= 0 && st->phase != arrival_phase(c) && st->deq > lo) lo = st->deq;
+    uint32_t e = earliest(d, s->add_op[m->v], lo, push_end(c));
+    if (e == NONE) return false;
+    uint32_t tail = e, head_lo = e > st->deq ? e : st->deq, deq_lo = head_lo;
+    for (uint32_t i = m->peeks; i != NONE; i = peek_next[i]) {
+        int end = op_end(d, i), kind = peek_kind(c, end);
+        uint32_t at = earliest(d, i, kind == PK_HEAD || kind == PK_FAR ? head_lo : e, end);
+        if (at == NONE) return false;
+        if (at > deq_lo) deq_lo = at;
+        if ((kind == PK_TAIL || kind == PK_FAR) && at > tail) tail = at;
     }
+    uint32_t q = earliest(d, s->rem_op[m->v], deq_lo, pop_end(c));
+    if (q == NONE) return false;
+    *out = (sched_state){e, q, tail, departure_phase(c)};
     return true;
+}
+
+/* The remaining middle values in order of their earliest push (a doubly linked list; removals are undone in
+ * reverse order, so unlinking and relinking are O(1)), and the min trees of check_middle. */
+typedef struct {
+    const deque_ctx *d;
+    const mid_value *mv;
+    const uint32_t *peek_next;
+    size_t k;
+    uint32_t *nx, *pv; /* list links over slots; k is the head sentinel */
+    lf_mintree *t_le, *t_ld, *t_cls;
+} middle_set;
+
+static void middle_remove(middle_set *ms, uint32_t x) {
+    ms->nx[ms->pv[x]] = ms->nx[x];
+    ms->pv[ms->nx[x]] = ms->pv[x];
+    lf_mintree_add(ms->t_le, x, x + 1, FAR);
+    lf_mintree_add(ms->t_ld, x, x + 1, FAR);
+    lf_mintree_add(&ms->t_cls[arrival_phase(ms->d->cls[ms->mv[x].v])], x, x + 1, FAR);
+}
+
+static void middle_restore(middle_set *ms, uint32_t x) {
+    ms->nx[ms->pv[x]] = x;
+    ms->pv[ms->nx[x]] = x;
+    lf_mintree_add(ms->t_le, x, x + 1, -FAR);
+    lf_mintree_add(ms->t_ld, x, x + 1, -FAR);
+    lf_mintree_add(&ms->t_cls[arrival_phase(ms->d->cls[ms->mv[x].v])], x, x + 1, -FAR);
+}
+
+/* Whether x can be the next value after it was placed as `at`: its push and tail peeks can precede every other
+ * remaining push, its pop every other remaining pop and head or far peek, and every remaining value arriving in
+ * another phase than x leaves in can arrive after x's pop. */
+static bool middle_feasible(middle_set *ms, uint32_t x, const sched_state *at) {
+    size_t k = ms->k;
+    int32_t le_ex = tree_min_except(ms->t_le, k, x), ld_ex = tree_min_except(ms->t_ld, k, x);
+    int c = ms->d->cls[ms->mv[x].v], other_phase = !departure_phase(c);
+    int32_t other = other_phase == arrival_phase(c) ? tree_min_except(&ms->t_cls[other_phase], k, x)
+                                                   : lf_mintree_min(&ms->t_cls[other_phase], 0, k);
+    return (int32_t)at->enq <= le_ex && (int32_t)at->tail <= le_ex && (int32_t)at->deq <= ld_ex &&
+           (int32_t)at->deq <= other;
+}
+
+typedef struct {
+    uint32_t x;
+    sched_state after;
+} middle_choice;
+
+static int cmp_choice(const void *a, const void *b) {
+    const middle_choice *p = a, *q = b;
+    if (p->after.deq != q->after.deq) return p->after.deq < q->after.deq ? -1 : 1;
+    if (p->after.enq != q->after.enq) return p->after.enq < q->after.enq ? -1 : 1;
+    return (p->x > q->x) - (p->x < q->x);
+}
+
+/* Builds a FIFO order of the middle values and its schedule by depth-first search: at each step the values
+ * that may come next (their earliest push is at most the least latest push of the others, and placed after
+ * the current schedule they leave every other value its chance), the one that leaves first tried first. The
+ * first branch almost always succeeds; a dead end backtracks. Returns LF_LINEARIZABLE (an order and its
+ * schedule exist: the proof), LF_VIOLATION (the search was exhausted: none exists) or LF_UNKNOWN (more than
+ * `budget` placements were tried). */
+static lf_verdict order_middle(middle_set *ms, uint64_t budget) {
+    size_t k = ms->k;
+    typedef struct {
+        sched_state st;
+        size_t lo, hi, next;
+    } frame;
+    frame *fr = malloc((k + 1) * sizeof *fr);
+    size_t cap = 4 * k + 64, n_ch = 0;
+    middle_choice *ch = malloc(cap * sizeof *ch);
+    uint32_t *chosen = malloc((k ? k : 1) * sizeof *chosen);
+    lf_verdict v = LF_UNKNOWN;
+    if (!fr || !ch || !chosen) goto out;
+    uint64_t tried = 0;
+    size_t depth = 0;
+    sched_state st = {0, 0, 0, -1};
+    for (;;) {
+        if (depth == k) {
+            v = LF_LINEARIZABLE;
+            break;
+        }
+        /* the choices at this depth */
+        size_t a_star, d_star;
+        int32_t L = lf_mintree_argmin(ms->t_le, &a_star), D = lf_mintree_argmin(ms->t_ld, &d_star);
+        size_t lo = n_ch;
+        for (uint32_t x = ms->nx[k]; x != k && (int32_t)ms->mv[x].e <= L; x = ms->nx[x]) {
+            if ((int32_t)ms->mv[x].q > D && x != d_star) continue; /* its pop cannot precede d*'s */
+            sched_state at;
+            if (++tried > budget) goto out;
+            if (!place(ms->d, &ms->mv[x], ms->peek_next, &st, &at) || !middle_feasible(ms, x, &at)) continue;
+            if (n_ch == cap) {
+                cap *= 2;
+                middle_choice *g = realloc(ch, cap * sizeof *ch);
+                if (!g) goto out;
+                ch = g;
+            }
+            ch[n_ch++] = (middle_choice){x, at};
+        }
+        qsort(ch + lo, n_ch - lo, sizeof *ch, cmp_choice);
+        fr[depth] = (frame){st, lo, n_ch, lo};
+        /* take the next untried choice here, backtracking while there is none */
+        while (fr[depth].next == fr[depth].hi) {
+            n_ch = fr[depth].lo;
+            if (depth == 0) {
+                v = LF_VIOLATION;
+                goto out;
+            }
+            depth--;
+            middle_restore(ms, chosen[depth]);
+        }
+        middle_choice c = ch[fr[depth].next++];
+        middle_remove(ms, c.x);
+        chosen[depth] = c.x;
+        st = c.after;
+        depth++;
+    }
+out:
+    free(fr);
+    free(ch);
+    free(chosen);
+    return v;
 }
 
 /* The middle: FIFO peeling with free-moment bounds, then the schedule in the peeling order. */
@@ -335,7 +453,7 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     for (uint32_t v = 0; v < s->n_values; v++) k += in_middle(d->cls[v]);
     if (k == 0) return LF_LINEARIZABLE;
     mid_value *mv = malloc(k * sizeof *mv);
-    uint32_t *slot = malloc(s->n_values * sizeof *slot), *order = malloc(k * sizeof *order);
+    uint32_t *slot = malloc(s->n_values * sizeof *slot);
     uint32_t *peek_next = malloc(((size_t)s->n_ops + 1) * sizeof *peek_next);
     lf_keyed *by_e = malloc(k * sizeof *by_e);
     heap_item *pool = malloc(k * sizeof *pool), *back = malloc(k * sizeof *back);
@@ -343,7 +461,7 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     int32_t *leaf = malloc(k * sizeof *leaf);
     lf_mintree t_le = {0}, t_ld = {0}, t_cls[2] = {{0}, {0}};
     lf_verdict verdict = LF_UNKNOWN;
-    if (!mv || !slot || !order || !peek_next || !by_e || !pool || !back || !gone || !pooled || !leaf) goto oom;
+    if (!mv || !slot || !peek_next || !by_e || !pool || !back || !gone || !pooled || !leaf) goto oom;
     k = 0;
     for (uint32_t v = 0; v < s->n_values; v++) {
         slot[v] = NONE;
@@ -429,20 +547,34 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
                 heap_push(pool, &n_pool, (heap_item){mv[x].q, x});
             }
         }
+        /* Among the candidates that pass, the one that can leave first (least q): a* and d* are candidates
+         * whatever their q, the pool is walked in q order while q stays within the least latest pop. */
         uint32_t found = NONE;
         size_t n_back = 0;
-        for (int phase = 0; found == NONE; phase++) {
-            uint32_t x;
-            if (phase < 2) {
-                x = (uint32_t)(phase == 0 ? a_star : d_star);
-                if (gone[x]) continue;
+        uint32_t extra[2] = {(uint32_t)a_star, (uint32_t)d_star};
+        for (;;) {
+            uint32_t x = NONE;
+            bool from_pool = false;
+            if (n_pool > 0) {
+                heap_item it = pool[0];
+                if (gone[it.idx]) {
+                    heap_pop(pool, &n_pool);
+                    continue;
+                }
+                if ((int32_t)it.key <= D) x = it.idx, from_pool = true;
+            }
+            /* a* or d* before the pool's head when their q is smaller (or the pool is done) */
+            for (int j = 0; j < 2; j++) {
+                uint32_t y = extra[j];
+                if (y == NONE || gone[y]) continue;
+                if (x == NONE || mv[y].q < mv[x].q) x = y, from_pool = false;
+            }
+            if (x == NONE) break;
+            if (from_pool) {
+                back[n_back++] = heap_pop(pool, &n_pool);
             } else {
-                if (n_pool == 0) break;
-                heap_item it = heap_pop(pool, &n_pool);
-                if (gone[it.idx]) continue;
-                back[n_back++] = it;
-                if ((int32_t)it.key > D && it.idx != d_star) break;
-                x = it.idx;
+                for (int j = 0; j < 2; j++)
+                    if (extra[j] == x) extra[j] = NONE;
             }
             const mid_value *m = &mv[x];
             /* values arriving in another phase than this one leaves in come after its pop */
@@ -450,8 +582,10 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
             int other_phase = !departure_phase(d->cls[m->v]);
             int32_t other = other_phase == arrival_phase(d->cls[m->v]) ? tree_min_except(&t_cls[other_phase], k, x)
                                                                        : lf_mintree_min(&t_cls[other_phase], 0, k);
-            if ((int32_t)m->e <= le_ex && (int32_t)m->t <= le_ex && (int32_t)m->q <= ld_ex && (int32_t)m->q <= other)
+            if ((int32_t)m->e <= le_ex && (int32_t)m->t <= le_ex && (int32_t)m->q <= ld_ex && (int32_t)m->q <= other) {
                 found = x;
+                break;
+            }
         }
         for (size_t b = 0; b < n_back; b++)
             if (back[b].idx != found) heap_push(pool, &n_pool, back[b]);
@@ -471,19 +605,43 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
             goto done;
         }
         gone[found] = 1;
-        order[peeled++] = found;
+        peeled++;
         lf_mintree_add(&t_le, found, found + 1, FAR);
         lf_mintree_add(&t_ld, found, found + 1, FAR);
         lf_mintree_add(&t_cls[arrival_phase(d->cls[mv[found].v])], found, found + 1, FAR);
     }
-    if (schedule_middle(d, mv, order, k, peek_next)) {
-        verdict = LF_LINEARIZABLE;
-    } else {
-        lf_result_set(r, LF_UNKNOWN, "monitor",
-                      "unsupported: the deque monitor found no schedule for the %zu values pushed at one end and "
-                      "popped at the other",
+    /* The peeling proves violations (each step's test is necessary); the order and schedule that prove
+     * linearizability come from a search that takes the prefix placed so far into account. */
+    for (size_t x = 0; x < k; x++) {
+        lf_mintree_add(&t_le, x, x + 1, -FAR);
+        lf_mintree_add(&t_ld, x, x + 1, -FAR);
+        lf_mintree_add(&t_cls[arrival_phase(d->cls[mv[x].v])], x, x + 1, -FAR);
+    }
+    uint32_t *links = malloc(2 * (k + 1) * sizeof *links);
+    if (!links) goto oom;
+    middle_set ms = {d, mv, peek_next, k, links, links + k + 1, &t_le, &t_ld, t_cls};
+    uint32_t prev = (uint32_t)k;
+    for (size_t j = 0; j < k; j++) {
+        uint32_t x = by_e[j].payload;
+        ms.nx[prev] = x;
+        ms.pv[x] = prev;
+        prev = x;
+    }
+    ms.nx[prev] = (uint32_t)k;
+    ms.pv[k] = prev;
+    verdict = order_middle(&ms, 64 * (uint64_t)k + 100000);
+    free(links);
+    if (verdict == LF_VIOLATION) {
+        lf_result_set(r, LF_VIOLATION, "monitor",
+                      "the %zu values pushed at one end and popped at the other leave in the order they came (first "
+                      "in, first out, one direction at a time), and no such order fits their ops' intervals and the "
+                      "moments when the stacks they pass are empty",
                       k);
-        verdict = LF_UNKNOWN;
+    } else if (verdict == LF_UNKNOWN) {
+        lf_result_set(r, LF_UNKNOWN, "monitor",
+                      "the search for an order of the %zu values pushed at one end and popped at the other ran out "
+                      "of its budget",
+                      k);
     }
     goto done;
 oom:
@@ -496,7 +654,6 @@ done:
     if (t_cls[1].t) lf_mintree_free(&t_cls[1]);
     free(mv);
     free(slot);
-    free(order);
     free(peek_next);
     free(by_e);
     free(pool);

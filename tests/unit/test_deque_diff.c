@@ -107,7 +107,7 @@ static lf_verdict brute(const lf_history *h) {
 static lf_verdict wgl(const lf_history *h) {
     lf_wgl_options o;
     lf_wgl_options_default(&o);
-    o.max_steps = 3000000; /* a step budget, not a time budget: the same answer on every machine */
+    o.max_steps = 1000000; /* a step budget, not a time budget: the same answer on every machine */
     lf_result r;
     lf_result_init(&r);
     lf_wgl_check(h, &o, &r);
@@ -132,7 +132,7 @@ static uint64_t per_variant = 1500;
 static void run_small(tally *t) {
     char what[96];
     for (int mode = LF_GEN_CONSTRUCTED; mode <= LF_GEN_RANDOM; mode++) {
-        for (int variant = 0; variant < 8; variant++) {
+        for (int variant = 0; variant < 9; variant++) {
             lf_gen_small_options so;
             lf_gen_small_options_default(&so, LF_TYPE_DEQUE, (lf_gen_small_mode)mode);
             so.peek = variant & 1 ? 0.3 : 0;
@@ -144,6 +144,13 @@ static void run_small(tally *t) {
                 so.max_ops = variant == 7 ? 16 : 13;
                 so.max_threads = variant == 7 ? 6 : 4;
                 so.peek = so.empty = 0.15;
+            }
+            if (variant == 8) { /* many threads: long overlaps, where the middle's order is a real choice */
+                so.min_ops = 10;
+                so.max_ops = 18;
+                so.max_threads = 10;
+                so.peek = 0.25;
+                so.empty = 0.15;
             }
             snprintf(what, sizeof what, "deque %s variant %d", MODE_NAMES[mode], variant);
             size_t failures = 0;
@@ -167,18 +174,18 @@ static void run_small(tally *t) {
     }
 }
 
-/* Medium histories (50-400 ops, up to 8 threads), against WGL where WGL decides. */
+/* Medium histories (20-350 ops, up to 24 threads), against WGL where WGL decides. */
 static void run_medium(tally *t, size_t *wgl_decided) {
-    for (uint64_t seed = 1; seed <= 150; seed++) {
+    for (uint64_t seed = 1; seed <= 300; seed++) {
         lf_gen_options o;
         lf_gen_options_default(&o);
         o.type = LF_TYPE_DEQUE;
         o.seed = seed;
-        o.n_ops = 50 + seed % 7 * 50;
-        o.threads = 2 + (uint32_t)(seed % 7);
-        o.peek = seed % 3 == 0 ? 0.2 : 0;
+        o.n_ops = 20 + seed % 7 * 55;
+        o.threads = 2 + (uint32_t)(seed % 23);
+        o.peek = seed % 3 == 0 ? 0 : 0.25;
         o.empty = seed % 2 ? 0.2 : 0;
-        o.bad = seed % 4 == 1 ? 1 : 0;
+        o.bad = seed % 4 == 1 ? 1 : seed % 8 == 2 ? 2 : 0;
         lf_history h;
         char err[200];
         if (!lf_gen_history(&o, &h, err, sizeof err)) {
