@@ -1,24 +1,22 @@
-/* Deque monitor: unambiguous double-ended queues, decided by decomposition (docs/monitors.md, "Deques").
+/* Deque monitor: unambiguous double-ended queues, decided by decomposition (docs/monitors.md, "Deques", has the
+ * proofs and the history that rules out peeling one value at a time).
  *
- * In every legal run of a deque with distinct values, classify each value by the end it is pushed at and the
- * end it is popped at (never popped: the end it was pushed at). Then at every moment the deque reads
- *     [FF values] [middle] [BB values]
- * FF (pushed and popped at the front) form a stack at the front, BB a stack at the back, and the middle holds
- * either only BF values (pushed at the back, popped at the front) or only FB values, first in first out. So a
- * BF push needs no BB value present, a BF pop no FF value, and so on: the middle's ops need one of the two
- * stacks empty. Because a stack history can be made empty at any set of moments that no critical interval
- * covers (a projection argument), the three parts decouple:
+ * Classify each value by the end it is pushed at and the end it is popped at (never popped: the end it was
+ * pushed at). In every legal run the deque reads [FF values] [middle] [BB values]: FF (pushed and popped at the
+ * front) form a stack at the front, BB one at the back, and the middle holds only BF values (pushed at the back,
+ * popped at the front) or only FB values at a time, first in first out. So a middle op needs one of the stacks
+ * empty, and since a stack history can be made empty at any set of moments no critical interval covers, the
+ * parts decouple: H is linearizable iff the FF ops are a linearizable stack history, so are the BB ops, and the
+ * middle is a linearizable FIFO queue (directions never overlapping) whose every op takes effect at a moment the
+ * critical intervals of the stack it needs empty leave free. A stack value seen at the far end (an FF value by
+ * peek_back) was pushed onto an empty front stack and is alone there: it joins the middle as the value where
+ * the middle turns round (SF, SB).
  *
- *   H is linearizable iff the FF ops are a linearizable stack history, the BB ops are too, and the middle is
- *   a linearizable FIFO queue (phases BF/FB never overlapping) whose every op takes effect at a moment that
- *   no critical interval of the stack it needs empty covers.
- *
- * The stacks go to the stack monitor (on their projections). The middle is peeled front value by front value
- * as in the queue monitor, with "earliest/latest moment in the op's interval that the needed stack leaves
- * free" in place of the interval's ends (O(1) each after one prefix pass), and the peeling order is turned into
- * an explicit schedule, which is the proof of linearizability for the middle. A value peeked at the far end
- * of its own stack (an FF value by peek_back, a BB value by peek_front) is outside this decomposition: such
- * histories answer unknown ("unsupported"), and the general checkers decide them. O(n log n). */
+ * The stacks go to the stack monitor on their projections. The middle: a peeling with tests that are necessary
+ * for the oldest value proves violations; a search over FIFO orders (least pop first, backtracking, bounded)
+ * builds the schedule that proves linearizability, each op at the earliest moment the needed stack leaves free
+ * (O(1) from prefix tables). O(n log n) with few values in flight; the bounded search answers unknown beyond its
+ * budget, which no test has reached. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
