@@ -1,4 +1,4 @@
-/* The per-type monitors, run on a standardised history (set, stack, queue, pqueue) or directly (register).
+/* The per-type monitors, run on a standardised history (set, stack, queue, pqueue, deque) or directly (register).
  * Each returns LF_LINEARIZABLE or LF_VIOLATION (reason and culprits in r), or LF_UNKNOWN on internal limits. */
 #ifndef LINFUZZ_MONITORS_H
 #define LINFUZZ_MONITORS_H

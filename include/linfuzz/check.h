@@ -1,7 +1,7 @@
 /* Checking histories for linearizability: the verdicts and explanations every engine returns, and the
  * pipeline that picks an engine for a history (`linfuzz check --engine ...`).
  *
- * auto: the log-linear monitors when they apply (unambiguous register/set/stack/queue/pqueue), otherwise
+ * auto: the log-linear monitors when they apply (unambiguous register/set/stack/queue/pqueue/deque), otherwise
  * the general checkers. Every engine answers linearizable, violation or unknown, never guesses. The numeric
  * verdicts are the exit codes of `linfuzz check` (0 linearizable, 1 violation, 3 unknown). docs/pipeline.md. */
 #ifndef LINFUZZ_CHECK_H
