@@ -140,7 +140,7 @@ static int cmp_stamp_event(const void *a, const void *b) {
 /* Replaces p's stamps by ranks (see poset.h): equal (stamp, kind) keys share a rank. */
 static bool rank_events(hit_poset *p, const lf_op *ops) {
     size_t n = p->n, m = 0;
-    stamp_event *ev = malloc((2 * n ? 2 * n : 1) * sizeof *ev);
+    stamp_event *ev = malloc((n ? 2 * n : 1) * sizeof *ev);
     if (!ev) return false;
     for (size_t i = 0; i < n; i++) {
         const lf_op *op = &ops[p->op_of[i]];

@@ -456,7 +456,7 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     lf_keyed *by_e = malloc(k * sizeof *by_e);
     heap_item *pool = malloc(k * sizeof *pool), *back = malloc(k * sizeof *back);
     uint8_t *gone = calloc(k, 1), *pooled = calloc(k, 1);
-    int32_t *leaf = malloc(k * sizeof *leaf);
+    int32_t *leaf = calloc(k, sizeof *leaf);
     lf_mintree t_le = {0}, t_ld = {0}, t_cls[2] = {{0}, {0}};
     lf_verdict verdict = LF_UNKNOWN;
     if (!mv || !slot || !peek_next || !by_e || !pool || !back || !gone || !pooled || !leaf) goto oom;
@@ -669,6 +669,10 @@ lf_verdict lf_monitor_deque(const lf_history *h, const lf_std *s, lf_result *r) 
     d.s = s;
     d.M = s->n_stamps;
     lf_verdict verdict = LF_UNKNOWN;
+    if (d.M >= (uint32_t)FAR) { /* moments are int32 keys of the min trees, below FAR */
+        lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: %zu ops exceed the deque monitor's limit", h->n);
+        return LF_UNKNOWN;
+    }
     d.cls = malloc(s->n_values ? s->n_values : 1);
     if (!d.cls) goto oom;
     for (uint32_t v = 0; v < s->n_values; v++) {
