@@ -47,13 +47,17 @@ ms=$((($(date +%s%N) - start) / 1000000))
 [ $rc = 3 ] && [[ "$out" == *"unknown: time budget exhausted"* ]] && [ "$ms" -lt 20000 ] && ok || bad "budget: $rc '$out' ${ms}ms"
 # stderr is not a terminal here: no progress line unless asked.
 [ ! -s "$tmp/err" ] && ok || bad "progress line without a terminal: $(cat "$tmp/err")"
-"$LF" check --engine wgl --timeout 2.5 --progress "$tmp/hard.hist" >/dev/null 2>"$tmp/err"
-grep -Eq "^linfuzz check: $tmp/hard.hist: [0-9]+ s, wgl, [0-9.]+[kMG]? steps, [0-9]+ s left of the 2.5 s budget$" "$tmp/err" && ok ||
-  bad "progress line: $(cat "$tmp/err")"
-"$LF" check --engine wgl --timeout 1.5 --progress -q "$tmp/hard.hist" >/dev/null 2>"$tmp/err"
+# Off a terminal the shared status line (fuzz/cli/status_line.c) prints a line every LINFUZZ_PROGRESS_SECONDS.
+LINFUZZ_PROGRESS_SECONDS=0.5 "$LF" check --engine wgl --timeout 2.5 --progress "$tmp/hard.hist" >/dev/null 2>"$tmp/err"
+grep -Eq "^linfuzz check \[[0-9.]+ s\]: $tmp/hard.hist: [0-9]+ s, wgl, [0-9.]+[kMG]? steps, [0-9]+ s left of the 2.5 s budget$" \
+  "$tmp/err" && ok || bad "progress line: $(cat "$tmp/err")"
+LINFUZZ_PROGRESS=0 LINFUZZ_PROGRESS_SECONDS=0.5 "$LF" check --engine wgl --timeout 1.5 --progress "$tmp/hard.hist" \
+  >/dev/null 2>"$tmp/err"
+[ ! -s "$tmp/err" ] && ok || bad "progress line with LINFUZZ_PROGRESS=0: $(cat "$tmp/err")"
+LINFUZZ_PROGRESS_SECONDS=0.5 "$LF" check --engine wgl --timeout 1.5 --progress -q "$tmp/hard.hist" >/dev/null 2>"$tmp/err"
 [ ! -s "$tmp/err" ] && ok || bad "progress line with -q: $(cat "$tmp/err")"
-# A quick file never gets a line.
-"$LF" check --progress "$tmp/queue.hist" >/dev/null 2>"$tmp/err"
+# A quick file never gets a line, even when the status line is due.
+LINFUZZ_PROGRESS_SECONDS=0.01 "$LF" check --progress "$tmp/queue.hist" "$tmp/kv.hist" "$tmp/counter.hist" >/dev/null 2>"$tmp/err"
 [ ! -s "$tmp/err" ] && ok || bad "progress line for a quick file: $(cat "$tmp/err")"
 for v in none 0 500ms 2m 1.5; do "$LF" check --timeout $v "$tmp/queue.hist" >/dev/null && ok || bad "--timeout $v refused"; done
 for v in bogus -1 1e3 '' 5x; do
