@@ -81,7 +81,8 @@ for shape in uniform work-stealing; do
   for n in "${deque_sizes[@]}"; do
     for peek in 0 0.2; do
       f="$BENCH_DIR/deque-$shape-$n-$peek.hist"
-      [ -f "$f" ] || "$LF" gen deque "$n" --shape "$shape" --threads "$threads" --seed 7 --peek "$peek" --empty 0.05 -o "$f"
+      [ -f "$f" ] ||
+        "$LF" gen deque "$n" --shape "$shape" --threads "$threads" --seed 7 --peek "$peek" --empty 0.05 -o "$f"
       times=(); mems=(); mv=""
       for r in $(seq "$RUNS"); do
         progress "deque $shape, $n ops, peeks $peek: monitor run $r of $RUNS"
@@ -95,7 +96,8 @@ for shape in uniform work-stealing; do
       progress_end
       awk -v s="$shape" -v n="$n" -v p="$peek" -v mv="$mv" -v mms="$mms" -v mkb="$mkb" -v wv="$wv" -v wus="$wus" \
           -v wkb="$wkb" 'BEGIN {
-        printf "| %s | %d | %s | %s | %.0f | %.1f | %s | %.0f | %.1f |\n", s, n, p, mv, mms, mkb/1024, wv, wus/1000, wkb/1024 }'
+        printf "| %s | %d | %s | %s | %.0f | %.1f | %s | %.0f | %.1f |\n",
+               s, n, p, mv, mms, mkb/1024, wv, wus/1000, wkb/1024 }'
     done
   done
 done

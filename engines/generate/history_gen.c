@@ -638,7 +638,8 @@ bool lf_gen_history(const lf_gen_options *o, lf_history *h, char *err, size_t er
     }
     if (ok) {
         simulate(&s);
-        ok = place_stamps(s.ops, s.n, o->threads, o->shape == LF_GEN_WORK_STEALING, &s.rng) && make_pending(s.ops, s.n, o->threads, o->pending, &s.rng) &&
+        ok = place_stamps(s.ops, s.n, o->threads, o->shape == LF_GEN_WORK_STEALING, &s.rng) &&
+             make_pending(s.ops, s.n, o->threads, o->pending, &s.rng) &&
              corrupt(&s, o->bad);
     }
     if (!ok) {

@@ -115,7 +115,8 @@ static void translate_ops(const char *in, const uint32_t *map, size_t n_map, cha
         if (strncmp(p, "op ", 3) == 0 && p[3] >= '0' && p[3] <= '9') {
             char *end;
             unsigned long idx = strtoul(p + 3, &end, 10);
-            int w = idx < n_map ? snprintf(out + k, len - k, "op %" PRIu32, map[idx]) : snprintf(out + k, len - k, "op ?");
+            int w = idx < n_map ? snprintf(out + k, len - k, "op %" PRIu32, map[idx])
+                                : snprintf(out + k, len - k, "op ?");
             if (w < 0 || (size_t)w >= len - k) break;
             k += (size_t)w;
             p = end;
@@ -265,7 +266,9 @@ static heap_item heap_pop(heap_item *hp, size_t *n) {
     return top;
 }
 
-static void describe(const deque_ctx *d, uint32_t i, char *buf, size_t len) { lf_std_describe(d->s, d->h, i, buf, len); }
+static void describe(const deque_ctx *d, uint32_t i, char *buf, size_t len) {
+    lf_std_describe(d->s, d->h, i, buf, len);
+}
 
 /* A middle op with no moment its stack leaves free: name a value of that stack certainly present all along. */
 static lf_verdict no_free_moment(const deque_ctx *d, uint32_t i, int end, lf_result *r) {

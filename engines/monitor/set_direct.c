@@ -107,7 +107,8 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
             set_value *grown = realloc(sv, nc * sizeof *sv);
             if (!grown) goto oom;
             sv = grown;
-            for (size_t j = cap; j < nc; j++) sv[j] = (set_value){NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE, false};
+            for (size_t j = cap; j < nc; j++)
+                sv[j] = (set_value){NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE, false};
             cap = nc;
         }
         set_value *s = &sv[v];

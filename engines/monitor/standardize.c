@@ -312,8 +312,9 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
         lf_std_value_str(s, s->val[twice_a], vs, sizeof vs);
         lf_op_describe(v1, sizeof v1, &h->ops[twice_a]);
         lf_op_describe(v2, sizeof v2, &h->ops[twice_b]);
-        lf_result_set(r, LF_VIOLATION, "monitor", "value %s is %s twice (op %" PRIu32 ": %s; op %" PRIu32 ": %s) but %s at most once",
-                      vs, remove_name(h->type), twice_a, v1, twice_b, v2, insert_name(h->type));
+        lf_result_set(r, LF_VIOLATION, "monitor",
+                      "value %s is %s twice (op %" PRIu32 ": %s; op %" PRIu32 ": %s) but %s at most once", vs,
+                      remove_name(h->type), twice_a, v1, twice_b, v2, insert_name(h->type));
         lf_result_add_culprit(r, twice_a);
         lf_result_add_culprit(r, twice_b);
         goto fail;

@@ -7,7 +7,8 @@ static int64_t flip(int64_t v) { return (int64_t)((uint64_t)v ^ (UINT64_C(1) << 
 
 bool lf_fuzz_edge_variant(const lf_history *h, int which, lf_history *out) {
     if (!lf_history_copy(out, h)) return false;
-    static const lf_stamp_map MAPS[LF_EDGE_VARIANTS] = {LF_STAMPS_SHIFT_TOP, LF_STAMPS_SHIFT_BOTTOM, LF_STAMPS_DENSE_TOP};
+    static const lf_stamp_map MAPS[LF_EDGE_VARIANTS] = {LF_STAMPS_SHIFT_TOP, LF_STAMPS_SHIFT_BOTTOM,
+                                                        LF_STAMPS_DENSE_TOP};
     if (!lf_history_remap_stamps(out, MAPS[which], 0)) {
         lf_history_free(out);
         return false;

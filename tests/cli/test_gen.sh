@@ -65,8 +65,10 @@ grep -q ' ? ' "$tmp/a.hist" || bad "--pending 0.5 produced no pending op"
 
 # --shape work-stealing: thread 0 only pushes, pops and peeks at the back, the others only pop and peek at the
 # front; the history is linearizable (the deque monitor decides it) and deterministic.
-"$BIN" gen deque 3000 --threads 6 --shape work-stealing --seed 5 --peek 0.1 --empty 0.2 >"$tmp/ws.hist" || bad "gen work-stealing exited $?"
-awk '/^[0-9]/ && $1 == 0 && $4 !~ /_back$/ { exit 1 } /^[0-9]/ && $1 != 0 && $4 !~ /_front$/ { exit 1 }' "$tmp/ws.hist" &&
+"$BIN" gen deque 3000 --threads 6 --shape work-stealing --seed 5 --peek 0.1 --empty 0.2 >"$tmp/ws.hist" ||
+    bad "gen work-stealing exited $?"
+awk '/^[0-9]/ && $1 == 0 && $4 !~ /_back$/ { exit 1 }
+     /^[0-9]/ && $1 != 0 && $4 !~ /_front$/ { exit 1 }' "$tmp/ws.hist" &&
     ok || bad "work-stealing: an op on the wrong end for its thread"
 [ "$(awk '/^[0-9]/ { print $1 }' "$tmp/ws.hist" | sort -u | wc -l)" -eq 6 ] && ok || bad "work-stealing: not 6 threads"
 [ "$("$BIN" check --engine monitor "$tmp/ws.hist")" = "$tmp/ws.hist: linearizable [monitor]" ] && ok ||

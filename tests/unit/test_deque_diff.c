@@ -62,7 +62,9 @@ static bool compare(const lf_history *h, lf_verdict want, const char *what, uint
         if (lf_history_unambiguous(h) && !has_pending_pop(h) && !is_stack_far_peek(&mon)) {
             t->unknown_in_domain++;
             ok = false;
-            if (verbose) fprintf(stderr, "%s seed %llu: unknown inside the domain: %s\n", what, (unsigned long long)seed, mon.reason);
+            if (verbose)
+                fprintf(stderr, "%s seed %llu: unknown inside the domain: %s\n", what, (unsigned long long)seed,
+                        mon.reason);
         }
     } else if (want != LF_UNKNOWN && mon.verdict != want) {
         t->mismatches++;
@@ -206,11 +208,14 @@ typedef struct {
 } hand_case;
 
 static const hand_case CASES[] = {
-    {"stack at the front", "type deque\n0 1 2 push_front 1\n0 3 4 push_front 2\n0 5 6 pop_front -> 2\n0 7 8 pop_front -> 1\n",
+    {"stack at the front",
+     "type deque\n0 1 2 push_front 1\n0 3 4 push_front 2\n0 5 6 pop_front -> 2\n0 7 8 pop_front -> 1\n",
      LF_LINEARIZABLE},
-    {"queue through the deque", "type deque\n0 1 2 push_back 1\n0 3 4 push_back 2\n1 5 6 pop_front -> 1\n1 7 8 pop_front -> 2\n",
+    {"queue through the deque",
+     "type deque\n0 1 2 push_back 1\n0 3 4 push_back 2\n1 5 6 pop_front -> 1\n1 7 8 pop_front -> 2\n",
      LF_LINEARIZABLE},
-    {"FIFO broken in the middle", "type deque\n0 1 2 push_back 1\n0 3 4 push_back 2\n1 5 6 pop_front -> 2\n1 7 8 pop_front -> 1\n",
+    {"FIFO broken in the middle",
+     "type deque\n0 1 2 push_back 1\n0 3 4 push_back 2\n1 5 6 pop_front -> 2\n1 7 8 pop_front -> 1\n",
      LF_VIOLATION},
     {"a BF value under a BB value can never leave",
      "type deque\n0 1 2 push_back 1\n0 3 4 push_back 2\n1 5 6 pop_front -> 1\n0 7 8 pop_back -> 2\n", LF_LINEARIZABLE},
@@ -218,18 +223,19 @@ static const hand_case CASES[] = {
      "type deque\n0 1 2 push_back 1\n0 3 4 push_back 2\n1 5 6 pop_back -> 1\n0 7 8 pop_front -> 2\n", LF_VIOLATION},
     {"FB and BF never coexist",
      "type deque\n0 1 2 push_front 1\n1 3 4 push_back 2\n0 5 6 pop_back -> 1\n1 7 8 pop_front -> 2\n", LF_VIOLATION},
-    {"the C1 counterexample: a crossing pop's deadline set by a third value",
-     "type deque\n0 0 2 push_back 1\n1 1 3 push_back 2\n2 2 6 pop_back -> 3\n3 3 6 push_front 3\n4 6 10 pop_front -> 1\n"
-     "5 7 9 push_front 4\n",
+    {"one value at a time is not enough: a crossing pop's deadline set by a third value",
+     "type deque\n0 0 2 push_back 1\n1 1 3 push_back 2\n2 2 6 pop_back -> 3\n3 3 6 push_front 3\n"
+     "4 6 10 pop_front -> 1\n5 7 9 push_front 4\n",
      LF_VIOLATION},
-    {"work stealing", "type deque\n0 1 2 push_back 1\n0 3 4 push_back 2\n0 5 6 push_back 3\n1 4 9 pop_front -> 1\n"
-                      "0 7 8 pop_back -> 3\n2 8 12 pop_front -> 2\n0 10 11 pop_back -> empty\n",
+    {"work stealing",
+     "type deque\n0 1 2 push_back 1\n0 3 4 push_back 2\n0 5 6 push_back 3\n1 4 9 pop_front -> 1\n"
+     "0 7 8 pop_back -> 3\n2 8 12 pop_front -> 2\n0 10 11 pop_back -> empty\n",
      LF_LINEARIZABLE},
-    {"a thief steals a value the owner still pops", "type deque\n0 1 2 push_back 1\n0 3 4 push_back 2\n1 5 6 pop_front -> 2\n"
-                                                   "0 7 8 pop_back -> 1\n",
-     LF_VIOLATION},
-    {"head peek and tail peek of the middle", "type deque\n0 1 2 push_back 1\n0 3 4 push_back 2\n1 5 6 peek_front -> 1\n"
-                                              "1 7 8 peek_back -> 2\n1 9 10 pop_front -> 1\n1 11 12 pop_front -> 2\n",
+    {"a thief steals a value the owner still pops",
+     "type deque\n0 1 2 push_back 1\n0 3 4 push_back 2\n1 5 6 pop_front -> 2\n0 7 8 pop_back -> 1\n", LF_VIOLATION},
+    {"head peek and tail peek of the middle",
+     "type deque\n0 1 2 push_back 1\n0 3 4 push_back 2\n1 5 6 peek_front -> 1\n1 7 8 peek_back -> 2\n"
+     "1 9 10 pop_front -> 1\n1 11 12 pop_front -> 2\n",
      LF_LINEARIZABLE},
     {"ties are concurrent", "type deque\n0 1 2 push_front 1\n1 2 3 pop_back -> 1\n", LF_LINEARIZABLE},
 };

@@ -88,7 +88,9 @@ static void check_history(const char *name, const lf_history *h) {
             answer a;
             run(&c, ENGINES[e], &a);
             bool ok = same(&a, &base[e]);
-            CHECKF(ok, "%s, stamps %s (seed %d), engine %s: %s [%s, %zu culprits] (%s), original: %s [%s, %zu culprits] (%s)",
+            CHECKF(ok,
+                   "%s, stamps %s (seed %d), engine %s: %s [%s, %zu culprits] (%s), original: %s [%s, %zu culprits] "
+                   "(%s)",
                    name, lf_stamp_map_name(map), 1000 + m, lf_engine_name(ENGINES[e]), lf_verdict_name(a.verdict),
                    a.engine, a.n_culprits, a.reason, lf_verdict_name(base[e].verdict), base[e].engine,
                    base[e].n_culprits, base[e].reason);
@@ -167,7 +169,8 @@ static const regression REGRESSIONS[] = {
      "type set\n0 1 2 add 1 -> true\n1 3 4 remove 1 -> true\n2 5 10 remove 1 -> true\n3 6 ? remove 2\n"
      "0 7 8 add 1 -> true\n",
      LF_LINEARIZABLE, false, true},
-    {"stack, a double removal then a pending pop", "type stack\n0 1 2 push 1\n1 3 4 pop -> 1\n2 5 6 pop -> 1\n3 7 ? pop\n",
+    {"stack, a double removal then a pending pop",
+     "type stack\n0 1 2 push 1\n1 3 4 pop -> 1\n2 5 6 pop -> 1\n3 7 ? pop\n",
      LF_VIOLATION, true, false},
     {"ambiguous stack, a double removal then a pending pop",
      "type stack\n0 1 2 push 1\n1 3 4 pop -> 1\n2 5 10 pop -> 1\n3 6 ? pop\n0 7 8 push 1\n", LF_LINEARIZABLE, false,
