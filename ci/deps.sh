@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages linfuzz needs, only those that are missing (sourced by the other scripts).
+# `ci/deps.sh browser` also installs Debian's chromium, which only the HTML page's browser test uses
+# (ci/test.sh; tests/unit/test_html_browser.c is skipped without it).
 set -euo pipefail
 LINFUZZ_PACKAGES=(clang cmake ninja-build libzstd-dev zstd libxxhash-dev libck-dev liburcu-dev libclang-rt-dev)
+if [ "${1:-}" = browser ] && ! command -v chromium >/dev/null && ! command -v google-chrome >/dev/null; then
+  LINFUZZ_PACKAGES+=(chromium)
+fi
 missing=()
 for p in "${LINFUZZ_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

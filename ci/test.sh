@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 b=${LINFUZZ_BUILD_DIR:-build}
+bash ci/deps.sh browser # chromium too: the HTML pages are tested in it (test_html_browser)
 bash ci/build.sh "$b"
 echo "== gcc build (warnings are errors) =="
 cmake -S . -B "$b-gcc" -G Ninja -DCMAKE_C_COMPILER=gcc >/dev/null
@@ -15,8 +16,9 @@ echo "== sanitizer build (ASan + UBSan) =="
 cmake -S . -B "$b-asan" -G Ninja -DCMAKE_C_COMPILER=clang -DLINFUZZ_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 ninja -C "$b-asan" -j2 >/dev/null
 echo "== tests under ASan + UBSan =="
-# (the cflite test builds on its own, whatever the build: it runs once, with the clang build's tests)
-ctest --test-dir "$b-asan" --output-on-failure -j2 -LE cflite
+# (the cflite test builds on its own, whatever the build: it runs once, with the clang build's tests; the
+# browser test runs Chromium on the pages, which the sanitizers do not look into: once too)
+ctest --test-dir "$b-asan" --output-on-failure -j2 -LE 'cflite|browser'
 echo "== fuzzing linfuzz's own parsers and engines (ASan + UBSan, short budget) =="
 BUILD="$b-asan" bash ci/fuzz_self.sh 20
 echo "== ThreadSanitizer: the correct adapters through the runner =="

@@ -7,7 +7,9 @@
  *
  * Everything is rendered here, in C, as HTML and inline SVG (the page reads without JavaScript; SVG <title>s
  * give tooltips); a small inline script adds the hover panel and the highlighting of an op in every view, and
- * records that it ran (#lf-status) and any script error (#lf-errors), which the browser test reads. Nothing is
+ * records that it ran (#lf-status) and any script error (#lf-errors), which the browser test reads (opened as
+ * PAGE#lf-selftest, the script also hovers the first op of the prefix and keeps what the panel showed in
+ * #lf-status's data-selftest). Nothing is
  * fetched: no external resource, and a Content-Security-Policy that forbids any. Every text that comes from
  * the history, the explanation or the caller (entries may be hostile) goes through esc(). */
 #include "linfuzz/report.h"
@@ -422,11 +424,12 @@ static bool svg_timeline(FILE *f, const view *v) {
         lane(name, sizeof name, v, threads[t]);
         if (strlen(name) * 7.5 + 14 > left) left = (double)strlen(name) * 7.5 + 14;
     }
-    double width = left + step * (double)(v->n_ev + 1) + 20, height = AXIS_H + LANE_H * (double)n_threads + 10;
+    double width = left + step * (double)(v->n_ev + 1) + 20, height = AXIS_H + LANE_H * (double)n_threads + 22;
     fprintf(f, "<div class=\"scroll\"><svg class=\"timeline\" id=\"tl-%s\" width=\"%.0f\" height=\"%.0f\" "
                "viewBox=\"0 0 %.0f %.0f\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n",
             v->id, width, height, width, height);
-    fprintf(f, "<text class=\"axis\" x=\"4\" y=\"14\">time &#8594; (one step per call or return)</text>\n");
+    fprintf(f, "<text class=\"axis\" x=\"4\" y=\"%.0f\">time &#8594; (one step per call or return)</text>\n",
+            height - 6);
     for (size_t t = 0; t < n_threads; t++) {
         char name[48];
         lane(name, sizeof name, v, threads[t]);
@@ -444,7 +447,7 @@ static bool svg_timeline(FILE *f, const view *v) {
         bool room_right = x + 24 * CHAR_W < width; /* else the label goes to the left of the line */
         fprintf(f, "<line class=\"cut\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.0f\"/>"
                    "<text class=\"cutlabel\" x=\"%.1f\" y=\"14\" text-anchor=\"%s\">first impossible return</text>\n",
-                x, AXIS_H - 4, x, height - 4, room_right ? x + 3 : x - 3, room_right ? "start" : "end");
+                x, AXIS_H - 4, x, height - 18, room_right ? x + 3 : x - 3, room_right ? "start" : "end");
         break;
     }
     for (size_t k = 0; k < n; k++) {
@@ -623,7 +626,12 @@ static const char SCRIPT_MAIN[] =
     "for(var i=0;i<ops.length;i++){(function(el){"
     "el.addEventListener('mouseenter',function(){show(el,true);});"
     "el.addEventListener('mouseleave',function(){show(el,false);});})(ops[i]);}"
-    "var st=document.getElementById('lf-status');st.setAttribute('data-ready','yes');"
+    "var st=document.getElementById('lf-status');"
+    /* #lf-selftest (the browser test): hover the first linearized op of the minimized history, keep its panel */
+    "if(location.hash==='#lf-selftest'){var el=document.querySelector('li[data-sec=\"min\"]')||ops[0];"
+    "if(el){el.dispatchEvent(new Event('mouseenter'));st.setAttribute('data-selftest',tip.textContent);"
+    "st.setAttribute('data-highlighted',String(document.querySelectorAll('.hl').length));}}"
+    "st.setAttribute('data-ready','yes');"
     "st.textContent='interactive: hover an op for its state and explanation ('+ops.length+' ops and list items)';"
     "})();";
 
