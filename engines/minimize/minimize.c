@@ -538,6 +538,63 @@ static size_t shift_incs(minimizer *m, lf_history *cur) {
     return result;
 }
 
+/* A lost update, certified: the first impossible return is a get that returned v while more than v incs had
+ * returned before it was called. Any history with that get and v' < (incs returned before it) is a violation
+ * for the same reason, and every such history of the run's ops proves the run a violation by it; the smallest
+ * that still shows a race is two incs that overlap each other, both returned before the get, and the get
+ * lowered to 1 (one inc, get -> 0, when no two of them overlap). Of the overlapping pairs, the one that
+ * returned last before the get. Which two incs lost the update is not in the history: these are a pair that
+ * could have. Returns 1 when cur was replaced, 0 when the certificate does not hold, -1 when out of memory. */
+static int lost_update_witness(minimizer *m, lf_history *cur) {
+    size_t x = SIZE_MAX;
+    for (size_t i = 0; i < cur->n; i++)
+        if (kept_for_good(m, &cur->ops[i])) {
+            if (x != SIZE_MAX) return 0; /* several ops return there: leave it to the other reductions */
+            x = i;
+        }
+    if (x == SIZE_MAX || cur->ops[x].method != LF_M_GET || cur->ops[x].res_kind != LF_K_INT) return 0;
+    const lf_op *g = &cur->ops[x];
+    int64_t done = 0;
+    size_t a = SIZE_MAX, b = SIZE_MAX, last = SIZE_MAX;
+    for (size_t i = 0; i < cur->n; i++) {
+        const lf_op *inc = &cur->ops[i];
+        if (inc->method != LF_M_INC || !lf_precedes(inc, g)) continue;
+        done++;
+        if (last == SIZE_MAX || inc->ret > cur->ops[last].ret) last = i;
+        for (size_t j = 0; j < i; j++) {
+            const lf_op *o = &cur->ops[j];
+            if (o->method != LF_M_INC || !lf_precedes(o, g) || lf_precedes(o, inc) || lf_precedes(inc, o)) continue;
+            uint64_t later = inc->ret > o->ret ? inc->ret : o->ret;
+            if (a == SIZE_MAX || later > (cur->ops[a].ret > cur->ops[b].ret ? cur->ops[a].ret : cur->ops[b].ret))
+                a = j, b = i;
+        }
+    }
+    if (g->res >= done || cur->n <= (a != SIZE_MAX ? 3u : 2u)) return 0; /* no certificate, or nothing to gain */
+    bool *keep = calloc(cur->n, sizeof *keep);
+    if (!keep) return -1;
+    keep[x] = true;
+    if (a != SIZE_MAX)
+        keep[a] = keep[b] = true;
+    else
+        keep[last] = true;
+    lf_history cand;
+    bool ok = lf_history_select(&cand, cur, keep);
+    free(keep);
+    if (!ok) return -1;
+    size_t removed = cur->n - cand.n;
+    for (size_t i = 0; i < cand.n; i++)
+        if (cand.ops[i].method == LF_M_GET) cand.ops[i].res = a != SIZE_MAX ? 1 : 0;
+    if (!is_violation(m, &cand)) { /* cannot be: the certificate holds in it */
+        lf_history_free(&cand);
+        return 0;
+    }
+    lf_history_free(cur);
+    *cur = cand;
+    m->st->lost_update = true;
+    m->st->lost_update_dropped = removed;
+    return 1;
+}
+
 /* Values, state-preserving ops and (counters) ordered incs, in turn, until a round removes nothing. */
 static bool reduce_to_fixpoint(minimizer *m, lf_history *cur) {
     bool counter = cur->type == LF_TYPE_COUNTER && m->o->shift_counters;
@@ -579,6 +636,7 @@ lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_his
      * the reductions after it keep that return (kept_for_good). */
     bool ok = true;
     if (o->cut_prefix) ok = cut_prefix(&m, out) >= 0;
+    if (ok && out->type == LF_TYPE_COUNTER && o->shift_counters && !m.exhausted) ok = lost_update_witness(&m, out) >= 0;
     if (ok) ok = reduce_to_fixpoint(&m, out);
     if (ok && o->drop_forced_prefix && !m.exhausted) {
         int cut = drop_forced_prefix(&m, out);

@@ -261,9 +261,13 @@ static void ops_by_thread(FILE *f, const lf_history *h, const bool *marked, cons
                 snprintf(cells[ti], sizeof cells[ti], "%s %s%s%s", tag, label, marked && marked[i] ? " *" : "", note);
             }
         }
-        fputc(' ', f);
-        for (size_t ti = 0; ti < n_threads; ti++) fprintf(f, " %-*s", ti + 1 < n_threads ? (int)col : 0, cells[ti]);
-        fputc('\n', f);
+        char line[TABLE_MAX_THREADS * 460 + 8];
+        int w = snprintf(line, sizeof line, " ");
+        for (size_t ti = 0; ti < n_threads && w > 0 && (size_t)w < sizeof line; ti++)
+            w += snprintf(line + w, sizeof line - (size_t)w, " %-*s", (int)col, cells[ti]);
+        size_t end = strlen(line);
+        while (end > 0 && line[end - 1] == ' ') end--; /* no trailing blanks */
+        fprintf(f, "%.*s\n", (int)end, line);
     }
     fputc('\n', f);
     free(threads);

@@ -151,26 +151,32 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
     /* metadata */
     char bucket[17], summary[512], when[32];
     lf_violation_bucket(in->adapter, &e->minimized, ms.first_bad, ms.first_bad_stamp, bucket);
-    int w = snprintf(summary, sizeof summary, "%zu -> %zu ops (%zu -> %zu threads): %zu values dropped, %zu "
-                     "state-preserving ops dropped",
-                     in->full->n, e->minimized.n, thread_count(in->full), thread_count(&e->minimized),
-                     ms.values_dropped, ms.observers_dropped);
-    if (ms.incs_dropped && w > 0 && (size_t)w < sizeof summary)
-        w += snprintf(summary + w, sizeof summary - (size_t)w, ", %zu incs ordered with every get dropped (the gets "
-                      "after them lowered)", ms.incs_dropped);
-    if (ms.cut && w > 0 && (size_t)w < sizeof summary)
-        w += snprintf(summary + w, sizeof summary - (size_t)w, ", cut at the first impossible return (%zu later ops "
-                      "dropped, %zu in flight kept as pending)", ms.ops_cut, ms.ops_made_pending);
-    else if (ms.first_bad && w > 0 && (size_t)w < sizeof summary)
-        w += snprintf(summary + w, sizeof summary - (size_t)w, ", the first impossible return kept");
-    if (ms.suffix && w > 0 && (size_t)w < sizeof summary)
-        w += snprintf(summary + w, sizeof summary - (size_t)w, ", %zu ops before a forced state dropped (a quiescent %s)",
-                      ms.ops_before_suffix,
-                      in->full->type == LF_TYPE_REGISTER || in->full->type == LF_TYPE_CAS_REGISTER ? "write"
-                                                                                                 : "empty result");
-    if (w > 0 && (size_t)w < sizeof summary)
-        snprintf(summary + w, sizeof summary - (size_t)w, "; %zu checks%s", ms.checks,
-                 ms.complete ? "" : ", stopped by a budget (not minimal)");
+    /* how it was minimized, in the order the minimizer went */
+    FILE *sf = fmemopen(summary, sizeof summary, "w");
+    if (sf) {
+        fprintf(sf, "%zu -> %zu ops (%zu -> %zu threads): ", in->full->n, e->minimized.n, thread_count(in->full),
+                thread_count(&e->minimized));
+        if (ms.cut)
+            fprintf(sf, "cut at the first impossible return (%zu later ops dropped, %zu in flight kept as pending), ",
+                    ms.ops_cut, ms.ops_made_pending);
+        else if (ms.first_bad)
+            fprintf(sf, "the first impossible return kept, ");
+        if (ms.lost_update)
+            fprintf(sf, "a lost update: the get that returned fewer than the incs done before it kept with %s (%zu "
+                        "ops dropped, the get lowered), ",
+                    e->minimized.n == 3 ? "two overlapping incs before it" : "an inc before it", ms.lost_update_dropped);
+        fprintf(sf, "%zu values dropped, %zu state-preserving ops dropped", ms.values_dropped, ms.observers_dropped);
+        if (ms.incs_dropped)
+            fprintf(sf, ", %zu incs ordered with every get dropped (the gets after them lowered)", ms.incs_dropped);
+        if (ms.suffix)
+            fprintf(sf, ", %zu ops before a forced state dropped (a quiescent %s)", ms.ops_before_suffix,
+                    in->full->type == LF_TYPE_REGISTER || in->full->type == LF_TYPE_CAS_REGISTER ? "write"
+                                                                                               : "empty result");
+        fprintf(sf, "; %zu checks%s", ms.checks, ms.complete ? "" : ", stopped by a budget (not minimal)");
+        fclose(sf); /* fmemopen keeps the text NUL-terminated within the buffer */
+    } else {
+        snprintf(summary, sizeof summary, "%zu -> %zu ops", in->full->n, e->minimized.n);
+    }
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);

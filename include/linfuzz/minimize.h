@@ -17,6 +17,9 @@
  *    called, or was called after the get returned), lowering by one the result of every get it precedes:
  *    every linearisation places such an inc between the same gets, so the smaller history is linearizable
  *    exactly when the larger one is (both directions are proved in docs/fuzzing.md);
+ *  - on a counter whose first impossible return is a get that returned v although more than v incs returned
+ *    before it was called (a lost update), keep that get and two overlapping incs that returned before it (one
+ *    inc when none overlap), the get lowered to 1 (0): the same certificate makes both histories violations;
  *  - drop everything before a forced state (optional): at a quiescent op (every other op returned before
  *    it was called or was called after it returned) that fixes the state whatever came before and is legal
  *    on the initial state (a register write; an empty result of a stack, queue, pqueue or deque; on a set or
@@ -71,6 +74,8 @@ typedef struct lf_minimize_stats {
     uint64_t first_bad_stamp; /* its stamp: the ops returning there are kept, and are the minimised history's
                                * first impossible return too (equal to cut_stamp when cut) */
     size_t incs_dropped;      /* counter incs dropped with the gets after them lowered */
+    bool lost_update;         /* counter: replaced by a lost-update witness (below); ... */
+    size_t lost_update_dropped; /* ... which dropped this many ops */
     bool suffix;              /* the ops before a forced state were dropped */
     uint64_t suffix_stamp;    /* the call stamp of the op that forces the state (the first op kept) */
     size_t ops_before_suffix; /* ops dropped by that */
