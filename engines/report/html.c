@@ -1,5 +1,5 @@
 /* The HTML page of a violation (report.h, lf_report_html_write): one self-contained file that a person opens
- * in a browser to see what went wrong, in the manner of porcupine's visualizer ([Athalye17] in
+ * in a browser to see what went wrong, in the manner of porcupine's visualizer ([Porcupine] in
  * docs/references.md): each history drawn as bars on a time axis, one lane per thread, the longest
  * linearizable prefix coloured with the sequential state after each of its ops on hover, the ops that cannot
  * go next with the reason, the first impossible return marked, the root-cause candidates with their source

@@ -1,5 +1,5 @@
 /* `linfuzz triage DIR|FILE...`: groups violation entries and fuzzer crash inputs by signature and prints one
- * line per group (docs/triage.md). Collecting and grouping live in engines/corpus/triage.c, replaying crash
+ * line per group (docs/triage.md). Collecting and grouping live in fuzz/corpus/triage.c, replaying crash
  * inputs in fuzz/testcase/replay.c; this file reads the files, decides each input's adapter and prints. */
 #include <errno.h>
 #include <limits.h>

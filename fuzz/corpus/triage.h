@@ -20,7 +20,7 @@
  * linearizable is not), KNOWN_BUG (a known-buggy adapter's violation: expected), CRASH and STUCK (the replay of
  * an input died or hung), NOT_REPRODUCED (the replay showed no violation: a rare schedule, or a fixed bug).
  *
- * This module collects and classifies files and groups findings; reading entries is engines/corpus/entry.h,
+ * This module collects and classifies files and groups findings; reading entries is corpus/entry.h,
  * replaying inputs (which needs the adapters) is fuzz/testcase/replay.h, printing is fuzz/cli/cmd_triage.c. */
 #ifndef LINFUZZ_TRIAGE_H
 #define LINFUZZ_TRIAGE_H
