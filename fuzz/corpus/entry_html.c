@@ -12,6 +12,14 @@
 #define MAX_FACTS 12
 #define COMMAND_MAX 8800
 
+/* Adds a (label, value) row when there is a value. */
+static void add_fact(const char *facts[][2], size_t *n, const char *label, const char *value) {
+    if (!value || *n >= MAX_FACTS) return;
+    facts[*n][0] = label;
+    facts[*n][1] = value;
+    (*n)++;
+}
+
 lf_status lf_entry_write_html(FILE *f, const lf_violation_entry *e, const char *path, const char *bin, char *err,
                               size_t errlen) {
     const char *adapter = lf_entry_meta(e, "adapter"), *format = lf_entry_meta(e, "workload_format");
@@ -26,25 +34,16 @@ lf_status lf_entry_write_html(FILE *f, const lf_violation_entry *e, const char *
     snprintf(sizes, sizeof sizes, "%zu ops recorded, %zu in the minimized history", e->full.n, e->minimized.n);
     const char *facts[MAX_FACTS][2];
     size_t n_facts = 0;
-#define FACT(label, value)                                                                                           \
-    do {                                                                                                             \
-        if ((value) && n_facts < MAX_FACTS) {                                                                        \
-            facts[n_facts][0] = (label);                                                                             \
-            facts[n_facts][1] = (value);                                                                             \
-            n_facts++;                                                                                               \
-        }                                                                                                            \
-    } while (0)
-    FACT("entry", path);
-    FACT("adapter", adapter);
-    FACT("adapter claims", expected);
-    FACT("found by", lf_entry_meta(e, "origin"));
-    FACT("saved", saved);
-    FACT("workload", lf_entry_meta(e, "workload"));
-    FACT("size", sizes);
-    FACT("minimized", lf_entry_meta(e, "minimize"));
-    FACT("verdicts", e->verdict);
-    FACT("bucket", lf_entry_meta(e, "bucket"));
-#undef FACT
+    add_fact(facts, &n_facts, "entry", path);
+    add_fact(facts, &n_facts, "adapter", adapter);
+    add_fact(facts, &n_facts, "adapter claims", expected);
+    add_fact(facts, &n_facts, "found by", lf_entry_meta(e, "origin"));
+    add_fact(facts, &n_facts, "saved", saved);
+    add_fact(facts, &n_facts, "workload", lf_entry_meta(e, "workload"));
+    add_fact(facts, &n_facts, "size", sizes);
+    add_fact(facts, &n_facts, "minimized", lf_entry_meta(e, "minimize"));
+    add_fact(facts, &n_facts, "verdicts", e->verdict);
+    add_fact(facts, &n_facts, "bucket", lf_entry_meta(e, "bucket"));
 
     /* the commands */
     char (*cmd)[COMMAND_MAX] = calloc(4, sizeof *cmd);
