@@ -66,6 +66,7 @@ typedef struct minimizer {
     lf_minimize_stats *st;
     double deadline; /* 0: none */
     bool exhausted;  /* a budget ran out: stop trying */
+    size_t unknown;  /* checks that answered unknown (a per-check budget ran out) */
 } minimizer;
 
 /* The ops of the first impossible return: never removed once it is known. Stamps identify them in every
@@ -88,6 +89,7 @@ static bool is_violation(minimizer *m, const lf_history *candidate) {
     lf_result_init(&r);
     lf_check(candidate, &m->o->check, &r);
     bool violation = r.verdict == LF_VIOLATION;
+    m->unknown += r.verdict == LF_UNKNOWN;
     lf_result_free(&r);
     return violation;
 }
@@ -276,6 +278,7 @@ static int cut_prefix(minimizer *m, lf_history *cur) {
         if (!lf_op_pending(&cur->ops[i])) rets[n_rets++] = cur->ops[i].ret;
     qsort(rets, n_rets, sizeof *rets, cmp_u64);
     int status = 0;
+    size_t unknown_before = m->unknown;
     if (n_rets) {
         size_t lo = 0, hi = n_rets - 1, n_cut, n_pending;
         lf_history cand;
@@ -299,8 +302,9 @@ static int cut_prefix(minimizer *m, lf_history *cur) {
             lf_history_free(&cand);
         }
         /* hi is a verified violating cut (or the top, which is cur or was verified): its return is the first
-         * impossible one, unless a budget stopped the search half-way (then it is only some violating cut). */
-        if (top_ok && !m->exhausted) {
+         * impossible one, unless a budget stopped the search half-way or a check could not decide (then it is
+         * only some violating cut, and nothing is claimed of it). */
+        if (top_ok && !m->exhausted && m->unknown == unknown_before) {
             m->st->first_bad = true;
             m->st->first_bad_stamp = rets[hi];
         }

@@ -329,7 +329,7 @@ static void root_causes(void) {
 
 /* ---- one group per bug, the same in every run ---- */
 
-#define PER_ADAPTER 4
+#define PER_ADAPTER 3
 
 /* Up to `want` violations of adapter a on the fuzz case `workload`, each captured as a fuzz target would,
  * from runs first_run, first_run + 1, ... (each run has its own perturbation seeds). Returns how many. */
@@ -350,7 +350,7 @@ static size_t violations_of(const lf_adapter *a, const uint8_t *workload, size_t
     lf_check_options_default(&co);
     lf_history h;
     lf_history_init(&h, a->type);
-    for (unsigned r = first_run; r < first_run + 3000 && got < want; r++) {
+    for (unsigned r = first_run; r < first_run + 2000 && got < want; r++) {
         if (!lf_fc_execute(&x, &plan, r, &h)) break;
         lf_result res;
         lf_result_init(&res);
@@ -416,10 +416,27 @@ static void one_group_per_bug(void) {
         const lf_adapter *a = lf_adapter_find(buggy[b]);
         CHECKF(a != NULL, "no adapter %s", buggy[b]);
         /* two independent series of runs of its seed inputs (which perturb the schedule): different runs,
-         * different histories */
+         * different histories. k4's seeds violate about once in a thousand runs: it starts with a case of a
+         * campaign's entry that does about once in twenty (threads=4 rounds=17 keys=3, heavy perturbation). */
         snprintf(dir, sizeof dir, "%s/%s/seeds", CORPUS_DIR, buggy[b]);
         for (int s = 0; s < 2 && a; s++) {
             size_t got = 0;
+            if (!strcmp(buggy[b], "k4_reread_cas_register")) {
+                /* methods: 0 write, 1 read, 2 cas */
+                lf_fuzz_case k4 = {.threads = 4, .rounds = 17, .repeats = 15, .key_domain = 3, .drain = true,
+                                   .perturb = {.point_chance = 512, .gap_chance = 128, .spin_max = 300,
+                                               .yield_share = 160},
+                                   .seed = 1592590337, .body_len = {4, 5, 4, 4}};
+                static const lf_fc_call bodies[4][5] = {{{0, 6}, {0, 0}, {2, 1}, {0, 0}},
+                                                        {{1, 20}, {1, 7}, {2, 10}, {0, 13}, {1, 16}},
+                                                        {{2, 12}, {0, 17}, {1, 20}, {2, 23}},
+                                                        {{0, 21}, {1, 24}, {2, 27}, {0, 30}}};
+                for (int t = 0; t < 4; t++) memcpy(k4.body[t], bodies[t], sizeof bodies[t]);
+                lf_fuzz_case_normalize(&k4, 3);
+                uint8_t bytes[LF_FC_MAX_ENCODED];
+                size_t len = lf_fuzz_case_encode(&k4, bytes);
+                got += violations_of(a, bytes, len, (unsigned)s * 5000, PER_ADAPTER, &series[s][n[s]]);
+            }
             DIR *d = opendir(dir);
             struct dirent *de;
             while (d && got < PER_ADAPTER && (de = readdir(d)) != NULL) {
