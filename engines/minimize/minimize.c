@@ -65,7 +65,27 @@ typedef struct minimizer {
     lf_minimize_stats *st;
     double deadline; /* 0: none */
     bool exhausted;  /* a budget ran out: stop trying */
+    /* Checked against something other than a built-in spec (a custom type, o->check.spec, a self-spec): only
+     * the reductions that hold for every specification apply, the prefix cut and dropping ops of methods
+     * declared observers (LF_MF_OBSERVER); whole values and forced states are facts of the built-in types. */
+    bool generic;
 } minimizer;
+
+/* Whether op may be dropped as state-preserving in a minimisation of h. */
+static bool preserves_state(const minimizer *m, const lf_history *h, const lf_op *op) {
+    if (!m->generic) return lf_op_state_preserving(h->type, op);
+    const lf_method_decl *d = lf_history_method(h, op->method);
+    return d && (d->flags & LF_MF_OBSERVER);
+}
+
+/* out := an empty history of h's type and initial value. */
+static bool init_like(lf_history *out, const lf_history *h) {
+    lf_history_init(out, h->type);
+    out->has_init = h->has_init;
+    out->init_kind = h->init_kind;
+    out->init = h->init;
+    return lf_history_set_type_of(out, h);
+}
 
 
 /* Whether candidate is a violation; false when a budget is spent (and from then on). */
@@ -153,6 +173,7 @@ static bool apply_keep(lf_history *cur, const bool *keep) {
 
 /* One pass of whole-value dropping. Returns values removed, or SIZE_MAX when out of memory. */
 static size_t drop_values(minimizer *m, lf_history *cur) {
+    if (m->generic) return 0;
     size_t n = cur->n, n_refs = 0;
     key_ref *refs = malloc((n ? n : 1) * sizeof *refs);
     if (!refs) return SIZE_MAX;
@@ -192,7 +213,7 @@ static size_t drop_observers(minimizer *m, lf_history *cur) {
     if (items && members && keep) {
         for (size_t i = 0; i < n; i++) {
             keep[i] = true;
-            if (!lf_op_state_preserving(cur->type, &cur->ops[i])) continue;
+            if (!preserves_state(m, cur, &cur->ops[i])) continue;
             members[n_items] = (uint32_t)i;
             items[n_items] = (item){.first = n_items, .count = 1};
             n_items++;
@@ -209,11 +230,11 @@ static size_t drop_observers(minimizer *m, lf_history *cur) {
 /* The prefix of h made of every event stamped <= cut: ops returned by then are kept, ops called by then
  * become pending, later ops are dropped. */
 static bool prefix_at(const lf_history *h, uint64_t cut, lf_history *out, size_t *n_cut, size_t *n_pending) {
-    lf_history_init(out, h->type);
-    out->has_init = h->has_init;
-    out->init_kind = h->init_kind;
-    out->init = h->init;
     *n_cut = *n_pending = 0;
+    if (!init_like(out, h)) {
+        lf_history_free(out);
+        return false;
+    }
     for (size_t i = 0; i < h->n; i++) {
         lf_op op = h->ops[i];
         if (op.call > cut) {
@@ -327,11 +348,11 @@ static bool single_key(const lf_history *h) {
 
 /* The suffix of h from op `from` on: that op and every op called after it. */
 static bool suffix_from(const lf_history *h, size_t from, lf_history *out, size_t *n_dropped) {
-    lf_history_init(out, h->type);
-    out->has_init = h->has_init;
-    out->init_kind = h->init_kind;
-    out->init = h->init;
     *n_dropped = 0;
+    if (!init_like(out, h)) {
+        lf_history_free(out);
+        return false;
+    }
     for (size_t i = 0; i < h->n; i++) {
         if (i != from && h->ops[i].call <= h->ops[from].call) {
             (*n_dropped)++;
@@ -427,6 +448,7 @@ lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_his
     if (!stats) stats = &local;
     memset(stats, 0, sizeof *stats);
     minimizer m = {.o = o, .st = stats, .deadline = o->timeout_s > 0 ? lf_now_s() + o->timeout_s : 0};
+    m.generic = h->type == LF_TYPE_CUSTOM || o->check.spec || o->check.self;
 
     lf_result r;
     lf_result_init(&r);
@@ -435,6 +457,7 @@ lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_his
     lf_result_free(&r);
     stats->checks = 1;
     if (!lf_history_copy(out, h)) {
+        lf_history_free(out);
         lf_history_init(out, h->type);
         return LF_UNKNOWN;
     }
@@ -446,7 +469,7 @@ lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_his
         ok = cut >= 0;
         if (cut > 0) ok = reduce_to_fixpoint(&m, out);
     }
-    if (ok && o->drop_forced_prefix && !m.exhausted) {
+    if (ok && o->drop_forced_prefix && !m.exhausted && !m.generic) {
         int cut = drop_forced_prefix(&m, out);
         ok = cut >= 0;
         if (cut > 0) ok = reduce_to_fixpoint(&m, out);

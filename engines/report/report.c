@@ -36,10 +36,10 @@ static void tag_of(size_t k, size_t n, char out[24]) {
         snprintf(out, 24, "%zu", k + 1);
 }
 
-/* "push 7", "pop -> 7", "pop -> ?" (pending), with the method's arity for type t. */
-static void op_label(char *buf, size_t len, lf_type t, const lf_op *op) {
-    const lf_method_info *mi = lf_method_info_of(t, (lf_method)op->method);
-    int w = snprintf(buf, len, "%s", lf_method_name((lf_method)op->method));
+/* "push 7", "pop -> 7", "pop -> ?" (pending), with the method's name and arity in h's type. */
+static void op_label(char *buf, size_t len, const lf_history *h, const lf_op *op) {
+    const lf_method_decl *mi = lf_history_method(h, op->method);
+    int w = snprintf(buf, len, "%s", mi ? mi->name : "?");
     for (int i = 0; mi && i < mi->nargs && w > 0 && (size_t)w < len; i++) {
         if (lf_arg_is_nil(op, i))
             w += snprintf(buf + w, len - (size_t)w, " nil");
@@ -185,7 +185,7 @@ static void ops_by_thread(FILE *f, const lf_history *h, const bool *marked) {
     char label[160], tag[24];
     for (size_t k = 0; k < h->n; k++) {
         const lf_op *op = &h->ops[order[k]];
-        op_label(label, sizeof label, h->type, op);
+        op_label(label, sizeof label, h, op);
         size_t len = strlen(label) + 5;
         if (len > col) col = len;
         for (size_t ti = 0; ti < n_threads; ti++)
@@ -206,7 +206,7 @@ static void ops_by_thread(FILE *f, const lf_history *h, const bool *marked) {
             size_t i = order[k];
             for (size_t ti = 0; ti < n_threads; ti++) {
                 if (threads[ti] != h->ops[i].thread || seen[ti]++ != row) continue;
-                op_label(label, sizeof label, h->type, &h->ops[i]);
+                op_label(label, sizeof label, h, &h->ops[i]);
                 tag_of(k, h->n, tag);
                 snprintf(cells[ti], sizeof cells[ti], "%s %s%s", tag, label, marked && marked[i] ? " *" : "");
             }
@@ -231,8 +231,10 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
 
     size_t n_threads = 0;
     free(threads_of(h, &n_threads));
+    const char *shape = in->n_why && in->why[0].level != LF_LEVEL_NONE ? lf_level_name(in->why[0].level)
+                                                                      : lf_violation_shape(h);
     fprintf(f, "=== LINEARIZABILITY VIOLATION  adapter=%s  type=%s  shape=%s ===\n", in->adapter ? in->adapter : "-",
-            lf_type_name(h->type), lf_violation_shape(h));
+            lf_history_type_name(h), shape);
     if (in->origin) fprintf(f, "found by:   %s\n", in->origin);
     if (in->workload) fprintf(f, "workload:   %s\n", in->workload);
     if (in->full_ops)
@@ -250,7 +252,7 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
     fputc('\n', f);
 
     fprintf(f, "history (text format: save as a .hist file and run `linfuzz check` on it)\n");
-    fprintf(f, "type %s\n", lf_type_name(h->type));
+    lf_text_write_header(f, h);
     if (h->has_init) {
         if (h->init_kind == LF_K_NIL)
             fprintf(f, "init nil\n");
@@ -260,7 +262,7 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
     size_t *order = call_order(h);
     for (size_t k = 0; order && k < h->n && k < 4 * LF_REPORT_TIMELINE_MAX_OPS; k++) {
         char text[160], tag[24];
-        text[lf_text_format_op(text, h->type, &h->ops[order[k]])] = 0; /* it does not terminate */
+        text[lf_text_format_history_op(text, h, &h->ops[order[k]])] = 0; /* it does not terminate */
         tag_of(k, h->n, tag);
         fprintf(f, "%-40s # %s%s\n", text, tag, marked && marked[order[k]] ? " *" : "");
     }
@@ -408,27 +410,29 @@ const char *lf_violation_shape(const lf_history *h) {
     case LF_TYPE_KV:
         return "KV_VALUE";
     default:
-        return "VIOLATION";
+        return "CUSTOM_RESULT";
     }
 }
 
 void lf_violation_signature(const lf_history *minimized, bool has_cut, uint64_t cut_stamp, lf_violation_sig *out) {
-    size_t count[LF_M_COUNT] = {0};
-    out->type = lf_type_name(minimized->type);
+    size_t count[64] = {0};
+    snprintf(out->type, sizeof out->type, "%s", lf_history_type_name(minimized));
     out->shape = lf_violation_shape(minimized);
-    out->cut_method = "-";
+    snprintf(out->cut_method, sizeof out->cut_method, "-");
     for (size_t i = 0; i < minimized->n; i++) {
         const lf_op *op = &minimized->ops[i];
-        if (op->method < LF_M_COUNT) count[op->method]++;
-        if (has_cut && !lf_op_pending(op) && op->ret == cut_stamp) out->cut_method = lf_method_name((lf_method)op->method);
+        const lf_method_decl *d = lf_history_method(minimized, op->method);
+        if (op->method < 64) count[op->method]++;
+        if (has_cut && d && !lf_op_pending(op) && op->ret == cut_stamp)
+            snprintf(out->cut_method, sizeof out->cut_method, "%s", d->name);
     }
     size_t w = 0;
     out->methods[0] = 0;
-    for (int m = 0; m < LF_M_COUNT; m++) {
-        if (!count[m]) continue;
-        int k = snprintf(out->methods + w, sizeof out->methods - w, "%s%s*%zu", w ? "," : "",
-                         lf_method_name((lf_method)m), count[m]);
-        if (k < 0 || (size_t)k >= sizeof out->methods - w) break; /* cannot happen: LF_M_COUNT short names */
+    for (unsigned m = 0; m < 64; m++) {
+        const lf_method_decl *d = count[m] ? lf_history_method(minimized, m) : NULL;
+        if (!d) continue;
+        int k = snprintf(out->methods + w, sizeof out->methods - w, "%s%s*%zu", w ? "," : "", d->name, count[m]);
+        if (k < 0 || (size_t)k >= sizeof out->methods - w) break; /* at most 23 built-in or 16 custom methods */
         w += (size_t)k;
     }
 }

@@ -28,7 +28,8 @@ typedef struct lf_report_input {
     const char *bucket;           /* dedup key (lf_violation_bucket), or NULL */
     size_t full_ops;              /* size of the recorded history (0: unknown) */
     const lf_history *history;    /* the history to show: usually the minimised one */
-    const lf_result *why;         /* verdicts on `history`, each a violation with its explanation */
+    const lf_result *why;         /* verdicts on `history`, each a violation with its explanation (the first one's
+                                   * level, when classified, is the title's shape) */
     size_t n_why;
     bool has_cut;                 /* the history was cut at the first impossible return, stamped cut_stamp */
     uint64_t cut_stamp;
@@ -47,7 +48,8 @@ void lf_report_timeline(FILE *f, const lf_history *h, const bool *marked, bool h
 /* What the violation looks like (static string): VALUE_NEVER_INSERTED, VALUE_RETURNED_BEFORE_INSERTED,
  * VALUE_RETURNED_TWICE, EMPTY_WHILE_PRESENT, LOST_UPDATE, COUNT_TOO_HIGH, COUNT_WENT_BACK, or by type
  * FIFO_ORDER, LIFO_ORDER, PRIORITY_ORDER, DEQUE_ORDER, SET_MEMBERSHIP, REGISTER_VALUE, KV_VALUE, COUNTER_VALUE. The first
- * ones are definite facts about the history; the per-type ones only say where the impossibility lies. */
+ * ones are definite facts about the history; the per-type ones only say where the impossibility lies. Custom
+ * types have no such facts: CUSTOM_RESULT (a checker's lf_result.level tells more: lf_level_name). */
 const char *lf_violation_shape(const lf_history *h);
 
 /* The parts of a violation's signature ([Cirisci20]), computed from the minimised history: its type,
@@ -55,10 +57,10 @@ const char *lf_violation_shape(const lf_history *h);
  * impossible return ("-" when the history was not cut there). `linfuzz triage` shows them; the bucket below
  * is their hash together with the adapter. */
 typedef struct lf_violation_sig {
-    const char *type;       /* static string */
-    const char *shape;      /* static string (lf_violation_shape) */
-    char methods[256];
-    const char *cut_method; /* static string */
+    char type[LF_CUSTOM_NAME_MAX + 1]; /* the type's name (custom types included) */
+    const char *shape;                 /* static string (lf_violation_shape) */
+    char methods[768];
+    char cut_method[LF_CUSTOM_NAME_MAX + 1];
 } lf_violation_sig;
 void lf_violation_signature(const lf_history *minimized, bool has_cut, uint64_t cut_stamp, lf_violation_sig *out);
 

@@ -24,7 +24,7 @@ static bool witness_valid(const lf_history *h, const uint32_t *w, size_t len) {
         for (size_t j = i + 1; ok && j < len; j++) ok = !lf_precedes(&h->ops[w[j]], &h->ops[w[i]]);
     free(in);
     if (!ok) return false;
-    const lf_spec *spec = lf_spec_builtin(h->type);
+    const lf_spec *spec = lf_spec_of_history(h);
     lf_spec_env env;
     lf_spec_env_of_history(h, &env);
     lf_spec_inst inst;

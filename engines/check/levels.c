@@ -1,0 +1,98 @@
+/* Line-Up's two levels of a violation: the relaxed re-check and the explanation (see levels.h). */
+#include "check/levels.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wgl/wgl.h"
+
+const char *lf_level_name(lf_level l) {
+    switch (l) {
+    case LF_LEVEL_NO_SERIAL_ORDER: return "NO_SERIAL_ORDER";
+    case LF_LEVEL_REAL_TIME: return "REAL_TIME_ORDER";
+    case LF_LEVEL_NONE: break;
+    }
+    return "";
+}
+
+/* Puts text in front of r->reason ("TEXT; OLD REASON"), truncating the old reason. */
+static void prepend(lf_result *r, const char *text) {
+    char old[sizeof r->reason];
+    memcpy(old, r->reason, sizeof old);
+    snprintf(r->reason, sizeof r->reason, "%s; %s", text, old);
+}
+
+void lf_classify_violation(const lf_spec *spec, const lf_spec_env *env, double timeout_s, lf_result *r) {
+    size_t n = env->n;
+    lf_op *relaxed = malloc((n ? n : 1) * sizeof *relaxed);
+    if (!relaxed) return;
+    /* Every op from 1 to 2: all concurrent, each thread's ops overlapping (the search then keys its
+     * configurations by op sets); pending ops stay pending. */
+    for (size_t i = 0; i < n; i++) {
+        relaxed[i] = env->ops[i];
+        relaxed[i].call = 1;
+        if (!lf_op_pending(&relaxed[i])) relaxed[i].ret = 2;
+    }
+    lf_spec_env renv = *env;
+    renv.ops = relaxed;
+    lf_wgl_options wo;
+    lf_wgl_options_default(&wo);
+    wo.timeout_s = timeout_s > 0 && timeout_s < LF_CLASSIFY_MAX_SECONDS ? timeout_s : LF_CLASSIFY_MAX_SECONDS;
+    wo.max_steps = LF_CLASSIFY_MAX_STEPS;
+    wo.want_witness = true;
+    lf_result rr;
+    lf_result_init(&rr);
+    lf_wgl_check_spec(spec, &renv, &wo, &rr);
+    lf_spec_inst describer = {spec, NULL, 0, env->custom}; /* describe_op needs no context */
+    char text[sizeof r->reason], da[160], db[160];
+    if (rr.verdict == LF_VIOLATION) {
+        r->level = LF_LEVEL_NO_SERIAL_ORDER;
+        int w = snprintf(text, sizeof text, "no serial order of these %zu ops gives these results", n);
+        if (rr.n_culprits && w > 0 && (size_t)w < sizeof text) {
+            /* the ops that no serial order could take next after the longest prefix it found */
+            w += snprintf(text + w, sizeof text - (size_t)w, " (after at most %zu of them in any order, none of",
+                          rr.prefix_len);
+            for (size_t k = 0; k < rr.n_culprits && k < 3 && w > 0 && (size_t)w < sizeof text; k++) {
+                lf_spec_describe_op(&describer, &env->ops[rr.culprits[k]], da, sizeof da);
+                w += snprintf(text + w, sizeof text - (size_t)w, "%s op %u (%s)", k ? "," : "", rr.culprits[k], da);
+                lf_result_add_culprit(r, rr.culprits[k]);
+            }
+            if (w > 0 && (size_t)w < sizeof text)
+                snprintf(text + w, sizeof text - (size_t)w, "%s can return its result next)",
+                         rr.n_culprits > 3 ? ", ..." : "");
+        }
+        prepend(r, text);
+    } else if (rr.verdict == LF_LINEARIZABLE && rr.witness) {
+        /* An order that gives the results: name the earliest pair it puts against real time. */
+        size_t *pos = malloc((n ? n : 1) * sizeof *pos);
+        size_t best_b = SIZE_MAX, best_a = SIZE_MAX;
+        if (pos) {
+            for (size_t i = 0; i < n; i++) pos[i] = SIZE_MAX; /* pending ops left out of the order */
+            for (size_t k = 0; k < rr.witness_len; k++) pos[rr.witness[k]] = k;
+            for (size_t a = 0; a < n; a++)
+                for (size_t b = 0; b < n; b++)
+                    if (pos[a] != SIZE_MAX && pos[b] != SIZE_MAX && pos[b] < pos[a] &&
+                        lf_precedes(&env->ops[a], &env->ops[b]) &&
+                        (best_b == SIZE_MAX || pos[b] < pos[best_b] || (pos[b] == pos[best_b] && pos[a] < pos[best_a])))
+                        best_b = b, best_a = a;
+            free(pos);
+        }
+        r->level = LF_LEVEL_REAL_TIME;
+        if (best_a != SIZE_MAX) {
+            lf_spec_describe_op(&describer, &env->ops[best_a], da, sizeof da);
+            lf_spec_describe_op(&describer, &env->ops[best_b], db, sizeof db);
+            snprintf(text, sizeof text,
+                     "only orders that real time rules out give these results: e.g. one that puts op %zu (%s) before "
+                     "op %zu (%s), which returned before it was called",
+                     best_b, db, best_a, da);
+            lf_result_add_culprit(r, (uint32_t)best_a);
+            lf_result_add_culprit(r, (uint32_t)best_b);
+        } else {
+            snprintf(text, sizeof text, "only orders that real time rules out give these results");
+        }
+        prepend(r, text);
+    }
+    lf_result_free(&rr);
+    free(relaxed);
+}
