@@ -172,7 +172,7 @@ static uint32_t new_node(ss_memo *m) {
     uint32_t id = (uint32_t)m->n_nodes++;
     memset(&m->nodes[id], 0, sizeof m->nodes[id]);
     m->nodes[id].sibling = SS_NONE;
-    if (m->stats) m->stats->nodes++;
+    if (m->stats && id != SS_ROOT) m->stats->nodes++;
     return id;
 }
 

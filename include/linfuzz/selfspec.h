@@ -97,7 +97,7 @@ typedef struct lf_selfspec_stats {
     uint64_t resets;         /* fresh instances */
     uint64_t steps;          /* spec steps asked by the checkers */
     uint64_t memo_hits;      /* of which answered by the memo without running anything */
-    uint64_t nodes;          /* memo nodes made */
+    uint64_t nodes;          /* memo nodes made (roots aside) */
     uint64_t merged;         /* of which merged into an earlier node by fingerprint */
 } lf_selfspec_stats;
 
