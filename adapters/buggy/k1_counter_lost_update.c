@@ -40,6 +40,7 @@ const lf_adapter lf_adapter_k1_counter_lost_update = {
     .summary = "K1: counter whose inc is load-then-store (two overlapping incs count once)",
     .type = LF_TYPE_COUNTER,
     .linearizable = false,
+    .deterministic = true,
     .methods = LF_METHOD_BIT(LF_M_INC) | LF_METHOD_BIT(LF_M_GET),
     .create = k1_create,
     .destroy = k1_destroy,

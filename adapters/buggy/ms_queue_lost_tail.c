@@ -93,6 +93,7 @@ const lf_adapter lf_adapter_ms_queue_lost_tail = {
     .summary = "Michael-Scott queue whose tail swing is a blind store (tail moves back; deq trusts head == tail)",
     .type = LF_TYPE_QUEUE,
     .linearizable = false,
+    .deterministic = true,
     .methods = LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ),
     .create = lt_create,
     .destroy = lt_destroy,

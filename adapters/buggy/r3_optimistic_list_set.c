@@ -130,6 +130,7 @@ static lf_kind r3_op(void *obj, lf_method m, const int64_t *args, int64_t *value
                                            .summary = summary_text,                                   \
                                            .type = LF_TYPE_SET,                                       \
                                            .linearizable = lin,                                       \
+                                           .deterministic = true,                                     \
                                            .methods = SET_METHODS,                                    \
                                            .create = create_fn,                                       \
                                            .destroy = r3_destroy,                                     \

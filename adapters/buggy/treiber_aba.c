@@ -102,6 +102,7 @@ const lf_adapter lf_adapter_treiber_aba = {
     .summary = "Treiber stack that recycles popped nodes without reclamation safety (ABA on head)",
     .type = LF_TYPE_STACK,
     .linearizable = false,
+    .deterministic = true,
     .methods = LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP),
     .create = aba_create,
     .destroy = aba_destroy,

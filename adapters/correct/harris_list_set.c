@@ -124,6 +124,7 @@ const lf_adapter lf_adapter_harris_list_set = {
     .summary = "Harris-Michael lock-free ordered list set (marked next pointers), nodes never reused",
     .type = LF_TYPE_SET,
     .linearizable = true,
+    .deterministic = true,
     .methods = LF_METHOD_BIT(LF_M_ADD) | LF_METHOD_BIT(LF_M_REMOVE) | LF_METHOD_BIT(LF_M_CONTAINS),
     .create = hm_create,
     .destroy = hm_destroy,

@@ -87,6 +87,7 @@ const lf_adapter lf_adapter_heap_pqueue = {
     .summary = "binary min-heap priority queue under one mutex (peek also locks)",
     .type = LF_TYPE_PQUEUE,
     .linearizable = true,
+    .deterministic = true,
     .methods = LF_METHOD_BIT(LF_M_INSERT) | LF_METHOD_BIT(LF_M_POLL) | LF_METHOD_BIT(LF_M_PEEK),
     .create = heap_create,
     .destroy = heap_destroy,

@@ -103,6 +103,7 @@ const lf_adapter lf_adapter_ms_queue = {
     .summary = "Michael-Scott lock-free queue with tail helping, nodes never reused during a run",
     .type = LF_TYPE_QUEUE,
     .linearizable = true,
+    .deterministic = true,
     .methods = LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ) | LF_METHOD_BIT(LF_M_PEEK),
     .create = ms_create,
     .destroy = ms_destroy,

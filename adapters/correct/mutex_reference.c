@@ -175,6 +175,7 @@ static lf_kind mutex_op(void *obj, lf_method m, const int64_t *args, int64_t *va
         .summary = "reference: the sequential " type_name " specification under one pthread mutex", \
         .type = TYPE,                                                                                 \
         .linearizable = true,                                                                         \
+        .deterministic = true,                                                                        \
         .methods = (mask),                                                                            \
         .create = create_##ident,                                                                     \
         .destroy = mutex_destroy,                                                                     \

@@ -71,6 +71,7 @@ const lf_adapter lf_adapter_treiber_stack = {
     .summary = "Treiber lock-free stack (CAS on head), nodes never reused during a run",
     .type = LF_TYPE_STACK,
     .linearizable = true,
+    .deterministic = true,
     .methods = LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP) | LF_METHOD_BIT(LF_M_PEEK),
     .create = treiber_create,
     .destroy = treiber_destroy,

@@ -23,12 +23,33 @@ static void prepend(lf_result *r, const char *text) {
     snprintf(r->reason, sizeof r->reason, "%s; %s", text, old);
 }
 
+/* Which ops belong to the part the violation was found in: when the spec splits by key and the first culprit
+ * has one, the ops of that key (the relaxed order's conflict with real time is named there: ops of other keys
+ * are independent of them); else all. NULL when out of memory. */
+static bool *violating_part(const lf_spec *spec, const lf_spec_env *env, const lf_result *r) {
+    size_t n = env->n;
+    bool *in = malloc((n ? n : 1) * sizeof *in);
+    if (!in) return NULL;
+    uint64_t key, k;
+    bool split = spec->partition_key && r->n_culprits && r->culprits[0] < n &&
+                 lf_spec_partition_key(spec, env, &env->ops[r->culprits[0]], &key);
+    for (size_t i = 0; split && i < n; i++) split = lf_spec_partition_key(spec, env, &env->ops[i], &k);
+    for (size_t i = 0; i < n; i++) in[i] = !split || (lf_spec_partition_key(spec, env, &env->ops[i], &k) && k == key);
+    return in;
+}
+
 void lf_classify_violation(const lf_spec *spec, const lf_spec_env *env, double timeout_s, lf_result *r) {
     size_t n = env->n;
     lf_op *relaxed = malloc((n ? n : 1) * sizeof *relaxed);
-    if (!relaxed) return;
+    bool *in_part = violating_part(spec, env, r);
+    if (!relaxed || !in_part) {
+        free(relaxed);
+        free(in_part);
+        return;
+    }
     /* Every op from 1 to 2: all concurrent, each thread's ops overlapping (the search then keys its
-     * configurations by op sets); pending ops stay pending. */
+     * configurations by op sets); pending ops stay pending. The whole history: it has a serial order giving
+     * its results iff every part has one. */
     for (size_t i = 0; i < n; i++) {
         relaxed[i] = env->ops[i];
         relaxed[i].call = 1;
@@ -51,16 +72,16 @@ void lf_classify_violation(const lf_spec *spec, const lf_spec_env *env, double t
         int w = snprintf(text, sizeof text, "no serial order of these %zu ops gives these results", n);
         if (rr.n_culprits && w > 0 && (size_t)w < sizeof text) {
             /* the ops that no serial order could take next after the longest prefix it found */
-            w += snprintf(text + w, sizeof text - (size_t)w, " (after at most %zu of them in any order, none of",
-                          rr.prefix_len);
+            w += snprintf(text + w, sizeof text - (size_t)w, " (the longest serial order that works, %zu op%s, "
+                          "cannot go on with", rr.prefix_len, rr.prefix_len == 1 ? "" : "s");
             for (size_t k = 0; k < rr.n_culprits && k < 3 && w > 0 && (size_t)w < sizeof text; k++) {
-                lf_spec_describe_op(&describer, &env->ops[rr.culprits[k]], da, sizeof da);
-                w += snprintf(text + w, sizeof text - (size_t)w, "%s op %u (%s)", k ? "," : "", rr.culprits[k], da);
-                lf_result_add_culprit(r, rr.culprits[k]);
+                size_t op = rr.culprits[k];
+                lf_spec_describe_op(&describer, &env->ops[op], da, sizeof da);
+                w += snprintf(text + w, sizeof text - (size_t)w, "%s op %zu (%s)", k ? "," : "", op, da);
+                lf_result_add_culprit(r, (uint32_t)op);
             }
             if (w > 0 && (size_t)w < sizeof text)
-                snprintf(text + w, sizeof text - (size_t)w, "%s can return its result next)",
-                         rr.n_culprits > 3 ? ", ..." : "");
+                snprintf(text + w, sizeof text - (size_t)w, "%s)", rr.n_culprits > 3 ? ", ..." : "");
         }
         prepend(r, text);
     } else if (rr.verdict == LF_LINEARIZABLE && rr.witness) {
@@ -72,7 +93,7 @@ void lf_classify_violation(const lf_spec *spec, const lf_spec_env *env, double t
             for (size_t k = 0; k < rr.witness_len; k++) pos[rr.witness[k]] = k;
             for (size_t a = 0; a < n; a++)
                 for (size_t b = 0; b < n; b++)
-                    if (pos[a] != SIZE_MAX && pos[b] != SIZE_MAX && pos[b] < pos[a] &&
+                    if (in_part[a] && in_part[b] && pos[a] != SIZE_MAX && pos[b] != SIZE_MAX && pos[b] < pos[a] &&
                         lf_precedes(&env->ops[a], &env->ops[b]) &&
                         (best_b == SIZE_MAX || pos[b] < pos[best_b] || (pos[b] == pos[best_b] && pos[a] < pos[best_a])))
                         best_b = b, best_a = a;
@@ -95,4 +116,5 @@ void lf_classify_violation(const lf_spec *spec, const lf_spec_env *env, double t
     }
     lf_result_free(&rr);
     free(relaxed);
+    free(in_part);
 }

@@ -61,7 +61,8 @@ bool lf_decl_add(lf_decl_builder *b, const char *name, size_t len, unsigned narg
 bool lf_decl_parse_words(lf_decl_builder *b, const char *const *w, const size_t *len, int n, char *err,
                          size_t errlen) {
     if (n < 2) {
-        snprintf(err, errlen, "expected 'method <name> <arguments> [-> <result>|...] [observer] [nondet] [blocks]'");
+        snprintf(err, errlen,
+                 "expected 'method <name> <arguments> [-> <result>|...] [observer] [nondet] [blocks] [keyed]'");
         return false;
     }
     if (!(len[1] == 1 && w[1][0] >= '0' && w[1][0] <= '0' + LF_CUSTOM_MAX_ARGS)) {
@@ -104,9 +105,10 @@ bool lf_decl_parse_words(lf_decl_builder *b, const char *const *w, const size_t 
         unsigned f = word_is(w[i], len[i], "observer") ? LF_MF_OBSERVER
                      : word_is(w[i], len[i], "nondet") ? LF_MF_NONDET
                      : word_is(w[i], len[i], "blocks") ? LF_MF_BLOCKS
+                     : word_is(w[i], len[i], "keyed")  ? LF_MF_KEYED
                                                        : 0;
         if (!f) {
-            snprintf(err, errlen, "method %.*s: '%.*s' is not a flag (observer, nondet, blocks)%s", (int)len[0], w[0],
+            snprintf(err, errlen, "method %.*s: '%.*s' is not a flag (observer, nondet, blocks, keyed)%s", (int)len[0], w[0],
                      (int)(len[i] > 20 ? 20 : len[i]), w[i],
                      word_is(w[i], len[i], "->") ? "; '->' comes right after the number of arguments" : "");
             return false;

@@ -24,7 +24,7 @@ bool lf_decl_begin(lf_decl_builder *b, const char *name, size_t len, char *err, 
 bool lf_decl_add(lf_decl_builder *b, const char *name, size_t len, unsigned nargs, unsigned results, unsigned flags,
                  char *err, size_t errlen);
 /* Parses the words of a text `method` line after the keyword: NAME NARGS [-> KIND|KIND...] [observer]
- * [nondet] [blocks] (words[i] is len[i] bytes), and adds the method. */
+ * [nondet] [blocks] [keyed] (words[i] is len[i] bytes), and adds the method. */
 bool lf_decl_parse_words(lf_decl_builder *b, const char *const *words, const size_t *len, int n, char *err,
                          size_t errlen);
 /* Attaches the declaration to h (which becomes LF_TYPE_CUSTOM): the registered type when equal, else an

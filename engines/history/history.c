@@ -96,8 +96,11 @@ static void build_method_table(void) {
     for (size_t i = 0; i < N_METHODS; i++) {
         const lf_method_info *mi = &METHODS[i];
         method_table[mi->type][mi->method] = mi;
+        /* set and kv methods touch only their key: the built-in specs split by it too */
+        bool keyed = mi->type == LF_TYPE_SET || mi->type == LF_TYPE_KV;
         decl_table[mi->type][mi->method] = (lf_method_decl){
-            mi->name, mi->nargs, mi->results, (uint8_t)(mi->role == LF_ROLE_OBSERVE ? LF_MF_OBSERVER : 0)};
+            mi->name, mi->nargs, mi->results,
+            (uint8_t)((mi->role == LF_ROLE_OBSERVE ? LF_MF_OBSERVER : 0) | (keyed ? LF_MF_KEYED : 0))};
     }
 }
 

@@ -58,6 +58,10 @@ bool lf_type_desc_check(const lf_type_desc *d, char *err, size_t errlen) {
             snprintf(err, errlen, "method %s: unknown flags 0x%x", m->name, m->flags & ~LF_MF_ALL);
             return false;
         }
+        if ((m->flags & LF_MF_KEYED) && m->nargs == 0) {
+            snprintf(err, errlen, "method %s: keyed, but it has no argument to be the key", m->name);
+            return false;
+        }
         for (size_t j = 0; j < i; j++)
             if (!strcmp(d->methods[j].name, m->name)) {
                 snprintf(err, errlen, "method %s is declared twice", m->name);
@@ -120,6 +124,7 @@ int lf_method_decl_format(char *buf, size_t len, const lf_method_decl *m) {
     if (m->flags & LF_MF_OBSERVER) PUT(" observer");
     if (m->flags & LF_MF_NONDET) PUT(" nondet");
     if (m->flags & LF_MF_BLOCKS) PUT(" blocks");
+    if (m->flags & LF_MF_KEYED) PUT(" keyed");
 #undef PUT
     return (int)w;
 }

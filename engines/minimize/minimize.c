@@ -67,7 +67,8 @@ typedef struct minimizer {
     bool exhausted;  /* a budget ran out: stop trying */
     /* Checked against something other than a built-in spec (a custom type, o->check.spec, a self-spec): only
      * the reductions that hold for every specification apply, the prefix cut and dropping ops of methods
-     * declared observers (LF_MF_OBSERVER); whole values and forced states are facts of the built-in types. */
+     * declared observers (LF_MF_OBSERVER), and whole keys when every op is of a method declared keyed
+     * (LF_MF_KEYED); whole values and forced states are facts of the built-in types. */
     bool generic;
 } minimizer;
 
@@ -173,13 +174,24 @@ static bool apply_keep(lf_history *cur, const bool *keep) {
 
 /* One pass of whole-value dropping. Returns values removed, or SIZE_MAX when out of memory. */
 static size_t drop_values(minimizer *m, lf_history *cur) {
-    if (m->generic) return 0;
     size_t n = cur->n, n_refs = 0;
+    if (m->generic) { /* only keys, and only when every op is keyed (P-compositionality, [Horn15]) */
+        for (size_t i = 0; i < n; i++) {
+            const lf_method_decl *d = lf_history_method(cur, cur->ops[i].method);
+            if (!d || !(d->flags & LF_MF_KEYED)) return 0;
+        }
+    }
     key_ref *refs = malloc((n ? n : 1) * sizeof *refs);
     if (!refs) return SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
         lf_value_key k;
-        if (lf_op_value_key(cur->type, &cur->ops[i], &k)) refs[n_refs++] = (key_ref){k, (uint32_t)i};
+        if (m->generic) {
+            k.nil = lf_arg_is_nil(&cur->ops[i], 0);
+            k.value = k.nil ? 0 : cur->ops[i].arg[0];
+            refs[n_refs++] = (key_ref){k, (uint32_t)i};
+        } else if (lf_op_value_key(cur->type, &cur->ops[i], &k)) {
+            refs[n_refs++] = (key_ref){k, (uint32_t)i};
+        }
     }
     qsort(refs, n_refs, sizeof *refs, cmp_key_ref);
     item *items = malloc((n_refs ? n_refs : 1) * sizeof *items);

@@ -45,6 +45,15 @@ static bool self_observer(const lf_op *op) {
     return current && op->method < 64 && (current->flags[op->method] & LF_MF_OBSERVER);
 }
 
+/* Ops of methods declared keyed (LF_MF_KEYED) touch only the part of their first argument; any other op
+ * keeps the history whole (the pipeline splits only when every op has a key). Colliding keys merge parts. */
+static bool self_partition_key(const lf_spec_env *env, const lf_op *op, uint64_t *key) {
+    const ss_memo *m = env->user;
+    if (!m || op->method >= 64 || !(m->flags[op->method] & LF_MF_KEYED)) return false;
+    *key = lf_arg_is_nil(op, 0) ? UINT64_C(0x8000000000000000) : (uint64_t)op->arg[0];
+    return true;
+}
+
 static int self_describe_op(const lf_op *op, char *buf, size_t len) {
     if (current) return lf_history_describe_op(&current->type, op, buf, len);
     return lf_op_describe(buf, len, op);
@@ -69,6 +78,7 @@ const lf_spec lf_self_spec = {
     .step = self_step,
     .ctx_failed = self_failed,
     .observer = self_observer,
+    .partition_key = self_partition_key,
     .describe_state = self_describe_state,
     .describe_op = self_describe_op,
 };

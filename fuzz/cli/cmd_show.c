@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "corpus/capture.h"
 #include "corpus/entry.h"
+#include "runner/adapter_check.h"
 #include "linfuzz/format.h"
 
 static void help(FILE *out) {
@@ -111,7 +112,16 @@ int cmd_show(int argc, char **argv) {
             line += len + (line[len] == '\n');
         }
         putchar('\n');
-        lf_entry_write_report(stdout, &e);
+        /* re-explained with what it was checked against: the adapter's self-spec when meta "spec" says so */
+        lf_adapter_checker checker;
+        if (!lf_adapter_checker_for_saved(&checker, lf_entry_meta(&e, "adapter"), lf_entry_meta(&e, "spec"), NULL, err,
+                                          sizeof err)) {
+            fprintf(stderr, "linfuzz show: cannot explain the entry again: %s; its stored report follows\n", err);
+            fputs(e.report, stdout);
+        } else {
+            lf_entry_write_report(stdout, &e, &checker.check);
+            lf_adapter_checker_free(&checker);
+        }
     }
     lf_entry_free(&e);
     return status;

@@ -1,6 +1,8 @@
 /* Triage: collecting files, signatures and groups of findings (see triage.h). */
 #include "corpus/triage.h"
 
+#include "corpus/capture.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -144,6 +146,8 @@ const char *lf_triage_category_name(lf_triage_category c) {
         return "CRASH";
     case LF_TRIAGE_STUCK:
         return "STUCK";
+    case LF_TRIAGE_SERIAL_NONDETERMINISM:
+        return "SERIAL_NONDETERMINISM";
     case LF_TRIAGE_NOT_REPRODUCED:
         return "NOT_REPRODUCED";
     case LF_TRIAGE_KNOWN_BUG:
@@ -153,7 +157,7 @@ const char *lf_triage_category_name(lf_triage_category c) {
 }
 
 bool lf_triage_category_unexpected(lf_triage_category c) {
-    return c == LF_TRIAGE_BUG || c == LF_TRIAGE_CRASH || c == LF_TRIAGE_STUCK;
+    return c == LF_TRIAGE_BUG || c == LF_TRIAGE_CRASH || c == LF_TRIAGE_STUCK || c == LF_TRIAGE_SERIAL_NONDETERMINISM;
 }
 
 void lf_triage_format_time(int64_t unix_seconds, char out[24]) {
@@ -262,8 +266,13 @@ long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, cons
     const char *cut = lf_entry_meta(e, "cut_stamp");
     bool has_cut = cut != NULL;
     uint64_t cut_stamp = cut ? strtoull(cut, NULL, 10) : 0;
-    lf_violation_signature(&e->minimized, has_cut, cut_stamp, &it->sig);
-    lf_violation_bucket(it->adapter, &e->minimized, has_cut, cut_stamp, it->bucket);
+    if (lf_entry_category(e)) { /* the serial evidence is no violation: its own signature */
+        it->category = LF_TRIAGE_SERIAL_NONDETERMINISM;
+        lf_nondeterminism_signature(it->adapter, &e->minimized, &it->sig, it->bucket);
+    } else {
+        lf_violation_signature(&e->minimized, has_cut, cut_stamp, &it->sig);
+        lf_violation_bucket(it->adapter, &e->minimized, has_cut, cut_stamp, it->bucket);
+    }
     const char *stored = lf_entry_meta(e, "bucket");
     it->bucket_differs = !stored || strcmp(stored, it->bucket) != 0;
     it->min_ops = e->minimized.n;
@@ -360,7 +369,9 @@ long lf_triage_find_workload(const lf_triage *t, const char *adapter, const uint
 
 /* ---- groups ---- */
 
-static bool is_violation(lf_triage_category c) { return c == LF_TRIAGE_BUG || c == LF_TRIAGE_KNOWN_BUG; }
+static bool is_violation(lf_triage_category c) {
+    return c == LF_TRIAGE_BUG || c == LF_TRIAGE_KNOWN_BUG || c == LF_TRIAGE_SERIAL_NONDETERMINISM;
+}
 
 /* "push*1,pop*12" -> "push,pop" (out as large as in). */
 static void method_set(const char *methods, char *out) {

@@ -89,7 +89,12 @@ typedef struct lf_method_info {
 #define LF_MF_OBSERVER 1u /* never changes the state (with any result): a read, a balance, a size */
 #define LF_MF_NONDET 2u   /* its result may legitimately differ between serial runs from the same state */
 #define LF_MF_BLOCKS 4u   /* may block (wait for another thread) in some states: a lock, a semaphore */
-#define LF_MF_ALL (LF_MF_OBSERVER | LF_MF_NONDET | LF_MF_BLOCKS)
+/* reads and writes only the part of the state named by its first argument (a key): when every op of a
+ * history is keyed, parts of different keys are independent ([Horn15] P-compositionality), so they may be
+ * checked apart and dropped whole by the minimiser. Only when the state is a product of per-key parts that
+ * all start as in a fresh object; never for an op that sees more than its key (size, iteration, transfers). */
+#define LF_MF_KEYED 8u
+#define LF_MF_ALL (LF_MF_OBSERVER | LF_MF_NONDET | LF_MF_BLOCKS | LF_MF_KEYED)
 
 /* One method as generic code sees it, for built-in and custom types alike. */
 typedef struct lf_method_decl {
@@ -163,7 +168,7 @@ bool lf_type_desc_equal(const lf_type_desc *a, const lf_type_desc *b);
 /* A deep copy in one allocation (names included), which lf_type_desc_free releases; NULL when out of memory. */
 lf_type_desc *lf_type_desc_dup(const lf_type_desc *d);
 void lf_type_desc_free(lf_type_desc *d);
-/* Writes "method NAME NARGS [-> KIND|KIND...] [observer] [nondet] [blocks]" for method m (no newline), the
+/* Writes "method NAME NARGS [-> KIND|KIND...] [observer] [nondet] [blocks] [keyed]" for method m (no newline), the
  * declaration line of the text format; returns chars written like snprintf. */
 int lf_method_decl_format(char *buf, size_t len, const lf_method_decl *m);
 

@@ -20,7 +20,8 @@ for entry in "$corpus"/*/violations/*.lfz; do
   [ "$rc" = 1 ] && ok || bad "$entry: saved histories no longer violations (repro exit $rc)"
   "$LF" show "$entry" 2>&1 | grep -q "=== LINEARIZABILITY VIOLATION  adapter=$dir_adapter" && ok ||
     bad "$entry: the report does not render"
-  "$LF" show --history minimized "$entry" | "$LF" check - >/dev/null 2>&1
+  # --adapter: the adapter's type spec, or its self-spec when its type has none (as the entry was checked)
+  "$LF" show --history minimized "$entry" | "$LF" check --adapter "$dir_adapter" - >/dev/null 2>&1
   rc=$?
   [ "$rc" = 1 ] && ok || bad "$entry: minimized history checks with exit $rc, not 1"
 done

@@ -128,7 +128,7 @@ static void test_declarations(void) {
     CHECKF(!strcmp(line, "method balance 0 -> int observer"), "'%s'", line);
     lf_method_decl all = {"x", 2, LF_KBIT(LF_K_INT) | LF_KBIT(LF_K_NIL) | LF_KBIT(LF_K_EMPTY), LF_MF_ALL};
     lf_method_decl_format(line, sizeof line, &all);
-    CHECKF(!strcmp(line, "method x 2 -> int|nil|empty observer nondet blocks"), "'%s'", line);
+    CHECKF(!strcmp(line, "method x 2 -> int|nil|empty observer nondet blocks keyed"), "'%s'", line);
 }
 
 /* ---- formats ---- */

@@ -34,21 +34,7 @@ static lf_verdict check_builtin(const lf_history *h, lf_engine e, int depth, lf_
     return r->verdict;
 }
 
-/* The built-in spec of h's type without its partition key (the self-spec has none, and the families' depth
- * is per part). */
-static lf_verdict check_builtin_unsplit(const lf_history *h, lf_engine e, int depth, lf_result *r) {
-    lf_spec unsplit = *lf_spec_builtin(h->type);
-    unsplit.partition_key = NULL;
-    lf_check_options o;
-    lf_check_options_default(&o);
-    o.engine = e;
-    o.max_depth = depth;
-    o.want_witness = true;
-    o.spec = &unsplit;
-    lf_result_init(r);
-    lf_check(h, &o, r);
-    return r->verdict;
-}
+
 
 static lf_verdict check_self(lf_selfspec *s, const lf_history *h, lf_engine e, int depth, lf_result *r) {
     lf_check_options o;
@@ -204,7 +190,7 @@ static void test_hitting_depths(void) {
             lf_history h;
             if (!lf_gen_small(seed * 13 + (uint64_t)t, &go, &h)) continue;
             lf_result want, got;
-            check_builtin_unsplit(&h, LF_ENGINE_HITTING, 4, &want);
+            check_builtin(&h, LF_ENGINE_HITTING, 4, &want); /* set and kv: both split by key, depths per part */
             check_self(s, &h, LF_ENGINE_HITTING, 4, &got);
             CHECKF(got.verdict == want.verdict && got.depth == want.depth,
                    "%s seed %" PRIu64 ": self %s d=%d, built-in %s d=%d", lf_type_name((lf_type)t), seed,

@@ -352,7 +352,9 @@ static void replays(void) {
     o.runs = 200;
     CHECK(lf_fc_replay(k3, e.workload, e.workload_len, &o, &rr));
     CHECK(rr.runs == 200 && rr.violations >= 1 && rr.first.n > 0 && rr.first_engine != NULL);
+    CHECK(rr.nondeterministic == 0 && !rr.first_nondeterministic);
     lf_history_free(&rr.first);
+    lf_history_free(&rr.evidence);
     lf_entry_free(&e);
 }
 
