@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "linfuzz/adapter.h"
+#include "common/fingerprint.h"
 
 typedef struct lock_queue {
     pthread_mutex_t lock;
@@ -69,12 +70,21 @@ static lf_kind lock_queue_op(void *obj, lf_method m, const int64_t *args, int64_
 
 #define QUEUE_METHODS (LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ) | LF_METHOD_BIT(LF_M_PEEK))
 
+/* The queued values, in order. */
+static uint64_t lock_queue_fingerprint(void *obj) {
+    lock_queue *q = obj;
+    uint64_t h = 0;
+    for (size_t i = q->head; i < q->tail; i++) h = lf_fp_seq_add(h, q->items[i]);
+    return h;
+}
+
 const lf_adapter lf_adapter_k3_trylock_queue = {
     .name = "k3_trylock_queue",
     .summary = "K3: mutex queue whose deq/peek use trylock and answer empty when the lock is busy",
     .type = LF_TYPE_QUEUE,
     .linearizable = false,
     .deterministic = true,
+    .fingerprint = lock_queue_fingerprint,
     .methods = QUEUE_METHODS,
     .create = k3_create,
     .destroy = lock_queue_destroy,
@@ -88,6 +98,7 @@ const lf_adapter lf_adapter_lock_queue = {
     .type = LF_TYPE_QUEUE,
     .linearizable = true,
     .deterministic = true,
+    .fingerprint = lock_queue_fingerprint,
     .methods = QUEUE_METHODS,
     .create = lock_queue_create,
     .destroy = lock_queue_destroy,

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "linfuzz/adapter.h"
+#include "common/fingerprint.h"
 
 #define HIT (UINT64_C(1) << 32)
 #define VALUE_MASK (HIT - 1)
@@ -66,12 +67,18 @@ static lf_kind hit_op(void *obj, lf_method m, const int64_t *args, int64_t *valu
 
 #define CASREG_METHODS (LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ) | LF_METHOD_BIT(LF_M_CAS))
 
+/* The value (the hit count is no result's concern). */
+static uint64_t hit_fingerprint(void *obj) {
+    return lf_fp_mix(atomic_load(&((hit_register *)obj)->word) & VALUE_MASK);
+}
+
 const lf_adapter lf_adapter_k4_reread_cas_register = {
     .name = "k4_reread_cas_register",
     .summary = "K4: read's hit-counter CAS takes expected from one load and the new word from another (ABA)",
     .type = LF_TYPE_CAS_REGISTER,
     .linearizable = false,
     .deterministic = true,
+    .fingerprint = hit_fingerprint,
     .methods = CASREG_METHODS,
     .create = k4_create,
     .destroy = hit_destroy,
@@ -85,6 +92,7 @@ const lf_adapter lf_adapter_hit_count_cas_register = {
     .type = LF_TYPE_CAS_REGISTER,
     .linearizable = true,
     .deterministic = true,
+    .fingerprint = hit_fingerprint,
     .methods = CASREG_METHODS,
     .create = hit_create,
     .destroy = hit_destroy,

@@ -13,6 +13,7 @@
 
 #include "linfuzz/adapter.h"
 #include "common/arena.h"
+#include "common/fingerprint.h"
 
 typedef struct lt_node {
     _Atomic(struct lt_node *) next;
@@ -88,12 +89,21 @@ static lf_kind lt_op(void *obj, lf_method m, const int64_t *args, int64_t *value
     return lt_dequeue(q, value);
 }
 
+/* The values from head to tail (after the dummy). */
+static uint64_t lt_fingerprint(void *obj) {
+    uint64_t h = 0;
+    for (lt_node *n = atomic_load(&atomic_load(&((lt_queue *)obj)->head)->next); n; n = atomic_load(&n->next))
+        h = lf_fp_seq_add(h, n->value);
+    return h;
+}
+
 const lf_adapter lf_adapter_ms_queue_lost_tail = {
     .name = "ms_queue_lost_tail",
     .summary = "Michael-Scott queue whose tail swing is a blind store (tail moves back; deq trusts head == tail)",
     .type = LF_TYPE_QUEUE,
     .linearizable = false,
     .deterministic = true,
+    .fingerprint = lt_fingerprint,
     .methods = LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ),
     .create = lt_create,
     .destroy = lt_destroy,

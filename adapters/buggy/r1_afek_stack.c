@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "linfuzz/adapter.h"
+#include "common/fingerprint.h"
 
 typedef struct afek_stack {
     _Atomic size_t range;
@@ -63,12 +64,25 @@ static lf_kind afek_op(void *obj, lf_method m, const int64_t *args, int64_t *val
 
 #define STACK_METHODS (LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP))
 
+/* The values still in the array below its range, bottom to top (popped slots hold 0). */
+static uint64_t afek_fingerprint(void *obj) {
+    afek_stack *s = obj;
+    uint64_t h = 0;
+    size_t range = atomic_load(&s->range);
+    for (size_t i = 0; i < range && i < s->cap; i++) {
+        int64_t v = atomic_load(&s->items[i]);
+        if (v) h = lf_fp_seq_add(h, v);
+    }
+    return h;
+}
+
 const lf_adapter lf_adapter_r1_afek_stack_no_swap = {
     .name = "r1_afek_stack_no_swap",
     .summary = "R1: Afek array stack whose pop clears a slot with load + store instead of swap",
     .type = LF_TYPE_STACK,
     .linearizable = false,
     .deterministic = true,
+    .fingerprint = afek_fingerprint,
     .methods = STACK_METHODS,
     .create = r1_create,
     .destroy = afek_destroy,
@@ -82,6 +96,7 @@ const lf_adapter lf_adapter_afek_stack = {
     .type = LF_TYPE_STACK,
     .linearizable = true,
     .deterministic = true,
+    .fingerprint = afek_fingerprint,
     .methods = STACK_METHODS,
     .create = afek_create,
     .destroy = afek_destroy,

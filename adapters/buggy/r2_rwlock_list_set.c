@@ -17,6 +17,7 @@
 
 #include "linfuzz/adapter.h"
 #include "common/arena.h"
+#include "common/fingerprint.h"
 
 typedef enum { R2_CORRECT, R2_ADD_UNLOCKED_TRAVERSAL, R2_REMOVE_UNLOCKED_CHECK } r2_variant;
 
@@ -125,6 +126,15 @@ static lf_kind r2_op(void *obj, lf_method m, const int64_t *args, int64_t *value
     return r ? LF_K_TRUE : LF_K_FALSE;
 }
 
+/* The keys between the sentinels, in order. */
+static uint64_t r2_fingerprint(void *obj) {
+    r2_set *s = obj;
+    uint64_t h = 0;
+    for (r2_node *n = atomic_load(&s->head->next); n && n->key != INT64_MAX; n = atomic_load(&n->next))
+        h = lf_fp_seq_add(h, n->key);
+    return h;
+}
+
 #define SET_METHODS (LF_METHOD_BIT(LF_M_ADD) | LF_METHOD_BIT(LF_M_REMOVE) | LF_METHOD_BIT(LF_M_CONTAINS))
 #define R2_ADAPTER(ident, summary_text, lin, create_fn)                                               \
     const lf_adapter lf_adapter_##ident = {.name = #ident,                                            \
@@ -132,6 +142,7 @@ static lf_kind r2_op(void *obj, lf_method m, const int64_t *args, int64_t *value
                                            .type = LF_TYPE_SET,                                       \
                                            .linearizable = lin,                                       \
                                            .deterministic = true,                                     \
+                                           .fingerprint = r2_fingerprint,                             \
                                            .methods = SET_METHODS,                                    \
                                            .create = create_fn,                                       \
                                            .destroy = r2_destroy,                                     \

@@ -18,6 +18,7 @@
 
 #include "linfuzz/adapter.h"
 #include "common/arena.h"
+#include "common/fingerprint.h"
 
 typedef enum { R3_CORRECT, R3_ADD_VALIDATES_UNLOCKED, R3_REMOVE_VALIDATES_UNLOCKED } r3_variant;
 
@@ -124,6 +125,15 @@ static lf_kind r3_op(void *obj, lf_method m, const int64_t *args, int64_t *value
     return result ? LF_K_TRUE : LF_K_FALSE;
 }
 
+/* The keys between the sentinels, in order. */
+static uint64_t r3_fingerprint(void *obj) {
+    r3_set *s = obj;
+    uint64_t h = 0;
+    for (r3_node *n = atomic_load(&s->head->next); n && n->key != INT64_MAX; n = atomic_load(&n->next))
+        h = lf_fp_seq_add(h, n->key);
+    return h;
+}
+
 #define SET_METHODS (LF_METHOD_BIT(LF_M_ADD) | LF_METHOD_BIT(LF_M_REMOVE) | LF_METHOD_BIT(LF_M_CONTAINS))
 #define R3_ADAPTER(ident, summary_text, lin, create_fn)                                               \
     const lf_adapter lf_adapter_##ident = {.name = #ident,                                            \
@@ -131,6 +141,7 @@ static lf_kind r3_op(void *obj, lf_method m, const int64_t *args, int64_t *value
                                            .type = LF_TYPE_SET,                                       \
                                            .linearizable = lin,                                       \
                                            .deterministic = true,                                     \
+                                           .fingerprint = r3_fingerprint,                             \
                                            .methods = SET_METHODS,                                    \
                                            .create = create_fn,                                       \
                                            .destroy = r3_destroy,                                     \

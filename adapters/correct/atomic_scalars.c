@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "linfuzz/adapter.h"
+#include "common/fingerprint.h"
 
 typedef struct scalar_object {
     _Atomic int64_t word;
@@ -47,12 +48,17 @@ static lf_kind counter_op(void *obj, lf_method m, const int64_t *args, int64_t *
     return LF_K_INT;
 }
 
+static uint64_t scalar_fingerprint(void *obj) {
+    return lf_fp_mix((uint64_t)atomic_load(&((scalar_object *)obj)->word));
+}
+
 const lf_adapter lf_adapter_atomic_register = {
     .name = "atomic_register",
     .summary = "register as one atomic word (store / load)",
     .type = LF_TYPE_REGISTER,
     .linearizable = true,
     .deterministic = true,
+    .fingerprint = scalar_fingerprint,
     .methods = LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ),
     .create = scalar_create,
     .destroy = scalar_destroy,
@@ -66,6 +72,7 @@ const lf_adapter lf_adapter_atomic_cas_register = {
     .type = LF_TYPE_CAS_REGISTER,
     .linearizable = true,
     .deterministic = true,
+    .fingerprint = scalar_fingerprint,
     .methods = LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ) | LF_METHOD_BIT(LF_M_CAS),
     .create = scalar_create,
     .destroy = scalar_destroy,
@@ -79,6 +86,7 @@ const lf_adapter lf_adapter_atomic_counter = {
     .type = LF_TYPE_COUNTER,
     .linearizable = true,
     .deterministic = true,
+    .fingerprint = scalar_fingerprint,
     .methods = LF_METHOD_BIT(LF_M_INC) | LF_METHOD_BIT(LF_M_GET),
     .create = scalar_create,
     .destroy = scalar_destroy,

@@ -8,6 +8,7 @@
 
 #include "linfuzz/adapter.h"
 #include "common/arena.h"
+#include "common/fingerprint.h"
 
 typedef struct ms_node {
     _Atomic(struct ms_node *) next;
@@ -98,12 +99,21 @@ static lf_kind ms_op(void *obj, lf_method m, const int64_t *args, int64_t *value
     return ms_dequeue(q, m == LF_M_DEQ, value);
 }
 
+/* The values from head to tail (after the dummy). */
+static uint64_t ms_fingerprint(void *obj) {
+    uint64_t h = 0;
+    for (ms_node *n = atomic_load(&atomic_load(&((ms_queue *)obj)->head)->next); n; n = atomic_load(&n->next))
+        h = lf_fp_seq_add(h, n->value);
+    return h;
+}
+
 const lf_adapter lf_adapter_ms_queue = {
     .name = "ms_queue",
     .summary = "Michael-Scott lock-free queue with tail helping, nodes never reused during a run",
     .type = LF_TYPE_QUEUE,
     .linearizable = true,
     .deterministic = true,
+    .fingerprint = ms_fingerprint,
     .methods = LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ) | LF_METHOD_BIT(LF_M_PEEK),
     .create = ms_create,
     .destroy = ms_destroy,

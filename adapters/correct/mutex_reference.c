@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "linfuzz/adapter.h"
+#include "common/fingerprint.h"
 
 typedef struct mutex_object {
     pthread_mutex_t lock;
@@ -167,6 +168,18 @@ static lf_kind mutex_op(void *obj, lf_method m, const int64_t *args, int64_t *va
     return k;
 }
 
+/* The state in canonical form: sets and kv are sorted, stacks, queues and (descending) pqueues in order. */
+static uint64_t mutex_fingerprint(void *obj) {
+    mutex_object *o = obj;
+    uint64_t h = lf_fp_seq_add((uint64_t)o->type, o->scalar);
+    size_t from = o->type == LF_TYPE_QUEUE ? o->head : 0;
+    for (size_t i = from; i < o->n; i++) {
+        h = lf_fp_seq_add(h, o->keys[i]);
+        if (o->values) h = lf_fp_seq_add(h, o->values[i]);
+    }
+    return h;
+}
+
 #define MB LF_METHOD_BIT
 #define MUTEX_ADAPTER(ident, type_name, TYPE, mask)                                                   \
     static void *create_##ident(size_t max_ops) { return create_typed(TYPE, max_ops); }               \
@@ -176,6 +189,7 @@ static lf_kind mutex_op(void *obj, lf_method m, const int64_t *args, int64_t *va
         .type = TYPE,                                                                                 \
         .linearizable = true,                                                                         \
         .deterministic = true,                                                                        \
+        .fingerprint = mutex_fingerprint,                                                             \
         .methods = (mask),                                                                            \
         .create = create_##ident,                                                                     \
         .destroy = mutex_destroy,                                                                     \

@@ -40,6 +40,7 @@ static bool *violating_part(const lf_spec *spec, const lf_spec_env *env, const l
 
 void lf_classify_violation(const lf_spec *spec, const lf_spec_env *env, double timeout_s, lf_result *r) {
     size_t n = env->n;
+    if (n > LF_CLASSIFY_MAX_OPS) return;
     lf_op *relaxed = malloc((n ? n : 1) * sizeof *relaxed);
     bool *in_part = violating_part(spec, env, r);
     if (!relaxed || !in_part) {

@@ -12,6 +12,7 @@
 #include "linfuzz/check.h"
 #include "linfuzz/spec.h"
 
+#define LF_CLASSIFY_MAX_OPS 64        /* longer violations are not classified (fuzzing: only the minimised one) */
 #define LF_CLASSIFY_MAX_STEPS 2000000 /* search steps of the relaxed check */
 #define LF_CLASSIFY_MAX_SECONDS 2.0   /* and its time, at most (or the check's own timeout when smaller) */
 

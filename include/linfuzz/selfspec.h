@@ -78,8 +78,8 @@ typedef struct lf_selfspec_options {
 } lf_selfspec_options;
 
 #define LF_SELFSPEC_HITTING_DEPTH 3
-#define LF_SELFSPEC_HITTING_WORK_FACTOR 64
-#define LF_SELFSPEC_HITTING_MAX_SIZE 400
+#define LF_SELFSPEC_HITTING_WORK_FACTOR 8
+#define LF_SELFSPEC_HITTING_MAX_SIZE 200
 #define LF_SELFSPEC_MAX_NODES ((size_t)1 << 21)
 
 void lf_selfspec_options_default(lf_selfspec_options *o);
