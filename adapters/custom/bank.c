@@ -133,7 +133,8 @@ static void bank_destroy(void *obj) {
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
-static lf_kind bank_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+static lf_kind bank_op(void *obj, lf_method method, const int64_t *args, int64_t *value) {
+    unsigned m = (unsigned)method; /* an index into bank_methods */
     bank *b = obj;
     int from = args[0] ? 1 : 0, to = 1 - from;
     int64_t amount = args[1];

@@ -92,7 +92,8 @@ static map_node *find(pia_map *m, unsigned b, int64_t key) {
     return NULL;
 }
 
-static lf_kind map_op(void *obj, lf_method method, const int64_t *args, int64_t *value) {
+static lf_kind map_op(void *obj, lf_method m_, const int64_t *args, int64_t *value) {
+    unsigned method = (unsigned)m_; /* an index into map_methods */
     pia_map *m = obj;
     int64_t key = args[0], val = args[1];
     unsigned b = bucket_of(key);

@@ -20,7 +20,16 @@ const char *lf_level_name(lf_level l) {
 static void prepend(lf_result *r, const char *text) {
     char old[sizeof r->reason];
     memcpy(old, r->reason, sizeof old);
-    snprintf(r->reason, sizeof r->reason, "%s; %s", text, old);
+    size_t n = strnlen(text, sizeof r->reason - 1);
+    memcpy(r->reason, text, n);
+    if (n + 2 < sizeof r->reason) {
+        memcpy(r->reason + n, "; ", 2);
+        size_t rest = strnlen(old, sizeof r->reason - 1);
+        if (rest > sizeof r->reason - 1 - (n + 2)) rest = sizeof r->reason - 1 - (n + 2);
+        memcpy(r->reason + n + 2, old, rest);
+        n += 2 + rest;
+    }
+    r->reason[n] = '\0';
 }
 
 /* Which ops belong to the part the violation was found in: when the spec splits by key and the first culprit

@@ -525,7 +525,7 @@ bool ss_step(ss_memo *m, uint32_t x, const lf_op *op, uint32_t *next) {
             char d[160];
             lf_history_describe_op(&m->type, op, d, sizeof d);
             snprintf(m->uncertain_why, sizeof m->uncertain_why,
-                     "the result of %s (a nondeterministic method) did not come up in %u serial runs from some state",
+                     "the result of %.160s (a nondeterministic method) did not come up in %u serial runs from some state",
                      d, max);
         }
         return false;

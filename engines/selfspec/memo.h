@@ -72,7 +72,7 @@ typedef struct ss_memo {
     uint32_t nd_node;    /* SS_NONDETERMINISM: the node whose op answered differently (SS_ROOT: the fresh state) */
     bool uncertain;      /* a result of a nondeterministic method was rejected after nondet_tries runs */
     bool incomplete;     /* a pending op of a nondeterministic method took one of its possible outcomes only */
-    char uncertain_why[200];
+    char uncertain_why[400];
 } ss_memo;
 
 bool ss_memo_init(ss_memo *m, const lf_oracle *oracle, const lf_selfspec_options *opts, lf_selfspec_stats *stats);

@@ -387,7 +387,7 @@ static void method_set(const char *methods, char *out) {
 
 /* The group label of an item (malloc'ed). */
 static char *label_of(const lf_triage *t, const lf_triage_item *it) {
-    char buf[512];
+    char buf[1200];
     if (is_violation(it->category)) {
         bool cut = strcmp(it->sig.cut_method, "-") != 0;
         char methods[sizeof it->sig.methods];
