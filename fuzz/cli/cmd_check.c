@@ -6,11 +6,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
 #include "commands.h"
 #include "json_out.h"
 #include "linfuzz/format.h"
 #include "linfuzz/selfspec.h"
+#include "linfuzz/spec.h"
 #include "runner/adapter_check.h"
 #include "util/clock.h"
 #include "util/parse.h"
@@ -63,6 +65,23 @@ static void print_engine_tag(FILE *out, const lf_result *r) {
         fprintf(out, " [%s d=%d]\n", r->engine, r->depth);
     else
         fprintf(out, " [%s]\n", r->engine);
+}
+
+/* A custom type without a spec: which adapters of this build could serve as its specification. */
+static void hint_self_spec(const lf_history *h) {
+    if (h->type != LF_TYPE_CUSTOM || lf_spec_of_history(h)) return;
+    fflush(stdout);
+    fprintf(stderr, "linfuzz check: type %s has no specification here; check it against an adapter's serial behaviour "
+                    "with --spec self --adapter NAME", lf_history_type_name(h));
+    const char *sep = " (adapters of this type: ";
+    for (size_t i = 0; i < lf_adapter_count(); i++) {
+        const lf_adapter *a = lf_adapter_at(i);
+        if (a->type == LF_TYPE_CUSTOM && lf_type_desc_equal(a->custom, h->custom)) {
+            fprintf(stderr, "%s%s", sep, a->name);
+            sep = ", ";
+        }
+    }
+    fprintf(stderr, "%s\n", sep[0] == ',' ? ")" : "");
 }
 
 static void print_witness(FILE *out, const lf_history *h, const lf_result *r) {
@@ -197,6 +216,7 @@ int cmd_check(int argc, char **argv) {
                 lf_adapter_checker_check(&checker, &h, &r);
             else
                 lf_check(&h, &opt, &r);
+            bool hint = !use_adapter && !quiet && r.verdict == LF_UNKNOWN;
             double ms = (lf_now_s() * 1e3) - t0;
             code = r.verdict == LF_LINEARIZABLE ? LF_EXIT_OK
                    : r.verdict == LF_VIOLATION  ? LF_EXIT_VIOLATION
@@ -237,6 +257,7 @@ int cmd_check(int argc, char **argv) {
                 printf("%s: %s: %s", path, lf_verdict_name(r.verdict), r.reason);
                 print_engine_tag(stdout, &r);
             }
+            if (hint) hint_self_spec(&h);
             lf_result_free(&r);
             lf_history_free(&h);
         }
