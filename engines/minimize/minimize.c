@@ -3,6 +3,10 @@
  * reduction is sound). */
 #include "linfuzz/minimize.h"
 
+#include "linfuzz/selfspec.h"
+#include "linfuzz/spec.h"
+#include "minimize/initial_prefix.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -441,6 +445,102 @@ static int drop_forced_prefix(minimizer *m, lf_history *cur) {
     return status;
 }
 
+#define PREFIX_STEPS 200000 /* spec steps to explore one prefix */
+#define PREFIX_POINTS 32    /* quiescent points examined, the latest first */
+
+/* The generic counterpart of drop_forced_prefix (any spec, the self-spec included): drops everything before
+ * the latest quiescent point whose prefix returns to the initial state in every linearisation
+ * (minimize/initial_prefix.h) and whose suffix is still a violation. Among such points a later violating
+ * suffix makes every earlier one violating (the ops between two points return to the initial state too), so
+ * the search is a binary search. Returns 1 when cur was cut, 0 if not, -1 on OOM. */
+static int drop_initial_prefix(minimizer *m, lf_history *cur) {
+    const lf_check_options *co = &m->o->check;
+    const void *user = co->spec_user;
+    const lf_spec *spec = co->self ? lf_selfspec_as_spec(co->self, &user) : co->spec ? co->spec
+                                                                                     : lf_spec_of_history(cur);
+    if (!spec) return 0;
+    size_t n = cur->n, n_points = 0;
+    size_t *points = malloc((n ? n : 1) * sizeof *points);
+    lf_op *prefix = malloc((n ? n : 1) * sizeof *prefix);
+    if (!points || !prefix) {
+        free(points);
+        free(prefix);
+        return -1;
+    }
+    /* quiescent call points, latest first: every other op returned before, or is called after */
+    for (size_t i = 0; i < n; i++) {
+        const lf_op *f = &cur->ops[i];
+        bool quiescent = true;
+        for (size_t j = 0; j < n && quiescent; j++)
+            if (j != i) quiescent = lf_precedes(&cur->ops[j], f) || cur->ops[j].call > f->call;
+        if (quiescent) points[n_points++] = i;
+    }
+    for (size_t a = 1; a < n_points; a++) { /* by call, descending */
+        size_t v = points[a], b = a;
+        while (b > 0 && cur->ops[points[b - 1]].call < cur->ops[v].call) {
+            points[b] = points[b - 1];
+            b--;
+        }
+        points[b] = v;
+    }
+    /* keep the points whose prefix returns to the initial state (and drops something), in ascending call order */
+    size_t kept = 0;
+    lf_spec_env env;
+    lf_spec_env_of_history(cur, &env);
+    env.user = user;
+    for (size_t k = 0; k < n_points && k < PREFIX_POINTS && !m->exhausted; k++) {
+        const lf_op *f = &cur->ops[points[k]];
+        size_t np = 0;
+        for (size_t j = 0; j < n; j++)
+            if (lf_precedes(&cur->ops[j], f)) prefix[np++] = cur->ops[j];
+        if (np == 0 || np > LF_PREFIX_MAX_OPS) continue;
+        env.ops = prefix;
+        env.n = np;
+        if (lf_prefix_returns_to_initial(spec, &env, PREFIX_STEPS) == 1) points[kept++] = points[k];
+    }
+    for (size_t a = 0; a < kept / 2; a++) { /* ascending */
+        size_t t = points[a];
+        points[a] = points[kept - 1 - a];
+        points[kept - 1 - a] = t;
+    }
+    long lo = -1, hi = (long)kept - 1;
+    while (lo < hi && !m->exhausted) {
+        long mid = lo + (hi - lo + 1) / 2;
+        lf_history cand;
+        size_t dropped;
+        if (!suffix_from(cur, points[mid], &cand, &dropped)) {
+            free(points);
+            free(prefix);
+            return -1;
+        }
+        bool violation = dropped > 0 && is_violation(m, &cand);
+        lf_history_free(&cand);
+        if (violation)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    int status = 0;
+    if (lo >= 0) {
+        lf_history cand;
+        size_t dropped;
+        if (!suffix_from(cur, points[lo], &cand, &dropped)) {
+            free(points);
+            free(prefix);
+            return -1;
+        }
+        m->st->suffix = true;
+        m->st->suffix_stamp = cur->ops[points[lo]].call;
+        m->st->ops_before_suffix += dropped;
+        lf_history_free(cur);
+        *cur = cand;
+        status = 1;
+    }
+    free(points);
+    free(prefix);
+    return status;
+}
+
 /* Values and state-preserving ops, alternately, until neither removes anything. */
 static bool reduce_to_fixpoint(minimizer *m, lf_history *cur) {
     for (;;) {
@@ -481,8 +581,8 @@ lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_his
         ok = cut >= 0;
         if (cut > 0) ok = reduce_to_fixpoint(&m, out);
     }
-    if (ok && o->drop_forced_prefix && !m.exhausted && !m.generic) {
-        int cut = drop_forced_prefix(&m, out);
+    if (ok && o->drop_forced_prefix && !m.exhausted) {
+        int cut = m.generic ? drop_initial_prefix(&m, out) : drop_forced_prefix(&m, out);
         ok = cut >= 0;
         if (cut > 0) ok = reduce_to_fixpoint(&m, out);
     }

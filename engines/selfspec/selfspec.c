@@ -57,6 +57,11 @@ void lf_selfspec_forget(lf_selfspec *s) { ss_memo_clear(&s->memo); }
 
 const lf_selfspec_stats *lf_selfspec_stats_of(const lf_selfspec *s) { return &s->stats; }
 
+const lf_spec *lf_selfspec_as_spec(lf_selfspec *s, const void **user) {
+    *user = &s->memo;
+    return &lf_self_spec;
+}
+
 bool lf_selfspec_nondeterminism(const lf_selfspec *s, const lf_history *h, lf_history *out) {
     (void)h;
     if (s->memo.failure != SS_NONDETERMINISM) return false;

@@ -178,11 +178,13 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
     if (ms.cut && w > 0 && (size_t)w < sizeof summary)
         w += snprintf(summary + w, sizeof summary - (size_t)w, ", cut at the first impossible return (%zu later ops "
                       "dropped, %zu in flight kept as pending)", ms.ops_cut, ms.ops_made_pending);
-    if (ms.suffix && w > 0 && (size_t)w < sizeof summary && (unsigned)in->full->type < LF_TYPE_COUNT)
-        w += snprintf(summary + w, sizeof summary - (size_t)w, ", %zu ops before a forced state dropped (a quiescent %s)",
+    bool generic = in->full->type == LF_TYPE_CUSTOM || (in->check && (in->check->self || in->check->spec));
+    if (ms.suffix && w > 0 && (size_t)w < sizeof summary)
+        w += snprintf(summary + w, sizeof summary - (size_t)w, ", %zu ops before a forced state dropped (%s)",
                       ms.ops_before_suffix,
-                      in->full->type == LF_TYPE_REGISTER || in->full->type == LF_TYPE_CAS_REGISTER ? "write"
-                                                                                                 : "empty result");
+                      generic ? "a quiescent point where every order returns to the initial state"
+                      : in->full->type == LF_TYPE_REGISTER || in->full->type == LF_TYPE_CAS_REGISTER ? "a quiescent write"
+                                                                                                  : "a quiescent empty result");
     if (w > 0 && (size_t)w < sizeof summary)
         snprintf(summary + w, sizeof summary - (size_t)w, "; %zu checks%s", ms.checks,
                  ms.complete ? "" : ", stopped by a budget (not minimal)");

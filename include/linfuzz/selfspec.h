@@ -117,6 +117,12 @@ void lf_selfspec_check(lf_selfspec *s, const lf_history *h, const lf_check_optio
 
 const lf_selfspec_stats *lf_selfspec_stats_of(const lf_selfspec *s);
 
+struct lf_spec;
+/* The self-spec as an lf_spec, for tools that work on specs (the minimiser explores prefixes with it): *user
+ * is the lf_spec_env.user it needs. Its states are nodes of s's memo, valid until the memo is cleared (the next
+ * check of another type, lf_selfspec_forget); use it right after checking a history of the type. */
+const struct lf_spec *lf_selfspec_as_spec(lf_selfspec *s, const void **user);
+
 /* After a check that found serial nondeterminism (r->serial_nondeterminism): the serial evidence as a
  * history of one thread (thread 0, stamps 1, 2, ...): the ops replayed from a fresh instance, each with the
  * result it gave first, the last one being the op that answered differently on another replay. out is

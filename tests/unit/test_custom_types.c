@@ -16,6 +16,7 @@
 #include "linfuzz/minimize.h"
 #include "linfuzz/report.h"
 #include "linfuzz/spec.h"
+#include "minimize/initial_prefix.h"
 #include "test_util.h"
 #include "witness_util.h"
 
@@ -432,8 +433,9 @@ static void test_other_engines(void) {
     lf_history_free(&h);
 }
 
-/* Minimisation keeps a custom violation a violation, drops only observers and cuts; the report renders
- * with the declaration and the level as its shape. */
+/* Minimisation keeps a custom violation a violation with the reductions that hold for any spec (observers, the
+ * cut, a prefix that returns to the initial state); the report renders with the declaration and the level as
+ * its shape. */
 static void test_minimize_and_report(void) {
     const char *text = DECL "0 1 2 deposit 5\n1 3 4 balance -> 5\n0 5 6 withdraw 5 -> ok\n1 7 8 balance -> 5\n"
                             "0 9 10 deposit 1\n1 11 12 balance -> 1\n";
@@ -444,29 +446,111 @@ static void test_minimize_and_report(void) {
     lf_minimize_options_default(&mo);
     lf_minimize_stats ms;
     CHECK(lf_minimize(&h, &mo, &m, &ms) == LF_VIOLATION);
-    /* balance -> 5 after withdraw 5 -> ok is the impossible return: the cut keeps 4 ops; both other balances go */
-    CHECKF(m.n == 3 && ms.cut && ms.values_dropped == 0 && ms.observers_dropped == 2, "%zu ops, cut %d, %zu %zu",
-           m.n, ms.cut, ms.values_dropped, ms.observers_dropped);
+    /* balance -> 5 after withdraw 5 -> ok is the impossible return: the cut keeps 4 ops, the other balances go, and
+     * deposit 5; withdraw 5 -> ok returns to the initial state in every order: what remains is balance -> 5 */
+    CHECKF(m.n == 1 && ms.cut && ms.suffix && ms.ops_before_suffix == 2 && ms.observers_dropped == 2,
+           "%zu ops, cut %d, suffix %d, %zu %zu", m.n, ms.cut, ms.suffix, ms.ops_before_suffix, ms.observers_dropped);
     lf_check_options o;
     lf_check_options_default(&o);
     lf_result r;
     lf_result_init(&r);
     lf_check(&m, &o, &r);
-    CHECK(r.verdict == LF_VIOLATION && r.level == LF_LEVEL_REAL_TIME);
+    CHECK(r.verdict == LF_VIOLATION && r.level == LF_LEVEL_NO_SERIAL_ORDER);
     lf_report_input in = {.adapter = "acct_test", .history = &m, .why = &r, .n_why = 1};
     char *rep = lf_report_render(&in);
-    CHECKF(rep && strstr(rep, "type=acct  shape=REAL_TIME_ORDER") && strstr(rep, "method withdraw 1 -> ok|fail\n") &&
-               strstr(rep, "withdraw 5 -> ok"),
+    CHECKF(rep && strstr(rep, "type=acct  shape=NO_SERIAL_ORDER") && strstr(rep, "method withdraw 1 -> ok|fail\n") &&
+               strstr(rep, "balance -> 5"),
            "%s", rep ? rep : "(null)");
     free(rep);
+    lf_result_free(&r);
+    /* before the prefix drop (no forced prefix), the level is the real-time one */
+    lf_history m2;
+    mo.drop_forced_prefix = false;
+    CHECK(lf_minimize(&h, &mo, &m2, &ms) == LF_VIOLATION && m2.n == 3);
+    lf_result_init(&r);
+    lf_check(&m2, &o, &r);
+    CHECK(r.verdict == LF_VIOLATION && r.level == LF_LEVEL_REAL_TIME && strstr(r.reason, "withdraw 5 -> ok"));
     lf_violation_sig sig;
-    lf_violation_signature(&m, ms.cut, ms.cut_stamp, &sig);
+    lf_violation_signature(&m2, ms.cut, ms.cut_stamp, &sig);
     CHECKF(!strcmp(sig.type, "acct") && !strcmp(sig.shape, "CUSTOM_RESULT") &&
                !strcmp(sig.methods, "deposit*1,withdraw*1,balance*1") && !strcmp(sig.cut_method, "balance"),
            "%s %s %s %s", sig.type, sig.shape, sig.methods, sig.cut_method);
+    lf_history_free(&m2);
     lf_result_free(&r);
     lf_history_free(&m);
     lf_history_free(&h);
+}
+
+/* Brute force over orders: does some complete order (respecting real time and the spec) end with balance != 0?
+ * *complete: whether any order completes at all. */
+static bool some_order_ends_elsewhere(const lf_history *h, bool *done, size_t left, int64_t balance, bool *complete) {
+    if (left == 0) {
+        *complete = true;
+        return balance != 0;
+    }
+    for (size_t i = 0; i < h->n; i++) {
+        if (done[i]) continue;
+        bool minimal = true;
+        for (size_t j = 0; j < h->n && minimal; j++)
+            if (!done[j] && j != i && lf_precedes(&h->ops[j], &h->ops[i])) minimal = false;
+        int64_t next;
+        if (!minimal || !acct_step(NULL, &balance, &h->ops[i], &next)) continue;
+        done[i] = true;
+        bool r = some_order_ends_elsewhere(h, done, left - 1, next, complete);
+        done[i] = false;
+        if (r) return true;
+    }
+    return false;
+}
+
+/* The minimiser's generic forced state: every order of a prefix returns to the initial state. Against the brute
+ * force on random completed histories; then minimisation of random violations stays a violation for it. */
+static void test_initial_prefix_and_minimize(void) {
+    size_t forced = 0, not_forced = 0, suffix_used = 0, minimized = 0;
+    for (uint64_t seed = 1; seed <= 1500; seed++) {
+        lf_history h;
+        random_acct(seed, &h);
+        /* prefixes have no pending op: the pending one becomes a completed deposit */
+        for (size_t i = 0; i < h.n; i++)
+            if (lf_op_pending(&h.ops[i])) {
+                h.ops[i].res_kind = LF_K_NONE;
+                h.ops[i].method = DEPOSIT;
+                h.ops[i].ret = h.ops[i].call;
+            }
+        bool *done = calloc(h.n, 1), complete = false;
+        bool elsewhere = some_order_ends_elsewhere(&h, done, h.n, 0, &complete);
+        free(done);
+        lf_spec_env env;
+        lf_spec_env_of_history(&h, &env);
+        int r = lf_prefix_returns_to_initial(&ACCT_SPEC, &env, 1000000);
+        CHECKF(r == (elsewhere ? 0 : 1), "seed %" PRIu64 ": %d, brute force: some order ends elsewhere %d", seed, r,
+               elsewhere);
+        forced += r == 1 && complete;
+        not_forced += r == 0;
+        lf_history_free(&h);
+    }
+    for (uint64_t seed = 1; seed <= 1500; seed++) {
+        lf_history h, m;
+        random_acct(seed * 7 + 3, &h);
+        if (brute_linearizable(&h)) {
+            lf_history_free(&h);
+            continue;
+        }
+        lf_minimize_options mo;
+        lf_minimize_options_default(&mo);
+        lf_minimize_stats ms;
+        CHECK(lf_minimize(&h, &mo, &m, &ms) == LF_VIOLATION);
+        CHECKF(!brute_linearizable(&m) && m.n <= h.n, "seed %" PRIu64 ": the minimized history is not a violation",
+               seed);
+        suffix_used += ms.suffix;
+        minimized++;
+        lf_history_free(&m);
+        lf_history_free(&h);
+    }
+    printf("initial prefixes: %zu forced, %zu not (as the brute force); %zu violations minimized, %zu of them after "
+           "dropping a prefix\n",
+           forced, not_forced, minimized, suffix_used);
+    CHECK(forced > 100 && not_forced > 100 && minimized > 500 && suffix_used > 20);
 }
 
 int main(void) {
@@ -477,5 +561,6 @@ int main(void) {
     test_check_with_spec();
     test_other_engines();
     test_minimize_and_report();
+    test_initial_prefix_and_minimize();
     TEST_DONE();
 }
