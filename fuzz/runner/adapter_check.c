@@ -114,7 +114,13 @@ void lf_adapter_checker_check(lf_adapter_checker *c, const lf_history *h, lf_res
                           why);
             return;
         }
-        lf_adapter_oracle_reserve(&c->oracle, h->n + 1);
+        /* Objects are created for max_ops calls (adapters size pools by it) and a replay is at most one call per op
+         * of the history: for a longer history, later objects get room, and the memo, whose live object may be too
+         * small for the longer replays, starts over. */
+        if (h->n + 1 > c->oracle.max_ops) {
+            lf_adapter_oracle_reserve(&c->oracle, 2 * (h->n + 1));
+            lf_selfspec_forget(c->self);
+        }
     }
     lf_check(h, &c->check, r);
 }
