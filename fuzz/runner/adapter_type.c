@@ -93,7 +93,9 @@ size_t lf_custom_drain(const lf_adapter *a, unsigned keys, lf_planned_op *out, s
     for (unsigned k = 0; k < nm; k++) {
         const lf_method_decl *d = lf_adapter_method(a, ms[k]);
         if (!d || !(d->flags & LF_MF_OBSERVER)) continue;
-        lf_arg_range r0 = range_of(a, ms[k], 0, keys), r1 = range_of(a, ms[k], 1, keys);
+        /* only the rows and columns of arguments the method has are read */
+        lf_arg_range r0 = d->nargs >= 1 ? range_of(a, ms[k], 0, keys) : (lf_arg_range){0, 0};
+        lf_arg_range r1 = d->nargs >= 2 ? range_of(a, ms[k], 1, keys) : (lf_arg_range){0, 0};
         uint64_t values = d->nargs ? span_of(r0) : 1;
         if (values == 0 || values > keys) values = keys;
         for (uint64_t v = 0; v < values && n < cap; v++) {

@@ -68,7 +68,8 @@ typedef struct lf_adapter {
      * the method's index in it, and `methods` may be 0 (every declared method). Must outlive the program. */
     const lf_type_desc *custom;
     /* Custom types: the range of each argument of each method, arg_ranges[method][argument] (NULL: every
-     * argument in 0..keys-1, with keys the fuzz case's key domain, 1..16). */
+     * argument in 0..keys-1, with keys the fuzz case's key domain, 1..16). Only the entries of arguments a
+     * method has are read; give the array one row per method up to the last one with arguments. */
     const lf_arg_range (*arg_ranges)[LF_CUSTOM_MAX_ARGS];
     /* Serial runs from a fresh object always give the same results (and fingerprints): the adapter may be
      * its own specification (--spec self; the default for a custom type without a spec). */

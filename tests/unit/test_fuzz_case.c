@@ -115,9 +115,13 @@ static void plans_follow_the_argument_scheme(void) {
                         const lf_method_decl *d = lf_adapter_method(a, op->method);
                         if (!d || op->nargs != d->nargs) bad++;
                         for (unsigned j = 0; d && j < 2; j++) {
+                            if (j >= d->nargs) {
+                                bad += op->args[j] != 0;
+                                continue;
+                            }
                             lf_arg_range rg = a->arg_ranges ? a->arg_ranges[op->method][j]
                                                             : (lf_arg_range){0, c.key_domain - 1};
-                            if (j < d->nargs ? op->args[j] < rg.lo || op->args[j] > rg.hi : op->args[j] != 0) bad++;
+                            if (op->args[j] < rg.lo || op->args[j] > rg.hi) bad++;
                         }
                         continue;
                     }
