@@ -10,8 +10,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "linfuzz/adapter.h"
 #include "common/fingerprint.h"
+#include "common/variants.h"
+#include "linfuzz/adapter.h"
 
 typedef struct afek_stack {
     _Atomic size_t range;
@@ -30,8 +31,8 @@ static void *create_with(size_t max_ops, bool pop_without_swap) {
     for (size_t i = 0; i < cap; i++) atomic_init(&s->items[i], 0);
     return s;
 }
-static void *r1_create(size_t max_ops) { return create_with(max_ops, true); }
-static void *afek_create(size_t max_ops) { return create_with(max_ops, false); }
+LF_VARIANT_CREATE(r1_create, create_with, true)
+LF_VARIANT_CREATE(afek_create, create_with, false)
 static void afek_destroy(void *obj) { free(obj); }
 
 static lf_kind afek_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
@@ -62,8 +63,6 @@ static lf_kind afek_op(void *obj, lf_method m, const int64_t *args, int64_t *val
     return LF_K_EMPTY;
 }
 
-#define STACK_METHODS (LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP))
-
 /* The values still in the array below its range, bottom to top (popped slots hold 0). */
 static uint64_t afek_fingerprint(void *obj) {
     afek_stack *s = obj;
@@ -76,30 +75,12 @@ static uint64_t afek_fingerprint(void *obj) {
     return h;
 }
 
-const lf_adapter lf_adapter_r1_afek_stack_no_swap = {
-    .name = "r1_afek_stack_no_swap",
-    .summary = "R1: Afek array stack whose pop clears a slot with load + store instead of swap",
-    .type = LF_TYPE_STACK,
-    .linearizable = false,
-    .deterministic = true,
-    .fingerprint = afek_fingerprint,
-    .methods = STACK_METHODS,
-    .create = r1_create,
-    .destroy = afek_destroy,
-    .op = afek_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_r1_afek_stack_no_swap);
+#define STACK_METHODS (LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP))
 
-const lf_adapter lf_adapter_afek_stack = {
-    .name = "afek_stack",
-    .summary = "R1's correct twin: Afek-Gafni-Morrison array stack (fetch-add push, swap pop)",
-    .type = LF_TYPE_STACK,
-    .linearizable = true,
-    .deterministic = true,
-    .fingerprint = afek_fingerprint,
-    .methods = STACK_METHODS,
-    .create = afek_create,
-    .destroy = afek_destroy,
-    .op = afek_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_afek_stack);
+LF_DEFINE_DETERMINISTIC_ADAPTER(r1_afek_stack_no_swap, LF_TYPE_STACK, false, STACK_METHODS, r1_create, afek_destroy,
+                                afek_op, afek_fingerprint,
+                                "R1: Afek array stack whose pop clears a slot with load + store instead of swap");
+
+LF_DEFINE_DETERMINISTIC_ADAPTER(afek_stack, LF_TYPE_STACK, true, STACK_METHODS, afek_create, afek_destroy, afek_op,
+                                afek_fingerprint,
+                                "R1's correct twin: Afek-Gafni-Morrison array stack (fetch-add push, swap pop)");

@@ -19,6 +19,7 @@
 #include "runner/adapter_check.h"
 #include "runner/adapter_type.h"
 #include "runner/runner.h"
+#include "status_line.h"
 #include "util/clock.h"
 #include "util/parse.h"
 
@@ -29,7 +30,8 @@ static void help(FILE *out) {
             "Repeats random workloads (op mix, argument domains and schedule perturbation drawn per run) on\n"
             "ADAPTER (see 'linfuzz adapters'), records each run's history and checks it. Stops at the first\n"
             "violation and writes that history to DIR/violation-ADAPTER-SEED.hist, where SEED is the run's\n"
-            "workload seed. Progress goes to stderr about once a second.\n"
+            "workload seed. A progress line on stderr says how far it got (runs, ops checked, unknown verdicts):\n"
+            "in place on a terminal, every 5 s elsewhere.\n"
             "\n"
             "options:\n"
             "  --seconds S    stop after S seconds (default 10)\n"
@@ -229,6 +231,7 @@ int cmd_stress(int argc, char **argv) {
                 o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine),
                 lf_adapter_checker_describe(&checker, against, sizeof against));
 
+    lf_status_line *line = lf_status_start("linfuzz stress", o.quiet);
     lf_history h;
     lf_adapter_history_init(&h, a);
     double start = lf_now_s(), next_report = start + 1;
@@ -242,6 +245,8 @@ int cmd_stress(int argc, char **argv) {
         lf_result res;
         lf_result_init(&res);
         if (!run_checked(&runner, a, &w, &checker, &h, &res)) {
+            lf_status_stop(line);
+            line = NULL;
             fprintf(stderr, "linfuzz stress: out of memory\n");
             status = LF_EXIT_IO;
             lf_result_free(&res);
@@ -249,12 +254,16 @@ int cmd_stress(int argc, char **argv) {
         }
         ops_checked += h.n;
         if (res.verdict == LF_VIOLATION) {
+            lf_status_stop(line);
+            line = NULL;
             status = report_violation(&o, a, &w, &h, &res, run);
             lf_result_free(&res);
             run++;
             break;
         }
         if (res.serial_nondeterminism) {
+            lf_status_stop(line);
+            line = NULL;
             status = report_nondeterminism(&o, a, &w, &checker, &h, &res, run);
             lf_result_free(&res);
             run++;
@@ -263,12 +272,14 @@ int cmd_stress(int argc, char **argv) {
         if (res.verdict == LF_UNKNOWN && unknown++ == 0) snprintf(first_unknown, sizeof first_unknown, "%s", res.reason);
         lf_result_free(&res);
         double t = lf_now_s();
-        if (!o.quiet && t >= next_report) {
-            fprintf(stderr, "  %4.0fs  %" PRIu64 " runs (%.0f/s)  %" PRIu64 " ops checked  %" PRIu64 " unknown\n",
-                    t - start, run + 1, (run + 1) / (t - start), ops_checked, unknown);
-            next_report = t + 1;
+        if (line && t >= next_report) { /* the line is drawn a few times a second at most */
+            lf_status_set(line, "%s: %" PRIu64 " runs (%.0f/s), %" PRIu64 " ops checked, %" PRIu64
+                                " unknown, no violation yet",
+                          a->name, run + 1, (run + 1) / (t - start), ops_checked, unknown);
+            next_report = t + 0.1;
         }
     }
+    lf_status_stop(line);
     double elapsed = lf_now_s() - start;
     if (!o.quiet || status != LF_EXIT_OK)
         fprintf(stderr,
