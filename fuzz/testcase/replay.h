@@ -23,6 +23,7 @@
 #include "corpus/entry.h"
 #include "linfuzz/history.h"
 #include "testcase/case_runner.h"
+#include "runner/adapter_check.h"
 
 typedef struct lf_replay_options {
     /* lf_fc_replay calls this before each run with the runs done and the violating ones among them (a
@@ -35,6 +36,7 @@ typedef struct lf_replay_options {
     bool stop_at_first;   /* stop at the first violating run (default false) */
     const char *format;   /* the bytes' format (default NULL: LF_FUZZ_CASE_FORMAT) */
     bool free_only;       /* every run in free mode, whatever the case says (default false) */
+    lf_spec_mode spec;    /* what the histories are checked against (default LF_SPEC_AUTO, runner/adapter_check.h) */
 } lf_replay_options;
 
 void lf_replay_options_default(lf_replay_options *o);
@@ -48,10 +50,19 @@ typedef struct lf_replay_result {
     lf_fc_run_info first_info; /* how that run was scheduled */
     char first_reason[512];
     const char *first_engine; /* static, or NULL */
+    /* With the self-spec, a run can show serial nondeterminism of the adapter instead: counted here, and
+     * when it is the first finding, first_nondeterministic is set and evidence holds the serial evidence
+     * (lf_selfspec_nondeterminism; initialised by lf_fc_replay, freed by the caller). */
+    uint64_t nondeterministic;
+    bool first_nondeterministic;
+    lf_history evidence;
+    char error[256];     /* why lf_fc_replay returned false */
 } lf_replay_result;
 
 /* Decodes data as a fuzz case for adapter a and runs it (see above); r->first must be initialised. False
- * when the runs could not start or continue (out of memory or threads), or the format is unknown. */
+ * when the runs could not start or continue (out of memory or threads, the format is unknown, or the checker
+ * cannot be had: r->error says why). A violation or a serial nondeterminism is a finding; stop_at_first stops
+ * at either. */
 bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
                   lf_replay_result *r);
 
