@@ -37,7 +37,10 @@ static void help(FILE *out) {
             "  --validate K   candidates validated at least (default 3; more, up to 8, until one is confirmed)\n"
             "  --timeout SEC  time budget per history for the search engines (default 10)\n"
             "  --write        store the result in the entry's `rootcause` section (the file is replaced\n"
-            "                 atomically); `linfuzz show`, `show --html` and `linfuzz triage` use it\n"
+            "                 atomically, under the same name); `linfuzz show`, `show --html` and\n"
+            "                 `linfuzz triage` use it\n"
+            "  --out DIR      with --write: save the entry into DIR (under the corpus's content name) instead\n"
+            "                 of replacing it\n"
             "  -q, --quiet    only the summary line, no progress line\n"
             "\n"
             "LINFUZZ_SYMBOLIZER=PATH picks the symbolizer, =none keeps raw addresses.\n"
@@ -78,6 +81,7 @@ int cmd_rootcause(int argc, char **argv) {
     lf_rc_options o;
     lf_rc_options_default(&o);
     bool quiet = false, write = false;
+    const char *out_dir = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = true;
@@ -90,6 +94,14 @@ int cmd_rootcause(int argc, char **argv) {
             continue;
         } else if (!strcmp(a, "--write")) {
             write = true;
+            continue;
+        } else if (!strcmp(a, "--out")) {
+            if (!v || !v[0]) {
+                fprintf(stderr, "linfuzz rootcause: --out needs a directory\n");
+                return LF_EXIT_USAGE;
+            }
+            out_dir = v;
+            i++;
             continue;
         } else if (!strcmp(a, "--schedules") || !strcmp(a, "--passing") || !strcmp(a, "--validate") ||
                    !strcmp(a, "--timeout")) {
@@ -119,6 +131,10 @@ int cmd_rootcause(int argc, char **argv) {
             fprintf(stderr, "linfuzz rootcause: bad value '%s' for %s\n", v, a);
             return LF_EXIT_USAGE;
         }
+    }
+    if (out_dir && !write) {
+        fprintf(stderr, "linfuzz rootcause: --out goes with --write\n");
+        return LF_EXIT_USAGE;
     }
     if (!path) {
         fprintf(stderr, "linfuzz rootcause: which entry?\n");
@@ -181,8 +197,9 @@ int cmd_rootcause(int argc, char **argv) {
         for (size_t k = 0; k < r.n; k++) print_candidate(k + 1, &r.c[k]);
     }
     const lf_rc_candidate *best = r.n && lf_rc_confirmed(&r.c[0]) ? &r.c[0] : NULL;
+    char saved[4096] = "";
     if (write) {
-        st = lf_rc_store(path, &e, &r, err, sizeof err);
+        st = lf_rc_store(path, out_dir, &e, &r, saved, sizeof saved, err, sizeof err);
         if (st != LF_OK) {
             fprintf(stderr, "linfuzz rootcause: %s\n", err);
             lf_rc_result_free(&r);
@@ -190,8 +207,8 @@ int cmd_rootcause(int argc, char **argv) {
             goto out;
         }
     }
-    printf("%s: %s%s%s (%zu candidates, %zu confirmed, %.1f s)%s\n", path, best ? "root cause: " : "no confirmed root cause",
-           best ? best->summary : "", best ? "" : "", r.n, confirmed, r.seconds, write ? "; written to the entry" : "");
+    printf("%s: %s%s (%zu candidates, %zu confirmed, %.1f s)%s%s\n", path, best ? "root cause: " : "no confirmed root cause",
+           best ? best->summary : "", r.n, confirmed, r.seconds, write ? "; written to " : "", write ? saved : "");
     rc = best ? LF_EXIT_OK : EXIT_NO_CAUSE;
     lf_rc_result_free(&r);
 out:
