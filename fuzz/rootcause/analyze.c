@@ -48,14 +48,48 @@ typedef struct region {
     char method[32];
 } region;
 
+/* The sites that name a segment from access x to access y of one op: where their call chains part (the
+ * deepest function activation both are in), so that an access made in an out-of-line helper (an allocator in
+ * another file) counts as the call of that helper in the function the other access is in. */
+static void segment_sites(const lf_rc_event *x, const lf_rc_event *y, uintptr_t *a, uintptr_t *b) {
+    unsigned d = 0;
+    while (d < x->n_calls && d < y->n_calls && x->calls[d] == y->calls[d]) d++;
+    *a = lf_rc_event_site(x, d);
+    *b = lf_rc_event_site(y, d);
+}
+
+#define SITE_TRIES 6 /* accesses looked at inward from each end of a segment for one with a source line */
+
+/* The events tried to name segment s: its first access and the next ones of its op (begin), its last access
+ * and the earlier ones (end), at most SITE_TRIES each and not crossing. A site the compiler gave no line (code
+ * merged from several places, such as one unlock call shared by three methods) names nothing: the region is
+ * then named by the nearest access inward that has one. The atomic pair stays the segment's own sites. */
+static size_t segment_tries(const lf_rc_trace *t, const lf_rc_segment *s, size_t *begin, size_t *end, size_t *nb) {
+    size_t n_begin = 0, n_end = 0;
+    for (size_t i = s->first; i <= s->last && n_begin < SITE_TRIES; i++)
+        if (t->ev[i].thread == s->thread && t->ev[i].op == s->op) begin[n_begin++] = i;
+    for (size_t i = s->last + 1; i-- > s->first && n_end < SITE_TRIES;)
+        if (t->ev[i].thread == s->thread && t->ev[i].op == s->op) end[n_end++] = i;
+    *nb = n_begin;
+    return n_end;
+}
+
 static void segment_region(const lf_rc_runner *rn, const lf_rc_trace *t, const lf_rc_symbols *sy,
                            const lf_rc_segment *s, region *out) {
     memset(out, 0, sizeof *out);
     out->begin = t->ev[s->first].pc;
     out->end = t->ev[s->last].pc;
     snprintf(out->method, sizeof out->method, "%s", lf_rc_op_method(rn, s->thread, s->op));
-    out->resolved = lf_rc_region(lf_rc_symbols_find(sy, out->begin), lf_rc_symbols_find(sy, out->end), &out->file,
-                                 &out->function, &out->lo, &out->hi);
+    size_t begin[SITE_TRIES], end[SITE_TRIES], nb, ne = segment_tries(t, s, begin, end, &nb);
+    for (size_t k = 0; k < nb + ne && !out->resolved; k++) /* the nearer to the ends first */
+        for (size_t i = 0; i <= k && !out->resolved; i++) {
+            size_t j = k - i;
+            if (i >= nb || j >= ne || begin[i] > end[j]) continue;
+            uintptr_t a, b;
+            segment_sites(&t->ev[begin[i]], &t->ev[end[j]], &a, &b);
+            out->resolved = lf_rc_region(lf_rc_symbols_find(sy, a), lf_rc_symbols_find(sy, b), &out->file,
+                                         &out->function, &out->lo, &out->hi);
+        }
 }
 
 static bool same_region(const region *a, const region *b) {
@@ -116,13 +150,18 @@ static void read_source(lf_rc_candidate *c) {
 
 static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t, const lf_rc_cycles *cy,
                                    lf_rc_result *r) {
-    uintptr_t *pcs = malloc((2 * cy->n * 2 + 1) * sizeof *pcs);
+    uintptr_t *pcs = malloc((2 * cy->n * SITE_TRIES * SITE_TRIES * 2 + 1) * sizeof *pcs);
     if (!pcs) return false;
     size_t np = 0;
     for (size_t i = 0; i < cy->n; i++)
         for (unsigned k = 0; k < cy->c[i].n; k++) {
-            pcs[np++] = t->ev[cy->c[i].seg[k].first].pc;
-            pcs[np++] = t->ev[cy->c[i].seg[k].last].pc;
+            size_t begin[SITE_TRIES], end[SITE_TRIES], nb, ne = segment_tries(t, &cy->c[i].seg[k], begin, end, &nb);
+            for (size_t x = 0; x < nb; x++)
+                for (size_t y = 0; y < ne; y++) {
+                    if (begin[x] > end[y]) continue;
+                    segment_sites(&t->ev[begin[x]], &t->ev[end[y]], &pcs[np], &pcs[np + 1]);
+                    np += 2;
+                }
         }
     lf_rc_symbols sy;
     bool ok = lf_rc_symbolize(&sy, pcs, np);
@@ -343,9 +382,10 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     }
     if (getenv("LINFUZZ_ROOTCAUSE_DEBUG")) { /* the trace and the cycles, for debugging the analysis */
         for (size_t i = 0; i < bad.n; i++)
-            fprintf(stderr, "ev %zu: t%u op%u %s %zu@%#lx pc %#lx\n", i, (unsigned)bad.ev[i].thread,
+            fprintf(stderr, "ev %zu: t%u op%u %s %zu@%#lx pc %#lx calls %u %#lx\n", i, (unsigned)bad.ev[i].thread,
                     (unsigned)bad.ev[i].op, bad.ev[i].kind == LF_RC_READ ? "R" : bad.ev[i].kind == LF_RC_WRITE ? "W" : "RMW",
-                    (size_t)bad.ev[i].size, (unsigned long)bad.ev[i].addr, (unsigned long)bad.ev[i].pc);
+                    (size_t)bad.ev[i].size, (unsigned long)bad.ev[i].addr, (unsigned long)bad.ev[i].pc,
+                    (unsigned)bad.ev[i].n_calls, (unsigned long)(bad.ev[i].n_calls ? bad.ev[i].calls[0] : 0));
         for (size_t i = 0; i < cy.n; i++)
             for (unsigned k = 0; k < cy.c[i].n; k++)
                 fprintf(stderr, "cycle %zu: t%u op%u [%zu..%zu]\n", i, (unsigned)cy.c[i].seg[k].thread,

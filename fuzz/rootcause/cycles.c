@@ -177,6 +177,11 @@ bool lf_rc_find_cycles(const lf_rc_trace *t, lf_rc_cycles *out) {
             if (in[mid].src <= x1) lo = mid + 1;
             else hi = mid;
         }
+        /* In-edges come by y2 ascending: a later cycle of this out-edge is subsumed by an earlier one when its
+         * segment of j contains the earlier one's (x2 no later) or the earlier one had none. Such cycles are
+         * not kept (on long traversals they were most of them, and the cap cut the rest). */
+        size_t max_x2 = 0;
+        bool have_two = false;
         for (size_t b = lo; ok && b < es.n && !out->truncated; b++) {
             size_t y2 = in[b].src, x2 = in[b].dst;
             const lf_rc_event *ey2 = &t->ev[y2], *ex2 = &t->ev[x2];
@@ -190,6 +195,9 @@ bool lf_rc_find_cycles(const lf_rc_trace *t, lf_rc_cycles *out) {
             cy.seg[0] = (lf_rc_segment){ex1->thread, ex1->op, x1, y2};
             if (y1 > x2) { /* thread j: arrives at y1 after leaving from x2 */
                 if (ex2->op != ey1->op) continue; /* across ops of j: not a cycle */
+                if (have_two && x2 <= max_x2) continue; /* subsumed by an earlier cycle of this out-edge */
+                have_two = true;
+                max_x2 = x2;
                 cy.seg[1] = (lf_rc_segment){ex2->thread, ex2->op, x2, y1};
                 cy.n = 2;
                 if (by_segment(&cy.seg[1], &cy.seg[0]) < 0) {
@@ -199,6 +207,7 @@ bool lf_rc_find_cycles(const lf_rc_trace *t, lf_rc_cycles *out) {
                 }
             }
             ok = add_cycle(out, &cap, &cy);
+            if (cy.n == 1) break; /* every later cycle of this out-edge contains [x1 .. y2] */
         }
     }
     free(in);

@@ -46,8 +46,11 @@ static void on_event(void *ctx, const lf_sched_event *e) {
         t->ev = ev;
         t->cap = cap;
     }
-    t->ev[t->n++] = (lf_rc_event){.seq = e->seq, .thread = e->thread, .op = e->op, .kind = kind,
-                                  .size = e->size ? e->size : 1, .addr = (uintptr_t)e->addr, .pc = e->pc};
+    lf_rc_event *ev = &t->ev[t->n++];
+    *ev = (lf_rc_event){.seq = e->seq, .thread = e->thread, .op = e->op, .kind = kind,
+                        .size = e->size ? e->size : 1, .addr = (uintptr_t)e->addr, .pc = e->pc};
+    /* e->calls[0] is the call of the op's function (from the runner): the chain starts below it */
+    for (unsigned d = 1; d < e->n_calls && ev->n_calls < LF_RC_MAX_CALLS; d++) ev->calls[ev->n_calls++] = e->calls[d];
 }
 
 bool lf_rc_runner_init(lf_rc_runner *r, const lf_adapter *a, const char *format, const uint8_t *data, size_t len,

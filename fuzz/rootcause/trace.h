@@ -23,6 +23,8 @@
 
 typedef enum lf_rc_access { LF_RC_READ, LF_RC_WRITE, LF_RC_RMW } lf_rc_access;
 
+#define LF_RC_MAX_CALLS 3
+
 typedef struct lf_rc_event {
     uint64_t seq;    /* position among all scheduling points of the run (trace order) */
     uint32_t thread; /* worker */
@@ -31,7 +33,17 @@ typedef struct lf_rc_event {
     uint8_t size;    /* bytes (at least 1) */
     uintptr_t addr;
     uintptr_t pc;    /* access site (a return address in the adapter's code) */
+    /* the call sites of the instrumented functions the access was made in, below the op's function
+     * (calls[0] is a call made in the op's function), outermost first; n_calls = 0: made in the op's function
+     * itself (or no function entry/exit data); calls deeper than LF_RC_MAX_CALLS are not kept */
+    uintptr_t calls[LF_RC_MAX_CALLS];
+    uint8_t n_calls;
 } lf_rc_event;
+
+/* The site of e at call depth d (0: in the op's function): calls[d], or the access site at its own depth. */
+static inline uintptr_t lf_rc_event_site(const lf_rc_event *e, unsigned d) {
+    return d < e->n_calls ? e->calls[d] : e->pc;
+}
 
 typedef struct lf_rc_trace {
     lf_rc_event *ev;

@@ -120,6 +120,7 @@ void lf_sched_run_begin(lf_sched *s, unsigned threads, const size_t *ops, const 
         memset(th->recent, 0, sizeof th->recent);
         th->recent_pos = 0;
         th->pair_end = 0;
+        th->n_calls = 0;
         th->n_held = 0;
     }
     lf_strategy_begin(s);
@@ -309,7 +310,9 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
     atomic_store_explicit(&s->progress, seq + 1, memory_order_relaxed);
     if (s->event_fn) {
         lf_sched_event e = {.seq = seq, .thread = th->index, .op = th->op, .step = th->step, .kind = (uint8_t)kind,
-                            .size = (uint8_t)(size > 255 ? 255 : size), .addr = addr, .pc = pc};
+                            .size = (uint8_t)(size > 255 ? 255 : size), .addr = addr, .pc = pc,
+                            .calls = th->calls,
+                            .n_calls = th->n_calls < LF_SCHED_MAX_CALLS ? th->n_calls : LF_SCHED_MAX_CALLS};
         s->event_fn(s->event_ctx, &e);
     }
     if (s->feedback.counters && pc) {
@@ -337,6 +340,7 @@ void lf_sched_op_begin(lf_sched *s, uint32_t op) {
     th->op = op;
     th->step = 0;
     th->pair_end = 0;
+    th->n_calls = 0;
     lf_sched_point(th, LF_EV_CALL, NULL, 0, 0);
 }
 

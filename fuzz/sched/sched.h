@@ -55,6 +55,8 @@ typedef enum lf_sched_event_kind {
     LF_EV_KIND_COUNT
 } lf_sched_event_kind;
 
+#define LF_SCHED_MAX_CALLS 8
+
 /* One scheduling point, as the event hook sees it. */
 typedef struct lf_sched_event {
     uint64_t seq;     /* position in the trace: 0, 1, 2, ... per run */
@@ -65,6 +67,11 @@ typedef struct lf_sched_event {
     uint8_t size;     /* bytes accessed (0 when not an access; range accesses are capped at 255) */
     const void *addr; /* the address accessed, or the synchronisation object, or NULL */
     uintptr_t pc;     /* the access site (a return address inside the instrumented code), or 0 */
+    /* the call sites of the instrumented functions the thread is in during its op, outermost first (the
+     * first is the call of the adapter's op function, made by uninstrumented code); empty without function
+     * entry/exit instrumentation (the ThreadSanitizer build) */
+    const uintptr_t *calls;
+    unsigned n_calls; /* at most LF_SCHED_MAX_CALLS */
 } lf_sched_event;
 typedef void (*lf_sched_event_fn)(void *ctx, const lf_sched_event *e);
 

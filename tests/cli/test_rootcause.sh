@@ -4,8 +4,8 @@
 # one marked "THE BUG"; treiber_aba: pop's read of top / next through its CAS on head), and validation must
 # have run. --write stores it in the entry: `linfuzz show`, `show --html` and `linfuzz triage` use it. Also
 # usage errors and the exit codes. Line numbers are read from the adapters' sources, not written here.
-# R2 and R3 are not asserted yet: on their entries the analysis does not confirm the named region
-# (docs/rootcause.md, "Limits").
+# R2 add: the unlocked traversal through the link. R2 remove and R3 are not asserted yet: on their entries
+# the analysis does not confirm the named region (docs/rootcause.md, "What it sees and what it does not").
 # Usage: test_rootcause.sh LINFUZZ_BIN TEST_DATA_DIR
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -66,8 +66,20 @@ entry=$(controlled treiber_aba)
 cas=$(line_of treiber_aba.c "atomic_compare_exchange_strong(&s->head, &top, next)")
 expect_rc 0 "treiber_aba root cause confirmed" "$LF" rootcause --schedules 400 "$entry"
 read -r file lo hi <<<"$(region_of "$tmp/out")"
-[ "${file:-}" = treiber_aba.c ] && [ "${lo:-0}" -ge $((cas - 6)) ] && [ "${lo:-0}" -le $((cas - 3)) ] &&
-  [ "${hi:-0}" = "$cas" ] && ok || bad "treiber_aba: top cause is not pop's read of top/next to its CAS ($cas): $(tail -3 "$tmp/out")"
+window=$(line_of treiber_aba.c "the ABA window")
+[ "${file:-}" = treiber_aba.c ] && [ "${lo:-0}" -ge $((cas - 6)) ] && [ "${lo:-0}" -lt "$window" ] &&
+  [ "${hi:-0}" = "$cas" ] && ok ||
+  bad "treiber_aba: top cause is not pop's reads of top to its CAS over the ABA window ($cas): $(tail -3 "$tmp/out")"
+
+# R2 add: the unlocked traversal through the link made under the lock (the region is in add's function although
+# the new node comes from the arena allocator in another file)
+entry=$(controlled r2_rwlock_list_add)
+trav=$(line_of r2_rwlock_list_set.c "traverse(s, key, &pred, &curr);")
+link=$(line_of r2_rwlock_list_set.c "atomic_store_explicit(&pred->next, new_node")
+expect_rc 0 "R2 add root cause confirmed" "$LF" rootcause --schedules 300 "$entry"
+read -r file lo hi <<<"$(region_of "$tmp/out")"
+[ "${file:-}" = r2_rwlock_list_set.c ] && [ "${lo:-0}" = "$trav" ] && [ "${hi:-0}" = "$link" ] && ok ||
+  bad "R2 add: top cause is not add's traversal to its link ($trav-$link): $(tail -3 "$tmp/out")"
 
 # without a symbolizer the sites stay raw, and it says so
 LINFUZZ_SYMBOLIZER=none "$LF" rootcause --schedules 50 --validate 1 "$entry" >"$tmp/out" 2>&1
