@@ -70,7 +70,10 @@ static void print_candidate(size_t rank, const lf_rc_candidate *c) {
                    c->exclusion ? "enforced" : "atomic");
         else
             printf("; not confirmed: no schedule counted");
-        if (c->discarded) printf(" (%" PRIu64 " runs discarded: the region waited inside)", c->discarded);
+        if (c->discarded > c->spun)
+            printf(" (%" PRIu64 " runs discarded: the region waited inside)", c->discarded - c->spun);
+        if (c->spun)
+            printf(" (%" PRIu64 " runs discarded: the region spun, over %d points)", c->spun, LF_SCHED_REGION_POINTS);
     }
     printf("\n");
     for (size_t l = 0; l < c->n_source && l < 12; l++) printf("       %5u | %s\n", c->lo + (unsigned)l, c->source[l]);

@@ -261,8 +261,9 @@ static lf_kind excl_op(void *obj, lf_method m, const int64_t *args, int64_t *val
 /* Runs schedules 0..n-1 of the family; counts violations, discarded runs. Stops at the first violation when
  * stop_early. False on an error. */
 static bool run_family(lf_rc_runner *rn, const lf_rc_options *o, const char *what, uint64_t n, bool stop_early,
-                       uint64_t *runs, uint64_t *violations, uint64_t *discarded) {
+                       uint64_t *runs, uint64_t *violations, uint64_t *discarded, uint64_t *spun) {
     *runs = *violations = *discarded = 0;
+    if (spun) *spun = 0;
     for (uint64_t i = 0; i < n; i++) {
         if (i % 64 == 0) progress(o, what, i, n);
         lf_schedule sch;
@@ -271,6 +272,7 @@ static bool run_family(lf_rc_runner *rn, const lf_rc_options *o, const char *wha
         if (out == LF_RC_ERROR) return false;
         if (out == LF_RC_DISCARDED || out == LF_RC_STUCK) {
             (*discarded)++;
+            if (spun && rn->last_stats.region_spins) (*spun)++;
             continue;
         }
         (*runs)++;
@@ -315,7 +317,8 @@ static int exclusions(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r,
             rn->plan.adapter = &wrapped;
             char what[128];
             snprintf(what, sizeof what, "validating: %s", c->summary);
-            bool ok = run_family(rn, o, what, o->schedules, true, &c->schedules, &c->violations, &c->discarded);
+            bool ok = run_family(rn, o, what, o->schedules, true, &c->schedules, &c->violations, &c->discarded,
+                                 &c->spun);
             rn->plan.adapter = rn->adapter;
             if (!ok) {
                 snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
@@ -432,7 +435,8 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
         if (!lf_rc_runner_set_pairs(&rn, c->begin_pc, c->end_pc, c->n_pairs)) continue;
         char what[900];
         snprintf(what, sizeof what, "validating %zu of %zu: %s", k + 1, r->n, c->summary);
-        bool ok = run_family(&rn, o, what, o->schedules, true, &c->schedules, &c->violations, &c->discarded);
+        bool ok = run_family(&rn, o, what, o->schedules, true, &c->schedules, &c->violations, &c->discarded,
+                             &c->spun);
         lf_rc_runner_set_pairs(&rn, NULL, NULL, 0);
         if (!ok) {
             snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
@@ -447,7 +451,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
 baseline:
     if (rc == 0) {
         if (!run_family(&rn, o, "baseline (nothing made atomic)", o->schedules, false, &r->baseline_runs,
-                        &r->baseline_violations, &r->baseline_discarded)) {
+                        &r->baseline_violations, &r->baseline_discarded, NULL)) {
             snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
             rc = -1;
         }

@@ -55,6 +55,7 @@ typedef struct lf_rc_candidate {
     uint64_t forbids, passing;
     bool validated;
     uint64_t schedules, violations, discarded;
+    uint64_t spun;            /* of the discarded runs, those where the region spun (LF_SCHED_REGION_POINTS) */
     char **source;            /* region: its lines lo..lo+n_source-1 (at most 40) */
     size_t n_source;
 } lf_rc_candidate;

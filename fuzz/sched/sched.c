@@ -274,7 +274,10 @@ static bool may_preempt_at(lf_sched *s, lf_sched_thread *th, uintptr_t pc) {
     for (unsigned i = 0; i < s->n_regions; i++) {
         const lf_region *r = &s->regions[i];
         if (r->pair) {
-            if (pc == r->lo && pc) th->pair_end = r->hi; /* preemptible here, not until the end point */
+            if (pc == r->lo && pc) { /* preemptible here, not until the end point */
+                th->pair_end = r->hi;
+                th->pair_points = 0;
+            }
         } else if (pc >= r->lo && pc < r->hi) {
             return false;
         }
@@ -325,6 +328,11 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
         return;
     }
     bool may_preempt = s->n_regions == 0 || may_preempt_at(s, th, pc);
+    if (th->pair_end && ++th->pair_points > LF_SCHED_REGION_POINTS) { /* spinning inside an atomic pair */
+        s->stats.region_spins = 1;
+        lf_sched_release(s, LF_RELEASE_BUDGET);
+        return;
+    }
     int next = lf_strategy_at_point(s, th, may_preempt);
     th->step++;
     if (next == (int)th->index) return;

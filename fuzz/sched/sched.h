@@ -56,6 +56,7 @@ typedef enum lf_sched_event_kind {
 } lf_sched_event_kind;
 
 #define LF_SCHED_MAX_CALLS 8
+#define LF_SCHED_REGION_POINTS 5000 /* points of one thread inside one open atomic pair at most */
 
 /* One scheduling point, as the event hook sees it. */
 typedef struct lf_sched_event {
@@ -88,6 +89,9 @@ typedef struct lf_sched_stats {
     uint64_t blocks;          /* waits on a lock, condition or semaphore */
     uint64_t timeouts;        /* timed waits that timed out because nothing else could run */
     uint64_t region_blocks;   /* waits inside an open atomic pair (the pair did not run uninterrupted) */
+    uint64_t region_spins;    /* 1 when an open atomic pair passed LF_SCHED_REGION_POINTS points (a spin loop
+                                 inside the region, waiting for a thread it does not let run): the run was
+                                 released there (not deterministic) */
     bool watchdog;            /* the watchdog released the run (not deterministic) */
     bool budget_exceeded;     /* the point budget ran out (livelock?): released (not deterministic) */
     bool deterministic;       /* neither of the two */

@@ -66,6 +66,7 @@ struct lf_sched_thread {
     unsigned n_calls;
     uint32_t cp_op, cp_step; /* this thread's next armed change point (UINT32_MAX: none) */
     uintptr_t pair_end; /* an atomic pair is open until the point at this pc (0: none) */
+    uint32_t pair_points; /* points since the open pair began */
     const void *held[LF_SCHED_MAX_HELD];
     uint8_t n_held;
     jmp_buf escape;     /* where a STUCK run sends the thread (lf_sched_thread_attach) */
