@@ -315,7 +315,7 @@ static int exclusions(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r,
             excl_m[0] = (lf_method)m1;
             excl_m[1] = (lf_method)m2;
             rn->plan.adapter = &wrapped;
-            char what[128];
+            char what[900];
             snprintf(what, sizeof what, "validating: %s", c->summary);
             bool ok = run_family(rn, o, what, o->schedules, true, &c->schedules, &c->violations, &c->discarded,
                                  &c->spun);

@@ -88,10 +88,18 @@ static bool run_tool(char *const argv[], const char *in_path, const char *out_pa
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/* Copies src into dst[0..n-1], cut to fit, NUL-terminated. */
+static void copy_cut(char *dst, size_t n, const char *src) {
+    size_t l = strlen(src);
+    if (l >= n) l = n - 1;
+    memcpy(dst, src, l);
+    dst[l] = 0;
+}
+
 static bool add_frame(lf_rc_site *site, const char *function, const char *loc) {
     /* loc: FILE:LINE[:COLUMN][ (discriminator N)] */
     char buf[PATH_MAX + 64];
-    snprintf(buf, sizeof buf, "%s", loc);
+    copy_cut(buf, sizeof buf, loc);
     char *sp = strstr(buf, " (discriminator");
     if (sp) *sp = 0;
     char *c1 = strrchr(buf, ':');
@@ -141,7 +149,7 @@ static bool parse_output(lf_rc_symbols *s, size_t *which, size_t count, const ch
         if (k >= count) break;
         started = true;
         if (!have_fn) {
-            snprintf(fn, sizeof fn, "%s", line);
+            copy_cut(fn, sizeof fn, line);
             have_fn = true;
         } else {
             ok = add_frame(&s->sites[which[k]], fn, line);
