@@ -6,6 +6,7 @@
 #
 # Usage: ci/bench_rootcause.sh [SCHEDULES [ENTRY...]]     (default 2000 schedules per validation)
 #        LINFUZZ_BUILD_DIR=dir ci/bench_rootcause.sh 500
+#        LINFUZZ_CONTROLLED_ONLY=1 ci/bench_rootcause.sh 500   (only entries with schedule_mode: controlled)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/lib.sh
@@ -18,6 +19,13 @@ ci_use_build "$bdir" linfuzz
 LF=$bdir/bin/linfuzz
 if [ $# -gt 0 ]; then entries=("$@"); else entries=(corpus/*/violations/*.lfz); fi
 for e in "${entries[@]}"; do [ -f "$e" ] || ci_die "'$e' is not a file"; done
+if [ "${LINFUZZ_CONTROLLED_ONLY:-0}" = 1 ]; then
+  kept=()
+  for e in "${entries[@]}"; do
+    "$bdir/bin/linfuzz" show --meta "$e" | grep -qx "schedule_mode: controlled" && kept+=("$e")
+  done
+  entries=("${kept[@]}")
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "# Root causing: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), build $bdir, $schedules schedules"
@@ -40,4 +48,5 @@ for e in "${entries[@]}"; do
 done
 median=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}')
 echo
-echo "entries: $n, with a confirmed root cause: $confirmed ($(awk -v c=$confirmed -v n=$n 'BEGIN {printf "%.1f", 100 * c / n}')%), median time $median s"
+worst=$(printf '%s\n' "${times[@]}" | sort -g | tail -1)
+echo "entries: $n, with a confirmed root cause: $confirmed ($(awk -v c=$confirmed -v n=$n 'BEGIN {printf "%.1f", 100 * c / n}')%), median time $median s, worst $worst s"
