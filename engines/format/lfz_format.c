@@ -33,7 +33,7 @@ static const uint8_t MAGIC[8] = {0x89, 'L', 'F', 'Z', '\r', '\n', 0x1a, '\n'};
 
 /* Result codes of the encoding, fixed by the format (independent of the lf_kind enum's numbering). */
 static const lf_kind RESULT_CODES[] = {LF_K_NONE, LF_K_INT,   LF_K_NIL, LF_K_EMPTY,  LF_K_TRUE,
-                                       LF_K_FALSE, LF_K_OK,   LF_K_FAIL, LF_K_PENDING};
+                                       LF_K_FALSE, LF_K_OK,   LF_K_FAIL, LF_K_PENDING, LF_K_FULL};
 #define N_RESULT_CODES (sizeof RESULT_CODES / sizeof RESULT_CODES[0])
 
 /* A shape is what an op is apart from its numbers: method, result kind and which arguments are nil. */
@@ -312,7 +312,12 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
     }
     put_varint(b, type_len);
     put_bytes(b, type_name, type_len);
-    if (!h->has_init) {
+    /* The header byte: 0 nothing, 1 an integer initial value, 2 a nil one (registers), 3 a capacity
+     * (containers; added in linfuzz 0.3, so a file without one reads as before). */
+    if (h->capacity) {
+        b->p[b->len++] = 3;
+        put_varint(b, h->capacity);
+    } else if (!h->has_init) {
         b->p[b->len++] = 0;
     } else if (h->init_kind == LF_K_NIL) {
         b->p[b->len++] = 2;
@@ -524,8 +529,17 @@ static lf_status decode_history(const section_ctx *sc, lf_history *h) {
     h->type = type;
     uint8_t init;
     if ((why = rd_u8(&c, &init))) return sec_fail(sc, c.pos, "init flag: %s", why);
-    if (init > 2) return sec_fail(sc, c.pos - 1, "init flag %u is not 0, 1 or 2", init);
-    if (init && type != LF_TYPE_REGISTER && type != LF_TYPE_CAS_REGISTER)
+    if (init > 3) return sec_fail(sc, c.pos - 1, "init flag %u is not 0, 1, 2 or 3", init);
+    if (init == 3) {
+        uint64_t cap;
+        if (!lf_type_boundable(type))
+            return sec_fail(sc, c.pos - 1, "a capacity is only allowed for stack, queue, pqueue and deque, not %s",
+                            lf_type_name(type));
+        if ((why = rd_varint(&c, &cap))) return sec_fail(sc, c.pos, "capacity: %s", why);
+        if (cap == 0) return sec_fail(sc, c.pos - 1, "capacity 0 (a capacity is at least 1)");
+        h->capacity = cap;
+        init = 0;
+    } else if (init && type != LF_TYPE_REGISTER && type != LF_TYPE_CAS_REGISTER)
         return sec_fail(sc, c.pos - 1, "an initial value is only allowed for register types, not %s",
                         lf_type_name(type));
     if (init == 1) {
@@ -558,6 +572,8 @@ static lf_status decode_history(const section_ctx *sc, lf_history *h) {
         if (kind != LF_K_PENDING && !(mi->results & LF_KBIT(kind)))
             return sec_fail(sc, c.pos - 2, "shape %zu: %s cannot return %s", k, mi->name,
                             kind == LF_K_INT ? "an integer" : lf_kind_name(kind));
+        if (kind == LF_K_FULL && !h->capacity)
+            return sec_fail(sc, c.pos - 2, "shape %zu: %s -> full in a history without a capacity", k, mi->name);
         if (nil >> mi->nargs)
             return sec_fail(sc, c.pos - 1, "shape %zu: nil flags 0x%x name arguments %s does not have", k, nil,
                             mi->name);

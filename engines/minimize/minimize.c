@@ -24,8 +24,10 @@ bool lf_op_state_preserving(lf_type t, const lf_op *op) {
     if (!mi) return false;
     if (mi->role == LF_ROLE_OBSERVE) return true;
     if (lf_op_pending(op)) return false; /* it may have taken effect */
-    /* add -> false (present), remove/delete -> false (absent), pop/deq/poll -> empty, cas -> fail */
-    return op->res_kind == LF_K_EMPTY || op->res_kind == LF_K_FALSE || op->res_kind == LF_K_FAIL;
+    /* add -> false (present), remove/delete -> false (absent), pop/deq/poll -> empty, cas -> fail,
+     * push/enq/insert -> full */
+    return op->res_kind == LF_K_EMPTY || op->res_kind == LF_K_FALSE || op->res_kind == LF_K_FAIL ||
+           op->res_kind == LF_K_FULL;
 }
 
 bool lf_op_value_key(lf_type t, const lf_op *op, lf_value_key *key) {
@@ -151,8 +153,11 @@ static bool apply_keep(lf_history *cur, const bool *keep) {
     return true;
 }
 
-/* One pass of whole-value dropping. Returns values removed, or SIZE_MAX when out of memory. */
+/* One pass of whole-value dropping. Returns values removed, or SIZE_MAX when out of memory. Not for bounded
+ * containers: a value's ops change the size, and with it which full answers are legal (capacity 1:
+ * `enq 1; enq 2 -> full; deq -> 1` is linearizable, without value 1 it is not). */
 static size_t drop_values(minimizer *m, lf_history *cur) {
+    if (cur->capacity) return 0;
     size_t n = cur->n, n_refs = 0;
     key_ref *refs = malloc((n ? n : 1) * sizeof *refs);
     if (!refs) return SIZE_MAX;
@@ -213,6 +218,7 @@ static bool prefix_at(const lf_history *h, uint64_t cut, lf_history *out, size_t
     out->has_init = h->has_init;
     out->init_kind = h->init_kind;
     out->init = h->init;
+    out->capacity = h->capacity;
     *n_cut = *n_pending = 0;
     for (size_t i = 0; i < h->n; i++) {
         lf_op op = h->ops[i];
@@ -331,6 +337,7 @@ static bool suffix_from(const lf_history *h, size_t from, lf_history *out, size_
     out->has_init = h->has_init;
     out->init_kind = h->init_kind;
     out->init = h->init;
+    out->capacity = h->capacity;
     *n_dropped = 0;
     for (size_t i = 0; i < h->n; i++) {
         if (i != from && h->ops[i].call <= h->ops[from].call) {

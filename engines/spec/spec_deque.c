@@ -18,6 +18,9 @@ static bool deque_step(void *p, const void *state, const lf_op *op, void *next) 
     switch ((lf_method)op->method) {
     case LF_M_PUSH_FRONT:
     case LF_M_PUSH_BACK: {
+        bool effect;
+        if (!lf_seq_insert_ok(c, op, s, &effect)) return false;
+        if (!effect) break;
         uint32_t v = lf_value_table_arg(&c->values, op, 0);
         if (v == UINT32_MAX) return false;
         s = op->method == LF_M_PUSH_FRONT ? lf_seq_push_front(&c->store, s, v) : lf_seq_push_back(&c->store, s, v);

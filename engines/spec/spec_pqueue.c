@@ -17,6 +17,9 @@ static bool pqueue_step(void *p, const void *state, const lf_op *op, void *next)
     bool empty = s == LF_SEQ_EMPTY;
     switch ((lf_method)op->method) {
     case LF_M_INSERT: {
+        bool effect;
+        if (!lf_seq_insert_ok(c, op, s, &effect)) return false;
+        if (!effect) break;
         uint32_t v = lf_value_table_arg(&c->values, op, 0);
         if (v == UINT32_MAX) return false;
         s = lf_seq_insert_sorted(&c->store, s, v); /* dense ids follow the value order */

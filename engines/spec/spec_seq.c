@@ -14,6 +14,7 @@ bool lf_seq_open(const lf_spec_env *env, uint32_t insert_methods, void **ctx, si
         lf_seq_close(c);
         return false;
     }
+    c->capacity = env->capacity;
     *state_size = sizeof(uint32_t);
     *ctx = c;
     return true;
@@ -48,4 +49,11 @@ bool lf_seq_result_ok(const lf_seq_ctx *c, const lf_op *op, bool is_empty, uint3
     if (lf_op_pending(op)) return true;
     if (is_empty) return op->res_kind == LF_K_EMPTY;
     return lf_spec_result_is_value(op, &c->values, value_id);
+}
+
+bool lf_seq_insert_ok(const lf_seq_ctx *c, const lf_op *op, uint32_t seq, bool *effect) {
+    bool full = c->capacity && lf_seq_len(&c->store, seq) >= c->capacity;
+    *effect = !full;
+    if (lf_op_pending(op)) return true;
+    return op->res_kind == LF_K_FULL ? full : !full;
 }

@@ -12,6 +12,7 @@
 typedef struct lf_seq_ctx {
     lf_value_table values;
     lf_seqstore store;
+    uint64_t capacity; /* bounded containers: at most this many values (lf_history.capacity); 0 = unbounded */
 } lf_seq_ctx;
 
 /* Opens a context whose values are the arguments of the methods in insert_methods (bit per method). */
@@ -32,5 +33,10 @@ static inline void lf_seq_store(void *state, uint32_t h) { memcpy(state, &h, siz
 /* Whether op's result is what an observer of the element value_id sees, or "empty" when is_empty.
  * Pending ops accept anything. */
 bool lf_seq_result_ok(const lf_seq_ctx *c, const lf_op *op, bool is_empty, uint32_t value_id);
+
+/* Bounded containers: whether insert op's result is legal in state seq (full answers exactly when seq holds
+ * `capacity` values, otherwise the insert succeeds), and in *effect whether it adds its value (a full answer,
+ * or a pending insert into a full container, changes nothing). Unbounded: legal unless it answered full. */
+bool lf_seq_insert_ok(const lf_seq_ctx *c, const lf_op *op, uint32_t seq, bool *effect);
 
 #endif

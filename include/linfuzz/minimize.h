@@ -7,9 +7,11 @@
  *  - drop a whole value: the insert(s) of value v together with every op that returned or observed v
  *    (register, stack, queue, pqueue, deque), or every op on key k (set, kv: P-compositionality). Projecting a
  *    legal sequential history of these types onto the other values leaves it legal, so a linearizable H
- *    would give a linearizable R(H);
+ *    would give a linearizable R(H). Not for bounded containers (a capacity): a value's ops change the
+ *    size, and with it which "full" answers are legal;
  *  - drop a state-preserving op: an observer (read, contains, peek, get) or an update whose result says it
- *    did nothing (add/remove/delete -> false, pop/deq/poll -> empty, cas -> fail). Removing such an op from
+ *    did nothing (add/remove/delete -> false, pop/deq/poll -> empty, cas -> fail, push/enq/insert -> full).
+ *    Removing such an op from
  *    a witness leaves the witness legal;
  *  - cut a prefix by time (optional): linearizability is prefix-closed, so the shortest prefix of events that
  *    is still a violation ends at the first impossible return; ops in flight at the cut become pending;
