@@ -5,7 +5,8 @@
 # to be linearizable, executions, violations, distinct signatures (`linfuzz triage`), an example entry; then
 # the self targets; then the triage table of every finding.
 #
-# Exit 1 when an adapter expected to be linearizable produced a violation or crashed, or a self target crashed
+# Exit 1 when an adapter expected to be linearizable produced a violation, crashed or got STUCK (an operation
+# that never returned: the target saves a STUCK entry and ends), or a self target crashed
 # (a known-buggy adapter's violations are expected: never a failure); 2 bad usage or no fuzz targets; else 0.
 #
 # Usage: ci/fuzz.sh [options]
@@ -108,13 +109,17 @@ fuzz_adapter() {
   rm -f "$out/logs/summary-$name"
   # CONTINUE: count every violation instead of stopping; CAPTURE: minimize and save a few of them (1st, 2nd,
   # 4th, ...).
+  # BLOCKING=balanced: a blocking structure is not made to wait for values that never come, so a STUCK run
+  # (which ends the target: its threads cannot be taken back) is a bug.
   LINFUZZ_VIOLATIONS_DIR=$out/violations/$name LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_CAPTURE=$capture \
+    LINFUZZ_FUZZ_BLOCKING=balanced \
     LINFUZZ_FUZZ_SECONDS=$secs LINFUZZ_FUZZ_SUMMARY_FILE=$out/logs/summary-$name \
     "$target" -max_total_time="$max_time" -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$out/crashes/$name-" \
     "${fork_args[@]}" "$work" "$corpus/$name" "$ROOT/corpus/$name/seeds" >"$log" 2>&1
   local rc=$?
   # Merge what this run found into the kept corpus (only inputs that add coverage or signal).
-  LINFUZZ_VIOLATIONS_DIR=$out/violations/$name LINFUZZ_FUZZ_CONTINUE=1 "$target" -merge=1 -timeout=30 \
+  LINFUZZ_VIOLATIONS_DIR=$out/violations/$name LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_BLOCKING=balanced \
+    "$target" -merge=1 -timeout=30 \
     -rss_limit_mb=2048 -artifact_prefix="$out/crashes/$name-" "$corpus/$name" "$work" >"$log.merge" 2>&1 ||
     echo "fuzz_$name: merge failed (log: $log.merge)" >&2
   rm -rf "$work"
@@ -135,7 +140,11 @@ fuzz_adapter() {
     example=$(grep -m1 '^  {"id": ' <<<"$json" | sed -n 's/.*"smallest": "\([^"]*\)".*/\1/p')
     example=${example#"$out"/}
   fi
-  if [ "$rc" != 0 ] || ! grep -q 'linfuzz-fuzz: summary ' "$log"; then
+  if grep -q 'linfuzz-fuzz: stuck ' "$log" "$log.merge"; then
+    # an operation never returned: the watchdog saved a STUCK entry (triaged below) and ended the target
+    result="STUCK (log: logs/fuzz_$name.log)"
+    [ "$exp" = yes ] && result="FAIL: $result" || result="$result (expected)"
+  elif [ "$rc" != 0 ] || ! grep -q 'linfuzz-fuzz: summary ' "$log"; then
     # not a linearizability violation: a crash, a sanitizer report, a timeout or an out-of-memory
     result="CRASH (exit $rc, log: logs/fuzz_$name.log)"
     [ "$exp" = yes ] && result="FAIL: $result"
@@ -228,7 +237,7 @@ if compgen -G "$out/violations/*/*.lfz" >/dev/null || compgen -G "$out/crashes/*
     echo
     echo "### Triage (\`linfuzz triage\`)"
     echo
-    "$LF" triage "$out/violations" "$out/crashes" 2>&1
+    LINFUZZ_FUZZ_BLOCKING=balanced "$LF" triage "$out/violations" "$out/crashes" 2>&1
     echo "triage-exit $?"
   } >"$out/triage.md"
   # 1 only says that some group needs a person (the table above already judged each adapter); 2 and above

@@ -5,7 +5,8 @@
 # Correct adapters must stay clean; known-buggy ones should be caught. Each violation's first occurrence is
 # minimized and saved under corpus/<adapter>/violations/ (one entry per bucket: a bug found again is not
 # saved twice); `build/bin/linfuzz show ENTRY` explains it, `build/bin/linfuzz repro ENTRY` replays it.
-# Exit 1 only if a correct adapter produced a violation (or crashed).
+# A run in which an operation never returns is STUCK (the violations column says so; the entry is saved too).
+# Exit 1 only if a correct adapter produced a violation (or crashed, or got stuck).
 #
 # Usage: ci/quickstart.sh [SECONDS_PER_ADAPTER]     (default 1.5, fractions allowed; the whole run takes about a minute)
 #        LINFUZZ_BUILD_DIR=dir ci/quickstart.sh        (build elsewhere than build/)
@@ -34,7 +35,10 @@ while read -r name type expected _; do
   set +e
   # LINFUZZ_FUZZ_CONTINUE: count every violation within the time instead of stopping at the first one.
   # LINFUZZ_FUZZ_SECONDS: the time budget to the fraction of a second (-max_total_time is a backstop).
-  LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_SECONDS="$per" "$target" -max_total_time=$(( ${per%.*} + 5 )) -timeout=20 \
+  # LINFUZZ_FUZZ_BLOCKING=balanced: a blocking structure is not made to wait for values that never come, so
+  # a STUCK run (which ends the target) is a bug (docs/fuzzing.md).
+  LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_SECONDS="$per" LINFUZZ_FUZZ_BLOCKING=balanced "$target" \
+    -max_total_time=$(( ${per%.*} + 5 )) -timeout=20 \
     -artifact_prefix="$work/$name-" \
     "$work/$name" "corpus/$name/seeds" >"$work/$name.log" 2>&1
   rc=$?
@@ -42,7 +46,13 @@ while read -r name type expected _; do
   summary=$(grep -o 'linfuzz-fuzz: summary .*' "$work/$name.log" | tail -1 || true)
   field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$summary"; }
   execs=$(field executions) found=$(field violations) first=$(field first) entry=$(field entry)
-  if [ "$rc" != 0 ] || [ -z "$summary" ]; then
+  stuck=$(grep -o 'linfuzz-fuzz: stuck .*' "$work/$name.log" | tail -1 || true)
+  if [ -n "$stuck" ]; then
+    # an operation never returned: the watchdog saved a STUCK entry and ended the target
+    summary=$stuck
+    execs=$(field executions) first=$(field seconds) entry=$(field entry) found=stuck
+    [ "$expected" = yes ] && status=1
+  elif [ "$rc" != 0 ] || [ -z "$summary" ]; then
     # Not a linearizability violation: a crash, a sanitizer report or a timeout (the log says which).
     found="error($rc)"
     mkdir -p corpus/quickstart && cp "$work/$name.log" "corpus/quickstart/$name.log"

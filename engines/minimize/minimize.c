@@ -447,6 +447,26 @@ lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_his
     }
     if (verdict != LF_VIOLATION) return verdict;
 
+    if (out->capacity) { /* a violation even without the capacity: minimise that (see minimize.h) */
+        bool *keep = malloc((out->n ? out->n : 1) * sizeof *keep);
+        lf_history unbounded;
+        size_t fulls = 0;
+        if (keep) {
+            for (size_t i = 0; i < out->n; i++) fulls += !(keep[i] = out->ops[i].res_kind != LF_K_FULL);
+            if (lf_history_select(&unbounded, out, keep)) {
+                unbounded.capacity = 0;
+                if (is_violation(&m, &unbounded)) {
+                    lf_history_free(out);
+                    *out = unbounded;
+                    stats->capacity_dropped = fulls;
+                    stats->unbounded = true;
+                } else {
+                    lf_history_free(&unbounded);
+                }
+            }
+            free(keep);
+        }
+    }
     bool ok = reduce_to_fixpoint(&m, out);
     if (ok && o->cut_prefix && !m.exhausted) {
         int cut = cut_prefix(&m, out);

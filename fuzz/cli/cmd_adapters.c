@@ -15,9 +15,46 @@ static void help(FILE *out) {
             "Adapters over Concurrency Kit (ck_*) and liburcu (urcu_*) are listed only when the library was\n"
             "found at build time.\n"
             "\n"
+            "What an adapter declares beyond that is appended in brackets: its capacity (a bounded container:\n"
+            "inserts may answer full), the methods only one worker calls (owner: ..., per exclusive group), and\n"
+            "the methods that may block. An adapter whose declaration is inconsistent is reported on stderr\n"
+            "(exit 2).\n"
+            "\n"
             "options:\n"
-            "  --json   one JSON array of {name, type, linearizable, methods, summary}\n"
+            "  --json   one JSON array of {name, type, linearizable, methods, capacity, exclusive, may_block,\n"
+            "           summary}\n"
             "  --names  only the names, one per line\n");
+}
+
+/* Writes the names of the methods in mask, separated by sep; JSON strings when json. */
+static void print_methods(uint32_t mask, const char *sep, bool json) {
+    bool first = true;
+    for (int m = 0; m < LF_M_COUNT; m++)
+        if (mask & LF_METHOD_BIT(m)) {
+            printf(json ? "%s\"%s\"" : "%s%s", first ? "" : sep, lf_method_name((lf_method)m));
+            first = false;
+        }
+}
+
+/* " [capacity 4; owner: push_back,pop_back; blocks: deq]", or nothing. */
+static void print_declaration(const lf_adapter *a) {
+    const char *sep = " [";
+    if (a->capacity) {
+        printf("%scapacity %llu", sep, (unsigned long long)a->capacity);
+        sep = "; ";
+    }
+    for (int g = 0; g < LF_MAX_GROUPS; g++)
+        if (a->exclusive[g]) {
+            printf("%sone worker: ", sep);
+            print_methods(a->exclusive[g], ",", false);
+            sep = "; ";
+        }
+    if (a->may_block) {
+        printf("%sblocks: ", sep);
+        print_methods(a->may_block, ",", false);
+        sep = "; ";
+    }
+    if (strcmp(sep, " [") != 0) putchar(']');
 }
 
 int cmd_adapters(int argc, char **argv) {
@@ -36,32 +73,45 @@ int cmd_adapters(int argc, char **argv) {
             return LF_EXIT_USAGE;
         }
     }
+    int status = LF_EXIT_OK;
     if (json) fputs("[\n", stdout);
     for (size_t i = 0; i < lf_adapter_count(); i++) {
         const lf_adapter *a = lf_adapter_at(i);
+        char err[256];
+        if (!lf_adapter_check(a, err, sizeof err)) {
+            fprintf(stderr, "linfuzz adapters: %s\n", err);
+            status = LF_EXIT_USAGE;
+        }
         if (names && !json) {
             puts(a->name);
             continue;
         }
         if (!json) {
-            printf("%-24s %-13s %-4s %s\n", a->name, lf_type_name(a->type), a->linearizable ? "yes" : "no",
-                   a->summary);
+            printf("%-24s %-13s %-4s %s", a->name, lf_type_name(a->type), a->linearizable ? "yes" : "no", a->summary);
+            print_declaration(a);
+            putchar('\n');
             continue;
         }
         fputs("  {\"name\": ", stdout);
         lf_json_string(stdout, a->name);
         printf(", \"type\": \"%s\", \"linearizable\": %s, \"methods\": [", lf_type_name(a->type),
                a->linearizable ? "true" : "false");
+        print_methods(a->methods, ", ", true);
+        printf("], \"capacity\": %llu, \"exclusive\": [", (unsigned long long)a->capacity);
         bool first = true;
-        for (int m = 0; m < LF_M_COUNT; m++)
-            if (a->methods & LF_METHOD_BIT(m)) {
-                printf("%s\"%s\"", first ? "" : ", ", lf_method_name((lf_method)m));
+        for (int g = 0; g < LF_MAX_GROUPS; g++)
+            if (a->exclusive[g]) {
+                fputs(first ? "[" : ", [", stdout);
+                print_methods(a->exclusive[g], ", ", true);
+                putchar(']');
                 first = false;
             }
+        fputs("], \"may_block\": [", stdout);
+        print_methods(a->may_block, ", ", true);
         fputs("], \"summary\": ", stdout);
         lf_json_string(stdout, a->summary);
         printf("}%s\n", i + 1 < lf_adapter_count() ? "," : "");
     }
     if (json) fputs("]\n", stdout);
-    return LF_EXIT_OK;
+    return status;
 }

@@ -10,10 +10,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
 #include "commands.h"
+#include "corpus/stuck.h"
 #include "linfuzz/format.h"
 #include "runner/runner.h"
 #include "util/clock.h"
@@ -39,10 +41,16 @@ static void help(FILE *out) {
             "  --engine E     checking engine: auto (default), monitor, brute, wgl, hitting\n"
             "  --timeout SEC  time budget per history for search engines (default 5; unknown when exceeded)\n"
             "  --no-perturb   no injected delays or yields (the schedule the OS gives), to measure their effect\n"
+            "  --balanced     adapters with blocking removes: plan no remove that could wait forever on a correct\n"
+            "                 implementation (as LINFUZZ_FUZZ_BLOCKING=balanced does for the fuzz targets)\n"
             "  -q, --quiet    no progress lines\n"
             "\n"
+            "A run in which some operation never returns (no call and no return for LINFUZZ_STUCK_SECONDS, by\n"
+            "default 2 s + 1 ms per call of the run) is STUCK: the report says which ops and why they may wait,\n"
+            "the history (stuck ops pending) goes to DIR/stuck-ADAPTER-SEED.hist, and the command exits 5.\n"
+            "\n"
             "exit: 0 no violation (unknown verdicts are counted and reported, not failures), 1 violation found,\n"
-            "      2 bad usage, 4 the history could not be written.\n",
+            "      2 bad usage, 4 the history could not be written, 5 stuck.\n",
             LF_WORKLOAD_MAX_THREADS);
 }
 
@@ -55,7 +63,7 @@ typedef struct stress_options {
     uint64_t runs, threads, ops, seed;
     lf_clock_kind clock;
     lf_engine engine;
-    bool quiet, no_perturb;
+    bool quiet, no_perturb, balanced;
 } stress_options;
 
 /* Parses argv into o; returns -1 when the command should go on, else the exit status. */
@@ -72,6 +80,9 @@ static int parse_args(int argc, char **argv, stress_options *o) {
             takes_value = false;
         } else if (!strcmp(a, "--no-perturb")) {
             o->no_perturb = true;
+            takes_value = false;
+        } else if (!strcmp(a, "--balanced")) {
+            o->balanced = true;
             takes_value = false;
         } else if (a[0] == '-' && a[1] == '-' && !v) {
             fprintf(stderr, "linfuzz stress: %s needs a value\n", a);
@@ -136,6 +147,44 @@ static int report_violation(const stress_options *o, const lf_adapter *a, const 
     return LF_EXIT_VIOLATION;
 }
 
+/* The run in progress, for the STUCK handler (which runs on the watchdog's thread). */
+typedef struct stuck_context {
+    const stress_options *o;
+    const lf_adapter *a;
+    const lf_workload *w;
+    uint64_t run;
+} stuck_context;
+
+/* A run got stuck: report it, write its history (stuck ops pending), exit 5 (stuck threads cannot be taken
+ * back). */
+static void on_stuck(void *p, const lf_stuck_event *ev) {
+    const stuck_context *cx = p;
+    char desc[512], origin[128], detected[160], path[PATH_MAX], err[512];
+    lf_workload_describe(desc, sizeof desc, cx->w, cx->a);
+    snprintf(origin, sizeof origin, "linfuzz stress, run %" PRIu64, cx->run + 1);
+    snprintf(detected, sizeof detected, "no call and no return for %.1f s (deadline %.1f s)", ev->waited_s,
+             ev->deadline_s);
+    lf_stuck_input in = {.adapter = cx->a->name, .expected_linearizable = cx->a->linearizable,
+                         .may_block = cx->a->may_block, .origin = origin, .workload_desc = desc,
+                         .history = ev->history, .detector = detected};
+    lf_violation_entry e;
+    fprintf(stderr, "linfuzz stress: %s: STUCK in run %" PRIu64 ": %zu op%s never returned\n", cx->a->name, cx->run + 1,
+            ev->stuck, ev->stuck == 1 ? "" : "s");
+    if (lf_capture_stuck(&in, &e, err, sizeof err) == LF_OK) {
+        fputs(e.report, stderr);
+        lf_entry_free(&e);
+    }
+    snprintf(path, sizeof path, "%s/stuck-%s-%" PRIu64 ".hist", cx->o->out_dir, cx->a->name, cx->w->seed);
+    if (lf_history_write(path, ev->history, err, sizeof err) == LF_OK) {
+        fprintf(stderr, "  history written to %s\n", path);
+        printf("%s\n", path);
+    } else {
+        fprintf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
+    }
+    fflush(NULL);
+    _exit(LF_EXIT_STUCK);
+}
+
 int cmd_stress(int argc, char **argv) {
     stress_options o = {.out_dir = ".", .seconds = 10, .timeout = 5, .threads = 4, .ops = 100,
                         .clock = LF_CLOCK_TICKET, .engine = LF_ENGINE_AUTO};
@@ -146,6 +195,11 @@ int cmd_stress(int argc, char **argv) {
     const lf_adapter *a = lf_adapter_find(o.adapter);
     if (!a) {
         fprintf(stderr, "linfuzz stress: no adapter '%s' ('linfuzz adapters' lists them)\n", o.adapter);
+        return LF_EXIT_USAGE;
+    }
+    char err[256];
+    if (!lf_adapter_check(a, err, sizeof err)) {
+        fprintf(stderr, "linfuzz stress: %s\n", err);
         return LF_EXIT_USAGE;
     }
     if (!lf_clock_available(o.clock)) {
@@ -173,6 +227,8 @@ int cmd_stress(int argc, char **argv) {
                 a->name, lf_type_name(a->type), a->linearizable ? "linearizable" : "buggy", o.threads, o.ops,
                 o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine));
 
+    stuck_context stuck = {.o = &o, .a = a};
+    lf_runner_on_stuck(&runner, on_stuck, &stuck);
     lf_history h;
     lf_history_init(&h, a->type);
     double start = lf_now_s(), next_report = start + 1;
@@ -183,6 +239,9 @@ int cmd_stress(int argc, char **argv) {
         lf_workload w;
         lf_workload_random(&w, o.seed + run, (uint32_t)o.threads, (uint32_t)o.ops);
         if (o.no_perturb) memset(&w.perturb, 0, sizeof w.perturb);
+        w.balance_blocking = o.balanced;
+        stuck.w = &w;
+        stuck.run = run;
         lf_result res;
         lf_result_init(&res);
         if (!lf_runner_run_checked(&runner, a, &w, &copt, &h, &res)) {

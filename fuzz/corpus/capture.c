@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "corpus/stuck.h"
 #include "linfuzz/report.h"
 
 /* Small histories get a second explanation from the WGL search: its reason names the longest linearizable
@@ -43,6 +44,10 @@ static size_t thread_count(const lf_history *h) {
 }
 
 lf_verdict lf_entry_write_report(FILE *f, const lf_violation_entry *e) {
+    if (lf_entry_is_stuck(e)) { /* a finding about progress, not linearizability: its own report */
+        lf_stuck_write_report(f, e);
+        return LF_VIOLATION;
+    }
     lf_result why[2];
     size_t n_why = explain(&e->minimized, why);
     lf_verdict v = why[0].verdict;
@@ -124,6 +129,10 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
                      "state-preserving ops dropped",
                      in->full->n, e->minimized.n, thread_count(in->full), thread_count(&e->minimized),
                      ms.values_dropped, ms.observers_dropped);
+    if (ms.unbounded && w > 0 && (size_t)w < sizeof summary)
+        w += snprintf(summary + w, sizeof summary - (size_t)w, ", capacity %" PRIu64 " and %zu full answers dropped (a "
+                      "violation even for an unbounded %s)", in->full->capacity, ms.capacity_dropped,
+                      lf_type_name(in->full->type));
     if (ms.cut && w > 0 && (size_t)w < sizeof summary)
         w += snprintf(summary + w, sizeof summary - (size_t)w, ", cut at the first impossible return (%zu later ops "
                       "dropped, %zu in flight kept as pending)", ms.ops_cut, ms.ops_made_pending);

@@ -32,7 +32,8 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
 
 /* Explains e's minimised history again (the checkers are deterministic) and writes its report to f, laid
  * out from the entry's metadata exactly as when it was captured. Returns the verdict of the minimised
- * history (LF_VIOLATION for any entry the checkers still agree with). */
+ * history (LF_VIOLATION for any entry the checkers still agree with). A STUCK entry (corpus/stuck.h) gets
+ * its own report, and LF_VIOLATION. */
 lf_verdict lf_entry_write_report(FILE *f, const lf_violation_entry *e);
 
 #endif

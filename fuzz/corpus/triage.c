@@ -1,5 +1,6 @@
 /* Triage: collecting files, signatures and groups of findings (see triage.h). */
 #include "corpus/triage.h"
+#include "corpus/stuck.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -252,8 +253,12 @@ long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, cons
     if (!it) return -1;
     it->is_input = is_input;
     const char *expected = lf_entry_meta(e, "expected");
-    /* Only an explicit "not linearizable" claim makes a violation expected. */
-    it->category = expected && !strcmp(expected, "not linearizable") ? LF_TRIAGE_KNOWN_BUG : LF_TRIAGE_BUG;
+    /* Only an explicit "not linearizable" claim makes a violation expected. A STUCK entry is a finding about
+     * progress: always STUCK, whatever the adapter claims about linearizability. */
+    bool stuck = lf_entry_is_stuck(e);
+    it->category = stuck ? LF_TRIAGE_STUCK
+                   : expected && !strcmp(expected, "not linearizable") ? LF_TRIAGE_KNOWN_BUG
+                                                                       : LF_TRIAGE_BUG;
     const char *created = lf_entry_meta(e, "created");
     if (well_formed_time(created))
         snprintf(it->first_seen, sizeof it->first_seen, "%s", created);
@@ -262,8 +267,17 @@ long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, cons
     const char *cut = lf_entry_meta(e, "cut_stamp");
     bool has_cut = cut != NULL;
     uint64_t cut_stamp = cut ? strtoull(cut, NULL, 10) : 0;
-    lf_violation_signature(&e->minimized, has_cut, cut_stamp, &it->sig);
-    lf_violation_bucket(it->adapter, &e->minimized, has_cut, cut_stamp, it->bucket);
+    if (stuck) { /* the stuck methods and why they wait (corpus/stuck.h), recomputed like a violation's */
+        uint32_t may_block = lf_entry_may_block(e);
+        it->sig.type = lf_type_name(e->minimized.type);
+        it->sig.shape = lf_stuck_shape(&e->minimized, may_block);
+        it->sig.cut_method = "-";
+        lf_stuck_methods(&e->minimized, it->sig.methods);
+        lf_stuck_bucket(it->adapter, &e->minimized, may_block, it->bucket);
+    } else {
+        lf_violation_signature(&e->minimized, has_cut, cut_stamp, &it->sig);
+        lf_violation_bucket(it->adapter, &e->minimized, has_cut, cut_stamp, it->bucket);
+    }
     const char *stored = lf_entry_meta(e, "bucket");
     it->bucket_differs = !stored || strcmp(stored, it->bucket) != 0;
     it->min_ops = e->minimized.n;
@@ -361,6 +375,9 @@ long lf_triage_find_workload(const lf_triage *t, const char *adapter, const uint
 /* ---- groups ---- */
 
 static bool is_violation(lf_triage_category c) { return c == LF_TRIAGE_BUG || c == LF_TRIAGE_KNOWN_BUG; }
+/* An item with a signature: a violation, or a STUCK run captured as an entry (an input that merely hung has
+ * none). */
+static bool has_signature(const lf_triage_item *it) { return is_violation(it->category) || it->sig.shape != NULL; }
 
 /* "push*1,pop*12" -> "push,pop" (out as large as in). */
 static void method_set(const char *methods, char *out) {
@@ -377,7 +394,7 @@ static void method_set(const char *methods, char *out) {
 /* The group label of an item (malloc'ed). */
 static char *label_of(const lf_triage *t, const lf_triage_item *it) {
     char buf[512];
-    if (is_violation(it->category)) {
+    if (has_signature(it)) {
         bool cut = strcmp(it->sig.cut_method, "-") != 0;
         char methods[sizeof it->sig.methods];
         if (t->by == LF_TRIAGE_BY_BUCKET)
@@ -430,7 +447,7 @@ bool lf_triage_group_all(lf_triage *t) {
             break;
         }
         char id[17];
-        if (is_violation(it->category) && t->by == LF_TRIAGE_BY_BUCKET) {
+        if (has_signature(it) && t->by == LF_TRIAGE_BY_BUCKET) {
             memcpy(id, it->bucket, sizeof id);
         } else {
             char key[1024];
@@ -499,7 +516,7 @@ void lf_triage_repro_command(const lf_triage *t, const lf_triage_group *g, const
     const lf_triage_item *it = &t->items[g->smallest];
     if (!len) return;
     if (it->example) {
-        snprintf(out, len, "%slinfuzz repro ", bin);
+        snprintf(out, len, "%s%s repro ", bin, t->entry_program ? t->entry_program : "linfuzz");
         append_quoted(out, len, it->example);
     } else {
         snprintf(out, len, "%sfuzz_%s -runs=100 ", bin, it->adapter);

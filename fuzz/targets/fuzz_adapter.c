@@ -8,7 +8,9 @@
  * times on fresh objects; each history is checked (engine auto) and its features go to the fuzzer through
  * extra 8-bit counters (fuzz/testcase/history_signal.h), next to the coverage of the instrumented adapters.
  * On a violation: minimise, save a corpus entry (engines/corpus), print the report, abort() so that libFuzzer
- * writes the crash input.
+ * writes the crash input. A run in which some op never returns (a blocking op with nothing to wait for, a
+ * lock never released) is declared STUCK by the watchdog (runner/stuck_watch.h): a STUCK entry is saved
+ * (corpus/stuck.h), the report printed, and the process aborts likewise.
  *
  * Environment: LINFUZZ_VIOLATIONS_DIR (where entries go; default LINFUZZ_CORPUS/<adapter>/violations with
  * LINFUZZ_CORPUS defaulting to the source tree's corpus/), LINFUZZ_FUZZ_SIGNAL=1 (feed the history signal too;
@@ -23,10 +25,15 @@
  * that captures spread over the campaign and distinct bugs get their own entries; default 1; ci/fuzz.sh),
  * LINFUZZ_FUZZ_SUMMARY_FILE=PATH (append the summary line to PATH too; for -fork mode, ci/fuzz.sh),
  * LINFUZZ_FUZZ_SECONDS=S (end the process after S seconds, fractions allowed, with the summary line and exit
- * status 0: libFuzzer's -max_total_time counts whole seconds and overshoots by up to one).
+ * status 0: libFuzzer's -max_total_time counts whole seconds and overshoots by up to one),
+ * LINFUZZ_FUZZ_BLOCKING=balanced (plan no remove that could wait forever on a correct implementation, so that
+ * a STUCK run of a blocking structure is a lost wakeup or a deadlock; lf_plan_balance_blocking; default any),
+ * LINFUZZ_STUCK_SECONDS=S (the watchdog's deadline: seconds without a call or a return; default from the run's
+ * size, 2 to about 4 s).
  *
  * For scripts, one line on stderr: "linfuzz-fuzz: violation adapter=.. seconds=.. executions=.. runs=.. entry=.."
- * at each captured violation, and "linfuzz-fuzz: summary adapter=.. executions=.. runs=.. violations=..
+ * at each captured violation, "linfuzz-fuzz: stuck adapter=.. seconds=.. executions=.. runs=.. entry=.." at a STUCK
+ * run, and "linfuzz-fuzz: summary adapter=.. executions=.. runs=.. violations=..
  * unknown=.. first=SECONDS|- entry=PATH|- captured=N" when the process exits normally (entry: the first one). */
 #include <limits.h>
 #include <stdint.h>
@@ -40,6 +47,7 @@
 #include "linfuzz/check.h"
 #include "corpus/capture.h"
 #include "corpus/entry.h"
+#include "corpus/stuck.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
 #include "testcase/history_signal.h"
@@ -70,9 +78,18 @@ static struct {
     char first_entry[PATH_MAX];
     uint64_t executions, runs, unknown, violations;
     uint64_t capture_max, captured; /* LINFUZZ_FUZZ_CAPTURE; violations minimised and saved so far */
+    bool balanced;                  /* LINFUZZ_FUZZ_BLOCKING=balanced */
+    char program[PATH_MAX];         /* how this binary was called, for the commands it prints */
+    /* the execution in progress, for the STUCK handler (which runs on the watchdog's thread) */
+    const uint8_t *cur_data;
+    size_t cur_size;
+    const lf_fuzz_case *cur_case;
+    unsigned cur_run;
 } G;
 
 
+
+static void on_stuck(void *ctx, const lf_stuck_event *ev);
 
 static void print_summary(void) {
     char first[32] = "-", line[PATH_MAX + 512];
@@ -120,10 +137,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     if (*argc >= 2 && lf_cli_is_command((*argv)[1])) exit(lf_cli_main(*argc, *argv));
     G.adapter = select_adapter(*argc >= 1 ? (*argv)[0] : NULL);
     if (!G.adapter) exit(2);
+    char err[256];
+    if (!lf_adapter_check(G.adapter, err, sizeof err)) {
+        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        exit(2);
+    }
+    snprintf(G.program, sizeof G.program, "%s", *argc >= 1 ? (*argv)[0] : "linfuzz");
     lf_method ms[LF_M_COUNT];
     G.n_methods = lf_fuzz_case_methods(G.adapter, ms);
     /* The environment (util/env.h: one meaning for every flag; a malformed value stops the run). */
-    char err[256];
     const char *which = getenv("LINFUZZ_FUZZ_SIGNAL");
     G.overlap_only = which && !strcmp(which, "overlap");
     G.witness_only = which && !strcmp(which, "witness");
@@ -141,6 +163,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         fprintf(stderr, "linfuzz-fuzz: %s (LINFUZZ_FUZZ_SIGNAL also takes overlap, witness or nearmiss)\n", err);
         exit(2);
     }
+    const char *blocking = getenv("LINFUZZ_FUZZ_BLOCKING");
+    if (blocking && *blocking && strcmp(blocking, "any") && strcmp(blocking, "balanced")) {
+        fprintf(stderr, "linfuzz-fuzz: LINFUZZ_FUZZ_BLOCKING=%s: expected 'any' or 'balanced'\n", blocking);
+        exit(2);
+    }
+    G.balanced = blocking && !strcmp(blocking, "balanced");
     G.first_violation = -1;
     const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
     if (dir && *dir)
@@ -152,6 +180,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         fprintf(stderr, "linfuzz-fuzz: cannot start %d worker threads\n", LF_FC_MAX_THREADS);
         exit(2);
     }
+    lf_fc_executor_on_stuck(&G.executor, on_stuck, NULL);
     lf_history_init(&G.history, G.adapter->type);
     lf_check_options_default(&G.check);
     G.check.timeout_s = 5;
@@ -169,6 +198,73 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
                                   : "on",
             G.mutator ? "on" : "off", G.perturb ? "as the input says" : "off", G.violations_dir);
     return 0;
+}
+
+/* Saves an entry unless one of its bucket is there (LINFUZZ_KEEP_DUPLICATES saves anyway); path gets where
+ * it is. Returns "saved", "existing entry of the same bucket" or "not saved". */
+static const char *save_entry(const lf_violation_entry *e, char *path, size_t path_len) {
+    char err[512];
+    const char *bucket = lf_entry_meta(e, "bucket");
+    if (!G.keep_duplicates && lf_entry_find_bucket(G.violations_dir, bucket, path, path_len))
+        return "existing entry of the same bucket";
+    if (lf_entry_save(e, G.violations_dir, path, path_len, err, sizeof err) == LF_OK) return "saved";
+    fprintf(stderr, "linfuzz-fuzz: cannot save the entry: %s\n", err);
+    path[0] = 0;
+    return "not saved";
+}
+
+/* A run stopped making progress (runner/stuck_watch.h; this runs on the watchdog's thread while the run's
+ * threads are stuck): save a STUCK entry, report, abort so that libFuzzer keeps the input. The stuck
+ * threads cannot be taken back, so even LINFUZZ_FUZZ_CONTINUE ends here. */
+static void on_stuck(void *ctx, const lf_stuck_event *ev) {
+    (void)ctx;
+    char desc[4096], origin[256], detected[256], err[512], path[PATH_MAX] = "";
+    const lf_fuzz_case *c = G.cur_case;
+    uint8_t ran[LF_FC_MAX_ENCODED];
+    const uint8_t *data = G.cur_data;
+    size_t size = G.cur_size;
+    if (!G.perturb && c) { /* save what ran (perturbation zeroed), as on_violation does */
+        size = lf_fuzz_case_encode(c, ran);
+        data = ran;
+    }
+    if (c) lf_fuzz_case_describe(desc, sizeof desc, c, G.adapter);
+    snprintf(origin, sizeof origin, "fuzz_%s (libFuzzer%s%s), execution %llu, run %u of %u", G.adapter->name,
+             G.perturb ? "" : ", LINFUZZ_FUZZ_PERTURB=0", G.balanced ? ", LINFUZZ_FUZZ_BLOCKING=balanced" : "",
+             (unsigned long long)G.executions, G.cur_run + 1, c ? (unsigned)c->repeats : 0);
+    snprintf(detected, sizeof detected,
+             "free run, watchdog: no call and no return for %.1f s (deadline %.1f s from the run's size; "
+             "LINFUZZ_STUCK_SECONDS sets it)",
+             ev->waited_s, ev->deadline_s);
+    fprintf(stderr, "\nlinfuzz-fuzz: STUCK in %s: %zu op%s never returned\n", origin, ev->stuck,
+            ev->stuck == 1 ? "" : "s");
+    lf_stuck_input in = {
+        .adapter = G.adapter->name,
+        .expected_linearizable = G.adapter->linearizable,
+        .may_block = G.adapter->may_block,
+        .origin = origin,
+        .workload_format = LF_FUZZ_CASE_FORMAT,
+        .workload_desc = c ? desc : NULL,
+        .workload = data,
+        .workload_len = size,
+        .history = ev->history,
+        .detector = detected,
+    };
+    lf_violation_entry e;
+    const char *saved = "not saved";
+    if (lf_capture_stuck(&in, &e, err, sizeof err) != LF_OK) {
+        fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
+    } else {
+        if (G.balanced && !lf_entry_set_meta(&e, "blocking", "balanced")) fprintf(stderr, "linfuzz-fuzz: out of memory\n");
+        fputs(e.report, stderr);
+        saved = save_entry(&e, path, sizeof path);
+        lf_entry_free(&e);
+    }
+    fprintf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
+    if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path, G.program, path);
+    fprintf(stderr, "linfuzz-fuzz: stuck adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n", G.adapter->name,
+            lf_now_s() - G.start, (unsigned long long)G.executions, (unsigned long long)G.runs, path[0] ? path : "-");
+    fflush(stderr);
+    abort();
 }
 
 /* Minimises, saves and reports the first violation (then aborts, unless LINFUZZ_FUZZ_CONTINUE; continuing,
@@ -215,20 +311,14 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     if (st != LF_OK) {
         fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
     } else {
+        if (G.balanced && !lf_entry_set_meta(&e, "blocking", "balanced")) fprintf(stderr, "linfuzz-fuzz: out of memory\n");
         fputs(e.report, stderr);
-        const char *bucket = lf_entry_meta(&e, "bucket");
-        if (!G.keep_duplicates && lf_entry_find_bucket(G.violations_dir, bucket, path, sizeof path)) {
-            saved = "existing entry of the same bucket";
-        } else if (lf_entry_save(&e, G.violations_dir, path, sizeof path, err, sizeof err) == LF_OK) {
-            saved = "saved";
-        } else {
-            fprintf(stderr, "linfuzz-fuzz: cannot save the entry: %s\n", err);
-            path[0] = 0;
-        }
+        saved = save_entry(&e, path, sizeof path);
         lf_entry_free(&e);
     }
     fprintf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
-    if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: linfuzz repro %s ; explain: linfuzz show %s\n", path, path);
+    /* This binary answers linfuzz's subcommands with the adapters it carries (an out-of-tree adapter too). */
+    if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path, G.program, path);
     /* One line for scripts (ci/quickstart.sh, ci/bench_fuzz.sh). */
     fprintf(stderr, "linfuzz-fuzz: violation adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n",
             G.adapter->name, found_after, (unsigned long long)G.executions, (unsigned long long)G.runs,
@@ -251,8 +341,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!G.perturb) memset(&c.perturb, 0, sizeof c.perturb);
     lf_fc_plan plan;
     if (!lf_fc_plan_build(&plan, &c, G.adapter)) return 0;
+    if (G.balanced) lf_fc_plan_balance_blocking(&plan);
     G.executions++;
+    G.cur_data = data;
+    G.cur_size = size;
+    G.cur_case = &c;
     for (unsigned r = 0; r < c.repeats; r++) {
+        G.cur_run = r;
         if (!lf_fc_execute(&G.executor, &plan, r, &G.history)) break;
         G.runs++;
         lf_result res;
@@ -270,6 +365,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (res.verdict == LF_UNKNOWN) G.unknown++;
         lf_result_free(&res);
     }
+    G.cur_case = NULL;
     lf_fc_plan_free(&plan);
     return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "linfuzz/check.h"
 #include "corpus/capture.h"
+#include "corpus/stuck.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
 #include "util/clock.h"
@@ -22,6 +23,9 @@ void lf_replay_options_default(lf_replay_options *o) {
     o->seconds = 30;
     o->check_timeout = 10;
     o->stop_at_first = false;
+    o->balance_blocking = false;
+    o->on_stuck = NULL;
+    o->on_stuck_ctx = NULL;
 }
 
 
@@ -36,10 +40,12 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
     lf_fc_plan plan;
     lf_fc_executor x;
     if (!lf_fc_plan_build(&plan, &c, a)) return false;
+    if (o->balance_blocking) lf_fc_plan_balance_blocking(&plan);
     if (!lf_fc_executor_init(&x, LF_CLOCK_TICKET)) {
         lf_fc_plan_free(&plan);
         return false;
     }
+    if (o->on_stuck) lf_fc_executor_on_stuck(&x, o->on_stuck, o->on_stuck_ctx);
     lf_check_options co;
     lf_check_options_default(&co);
     co.timeout_s = o->check_timeout;
@@ -74,7 +80,7 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
 
 /* ---- isolated replay: the child's answer on a pipe ---- */
 
-enum { CHILD_CLEAN = 0, CHILD_VIOLATION = 1, CHILD_FAILED = 2 };
+enum { CHILD_CLEAN = 0, CHILD_VIOLATION = 1, CHILD_FAILED = 2, CHILD_STUCK = 3 };
 
 /* What the child writes first; `len` bytes follow: the encoded entry (VIOLATION) or a message (FAILED). */
 typedef struct child_header {
@@ -111,11 +117,54 @@ static void child_answer(int fd, uint32_t status, uint64_t runs, uint64_t first_
 
 static void child_fail(int fd, const char *msg) { child_answer(fd, CHILD_FAILED, 0, 0, msg, strlen(msg)); }
 
+/* What the child's STUCK handler needs (it runs on the watchdog's thread). */
+typedef struct child_stuck_ctx {
+    int fd;
+    const lf_adapter *a;
+    const uint8_t *data;
+    size_t len;
+    const char *origin;
+    const lf_fuzz_case *c;
+} child_stuck_ctx;
+
+/* A replayed run got stuck: capture a STUCK entry and answer with it (never returns). */
+static void child_stuck(void *p, const lf_stuck_event *ev) {
+    const child_stuck_ctx *cx = p;
+    char desc[4096], detected[256], err[512];
+    lf_fuzz_case_describe(desc, sizeof desc, cx->c, cx->a);
+    snprintf(detected, sizeof detected, "free run, watchdog: no call and no return for %.1f s (deadline %.1f s)",
+             ev->waited_s, ev->deadline_s);
+    lf_stuck_input in = {
+        .adapter = cx->a->name,
+        .expected_linearizable = cx->a->linearizable,
+        .may_block = cx->a->may_block,
+        .origin = cx->origin ? cx->origin : "replay",
+        .workload_format = LF_FUZZ_CASE_FORMAT,
+        .workload_desc = desc,
+        .workload = cx->data,
+        .workload_len = cx->len,
+        .history = ev->history,
+        .detector = detected,
+    };
+    lf_violation_entry e;
+    if (lf_capture_stuck(&in, &e, err, sizeof err) != LF_OK) child_fail(cx->fd, err);
+    uint8_t *bytes;
+    size_t n;
+    if (lf_entry_encode(&e, &bytes, &n, err, sizeof err) != LF_OK) child_fail(cx->fd, err);
+    child_answer(cx->fd, CHILD_STUCK, 0, 0, bytes, n);
+}
+
 /* The child: replay, capture the first violation, answer, _exit (never returns). */
 static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
                        const char *origin) {
     lf_replay_options so = *o;
     so.stop_at_first = true;
+    lf_fuzz_case sc;
+    lf_method sms[LF_M_COUNT];
+    lf_fuzz_case_decode(data, len, lf_fuzz_case_methods(a, sms), &sc);
+    child_stuck_ctx sx = {fd, a, data, len, origin, &sc};
+    so.on_stuck = child_stuck;
+    so.on_stuck_ctx = &sx;
     lf_replay_result r;
     lf_history_init(&r.first, a->type);
     if (!lf_fc_replay(a, data, len, &so, &r)) child_fail(fd, "cannot run the workload (out of memory or threads)");
@@ -250,11 +299,15 @@ lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data
         const uint8_t *body = buf + sizeof hd;
         if (hd.status == CHILD_CLEAN) {
             out->outcome = oc = LF_REPLAY_CLEAN;
-        } else if (hd.status == CHILD_VIOLATION) {
+        } else if (hd.status == CHILD_VIOLATION || hd.status == CHILD_STUCK) {
             char err[512];
             lf_entry_free(&out->entry);
             if (lf_entry_decode(body, (size_t)hd.len, "replay", &out->entry, err, sizeof err) == LF_OK) {
-                out->outcome = oc = LF_REPLAY_VIOLATION;
+                out->has_entry = true;
+                out->outcome = oc = hd.status == CHILD_STUCK ? LF_REPLAY_STUCK : LF_REPLAY_VIOLATION;
+                if (oc == LF_REPLAY_STUCK)
+                    snprintf(out->detail, sizeof out->detail, "stuck: %s never returned (%s)",
+                             lf_entry_meta(&out->entry, "stuck_methods"), lf_entry_meta(&out->entry, "shape"));
             } else {
                 lf_entry_init(&out->entry, a->type);
                 oc = fail(out, LF_REPLAY_FAILED, "the captured entry does not decode: %.200s", err);

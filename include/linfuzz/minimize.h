@@ -15,6 +15,10 @@
  *    a witness leaves the witness legal;
  *  - cut a prefix by time (optional): linearizability is prefix-closed, so the shortest prefix of events that
  *    is still a violation ends at the first impossible return; ops in flight at the cut become pending;
+ *  - drop the capacity of a bounded history, with its full answers, when what is left is a violation of the
+ *    unbounded type: full answers are state-preserving (dropping them is sound), and a legal bounded
+ *    sequence without full answers is a legal unbounded one, so an unbounded violation is a bounded one.
+ *    The rest of the minimisation (value drops included) then works on the unbounded history;
  *  - drop everything before a forced state (optional): at a quiescent op (every other op returned before
  *    it was called or was called after it returned) that fixes the state whatever came before and is legal
  *    on the initial state (a register write; an empty result of a stack, queue, pqueue or deque; on a set or
@@ -60,6 +64,9 @@ typedef struct lf_minimize_stats {
     uint64_t suffix_stamp;    /* the call stamp of the op that forces the state (the first op kept) */
     size_t ops_before_suffix; /* ops dropped by that */
     bool complete;            /* no reduction is left to try (false: a budget stopped the search) */
+    size_t capacity_dropped;  /* bounded history: its full answers were dropped with the capacity (the
+                               * history is a violation even unbounded); 0 when the capacity stayed */
+    bool unbounded;           /* a bounded history was minimised without its capacity (see below) */
 } lf_minimize_stats;
 
 /* Defaults: engine auto with a 2 s per-check timeout, both cuts on, LF_MINIMIZE_DEFAULT_CHECKS, 60 s. */
