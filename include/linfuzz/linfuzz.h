@@ -1,6 +1,7 @@
 /* linfuzz: everything public in one include. A program that checks histories needs history.h, format.h and
  * check.h; an adapter needs adapter.h; a custom sequential specification needs spec.h (docs/architecture.md).
- * Link with the linfuzz::engines CMake target (checking), plus linfuzz::runtime for adapters (fuzzing). */
+ * Link with the linfuzz::engines CMake target (checking; pkg-config: linfuzz), plus linfuzz::runtime for
+ * adapters (fuzzing); linfuzz_add_fuzz_target makes a libFuzzer target of adapters (docs/writing-an-adapter.md). */
 #ifndef LINFUZZ_LINFUZZ_H
 #define LINFUZZ_LINFUZZ_H
 
@@ -13,5 +14,6 @@
 #include "linfuzz/minimize.h"
 #include "linfuzz/report.h"
 #include "linfuzz/spec.h"
+#include "linfuzz/version.h"
 
 #endif
