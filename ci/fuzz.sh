@@ -109,17 +109,15 @@ fuzz_adapter() {
   rm -f "$out/logs/summary-$name"
   # CONTINUE: count every violation instead of stopping; CAPTURE: minimize and save a few of them (1st, 2nd,
   # 4th, ...).
-  # BLOCKING=balanced: a blocking structure is not made to wait for values that never come, so a STUCK run
-  # (which ends the target: its threads cannot be taken back) is a bug.
+  # A blocking structure's runs are balanced (the default), so a STUCK run (which ends the target: its threads
+  # cannot be taken back) is a bug.
   LINFUZZ_VIOLATIONS_DIR=$out/violations/$name LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_CAPTURE=$capture \
-    LINFUZZ_FUZZ_BLOCKING=balanced \
     LINFUZZ_FUZZ_SECONDS=$secs LINFUZZ_FUZZ_SUMMARY_FILE=$out/logs/summary-$name \
     "$target" -max_total_time="$max_time" -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$out/crashes/$name-" \
     "${fork_args[@]}" "$work" "$corpus/$name" "$ROOT/corpus/$name/seeds" >"$log" 2>&1
   local rc=$?
   # Merge what this run found into the kept corpus (only inputs that add coverage or signal).
-  LINFUZZ_VIOLATIONS_DIR=$out/violations/$name LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_BLOCKING=balanced \
-    "$target" -merge=1 -timeout=30 \
+  LINFUZZ_VIOLATIONS_DIR=$out/violations/$name LINFUZZ_FUZZ_CONTINUE=1 "$target" -merge=1 -timeout=30 \
     -rss_limit_mb=2048 -artifact_prefix="$out/crashes/$name-" "$corpus/$name" "$work" >"$log.merge" 2>&1 ||
     echo "fuzz_$name: merge failed (log: $log.merge)" >&2
   rm -rf "$work"
@@ -237,7 +235,7 @@ if compgen -G "$out/violations/*/*.lfz" >/dev/null || compgen -G "$out/crashes/*
     echo
     echo "### Triage (\`linfuzz triage\`)"
     echo
-    LINFUZZ_FUZZ_BLOCKING=balanced "$LF" triage "$out/violations" "$out/crashes" 2>&1
+    "$LF" triage "$out/violations" "$out/crashes" 2>&1
     echo "triage-exit $?"
   } >"$out/triage.md"
   # 1 only says that some group needs a person (the table above already judged each adapter); 2 and above

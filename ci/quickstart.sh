@@ -35,10 +35,8 @@ while read -r name type expected _; do
   set +e
   # LINFUZZ_FUZZ_CONTINUE: count every violation within the time instead of stopping at the first one.
   # LINFUZZ_FUZZ_SECONDS: the time budget to the fraction of a second (-max_total_time is a backstop).
-  # LINFUZZ_FUZZ_BLOCKING=balanced: a blocking structure is not made to wait for values that never come, so
-  # a STUCK run (which ends the target) is a bug (docs/fuzzing.md).
-  LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_SECONDS="$per" LINFUZZ_FUZZ_BLOCKING=balanced "$target" \
-    -max_total_time=$(( ${per%.*} + 5 )) -timeout=20 \
+  # A blocking structure's runs are balanced (the default): a STUCK run, which ends the target, is a bug.
+  LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_SECONDS="$per" "$target" -max_total_time=$(( ${per%.*} + 5 )) -timeout=20 \
     -artifact_prefix="$work/$name-" \
     "$work/$name" "corpus/$name/seeds" >"$work/$name.log" 2>&1
   rc=$?

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "corpus/entry.h"
 #include "corpus/stuck.h"
+#include "runner/workload.h"
 #include "testcase/fuzz_case.h"
 #include "testcase/replay.h"
 #include "util/parse.h"
@@ -69,8 +70,7 @@ static int repro_stuck(const char *path, const lf_violation_entry *e, const lf_a
         lf_replay_options_default(&o);
         o.runs = runs;
         o.seconds = seconds;
-        const char *blocking = lf_entry_meta(e, "blocking");
-        o.balance_blocking = blocking && !strcmp(blocking, "balanced");
+        o.balance_blocking = lf_blocking_from_meta(a, lf_entry_meta(e, "blocking")); /* as the target ran it */
         lf_isolated_replay r;
         /* the child's own watchdog needs its deadline; the limit only catches a child that stops answering */
         lf_fc_replay_isolated(a, e->workload, e->workload_len, &o, seconds + 60, "linfuzz repro", &r);
@@ -124,8 +124,7 @@ static long rerun(const lf_violation_entry *e, const lf_adapter *a, uint64_t run
     o.runs = runs;
     o.seconds = seconds;
     o.check_timeout = timeout;
-    const char *blocking = lf_entry_meta(e, "blocking");
-    o.balance_blocking = blocking && !strcmp(blocking, "balanced");
+    o.balance_blocking = lf_blocking_from_meta(a, lf_entry_meta(e, "blocking")); /* as the target ran it */
     lf_replay_result r;
     lf_history_init(&r.first, a->type);
     bool ok = lf_fc_replay(a, e->workload, e->workload_len, &o, &r);

@@ -41,8 +41,9 @@ static void help(FILE *out) {
             "  --engine E     checking engine: auto (default), monitor, brute, wgl, hitting\n"
             "  --timeout SEC  time budget per history for search engines (default 5; unknown when exceeded)\n"
             "  --no-perturb   no injected delays or yields (the schedule the OS gives), to measure their effect\n"
-            "  --balanced     adapters with blocking removes: plan no remove that could wait forever on a correct\n"
-            "                 implementation (as LINFUZZ_FUZZ_BLOCKING=balanced does for the fuzz targets)\n"
+            "  --blocking B   balanced (the default for an adapter that declares blocking methods): plan no\n"
+            "                 remove that could wait forever on a correct implementation, so that a STUCK run\n"
+            "                 is a bug; any: plan them too (default: LINFUZZ_FUZZ_BLOCKING, as the fuzz targets)\n"
             "  -q, --quiet    no progress lines\n"
             "\n"
             "A run in which some operation never returns (no call and no return for LINFUZZ_STUCK_SECONDS, by\n"
@@ -63,7 +64,8 @@ typedef struct stress_options {
     uint64_t runs, threads, ops, seed;
     lf_clock_kind clock;
     lf_engine engine;
-    bool quiet, no_perturb, balanced;
+    bool quiet, no_perturb;
+    const char *blocking; /* --blocking, or NULL */
 } stress_options;
 
 /* Parses argv into o; returns -1 when the command should go on, else the exit status. */
@@ -81,9 +83,7 @@ static int parse_args(int argc, char **argv, stress_options *o) {
         } else if (!strcmp(a, "--no-perturb")) {
             o->no_perturb = true;
             takes_value = false;
-        } else if (!strcmp(a, "--balanced")) {
-            o->balanced = true;
-            takes_value = false;
+
         } else if (a[0] == '-' && a[1] == '-' && !v) {
             fprintf(stderr, "linfuzz stress: %s needs a value\n", a);
             return LF_EXIT_USAGE;
@@ -99,6 +99,9 @@ static int parse_args(int argc, char **argv, stress_options *o) {
             ok = lf_parse_u64(v, 1, LF_WORKLOAD_MAX_OPS, &o->ops);
         } else if (!strcmp(a, "--seed")) {
             ok = lf_parse_u64(v, 0, UINT64_MAX, &o->seed);
+        } else if (!strcmp(a, "--blocking")) {
+            ok = !strcmp(v, "balanced") || !strcmp(v, "any");
+            o->blocking = v;
         } else if (!strcmp(a, "--out")) {
             o->out_dir = v;
         } else if (!strcmp(a, "--clock")) {
@@ -227,6 +230,14 @@ int cmd_stress(int argc, char **argv) {
                 a->name, lf_type_name(a->type), a->linearizable ? "linearizable" : "buggy", o.threads, o.ops,
                 o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine));
 
+    bool balanced;
+    if (o.blocking) {
+        balanced = !strcmp(o.blocking, "balanced");
+    } else if (!lf_blocking_balanced(a, &balanced, err, sizeof err)) {
+        fprintf(stderr, "linfuzz stress: %s\n", err);
+        lf_runner_free(&runner);
+        return LF_EXIT_USAGE;
+    }
     stuck_context stuck = {.o = &o, .a = a};
     lf_runner_on_stuck(&runner, on_stuck, &stuck);
     lf_history h;
@@ -239,7 +250,7 @@ int cmd_stress(int argc, char **argv) {
         lf_workload w;
         lf_workload_random(&w, o.seed + run, (uint32_t)o.threads, (uint32_t)o.ops);
         if (o.no_perturb) memset(&w.perturb, 0, sizeof w.perturb);
-        w.balance_blocking = o.balanced;
+        w.balance_blocking = balanced;
         stuck.w = &w;
         stuck.run = run;
         lf_result res;

@@ -13,6 +13,7 @@
 #include "corpus/entry.h"
 #include "corpus/triage.h"
 #include "json_out.h"
+#include "runner/workload.h"
 #include "testcase/replay.h"
 #include "util/parse.h"
 
@@ -38,7 +39,7 @@ static void help(FILE *out) {
             "STUCK (some operation never returned: a STUCK entry, or an input whose replay got stuck; grouped\n"
             "by the stuck methods and why they wait, STUCK_EMPTY/_FULL/_LOST_WAKEUP/_HANG), NOT_REPRODUCED (no\n"
             "violation in the replay's runs), KNOWN_BUG (a known-buggy adapter's violation: expected).\n"
-            "Inputs are replayed as the fuzz target ran them: LINFUZZ_FUZZ_BLOCKING=balanced is honoured.\n"
+            "Inputs are replayed as the fuzz target ran them (LINFUZZ_FUZZ_BLOCKING=balanced|any is honoured).\n"
             "\n"
             "options:\n"
             "  --adapter NAME   the adapter of every fuzzer input\n"
@@ -178,7 +179,13 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
         char origin[4200];
         snprintf(origin, sizeof origin, "linfuzz triage, replay of %s", path);
         lf_isolated_replay r;
-        lf_fc_replay_isolated(a, data, len, &o->replay, o->replay.seconds + 60, origin, &r);
+        lf_replay_options ro = o->replay;
+        char err_b[256];
+        if (!lf_blocking_balanced(a, &ro.balance_blocking, err_b, sizeof err_b)) { /* as the target ran it */
+            fprintf(stderr, "linfuzz triage: %s\n", err_b);
+            ro.balance_blocking = a->may_block != 0;
+        }
+        lf_fc_replay_isolated(a, data, len, &ro, ro.seconds + 60, origin, &r);
         if (r.outcome == LF_REPLAY_VIOLATION || (r.outcome == LF_REPLAY_STUCK && r.has_entry)) {
             char saved[PATH_MAX] = "";
             if (o->save) {
@@ -295,8 +302,7 @@ int cmd_triage(int argc, char **argv) {
     lf_replay_options_default(&o.replay);
     o.replay.seconds = 10;
     o.replay.stop_at_first = true;
-    const char *blocking = getenv("LINFUZZ_FUZZ_BLOCKING");
-    o.replay.balance_blocking = blocking && !strcmp(blocking, "balanced");
+
     const char **paths = calloc((size_t)argc, sizeof *paths);
     size_t n_paths = 0;
     if (!paths) {

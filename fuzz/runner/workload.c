@@ -213,3 +213,24 @@ size_t lf_plan_balance_blocking(const lf_adapter *a, lf_planned_op *prefix, size
         }
     return skipped;
 }
+
+bool lf_blocking_balanced(const lf_adapter *a, bool *out, char *err, size_t errlen) {
+    const char *v = getenv("LINFUZZ_FUZZ_BLOCKING");
+    *out = a->may_block != 0;
+    if (!v || !*v) return true;
+    if (!strcmp(v, "balanced") || !strcmp(v, "any")) {
+        *out = !strcmp(v, "balanced");
+        return true;
+    }
+    snprintf(err, errlen, "LINFUZZ_FUZZ_BLOCKING=%s: expected 'balanced' or 'any'", v);
+    return false;
+}
+
+bool lf_blocking_from_meta(const lf_adapter *a, const char *meta_value) {
+    if (meta_value && !strcmp(meta_value, "balanced")) return true;
+    if (meta_value && !strcmp(meta_value, "any")) return false;
+    bool balanced = a->may_block != 0;
+    char err[8];
+    lf_blocking_balanced(a, &balanced, err, sizeof err);
+    return balanced;
+}

@@ -76,4 +76,13 @@ void lf_plan_free(lf_plan *p);
 size_t lf_plan_balance_blocking(const lf_adapter *a, lf_planned_op *prefix, size_t prefix_len, lf_planned_op *const *ops,
                                 const size_t *len, unsigned threads);
 
+/* Whether runs of adapter a are balanced: LINFUZZ_FUZZ_BLOCKING=balanced or =any decides; unset or empty, they
+ * are for an adapter that declares blocking methods (a correct blocking structure then never waits forever,
+ * and a STUCK run is a bug) and need not be for others. False, with err naming the variable, for another
+ * value. The fuzz targets, `linfuzz stress` and the replays of `repro` and `triage` all ask this. */
+bool lf_blocking_balanced(const lf_adapter *a, bool *out, char *err, size_t errlen);
+/* "balanced" or "any", as an entry's meta "blocking" records it: whether those runs were balanced (NULL
+ * or an unknown value: lf_blocking_balanced's answer). */
+bool lf_blocking_from_meta(const lf_adapter *a, const char *meta_value);
+
 #endif

@@ -26,8 +26,10 @@
  * LINFUZZ_FUZZ_SUMMARY_FILE=PATH (append the summary line to PATH too; for -fork mode, ci/fuzz.sh),
  * LINFUZZ_FUZZ_SECONDS=S (end the process after S seconds, fractions allowed, with the summary line and exit
  * status 0: libFuzzer's -max_total_time counts whole seconds and overshoots by up to one),
- * LINFUZZ_FUZZ_BLOCKING=balanced (plan no remove that could wait forever on a correct implementation, so that
- * a STUCK run of a blocking structure is a lost wakeup or a deadlock; lf_plan_balance_blocking; default any),
+ * LINFUZZ_FUZZ_BLOCKING=balanced|any (balanced, the default for an adapter that declares blocking methods:
+ * plan no remove that could wait forever on a correct implementation, so that a STUCK run of a blocking
+ * structure is a lost wakeup or a deadlock, lf_plan_balance_blocking; any: plan them too, and a blocking op
+ * left waiting on an empty object is reported STUCK like any op that never returns),
  * LINFUZZ_STUCK_SECONDS=S (the watchdog's deadline: seconds without a call or a return; default from the run's
  * size, 2 to about 4 s).
  *
@@ -79,7 +81,7 @@ static struct {
     char first_entry[PATH_MAX];
     uint64_t executions, runs, unknown, violations;
     uint64_t capture_max, captured; /* LINFUZZ_FUZZ_CAPTURE; violations minimised and saved so far */
-    bool balanced;                  /* LINFUZZ_FUZZ_BLOCKING=balanced */
+    bool balanced;                  /* blocking removes balanced (lf_blocking_balanced: LINFUZZ_FUZZ_BLOCKING) */
     char program[PATH_MAX];         /* how this binary was called, for the commands it prints */
     /* the execution in progress, for the STUCK handler (which runs on the watchdog's thread) */
     const uint8_t *cur_data;
@@ -164,12 +166,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         fprintf(stderr, "linfuzz-fuzz: %s (LINFUZZ_FUZZ_SIGNAL also takes overlap, witness or nearmiss)\n", err);
         exit(2);
     }
-    const char *blocking = getenv("LINFUZZ_FUZZ_BLOCKING");
-    if (blocking && *blocking && strcmp(blocking, "any") && strcmp(blocking, "balanced")) {
-        fprintf(stderr, "linfuzz-fuzz: LINFUZZ_FUZZ_BLOCKING=%s: expected 'any' or 'balanced'\n", blocking);
+    if (!lf_blocking_balanced(G.adapter, &G.balanced, err, sizeof err)) {
+        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
-    G.balanced = blocking && !strcmp(blocking, "balanced");
     G.first_violation = -1;
     const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
     if (dir && *dir)
@@ -230,7 +230,8 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
     }
     if (c) lf_fuzz_case_describe(desc, sizeof desc, c, G.adapter);
     snprintf(origin, sizeof origin, "fuzz_%s (libFuzzer%s%s), execution %llu, run %u of %u", G.adapter->name,
-             G.perturb ? "" : ", LINFUZZ_FUZZ_PERTURB=0", G.balanced ? ", LINFUZZ_FUZZ_BLOCKING=balanced" : "",
+             G.perturb ? "" : ", LINFUZZ_FUZZ_PERTURB=0",
+             !G.adapter->may_block ? "" : G.balanced ? ", balanced blocking" : ", LINFUZZ_FUZZ_BLOCKING=any",
              (unsigned long long)G.executions, G.cur_run + 1, c ? (unsigned)c->repeats : 0);
     snprintf(detected, sizeof detected,
              "free run, watchdog: no call and no return for %.1f s (deadline %.1f s from the run's size; "
@@ -255,7 +256,8 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
     if (lf_capture_stuck(&in, &e, err, sizeof err) != LF_OK) {
         fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
     } else {
-        if (G.balanced && !lf_entry_set_meta(&e, "blocking", "balanced")) fprintf(stderr, "linfuzz-fuzz: out of memory\n");
+        if (G.adapter->may_block && !lf_entry_set_meta(&e, "blocking", G.balanced ? "balanced" : "any"))
+            fprintf(stderr, "linfuzz-fuzz: out of memory\n");
         fputs(e.report, stderr);
         saved = save_entry(&e, path, sizeof path);
         lf_entry_free(&e);
@@ -312,7 +314,8 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     if (st != LF_OK) {
         fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
     } else {
-        if (G.balanced && !lf_entry_set_meta(&e, "blocking", "balanced")) fprintf(stderr, "linfuzz-fuzz: out of memory\n");
+        if (G.adapter->may_block && !lf_entry_set_meta(&e, "blocking", G.balanced ? "balanced" : "any"))
+            fprintf(stderr, "linfuzz-fuzz: out of memory\n");
         fputs(e.report, stderr);
         saved = save_entry(&e, path, sizeof path);
         lf_entry_free(&e);

@@ -4,11 +4,11 @@
 #             found, the correct chase_lev_deque stays clean;
 #   bounded   ring_queue (capacity 4, enq answers full): ring_queue_early_free is found, its entry's
 #             histories carry the capacity, the correct ring stays clean;
-#   blocking  a blocking deq on an empty queue is reported as STUCK within the fuzzer's time limit (never a
-#             hang): entry, crash input, `fuzz_x repro` (exit 5, stuck again), `fuzz_x show`, `fuzz_x triage`
-#             (a STUCK group, also from the crash input alone); `linfuzz stress` ends with exit 5 and the
-#             history; LINFUZZ_FUZZ_BLOCKING=balanced finds the lost wakeup of blocking_queue_lost_wakeup and
-#             keeps the correct blocking_queue clean.
+#   blocking  by default (balanced runs) the lost wakeup of blocking_queue_lost_wakeup is found as STUCK and the
+#             correct blocking_queue stays clean; with LINFUZZ_FUZZ_BLOCKING=any a blocking deq left on an
+#             empty queue is reported as STUCK within the fuzzer's time limit (never a hang): entry, crash input,
+#             `fuzz_x repro` (exit 5, stuck again), `fuzz_x show`, `fuzz_x triage` (a STUCK group, also from the
+#             crash input alone); `linfuzz stress --blocking any` ends with exit 5 and the history.
 # Usage: test_real_structures.sh LINFUZZ_BIN BIN_DIR CORPUS_DIR
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -63,7 +63,7 @@ check "fuzz_ring_queue stays clean" grep -q "linfuzz-fuzz: summary adapter=ring_
 
 # ---- blocking: STUCK, never a hang ----
 start=$(date +%s)
-fuzz blocking_queue 60
+fuzz blocking_queue 60 LINFUZZ_FUZZ_BLOCKING=any
 rc=$? took=$(( $(date +%s) - start ))
 check "a blocking deq on an empty queue: fuzz_blocking_queue stops (rc $rc) within the time limit (${took} s of 60)" \
   test "$rc" -ne 0 -a "$took" -lt 60
@@ -75,6 +75,8 @@ check "the line for scripts names the entry" \
 check "libFuzzer wrote the crash input" bash -c "ls '$tmp'/crash-blocking_queue-* >/dev/null 2>&1"
 e=$(entry_of blocking_queue)
 if [ -n "$e" ]; then
+  check "the entry records how the run was planned" \
+    bash -c "'$BIN/fuzz_blocking_queue' show --meta '$e' | grep -qx 'blocking: any'"
   expect_rc 5 "fuzz_blocking_queue repro STUCK-ENTRY (exit 5)" "$BIN/fuzz_blocking_queue" repro "$e"
   has "$tmp/out" "stuck again (deq, shape STUCK_EMPTY)" "repro re-runs the workload until it gets stuck again"
   has "$tmp/out" "never returned: t" "repro names the ops that never returned"
@@ -87,26 +89,27 @@ if [ -n "$e" ]; then
   has "$tmp/out" "fuzz_blocking_queue repro " "triage's command reproduces it with the target itself"
   # the crash input alone (no entry to recognise it by): replayed in a child, whose watchdog captures it
   mkdir -p "$tmp/inputs/blocking_queue" && cp "$tmp"/crash-blocking_queue-* "$tmp/inputs/blocking_queue/"
-  expect_rc 1 "triage of the crash input alone: STUCK (exit 1)" "$BIN/fuzz_blocking_queue" triage "$tmp/inputs"
+  expect_rc 1 "triage of the crash input alone: STUCK (exit 1)" env LINFUZZ_FUZZ_BLOCKING=any "$BIN/fuzz_blocking_queue" \
+    triage "$tmp/inputs"
   has "$tmp/out" "| STUCK | 1 | blocking_queue | queue STUCK_EMPTY deq |" "the replayed input is grouped as STUCK"
 fi
 start=$(date +%s)
-(cd "$tmp" && "$LF" stress blocking_queue --seconds 30 -q >"$tmp/stress.out" 2>"$tmp/stress.err")
+(cd "$tmp" && "$LF" stress blocking_queue --blocking any --seconds 30 -q >"$tmp/stress.out" 2>"$tmp/stress.err")
 rc=$? took=$(( $(date +%s) - start ))
 check "linfuzz stress blocking_queue: exit 5 (stuck, rc $rc) within ${took} s, not a hang" test "$rc" -eq 5 -a "$took" -lt 30
 check "stress writes the history of the stuck run" bash -c "ls '$tmp'/stuck-blocking_queue-*.hist >/dev/null 2>&1"
 h=$(ls "$tmp"/stuck-blocking_queue-*.hist 2>/dev/null | head -1)
 [ -n "$h" ] && expect_rc 0 "the stuck history parses and its returned ops are linearizable" "$LF" check "$h"
-fuzz blocking_queue_lost_wakeup 60 LINFUZZ_FUZZ_BLOCKING=balanced
-check "balanced: the lost wakeup is found (STUCK_LOST_WAKEUP)" \
+fuzz blocking_queue_lost_wakeup 60
+check "balanced (the default of blocking adapters): the lost wakeup is found (STUCK_LOST_WAKEUP)" \
   grep -q "=== STUCK  adapter=blocking_queue_lost_wakeup  type=queue  shape=STUCK_LOST_WAKEUP" \
   "$tmp/log-blocking_queue_lost_wakeup"
 e=$(entry_of blocking_queue_lost_wakeup)
 [ -n "$e" ] && check "the entry records the balanced planning" \
   bash -c "'$BIN/fuzz_blocking_queue_lost_wakeup' show --meta '$e' | grep -qx 'blocking: balanced'"
 rm -rf "$tmp/work-blocking_queue" "$tmp/violations-blocking_queue"
-fuzz blocking_queue 5 LINFUZZ_FUZZ_BLOCKING=balanced LINFUZZ_FUZZ_SECONDS=3
-check "balanced: the correct blocking_queue stays clean" \
+fuzz blocking_queue 5 LINFUZZ_FUZZ_SECONDS=3
+check "balanced (the default): the correct blocking_queue stays clean" \
   grep -q "linfuzz-fuzz: summary adapter=blocking_queue .* violations=0 " "$tmp/log-blocking_queue"
 
 [ "$fail" = 0 ] || { echo "--- logs ---"; tail -n 20 "$tmp"/log-*; }
