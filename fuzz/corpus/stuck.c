@@ -109,8 +109,9 @@ static void write_why(FILE *f, const lf_history *h, uint32_t may_block) {
         const char *name = lf_method_name((lf_method)op->method);
         fprintf(f, "why: %s never returned. ", d);
         if (c == 2) {
-            fprintf(f, "%s is not declared blocking (lf_adapter.may_block), so it should always return: a livelock, "
-                       "a lock that is never released, or a retry loop that waits for something that does not come.\n",
+            fprintf(f, "%s is not declared blocking (lf_adapter.may_block): if it waits for another thread by design, "
+                       "declare it; otherwise this is a livelock, a lock that is never released, or a retry loop that "
+                       "waits for something that does not come.\n",
                     name);
         } else if (!is_container(h->type)) {
             fprintf(f, "%s may block (declared): it waits for another thread.\n", name);

@@ -301,12 +301,16 @@ int lf_fuzz_case_describe(char *buf, size_t len, const lf_fuzz_case *c, const lf
         c->threads, c->rounds, c->repeats, c->key_domain, c->drain ? "yes" : "no", c->perturb.point_chance,
         c->perturb.gap_chance, c->perturb.spin_max, (unsigned)c->perturb.yield_share, (unsigned long long)c->seed);
     if (c->prefix_len) {
-        PUT("; prefix:");
+        PUT("; prefix (T%u, alone):", (unsigned)c->threads); /* the serial part's thread id in the history */
         for (unsigned i = 0; i < c->prefix_len; i++)
             PUT("%s%s/%u", i ? "," : " ", call_name(c, a, c->threads, c->prefix[i].method), c->prefix[i].arg);
     }
     for (unsigned t = 0; t < c->threads; t++) {
         PUT("; T%u:", t);
+        if (c->body_len[t] && lf_fuzz_case_call_method(c, a, t, 0) == LF_M_COUNT) {
+            PUT(" idle (every method is another worker's)");
+            continue;
+        }
         for (unsigned i = 0; i < c->body_len[t]; i++)
             PUT("%s%s/%u", i ? "," : " ", call_name(c, a, t, c->body[t][i].method), c->body[t][i].arg);
     }
