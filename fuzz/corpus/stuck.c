@@ -95,47 +95,71 @@ uint32_t lf_entry_may_block(const lf_violation_entry *e) {
     return mask;
 }
 
-/* The "why" paragraph: one line per op that never returned. */
+/* The explanation of one pending op: class (0 as specified, 1 lost wakeup, 2 hang), whether it waits for room. */
+typedef struct why_key {
+    lf_method method;
+    int cls;
+    bool full_wait;
+} why_key;
+
+static void write_one_why(FILE *f, const lf_history *h, why_key k, uint64_t ins, uint64_t rem, uint64_t left) {
+    const char *type = lf_type_name(h->type), *name = lf_method_name(k.method);
+    if (k.cls == 2) {
+        fprintf(f, "%s is not declared blocking (lf_adapter.may_block): if it waits for another thread by design, "
+                   "declare it; otherwise this is a livelock, a lock that is never released, or a retry loop that "
+                   "waits for something that does not come.\n",
+                name);
+    } else if (!is_container(h->type)) {
+        fprintf(f, "%s may block (declared): it waits for another thread.\n", name);
+    } else if (k.cls == 0 && k.full_wait) {
+        fprintf(f, "%s may block (declared): it waits for room, and the ops that returned leave the %s full "
+                   "(%" PRIu64 " of %" PRIu64 " values): under the specification it waits forever (the run "
+                   "inserts more than the removes take); not a bug of the %s.\n",
+                name, type, left, h->capacity, type);
+    } else if (k.cls == 0) {
+        fprintf(f, "%s may block (declared): it waits for a value, and the ops that returned leave the %s empty "
+                   "(%" PRIu64 " inserted, %" PRIu64 " taken): under the specification it waits forever (the run "
+                   "asks for more values than it gives; balanced runs, the default, plan no such run); not a bug "
+                   "of the %s.\n",
+                name, type, ins, rem, type);
+    } else if (k.full_wait) {
+        fprintf(f, "%s may block (declared), but the ops that returned leave room (%" PRIu64 " of %s%" PRIu64
+                   " values): it could have gone in. A lost wakeup, or a deadlock inside the %s.\n",
+                name, left, h->capacity ? "" : "unbounded ", h->capacity, type);
+    } else {
+        fprintf(f, "%s may block (declared), but the ops that returned leave %" PRIu64 " value%s in the %s: it "
+                   "could have taken one. A lost wakeup, or a deadlock inside the %s.\n",
+                name, left, left == 1 ? "" : "s", type, type);
+    }
+}
+
+/* The "why" paragraph: the ops that never returned, grouped by method and explanation. */
 static void write_why(FILE *f, const lf_history *h, uint32_t may_block) {
     uint64_t ins, rem, left = values_left(h, &ins, &rem);
-    const char *type = lf_type_name(h->type);
+    bool *done = calloc(h->n ? h->n : 1, sizeof *done);
     for (size_t i = 0; i < h->n; i++) {
         const lf_op *op = &h->ops[i];
-        if (!lf_op_pending(op)) continue;
-        char d[160];
-        lf_op_describe_typed(d, sizeof d, h->type, op);
-        bool full_wait;
-        int c = classify(h, op, may_block, left, &full_wait);
-        const char *name = lf_method_name((lf_method)op->method);
-        fprintf(f, "why: %s never returned. ", d);
-        if (c == 2) {
-            fprintf(f, "%s is not declared blocking (lf_adapter.may_block): if it waits for another thread by design, "
-                       "declare it; otherwise this is a livelock, a lock that is never released, or a retry loop that "
-                       "waits for something that does not come.\n",
-                    name);
-        } else if (!is_container(h->type)) {
-            fprintf(f, "%s may block (declared): it waits for another thread.\n", name);
-        } else if (c == 0 && full_wait) {
-            fprintf(f, "%s may block (declared): it waits for room, and the ops that returned leave the %s full "
-                       "(%" PRIu64 " of %" PRIu64 " values): under the specification it waits forever (the run "
-                       "inserts more than the removes take); not a bug of the %s.\n",
-                    name, type, left, h->capacity, type);
-        } else if (c == 0) {
-            fprintf(f, "%s may block (declared): it waits for a value, and the ops that returned leave the %s empty "
-                       "(%" PRIu64 " inserted, %" PRIu64 " taken): under the specification it waits forever (the run "
-                       "asks for more values than it gives; LINFUZZ_FUZZ_BLOCKING=balanced plans no such run); not "
-                       "a bug of the %s.\n",
-                    name, type, ins, rem, type);
-        } else if (full_wait) {
-            fprintf(f, "%s may block (declared), but the ops that returned leave room (%" PRIu64 " of %s%" PRIu64
-                       " values): it could have gone in. A lost wakeup, or a deadlock inside the %s.\n",
-                    name, left, h->capacity ? "" : "unbounded ", h->capacity, type);
-        } else {
-            fprintf(f, "%s may block (declared), but the ops that returned leave %" PRIu64 " value%s in the %s: it "
-                       "could have taken one. A lost wakeup, or a deadlock inside the %s.\n",
-                    name, left, left == 1 ? "" : "s", type, type);
+        if (!lf_op_pending(op) || (done && done[i])) continue;
+        why_key k = {(lf_method)op->method, 0, false};
+        k.cls = classify(h, op, may_block, left, &k.full_wait);
+        fprintf(f, "why: ");
+        size_t listed = 0;
+        for (size_t j = i; j < h->n; j++) { /* every pending op with the same explanation */
+            const lf_op *o = &h->ops[j];
+            bool fw;
+            if (!lf_op_pending(o) || o->method != op->method || classify(h, o, may_block, left, &fw) != k.cls ||
+                fw != k.full_wait)
+                continue;
+            if (done) done[j] = true;
+            char d[160];
+            lf_op_describe_typed(d, sizeof d, h->type, o);
+            fprintf(f, "%s%s", listed++ ? ", " : "", d);
+            if (!done) break;
         }
+        fprintf(f, " never returned. ");
+        write_one_why(f, h, k, ins, rem, left);
     }
+    free(done);
 }
 
 /* The report: header, why, timeline, the history in the text format. */

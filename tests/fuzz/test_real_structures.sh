@@ -69,7 +69,7 @@ check "a blocking deq on an empty queue: fuzz_blocking_queue stops (rc $rc) with
   test "$rc" -ne 0 -a "$took" -lt 60
 check "the STUCK report names the deq and why it waits" \
   bash -c "grep -q '=== STUCK  adapter=blocking_queue  type=queue  shape=STUCK_EMPTY' '$tmp/log-blocking_queue' &&
-           grep -q 'why: t[0-9]* \[[0-9]*,?\] deq never returned' '$tmp/log-blocking_queue'"
+           grep -q 'why: t[0-9]* \[[0-9]*,?\] deq.* never returned' '$tmp/log-blocking_queue'"
 check "the line for scripts names the entry" \
   grep -q "linfuzz-fuzz: stuck adapter=blocking_queue .*entry=$tmp/violations-blocking_queue/" "$tmp/log-blocking_queue"
 check "libFuzzer wrote the crash input" bash -c "ls '$tmp'/crash-blocking_queue-* >/dev/null 2>&1"
