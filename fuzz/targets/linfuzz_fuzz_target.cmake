@@ -108,6 +108,9 @@ function(linfuzz_add_fuzz_target NAME)
     endif()
   else()
     set(under_test ${NAME}_under_test)
+    # The flags of the code under test are decided here and in linfuzz_instrumented_library only: the
+    # controlled scheduler's instrumentation (issue 10: access points, the forced lf_sync redirection) goes
+    # into both, so that users' adapters are scheduled exactly as linfuzz's own.
     add_library(${under_test} OBJECT ${ARG_SOURCES})
     separate_arguments(instrument_flags UNIX_COMMAND "${LINFUZZ_FUZZ_INSTRUMENT}")
     target_compile_options(${under_test} PRIVATE ${instrument_flags} ${ARG_COMPILE_OPTIONS})
