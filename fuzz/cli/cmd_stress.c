@@ -18,6 +18,7 @@
 #include "corpus/stuck.h"
 #include "linfuzz/format.h"
 #include "runner/runner.h"
+#include "status_line.h"
 #include "util/clock.h"
 #include "util/parse.h"
 
@@ -28,7 +29,8 @@ static void help(FILE *out) {
             "Repeats random workloads (op mix, argument domains and schedule perturbation drawn per run) on\n"
             "ADAPTER (see 'linfuzz adapters'), records each run's history and checks it. Stops at the first\n"
             "violation and writes that history to DIR/violation-ADAPTER-SEED.hist, where SEED is the run's\n"
-            "workload seed. Progress goes to stderr about once a second.\n"
+            "workload seed. A progress line on stderr says how far it got (runs, ops checked, unknown verdicts):\n"
+            "in place on a terminal, every 5 s elsewhere.\n"
             "\n"
             "options:\n"
             "  --seconds S    stop after S seconds (default 10)\n"
@@ -156,6 +158,7 @@ typedef struct stuck_context {
     const lf_adapter *a;
     const lf_workload *w;
     uint64_t run;
+    lf_status_line *line; /* erased before the report */
 } stuck_context;
 
 /* A run got stuck: report it, write its history (stuck ops pending), exit 5 (stuck threads cannot be taken
@@ -167,6 +170,7 @@ static void on_stuck(void *p, const lf_stuck_event *ev) {
     snprintf(origin, sizeof origin, "linfuzz stress, run %" PRIu64, cx->run + 1);
     snprintf(detected, sizeof detected, "no call and no return for %.1f s (deadline %.1f s)", ev->waited_s,
              ev->deadline_s);
+    lf_status_stop(cx->line); /* the run's thread is stuck: it will not touch the line again */
     lf_stuck_input in = {.adapter = cx->a->name, .expected_linearizable = cx->a->linearizable,
                          .may_block = cx->a->may_block, .origin = origin, .workload_desc = desc,
                          .history = ev->history, .detector = detected};
@@ -240,6 +244,8 @@ int cmd_stress(int argc, char **argv) {
     }
     stuck_context stuck = {.o = &o, .a = a};
     lf_runner_on_stuck(&runner, on_stuck, &stuck);
+    lf_status_line *line = lf_status_start("linfuzz stress", o.quiet);
+    stuck.line = line;
     lf_history h;
     lf_history_init(&h, a->type);
     double start = lf_now_s(), next_report = start + 1;
@@ -256,6 +262,8 @@ int cmd_stress(int argc, char **argv) {
         lf_result res;
         lf_result_init(&res);
         if (!lf_runner_run_checked(&runner, a, &w, &copt, &h, &res)) {
+            lf_status_stop(line);
+            line = NULL;
             fprintf(stderr, "linfuzz stress: out of memory\n");
             status = LF_EXIT_IO;
             lf_result_free(&res);
@@ -263,6 +271,8 @@ int cmd_stress(int argc, char **argv) {
         }
         ops_checked += h.n;
         if (res.verdict == LF_VIOLATION) {
+            lf_status_stop(line);
+            line = NULL;
             status = report_violation(&o, a, &w, &h, &res, run);
             lf_result_free(&res);
             run++;
@@ -271,12 +281,14 @@ int cmd_stress(int argc, char **argv) {
         if (res.verdict == LF_UNKNOWN && unknown++ == 0) snprintf(first_unknown, sizeof first_unknown, "%s", res.reason);
         lf_result_free(&res);
         double t = lf_now_s();
-        if (!o.quiet && t >= next_report) {
-            fprintf(stderr, "  %4.0fs  %" PRIu64 " runs (%.0f/s)  %" PRIu64 " ops checked  %" PRIu64 " unknown\n",
-                    t - start, run + 1, (run + 1) / (t - start), ops_checked, unknown);
-            next_report = t + 1;
+        if (line && t >= next_report) { /* the line is drawn a few times a second at most */
+            lf_status_set(line, "%s: %" PRIu64 " runs (%.0f/s), %" PRIu64 " ops checked, %" PRIu64
+                                " unknown, no violation yet",
+                          a->name, run + 1, (run + 1) / (t - start), ops_checked, unknown);
+            next_report = t + 0.1;
         }
     }
+    lf_status_stop(line);
     double elapsed = lf_now_s() - start;
     if (!o.quiet || status != LF_EXIT_OK)
         fprintf(stderr,

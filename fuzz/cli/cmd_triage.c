@@ -14,6 +14,7 @@
 #include "corpus/triage.h"
 #include "json_out.h"
 #include "runner/workload.h"
+#include "status_line.h"
 #include "testcase/replay.h"
 #include "util/parse.h"
 
@@ -51,6 +52,8 @@ static void help(FILE *out) {
             "  --seconds S      time per replayed input (default 10; killed as STUCK after S + 60)\n"
             "  --save DIR       save the entries captured from replayed inputs in DIR/ADAPTER/ (one per bucket)\n"
             "  --json           one JSON object: groups (with their files), errors, counts\n"
+            "  -q, --quiet      no progress line on stderr (by default, while it works: files read, inputs\n"
+            "                   replayed, findings so far; in place on a terminal, every 5 s elsewhere)\n"
             "\n"
             "exit: 0 triaged, nothing unexpected; 1 some BUG, CRASH or STUCK group; 2 bad usage or some file\n"
             "      malformed (the rest triaged); 4 some file unreadable.\n");
@@ -60,7 +63,8 @@ typedef struct options {
     const char *adapter, *save;
     lf_triage_by by;
     lf_replay_options replay;
-    bool json;
+    bool json, quiet;
+    lf_status_line *line; /* the progress line, or NULL */
 } options;
 
 
@@ -145,8 +149,14 @@ static uint8_t *read_input(const char *path, size_t *len, char *err, size_t errl
     return buf;
 }
 
+static const char *base_name(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 typedef struct counts {
     size_t entries, inputs, replayed, duplicates, ignored;
+    size_t violations, unexpected; /* findings so far: violations, and BUG/CRASH/STUCK ones among all */
 } counts;
 
 /* Replays one input and records what it did. False when out of memory. */
@@ -156,7 +166,7 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
     size_t len = 0;
     uint8_t *data = read_input(path, &len, err, sizeof err, &io);
     if (!data) {
-        fprintf(stderr, "linfuzz triage: %s\n", err);
+        lf_status_printf(o->line, stderr, "linfuzz triage: %s\n", err);
         return lf_triage_add_error(t, path, err, io);
     }
     c->inputs++;
@@ -172,7 +182,7 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
                  "%s: a fuzzer input of unknown adapter: pass --adapter NAME, or keep it under a directory named "
                  "after the adapter",
                  path);
-        fprintf(stderr, "linfuzz triage: %s\n", err);
+        lf_status_printf(o->line, stderr, "linfuzz triage: %s\n", err);
         ok = lf_triage_add_error(t, path, err, false);
     } else {
         c->replayed++;
@@ -195,14 +205,16 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
                 if (bucket && lf_entry_find_bucket(dir, bucket, found, sizeof found)) {
                     snprintf(saved, sizeof saved, "%s", found);
                 } else if (lf_entry_save(&r.entry, dir, saved, sizeof saved, err, sizeof err) != LF_OK) {
-                    fprintf(stderr, "linfuzz triage: %s\n", err);
+                    lf_status_printf(o->line, stderr, "linfuzz triage: %s\n", err);
                     saved[0] = 0;
                 }
             }
             ok = lf_triage_add_violation(t, path, true, &r.entry, saved[0] ? saved : NULL) >= 0;
+            c->violations++;
+            c->unexpected += a->linearizable;
         } else if (r.outcome == LF_REPLAY_FAILED) {
             snprintf(err, sizeof err, "%s: cannot replay: %s", path, r.detail);
-            fprintf(stderr, "linfuzz triage: %s\n", err);
+            lf_status_printf(o->line, stderr, "linfuzz triage: %s\n", err);
             ok = lf_triage_add_error(t, path, err, true);
         } else {
             char detail[300];
@@ -214,6 +226,7 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
             else
                 snprintf(detail, sizeof detail, "%s", r.detail);
             ok = lf_triage_add_other(t, path, a->name, cat, detail, len) >= 0;
+            c->unexpected += lf_triage_category_unexpected(cat);
         }
         lf_entry_free(&r.entry);
     }
@@ -324,6 +337,9 @@ int cmd_triage(int argc, char **argv) {
         } else if (!strcmp(a, "--json")) {
             o.json = true;
             continue;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o.quiet = true;
+            continue;
         } else if (!strcmp(a, "--")) {
             options_done = true; /* the rest are paths, even when they start with '-' */
             continue;
@@ -371,10 +387,19 @@ int cmd_triage(int argc, char **argv) {
         free(paths);
         return LF_EXIT_USAGE;
     }
+    o.line = lf_status_start("linfuzz triage", o.quiet);
     lf_triage_files fs = {0};
     bool ok = true;
-    for (size_t i = 0; ok && i < n_paths; i++) ok = lf_triage_collect(&fs, paths[i]);
+    for (size_t i = 0; ok && i < n_paths; i++) {
+        lf_status_set(o.line, "looking for entries and inputs in %s", paths[i]);
+        ok = lf_triage_collect(&fs, paths[i]);
+    }
     free(paths);
+    size_t n_entries = 0, n_inputs = 0;
+    for (size_t i = 0; i < fs.n; i++) {
+        n_entries += fs.files[i].kind == LF_TRIAGE_FILE_ENTRY;
+        n_inputs += fs.files[i].kind == LF_TRIAGE_FILE_INPUT;
+    }
     lf_triage t;
     lf_triage_init(&t, o.by);
     /* A fuzz target (fuzz_ADAPTER, linfuzz-fuzz) carries adapters the stock linfuzz may not: its entries are
@@ -383,19 +408,21 @@ int cmd_triage(int argc, char **argv) {
     if (!strncmp(self, "fuzz_", 5) || !strcmp(self, "linfuzz-fuzz")) t.entry_program = self;
     counts c = {0};
     /* Entries first, so that an input that is an entry's workload is recognised without a replay. */
-    for (size_t i = 0; ok && i < fs.n; i++) {
+    for (size_t i = 0, k = 0; ok && i < fs.n; i++) {
         const lf_triage_file *f = &fs.files[i];
         if (f->kind == LF_TRIAGE_FILE_OTHER) c.ignored++;
         if (f->kind == LF_TRIAGE_FILE_ERROR) {
-            fprintf(stderr, "linfuzz triage: %s\n", f->error);
+            lf_status_printf(o.line, stderr, "linfuzz triage: %s\n", f->error);
             ok = lf_triage_add_error(&t, f->path, f->error, true);
         }
         if (f->kind != LF_TRIAGE_FILE_ENTRY) continue;
+        lf_status_set(o.line, "entry %zu of %zu (then %zu inputs to replay): %s", ++k, n_entries, n_inputs,
+                      base_name(f->path));
         lf_violation_entry e;
         char err[1024];
         lf_status st = lf_entry_load(f->path, &e, err, sizeof err);
         if (st != LF_OK) {
-            fprintf(stderr, "linfuzz triage: %s\n", err);
+            lf_status_printf(o.line, stderr, "linfuzz triage: %s\n", err);
             ok = lf_triage_add_error(&t, f->path, err, st == LF_ERR_IO);
             continue;
         }
@@ -403,9 +430,15 @@ int cmd_triage(int argc, char **argv) {
         ok = lf_triage_add_violation(&t, f->path, false, &e, NULL) >= 0;
         lf_entry_free(&e);
     }
-    for (size_t i = 0; ok && i < fs.n; i++)
-        if (fs.files[i].kind == LF_TRIAGE_FILE_INPUT) ok = triage_input(&t, fs.files[i].path, &o, &c);
+    for (size_t i = 0, k = 0; ok && i < fs.n; i++) {
+        if (fs.files[i].kind != LF_TRIAGE_FILE_INPUT) continue;
+        lf_status_set(o.line, "input %zu of %zu, %zu replayed (%zu violations, %zu unexpected), %zu entries read: %s",
+                      ++k, n_inputs, c.replayed, c.violations, c.unexpected, c.entries, base_name(fs.files[i].path));
+        ok = triage_input(&t, fs.files[i].path, &o, &c);
+    }
+    lf_status_set(o.line, "grouping %zu findings", c.entries + c.inputs);
     ok = ok && lf_triage_group_all(&t);
+    lf_status_stop(o.line);
     if (!ok) {
         fprintf(stderr, "linfuzz triage: out of memory\n");
         lf_triage_free(&t);

@@ -12,8 +12,9 @@
  * lock never released) is declared STUCK by the watchdog (runner/stuck_watch.h): a STUCK entry is saved
  * (corpus/stuck.h), the report printed, and the process aborts likewise.
  *
- * Environment: LINFUZZ_VIOLATIONS_DIR (where entries go; default LINFUZZ_CORPUS/<adapter>/violations with
- * LINFUZZ_CORPUS defaulting to ./corpus, or for the targets built in linfuzz's tree to its source corpus/), LINFUZZ_FUZZ_SIGNAL=1 (feed the history signal too;
+ * Environment: LINFUZZ_VIOLATIONS_DIR (where entries go; default $LINFUZZ_CORPUS/<adapter>/violations when
+ * LINFUZZ_CORPUS is set, else violations/<adapter>/ in the working directory, as libFuzzer's crash files:
+ * never the source tree unless asked), LINFUZZ_FUZZ_SIGNAL=1 (feed the history signal too;
  * off by default because it measured no faster on the bundled bugs, docs/fuzzing.md; "overlap", "witness",
  * "nearmiss": only that part of it, for ablations),
  * LINFUZZ_FUZZ_MUTATOR=0 (libFuzzer's byte mutations only), LINFUZZ_FUZZ_PERTURB=0 (no schedule perturbation
@@ -56,11 +57,6 @@
 #include "util/clock.h"
 #include "util/env.h"
 #include "util/parse.h"
-
-/* The corpus root when LINFUZZ_CORPUS is unset: "corpus", under the current directory. Weak: the targets
- * built in linfuzz's own tree define it to the source tree's corpus/ (fuzz/targets/corpus_root.c). */
-__attribute__((weak)) const char *lf_fuzz_corpus_root(void);
-__attribute__((weak)) const char *lf_fuzz_corpus_root(void) { return "corpus"; }
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
@@ -174,9 +170,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
     if (dir && *dir)
         snprintf(G.violations_dir, sizeof G.violations_dir, "%s", dir);
+    else if (corpus && *corpus)
+        snprintf(G.violations_dir, sizeof G.violations_dir, "%s/%s/violations", corpus, G.adapter->name);
     else
-        snprintf(G.violations_dir, sizeof G.violations_dir, "%s/%s/violations",
-                 corpus && *corpus ? corpus : lf_fuzz_corpus_root(), G.adapter->name);
+        snprintf(G.violations_dir, sizeof G.violations_dir, "violations/%s", G.adapter->name);
     if (!lf_fc_executor_init(&G.executor, LF_CLOCK_TICKET)) {
         fprintf(stderr, "linfuzz-fuzz: cannot start %d worker threads\n", LF_FC_MAX_THREADS);
         exit(2);

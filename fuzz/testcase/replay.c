@@ -19,6 +19,8 @@
 #include "util/clock.h"
 
 void lf_replay_options_default(lf_replay_options *o) {
+    o->on_run = NULL;
+    o->on_run_ctx = NULL;
     o->runs = 200;
     o->seconds = 30;
     o->check_timeout = 10;
@@ -54,6 +56,7 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
     bool ok = true;
     double start = lf_now_s();
     for (uint64_t k = 0; k < o->runs && lf_now_s() - start < o->seconds; k++) {
+        if (o->on_run) o->on_run(o->on_run_ctx, r->runs, r->violations);
         if (!lf_fc_execute(&x, &plan, (unsigned)k, &h)) {
             ok = false;
             break;

@@ -7,7 +7,7 @@ set -u
 source "$(dirname "$0")/../lib.sh"
 BUILD=$(cd "$1" && pwd)
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-fuzz() { BUILD=$BUILD bash "$ROOT/ci/fuzz.sh" --jobs 1 "$@" >"$tmp/out" 2>"$tmp/err"; }
+fuzz() { bash "$ROOT/ci/fuzz.sh" --build "$BUILD" --jobs 1 "$@" >"$tmp/out" 2>"$tmp/err"; }
 
 fuzz --seconds 2 --self-seconds 1 --adapters mutex_queue,k3_trylock_queue --out "$tmp/run1"
 rc=$?

@@ -36,8 +36,8 @@ if [ $fuzz = 1 ]; then
   cd "$tmp" || exit 1
   "$T" -max_total_time=60 -timeout=30 >"$tmp/log" 2>&1
   check "the parent's fuzz target finds its adapter's bug" grep -q "linfuzz-fuzz: violation adapter=bounded_queue " "$tmp/log"
-  entry=$(ls corpus/bounded_queue/violations/*.lfz 2>/dev/null | head -1)
-  check "the entry is under the parent's ./corpus" test -n "$entry"
+  entry=$(ls violations/bounded_queue/*.lfz 2>/dev/null | head -1)
+  check "the entry is under violations/bounded_queue/ of the working directory" test -n "$entry"
   [ -n "$entry" ] && expect_rc 1 "fuzz_bounded_queue repro ENTRY" "$T" repro "$entry" --runs 20
   expect_rc 0 "fuzz_bounded_queue adapters: it carries the parent's adapter only" "$T" adapters --names
   check "the adapter list is exactly bounded_queue" bash -c "[ \"\$(cat '$tmp/out')\" = bounded_queue ]"

@@ -67,8 +67,8 @@ T=$tmp/ex-buggy/fuzz_bounded_queue
 mkdir -p "$tmp/run-buggy" && cd "$tmp/run-buggy" || exit 1
 "$T" -max_total_time=60 -timeout=30 >"$tmp/log-buggy" 2>&1
 check "the buggy queue's target stops on a violation" grep -q "linfuzz-fuzz: violation adapter=bounded_queue " "$tmp/log-buggy"
-entry=$(ls corpus/bounded_queue/violations/*.lfz 2>/dev/null | head -1)
-check "its entry is under ./corpus/bounded_queue/violations/" test -n "$entry"
+entry=$(ls violations/bounded_queue/*.lfz 2>/dev/null | head -1)
+check "its entry is under violations/bounded_queue/ of the working directory" test -n "$entry"
 check "libFuzzer wrote the crash input" bash -c "ls crash-* >/dev/null 2>&1"
 if [ -n "$entry" ]; then
   expect_rc 1 "fuzz_bounded_queue repro ENTRY (exit 1)" "$T" repro "$entry" --runs 100
@@ -78,7 +78,7 @@ if [ -n "$entry" ]; then
   has "$tmp/out" "=== LINEARIZABILITY VIOLATION  adapter=bounded_queue  type=queue" "show prints the report"
   expect_rc 1 "fuzz_bounded_queue triage . (a BUG group: exit 1)" "$T" triage .
   has "$tmp/out" "| BUG | 1 | bounded_queue | queue " "triage groups the entry and the crash input as one bug"
-  has "$tmp/out" "fuzz_bounded_queue repro .*corpus/bounded_queue/violations/" "triage's command reproduces it with the target"
+  has "$tmp/out" "fuzz_bounded_queue repro .*violations/bounded_queue/" "triage's command reproduces it with the target"
   # the stock linfuzz does not carry the user's adapter: it says so instead of guessing
   "$P/bin/linfuzz" repro "$entry" >"$tmp/stock" 2>&1
   has "$tmp/stock" "adapter 'bounded_queue' is not in this build" "the stock linfuzz re-checks but cannot re-run it"
@@ -88,7 +88,7 @@ LINFUZZ_FUZZ_SECONDS=5 "$tmp/ex-correct/fuzz_bounded_queue" -max_total_time=30 >
 rc=$?
 check "the correct queue's target stays clean for 5 s (rc $rc)" \
   bash -c "[ $rc = 0 ] && grep -q 'linfuzz-fuzz: summary adapter=bounded_queue .* violations=0 ' '$tmp/log-correct'"
-check "and writes no entry" test ! -e corpus
+check "and writes no entry" test ! -e violations
 
 [ "$fail" = 0 ] || { echo "--- logs ---"; tail -n 15 "$tmp"/log-*; }
 finish
