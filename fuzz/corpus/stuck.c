@@ -266,3 +266,5 @@ void lf_stuck_write_report(FILE *f, const lf_violation_entry *e) {
     write_report(f, &e->full, lf_entry_may_block(e), lf_entry_meta(e, "adapter"), lf_entry_meta(e, "origin"),
                  lf_entry_meta(e, "workload"), lf_entry_meta(e, "detected"), lf_entry_meta(e, "bucket"));
 }
+
+void lf_stuck_write_why(FILE *f, const lf_violation_entry *e) { write_why(f, &e->full, lf_entry_may_block(e)); }

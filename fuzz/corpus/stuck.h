@@ -60,5 +60,7 @@ bool lf_entry_is_stuck(const lf_violation_entry *e);
 uint32_t lf_entry_may_block(const lf_violation_entry *e);
 /* Writes the report of a STUCK entry, laid out from its metadata (what lf_entry_write_report does for it). */
 void lf_stuck_write_report(FILE *f, const lf_violation_entry *e);
+/* Writes only its "why" lines: the ops that never returned and why they may wait (one line per explanation). */
+void lf_stuck_write_why(FILE *f, const lf_violation_entry *e);
 
 #endif

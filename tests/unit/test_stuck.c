@@ -87,7 +87,9 @@ static void entries(void) {
     lf_triage_init(&t, LF_TRIAGE_BY_SIGNATURE);
     long i = lf_triage_add_violation(&t, "stuck.lfz", false, &back, NULL);
     CHECK(i >= 0 && t.items[i].category == LF_TRIAGE_STUCK && !t.items[i].bucket_differs);
-    CHECK(lf_triage_group_all(&t) && t.n_groups == 1 && !strcmp(t.groups[0].label, "queue STUCK_EMPTY deq"));
+    CHECK(lf_triage_group_all(&t) && t.n_groups == 1);
+    CHECKF(t.n_groups == 1 && !strcmp(t.groups[0].label, "queue STUCK_EMPTY deq"), "label '%s'",
+           t.n_groups ? t.groups[0].label : "");
     lf_triage_free(&t);
     free(bytes);
     lf_entry_free(&back);
