@@ -5,6 +5,7 @@
 
 #include "brute/brute.h"
 #include "check/pipeline.h"
+#include "check/progress.h"
 #include "hitting/hitting.h"
 #include "monitor/monitor.h"
 #include "wgl/wgl.h"
@@ -36,6 +37,8 @@ static void run_wgl(const lf_history *h, const lf_check_options *o, lf_result *r
     wo.timeout_s = o->timeout_s;
     wo.max_memory_bytes = o->max_memory_bytes;
     wo.want_witness = o->want_witness;
+    wo.progress = o->progress;
+    lf_progress_stage(o->progress, "wgl");
     lf_wgl_check(h, &wo, r);
 }
 
@@ -49,6 +52,7 @@ static void run_pipeline(const lf_history *h, const lf_check_options *o, lf_resu
     po.max_memory_bytes = o->max_memory_bytes;
     po.want_witness = o->want_witness;
     po.hitting_depth = o->max_depth;
+    po.progress = o->progress;
     if (o->max_depth || o->engine == LF_ENGINE_HITTING) {
         po.hitting_work_factor = UINT64_MAX;
         po.hitting_max_size = SIZE_MAX;
@@ -63,6 +67,7 @@ static void run_pipeline(const lf_history *h, const lf_check_options *o, lf_resu
 void lf_check(const lf_history *h, const lf_check_options *o, lf_result *r) {
     switch (o->engine) {
     case LF_ENGINE_MONITOR:
+        lf_progress_stage(o->progress, "monitor");
         lf_monitor_check(h, r);
         return;
     case LF_ENGINE_BRUTE: {
@@ -71,6 +76,8 @@ void lf_check(const lf_history *h, const lf_check_options *o, lf_result *r) {
         if (o->timeout_s > 0) bo.timeout_s = o->timeout_s;
         if (o->max_memory_bytes) bo.max_memory_bytes = o->max_memory_bytes;
         bo.want_witness = o->want_witness;
+        bo.progress = o->progress;
+        lf_progress_stage(o->progress, "brute");
         lf_brute_check(h, &bo, r);
         return;
     }

@@ -41,6 +41,7 @@ typedef struct lf_pipeline_options {
     uint64_t hitting_work_factor; /* budget ops^2 x this (0: LF_PIPELINE_HITTING_WORK_FACTOR; UINT64_MAX: none) */
     size_t hitting_max_size;      /* ops x width of the parts that try the families (0: LF_PIPELINE_HITTING_MAX_SIZE;
                                    * SIZE_MAX: every part) */
+    lf_progress *progress;        /* stage, steps and parts are published here (NULL: none) */
 } lf_pipeline_options;
 
 /* Counters of one run, for benchmarks and tests. */

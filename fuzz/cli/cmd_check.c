@@ -4,14 +4,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
-#include "linfuzz/check.h"
 #include "commands.h"
 #include "json_out.h"
+#include "linfuzz/check.h"
 #include "linfuzz/format.h"
+#include "status_line.h"
 #include "util/clock.h"
 #include "util/parse.h"
+
+/* The time budget per history when --timeout is not given: long enough for what the engines can decide,
+ * short enough that an undecidable history (a million overlapping counter ops, say) ends with "unknown"
+ * instead of running for hours. */
+#define CHECK_DEFAULT_TIMEOUT_S 60.0
 
 static void help(FILE *out) {
     fprintf(out,
@@ -25,10 +31,15 @@ static void help(FILE *out) {
             "  --engine E       auto (default), monitor, brute, wgl or hitting\n"
             "  --json           one JSON object per file instead of text lines\n"
             "  --witness        print a linearization order for linearizable histories\n"
-            "  --timeout SEC    time budget per history for search engines (unknown when exceeded)\n"
+            "  --timeout SEC    time budget per history (default 60 s; 0 or none: no budget). A history that\n"
+            "                   is not decided within it is unknown. Accepts units: 500ms, 90s, 10m, 2h\n"
             "  --max-memory MB  memory budget per history for search engines (unknown when exceeded)\n"
             "  --max-depth D    deepest hitting-family depth tried\n"
             "  -q, --quiet      print nothing; the exit code tells\n"
+            "  --progress       show the progress line also when stderr is not a terminal (then a line of its\n"
+            "                   own every LINFUZZ_PROGRESS_SECONDS, default 5). On a terminal it is on: while a\n"
+            "                   file takes longer than a second, one line on stderr, redrawn in place, says\n"
+            "                   what is being done (the file, its time, the engine, steps, part, budget left)\n"
             "\n"
             "exit: 0 all linearizable, 1 some violation, 2 bad usage or malformed input, 3 some unknown,\n"
             "      4 a file could not be read. When files disagree the first of 2, 4, 1, 3 applies.\n");
@@ -62,10 +73,68 @@ static void print_witness(FILE *out, const lf_history *h, const lf_result *r) {
     }
 }
 
+/* What the progress line shows (fuzz/cli/status_line.h): the file being checked, once it has taken a second.
+ * The main thread writes the fields with atomic stores, the line's reporter thread reads them. */
+typedef struct {
+    lf_progress progress;  /* the engines' stage and counters (lf_check_options.progress) */
+    const char *path;      /* the file */
+    uint64_t start_ns;     /* when it was opened; 0 between files (the line then shows nothing) */
+    uint64_t check_ns;     /* when its check started (0 while reading): the budget counts from there */
+    double budget;         /* the time budget of each check, 0 for none */
+} check_tracker;
+
+static uint64_t now_ns(void) { return (uint64_t)(lf_now_s() * 1e9); }
+
+/* "45.1M" for counts that would otherwise be long. */
+static void fmt_count(char *buf, size_t len, uint64_t x) {
+    if (x >= 1000000000)
+        snprintf(buf, len, "%.1fG", (double)x / 1e9);
+    else if (x >= 1000000)
+        snprintf(buf, len, "%.1fM", (double)x / 1e6);
+    else if (x >= 10000)
+        snprintf(buf, len, "%.1fk", (double)x / 1e3);
+    else
+        snprintf(buf, len, "%" PRIu64, x);
+}
+
+/* The line's text: "FILE: 12 s, wgl, 45.1M steps, part 3 of 10, 47 s left of the 60 s budget", or nothing
+ * while no file has been at it for a second. */
+static void check_status(void *ctx, char *buf, size_t len) {
+    check_tracker *t = ctx;
+    buf[0] = '\0';
+    uint64_t start = __atomic_load_n(&t->start_ns, __ATOMIC_ACQUIRE), now = now_ns();
+    if (start == 0 || now < start + 1000000000ull) return;
+    const char *path = __atomic_load_n(&t->path, __ATOMIC_RELAXED);
+    uint64_t check = __atomic_load_n(&t->check_ns, __ATOMIC_RELAXED);
+    lf_progress p;
+    lf_progress_read(&t->progress, &p);
+    int n = snprintf(buf, len, "%s: %.0f s, %s", path, (double)(now - start) / 1e9,
+                     check == 0 ? "reading" : p.stage ? p.stage : "checking");
+    char steps[32];
+    if (check && p.stage && p.steps && n >= 0 && (size_t)n < len) {
+        fmt_count(steps, sizeof steps, p.steps);
+        n += snprintf(buf + n, len - (size_t)n, ", %s steps", steps);
+    }
+    if (check && p.parts_total > 1 && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, ", part %" PRIu64 " of %" PRIu64,
+                      p.parts_done < p.parts_total ? p.parts_done + 1 : p.parts_total, p.parts_total);
+    if (check && t->budget > 0 && n >= 0 && (size_t)n < len) {
+        double left = t->budget - (double)(now - check) / 1e9;
+        snprintf(buf + n, len - (size_t)n, ", %.0f s left of the %g s budget", left > 0 ? left : 0, t->budget);
+    }
+}
+
+/* A file is done: the line shows nothing more and is erased before the file's result is printed. */
+static void file_done(lf_status_line *line, check_tracker *t) {
+    __atomic_store_n(&t->start_ns, 0, __ATOMIC_RELEASE);
+    lf_status_printf(line, stdout, "%s", "");
+}
+
 int cmd_check(int argc, char **argv) {
     lf_check_options opt;
     lf_check_options_default(&opt);
-    bool json = false, quiet = false;
+    bool json = false, quiet = false, force_progress = false;
+    opt.timeout_s = CHECK_DEFAULT_TIMEOUT_S;
     int first_file = argc;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -76,6 +145,8 @@ int cmd_check(int argc, char **argv) {
             json = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = true;
+        } else if (!strcmp(a, "--progress")) {
+            force_progress = true;
         } else if (!strcmp(a, "--witness")) {
             opt.want_witness = true;
         } else if (!strcmp(a, "--engine") || !strcmp(a, "--timeout") || !strcmp(a, "--max-memory") ||
@@ -92,8 +163,13 @@ int cmd_check(int argc, char **argv) {
                     return LF_EXIT_USAGE;
                 }
             } else if (!strcmp(a, "--timeout")) {
-                if (!lf_parse_seconds(v, 0.001, LF_MAX_SECONDS, &opt.timeout_s)) {
-                    fprintf(stderr, "linfuzz check: --timeout takes a positive number of seconds, not '%s'\n", v);
+                if (!strcmp(v, "none")) {
+                    opt.timeout_s = 0;
+                } else if (!lf_parse_seconds(v, 0, LF_MAX_SECONDS, &opt.timeout_s)) {
+                    fprintf(stderr,
+                            "linfuzz check: --timeout takes a duration (seconds, or with a unit: 500ms, 10m), or 0 "
+                            "or none for no budget, not '%s'\n",
+                            v);
                     return LF_EXIT_USAGE;
                 }
             } else if (!strcmp(a, "--max-memory")) {
@@ -126,14 +202,27 @@ int cmd_check(int argc, char **argv) {
         return LF_EXIT_USAGE;
     }
     int exit_code = LF_EXIT_OK;
+    check_tracker tracker;
+    memset(&tracker, 0, sizeof tracker);
+    tracker.budget = opt.timeout_s;
+    lf_status_line *line = lf_status_start("linfuzz check", quiet || !(force_progress || isatty(STDERR_FILENO)));
+    if (line) {
+        opt.progress = &tracker.progress;
+        lf_status_set_source(line, check_status, &tracker);
+    }
     for (int i = first_file; i < argc; i++) {
         const char *path = argv[i];
         lf_history h;
         char err[1024];
         int code;
         double t0 = (lf_now_s() * 1e3);
+        memset(&tracker.progress, 0, sizeof tracker.progress); /* no check is running: nobody writes it now */
+        __atomic_store_n(&tracker.path, path, __ATOMIC_RELAXED);
+        __atomic_store_n(&tracker.check_ns, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&tracker.start_ns, now_ns(), __ATOMIC_RELEASE);
         lf_status st = lf_history_read(path, &h, err, sizeof err);
         if (st != LF_OK) {
+            file_done(line, &tracker);
             code = st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
             fprintf(stderr, "linfuzz check: %s\n", err);
             if (json && !quiet) {
@@ -146,7 +235,9 @@ int cmd_check(int argc, char **argv) {
         } else {
             lf_result r;
             lf_result_init(&r);
+            __atomic_store_n(&tracker.check_ns, now_ns(), __ATOMIC_RELAXED);
             lf_check(&h, &opt, &r);
+            file_done(line, &tracker);
             double ms = (lf_now_s() * 1e3) - t0;
             code = r.verdict == LF_LINEARIZABLE ? LF_EXIT_OK
                    : r.verdict == LF_VIOLATION  ? LF_EXIT_VIOLATION
@@ -189,6 +280,7 @@ int cmd_check(int argc, char **argv) {
         }
         if (severity(code) > severity(exit_code)) exit_code = code;
     }
+    lf_status_stop(line);
     if (fflush(stdout) != 0) return LF_EXIT_IO;
     return exit_code;
 }

@@ -1,7 +1,7 @@
 /* Checking histories for linearizability: the verdicts and explanations every engine returns, and the
  * pipeline that picks an engine for a history (`linfuzz check --engine ...`).
  *
- * auto: the log-linear monitors when they apply (unambiguous register/set/stack/queue/pqueue), otherwise
+ * auto: the log-linear monitors when they apply (unambiguous register/set/stack/queue/pqueue/deque), otherwise
  * the general checkers. Every engine answers linearizable, violation or unknown, never guesses. The numeric
  * verdicts are the exit codes of `linfuzz check` (0 linearizable, 1 violation, 3 unknown). docs/pipeline.md. */
 #ifndef LINFUZZ_CHECK_H
@@ -60,12 +60,26 @@ typedef enum lf_engine {
     LF_ENGINE_HITTING,
 } lf_engine;
 
+/* Live progress of a running lf_check, for a reporter in another thread (`linfuzz check` draws its progress
+ * line from it). The check writes the fields with atomic stores; read them only through lf_progress_read,
+ * from any thread, at any time. Zero the struct before the check. */
+typedef struct lf_progress {
+    const char *stage;    /* engine at work: "monitor", "brute", "hitting", "wgl" (NULL before the first) */
+    uint64_t steps;       /* search steps of the stage so far (wgl, brute: iterations; hitting: schedules) */
+    uint64_t parts_done;  /* parts of a split history decided so far */
+    uint64_t parts_total; /* parts of the history (0 until it is split, 1 when it is not) */
+} lf_progress;
+
+/* A snapshot of *p (each field read atomically). */
+void lf_progress_read(const lf_progress *p, lf_progress *snapshot);
+
 typedef struct lf_check_options {
     lf_engine engine;
     double timeout_s;        /* wall-clock budget for search engines; 0 = none */
     size_t max_memory_bytes; /* memory budget for search engines; 0 = built-in default */
     bool want_witness;       /* fill lf_result.witness when linearizable */
     int max_depth;           /* hitting families: deepest d tried; 0 = default */
+    lf_progress *progress;   /* updated while the check runs; NULL: none */
 } lf_check_options;
 
 void lf_check_options_default(lf_check_options *o);
