@@ -509,6 +509,11 @@ void lf_brute_check(const lf_history *h, const lf_brute_options *o, lf_result *r
         lf_result_set(r, LF_UNKNOWN, "brute", "malformed history: %s", err);
         return;
     }
+    if ((unsigned)h->type >= LF_TYPE_COUNT) { /* its models are the built-in types' */
+        lf_result_set(r, LF_UNKNOWN, "brute", "brute force has no model of the custom type %s (use --engine auto or "
+                      "wgl with its spec)", lf_history_type_name(h));
+        return;
+    }
 
     search *S = calloc(1, sizeof *S);
     if (!S) {

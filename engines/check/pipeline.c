@@ -93,7 +93,7 @@ typedef struct pipeline {
 /* The monitor on one part of a split history (a set history whose whole was ambiguous): it only ever
  * settles "linearizable" here; a violation is left to WGL, whose explanation names the global ops. */
 static bool part_monitor_linearizable(const pipeline *pl, const lf_op *ops, size_t n) {
-    if (pl->h->type != LF_TYPE_SET) return false; /* the only type that is both split and monitored */
+    if (pl->h->type != LF_TYPE_SET || pl->o->spec) return false; /* the only type both split and monitored */
     /* A part holds one key, i.e. at most two values (an integer and nil share a key): more than two
      * inserting adds (those that did not return false) repeat a value, and then the part is ambiguous.
      * This spares most ambiguous parts the full check. */
@@ -346,7 +346,7 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
     pl.budget.max_bytes = o->max_memory_bytes ? o->max_memory_bytes : LF_WGL_DEFAULT_MEMORY;
     pl.budget.progress = o->progress;
 
-    if (o->use_monitor && monitor_may_apply(h)) {
+    if (o->use_monitor && !o->spec && monitor_may_apply(h)) {
         lf_progress_stage(o->progress, "monitor");
         lf_monitor_check(h, r);
         if (r->verdict == LF_VIOLATION || (r->verdict == LF_LINEARIZABLE && !o->want_witness)) {
@@ -358,12 +358,13 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
         lf_result_free(r);
         lf_result_init(r);
     }
-    pl.spec = lf_spec_builtin(h->type);
+    pl.spec = o->spec ? o->spec : lf_spec_of_history(h);
     if (!pl.spec) {
-        lf_result_set(r, LF_UNKNOWN, last_stage(o), "no specification for type %s", lf_type_name(h->type));
+        lf_result_set(r, LF_UNKNOWN, last_stage(o), "no specification for type %s", lf_history_type_name(h));
         return;
     }
     lf_spec_env_of_history(h, &pl.env);
+    pl.env.user = o->spec_user;
 
     size_t parts = 1;
     lf_keyed *keyed = split_by_key(&pl, &parts);

@@ -54,7 +54,7 @@ void lf_monitor_check(const lf_history *h, lf_result *r) {
     }
     default:
         lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: the monitors do not decide %s histories",
-                      lf_type_name(h->type));
+                      lf_history_type_name(h));
         return;
     }
     /* One source of truth: a monitor that does not find the history linearizable has said why in r, and

@@ -275,9 +275,9 @@ void lf_wgl_check(const lf_history *h, const lf_wgl_options *o, lf_result *r) {
         lf_result_set(r, LF_UNKNOWN, "wgl", "malformed history: %s", err);
         return;
     }
-    const lf_spec *spec = lf_spec_builtin(h->type);
+    const lf_spec *spec = lf_spec_of_history(h);
     if (!spec) {
-        lf_result_set(r, LF_UNKNOWN, "wgl", "no specification for type %s", lf_type_name(h->type));
+        lf_result_set(r, LF_UNKNOWN, "wgl", "no specification for type %s", lf_history_type_name(h));
         return;
     }
     lf_spec_env env;

@@ -5,6 +5,8 @@
 #include "linfuzz/adapter.h"
 #include "commands.h"
 #include "json_out.h"
+#include "linfuzz/spec.h"
+#include "runner/adapter_type.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -21,17 +23,18 @@ static void help(FILE *out) {
             "(exit 2).\n"
             "\n"
             "options:\n"
-            "  --json   one JSON array of {name, type, linearizable, methods, capacity, exclusive, may_block,\n"
-            "           summary}\n"
+            "  --json   one JSON array of {name, type, custom, spec, deterministic, linearizable, methods,\n"
+            "           capacity, exclusive, may_block, summary} (custom: the type is the adapter's own; spec: it\n"
+            "           has a specification; deterministic: it may serve as its own specification, --spec self)\n"
             "  --names  only the names, one per line\n");
 }
 
 /* Writes the names of the methods in mask, separated by sep; JSON strings when json. */
-static void print_methods(uint32_t mask, const char *sep, bool json) {
+static void print_methods(const lf_adapter *a, uint32_t mask, const char *sep, bool json) {
     bool first = true;
     for (int m = 0; m < LF_M_COUNT; m++)
         if (mask & LF_METHOD_BIT(m)) {
-            printf(json ? "%s\"%s\"" : "%s%s", first ? "" : sep, lf_method_name((lf_method)m));
+            printf(json ? "%s\"%s\"" : "%s%s", first ? "" : sep, lf_adapter_method_name(a, (unsigned)m));
             first = false;
         }
 }
@@ -46,12 +49,12 @@ static void print_declaration(const lf_adapter *a) {
     for (int g = 0; g < LF_MAX_GROUPS; g++)
         if (a->exclusive[g]) {
             printf("%sone worker: ", sep);
-            print_methods(a->exclusive[g], ",", false);
+            print_methods(a, a->exclusive[g], ",", false);
             sep = "; ";
         }
     if (a->may_block) {
         printf("%sblocks: ", sep);
-        print_methods(a->may_block, ",", false);
+        print_methods(a, a->may_block, ",", false);
         sep = "; ";
     }
     if (strcmp(sep, " [") != 0) putchar(']');
@@ -86,28 +89,35 @@ int cmd_adapters(int argc, char **argv) {
             puts(a->name);
             continue;
         }
+        bool has_spec = a->type == LF_TYPE_CUSTOM ? a->custom && a->custom->spec : true;
         if (!json) {
-            printf("%-24s %-13s %-4s %s", a->name, lf_type_name(a->type), a->linearizable ? "yes" : "no", a->summary);
+            printf("%-24s %-13s %-4s %s%s", a->name, lf_adapter_type_name(a), a->linearizable ? "yes" : "no",
+                   a->summary, has_spec ? "" : " [no spec: checked against its own serial behaviour]");
             print_declaration(a);
             putchar('\n');
             continue;
         }
         fputs("  {\"name\": ", stdout);
         lf_json_string(stdout, a->name);
-        printf(", \"type\": \"%s\", \"linearizable\": %s, \"methods\": [", lf_type_name(a->type),
-               a->linearizable ? "true" : "false");
-        print_methods(a->methods, ", ", true);
+        fputs(", \"type\": ", stdout);
+        lf_json_string(stdout, lf_adapter_type_name(a));
+        printf(", \"custom\": %s, \"spec\": %s, \"deterministic\": %s, \"linearizable\": %s, \"methods\": [",
+               a->type == LF_TYPE_CUSTOM ? "true" : "false", has_spec ? "true" : "false",
+               a->deterministic ? "true" : "false", a->linearizable ? "true" : "false");
+        lf_method ms[LF_M_COUNT];
+        unsigned nm = lf_adapter_methods(a, ms);
+        for (unsigned k = 0; k < nm; k++) printf("%s\"%s\"", k ? ", " : "", lf_adapter_method_name(a, ms[k]));
         printf("], \"capacity\": %llu, \"exclusive\": [", (unsigned long long)a->capacity);
         bool first = true;
         for (int g = 0; g < LF_MAX_GROUPS; g++)
             if (a->exclusive[g]) {
                 fputs(first ? "[" : ", [", stdout);
-                print_methods(a->exclusive[g], ", ", true);
+                print_methods(a, a->exclusive[g], ", ", true);
                 putchar(']');
                 first = false;
             }
         fputs("], \"may_block\": [", stdout);
-        print_methods(a->may_block, ", ", true);
+        print_methods(a, a->may_block, ", ", true);
         fputs("], \"summary\": ", stdout);
         lf_json_string(stdout, a->summary);
         printf("}%s\n", i + 1 < lf_adapter_count() ? "," : "");

@@ -6,10 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "linfuzz/adapter.h"
 #include "commands.h"
 #include "json_out.h"
 #include "linfuzz/check.h"
 #include "linfuzz/format.h"
+#include "linfuzz/selfspec.h"
+#include "linfuzz/spec.h"
+#include "runner/adapter_check.h"
 #include "status_line.h"
 #include "util/clock.h"
 #include "util/parse.h"
@@ -35,11 +39,20 @@ static void help(FILE *out) {
             "                   is not decided within it is unknown. Accepts units: 500ms, 90s, 10m, 2h\n"
             "  --max-memory MB  memory budget per history for search engines (unknown when exceeded)\n"
             "  --max-depth D    deepest hitting-family depth tried\n"
+            "  --spec M         what the histories are checked against: type (default: the spec of their type,\n"
+            "                   built in or a custom type's, known when an adapter of this build declares it) or\n"
+            "                   self (the serial behaviour of --adapter: the self-spec, docs/custom-types.md)\n"
+            "  --adapter NAME   the adapter for --spec self (also: with --spec auto, its type's spec if it has\n"
+            "                   one, else its self-spec)\n"
             "  -q, --quiet      print nothing; the exit code tells\n"
             "  --progress       show the progress line also when stderr is not a terminal (then a line of its\n"
             "                   own every LINFUZZ_PROGRESS_SECONDS, default 5). On a terminal it is on: while a\n"
             "                   file takes longer than a second, one line on stderr, redrawn in place, says\n"
             "                   what is being done (the file, its time, the engine, steps, part, budget left)\n"
+            "\n"
+            "A violation of a custom type, or under the self-spec, is classified in Line-Up's two levels: 'no serial\n"
+            "order gives these results' or 'only orders that real time rules out give them' (JSON: \"level\").\n"
+            "Serial nondeterminism of the adapter is unknown, with \"serial_nondeterminism\": true in JSON.\n"
             "\n"
             "exit: 0 all linearizable, 1 some violation, 2 bad usage or malformed input, 3 some unknown,\n"
             "      4 a file could not be read. When files disagree the first of 2, 4, 1, 3 applies.\n");
@@ -65,10 +78,27 @@ static void print_engine_tag(FILE *out, const lf_result *r) {
         fprintf(out, " [%s]\n", r->engine);
 }
 
+/* A custom type without a spec: which adapters of this build could serve as its specification. */
+static void hint_self_spec(const lf_history *h) {
+    if (h->type != LF_TYPE_CUSTOM || lf_spec_of_history(h)) return;
+    fflush(stdout);
+    fprintf(stderr, "linfuzz check: type %s has no specification here; check it against an adapter's serial behaviour "
+                    "with --spec self --adapter NAME", lf_history_type_name(h));
+    const char *sep = " (adapters of this type: ";
+    for (size_t i = 0; i < lf_adapter_count(); i++) {
+        const lf_adapter *a = lf_adapter_at(i);
+        if (a->type == LF_TYPE_CUSTOM && lf_type_desc_equal(a->custom, h->custom)) {
+            fprintf(stderr, "%s%s", sep, a->name);
+            sep = ", ";
+        }
+    }
+    fprintf(stderr, "%s\n", sep[0] == ',' ? ")" : "");
+}
+
 static void print_witness(FILE *out, const lf_history *h, const lf_result *r) {
     char buf[200];
     for (size_t i = 0; i < r->witness_len; i++) {
-        lf_op_describe_typed(buf, sizeof buf, h->type, &h->ops[r->witness[i]]);
+        lf_history_describe_op(h, &h->ops[r->witness[i]], buf, sizeof buf);
         fprintf(out, "  %zu. op %" PRIu32 ": %s\n", i + 1, r->witness[i], buf);
     }
 }
@@ -136,6 +166,9 @@ int cmd_check(int argc, char **argv) {
     bool json = false, quiet = false, force_progress = false;
     opt.timeout_s = CHECK_DEFAULT_TIMEOUT_S;
     int first_file = argc;
+    const char *adapter_name = NULL;
+    lf_spec_mode spec_mode = LF_SPEC_AUTO;
+    bool spec_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -149,6 +182,20 @@ int cmd_check(int argc, char **argv) {
             force_progress = true;
         } else if (!strcmp(a, "--witness")) {
             opt.want_witness = true;
+        } else if (!strcmp(a, "--spec") || !strcmp(a, "--adapter")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "linfuzz check: %s needs a value\n", a);
+                return LF_EXIT_USAGE;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(a, "--adapter")) {
+                adapter_name = v;
+            } else if (!lf_spec_mode_from_name(v, &spec_mode)) {
+                fprintf(stderr, "linfuzz check: unknown --spec '%s' (auto, type, self)\n", v);
+                return LF_EXIT_USAGE;
+            } else {
+                spec_given = true;
+            }
         } else if (!strcmp(a, "--engine") || !strcmp(a, "--timeout") || !strcmp(a, "--max-memory") ||
                    !strcmp(a, "--max-depth")) {
             if (i + 1 >= argc) {
@@ -201,7 +248,13 @@ int cmd_check(int argc, char **argv) {
         fprintf(stderr, "linfuzz check: no history file given (see --help)\n");
         return LF_EXIT_USAGE;
     }
-    int exit_code = LF_EXIT_OK;
+    /* --adapter (and --spec self): the adapter's checker; otherwise each history's own type */
+    lf_adapter_checker checker;
+    bool use_adapter = adapter_name != NULL;
+    if (spec_given && spec_mode == LF_SPEC_SELF && !adapter_name) {
+        fprintf(stderr, "linfuzz check: --spec self needs --adapter NAME (whose serial behaviour is the spec)\n");
+        return LF_EXIT_USAGE;
+    }
     check_tracker tracker;
     memset(&tracker, 0, sizeof tracker);
     tracker.budget = opt.timeout_s;
@@ -210,6 +263,21 @@ int cmd_check(int argc, char **argv) {
         opt.progress = &tracker.progress;
         lf_status_set_source(line, check_status, &tracker);
     }
+    if (use_adapter) {
+        const lf_adapter *ad = lf_adapter_find(adapter_name);
+        char why[512];
+        if (!ad) {
+            fprintf(stderr, "linfuzz check: no adapter '%s' ('linfuzz adapters' lists them)\n", adapter_name);
+            lf_status_stop(line);
+            return LF_EXIT_USAGE;
+        }
+        if (!lf_adapter_checker_init(&checker, ad, spec_mode, &opt, why, sizeof why)) {
+            fprintf(stderr, "linfuzz check: %s\n", why);
+            lf_status_stop(line);
+            return LF_EXIT_USAGE;
+        }
+    }
+    int exit_code = LF_EXIT_OK;
     for (int i = first_file; i < argc; i++) {
         const char *path = argv[i];
         lf_history h;
@@ -236,8 +304,12 @@ int cmd_check(int argc, char **argv) {
             lf_result r;
             lf_result_init(&r);
             __atomic_store_n(&tracker.check_ns, now_ns(), __ATOMIC_RELAXED);
-            lf_check(&h, &opt, &r);
+            if (use_adapter)
+                lf_adapter_checker_check(&checker, &h, &r);
+            else
+                lf_check(&h, &opt, &r);
             file_done(line, &tracker);
+            bool hint = !use_adapter && !quiet && r.verdict == LF_UNKNOWN;
             double ms = (lf_now_s() * 1e3) - t0;
             code = r.verdict == LF_LINEARIZABLE ? LF_EXIT_OK
                    : r.verdict == LF_VIOLATION  ? LF_EXIT_VIOLATION
@@ -246,9 +318,12 @@ int cmd_check(int argc, char **argv) {
             } else if (json) {
                 printf("{\"file\":");
                 lf_json_string(stdout, path);
-                printf(",\"type\":\"%s\",\"ops\":%zu,\"verdict\":\"%s\",\"engine\":\"%s\"", lf_type_name(h.type),
-                       h.n, lf_verdict_name(r.verdict), r.engine);
+                printf(",\"type\":");
+                lf_json_string(stdout, lf_history_type_name(&h));
+                printf(",\"ops\":%zu,\"verdict\":\"%s\",\"engine\":\"%s\"", h.n, lf_verdict_name(r.verdict), r.engine);
                 if (r.depth >= 0) printf(",\"depth\":%d", r.depth);
+                if (r.level != LF_LEVEL_NONE) printf(",\"level\":\"%s\"", lf_level_name(r.level));
+                if (r.serial_nondeterminism) printf(",\"serial_nondeterminism\":true");
                 printf(",\"reason\":");
                 lf_json_string(stdout, r.verdict == LF_LINEARIZABLE ? "" : r.reason);
                 if (r.n_culprits) {
@@ -275,12 +350,14 @@ int cmd_check(int argc, char **argv) {
                 printf("%s: %s: %s", path, lf_verdict_name(r.verdict), r.reason);
                 print_engine_tag(stdout, &r);
             }
+            if (hint) hint_self_spec(&h);
             lf_result_free(&r);
             lf_history_free(&h);
         }
         if (severity(code) > severity(exit_code)) exit_code = code;
     }
     lf_status_stop(line);
+    if (use_adapter) lf_adapter_checker_free(&checker);
     if (fflush(stdout) != 0) return LF_EXIT_IO;
     return exit_code;
 }

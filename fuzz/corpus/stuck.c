@@ -30,6 +30,12 @@ static uint64_t values_left(const lf_history *h, uint64_t *inserted, uint64_t *r
 
 static bool is_container(lf_type t) { return lf_type_boundable(t); }
 
+/* Method m's name in h's type (a custom type's declared name). */
+static const char *method_name(const lf_history *h, unsigned m) {
+    const lf_method_decl *d = lf_history_method(h, m);
+    return d ? d->name : "?";
+}
+
 /* Why one pending op may be waiting: 0 as specified (empty/full), 1 lost wakeup, 2 hang; *full_wait for an
  * insert waiting for room. */
 static int classify(const lf_history *h, const lf_op *op, uint32_t may_block, uint64_t left, bool *full_wait) {
@@ -65,13 +71,13 @@ void lf_stuck_methods(const lf_history *h, char out[256]) {
     size_t w = 0;
     out[0] = 0;
     for (int m = 0; m < LF_M_COUNT && w < 255; m++)
-        if (mask & LF_METHOD_BIT(m)) w += (size_t)snprintf(out + w, 256 - w, "%s%s", w ? "," : "", lf_method_name((lf_method)m));
+        if (mask & LF_METHOD_BIT(m)) w += (size_t)snprintf(out + w, 256 - w, "%s%s", w ? "," : "", method_name(h, (unsigned)m));
 }
 
 void lf_stuck_bucket(const char *adapter, const lf_history *h, uint32_t may_block, char out[17]) {
     char methods[256], key[512];
     lf_stuck_methods(h, methods);
-    int n = snprintf(key, sizeof key, "%s|%s|%s|%s", adapter ? adapter : "", lf_type_name(h->type),
+    int n = snprintf(key, sizeof key, "%s|%s|%s|%s", adapter ? adapter : "", lf_history_type_name(h),
                      lf_stuck_shape(h, may_block), methods);
     size_t len = n > 0 && (size_t)n < sizeof key ? (size_t)n : sizeof key - 1;
     snprintf(out, 17, "%016llx", (unsigned long long)XXH64(key, len, 0));
@@ -88,8 +94,8 @@ uint32_t lf_entry_may_block(const lf_violation_entry *e) {
     while (list && *list) {
         const char *end = strchr(list, ',');
         size_t len = end ? (size_t)(end - list) : strlen(list);
-        const lf_method_info *mi = lf_method_lookup(e->full.type, list, len);
-        if (mi) mask |= LF_METHOD_BIT(mi->method);
+        unsigned m;
+        if (lf_history_method_lookup(&e->full, list, len, &m)) mask |= LF_METHOD_BIT(m);
         list = end ? end + 1 : NULL;
     }
     return mask;
@@ -103,7 +109,7 @@ typedef struct why_key {
 } why_key;
 
 static void write_one_why(FILE *f, const lf_history *h, why_key k, uint64_t ins, uint64_t rem, uint64_t left) {
-    const char *type = lf_type_name(h->type), *name = lf_method_name(k.method);
+    const char *type = lf_history_type_name(h), *name = method_name(h, k.method);
     if (k.cls == 2) {
         fprintf(f, "%s is not declared blocking (lf_adapter.may_block): if it waits for another thread by design, "
                    "declare it; otherwise this is a livelock, a lock that is never released, or a retry loop that "
@@ -152,7 +158,7 @@ static void write_why(FILE *f, const lf_history *h, uint32_t may_block) {
                 continue;
             if (done) done[j] = true;
             char d[160];
-            lf_op_describe_typed(d, sizeof d, h->type, o);
+            lf_history_describe_op(h, o, d, sizeof d);
             fprintf(f, "%s%s", listed++ ? ", " : "", d);
             if (!done) break;
         }
@@ -167,7 +173,7 @@ static void write_report(FILE *f, const lf_history *h, uint32_t may_block, const
                          const char *workload, const char *detector, const char *bucket) {
     size_t stuck = 0;
     for (size_t i = 0; i < h->n; i++) stuck += lf_op_pending(&h->ops[i]);
-    fprintf(f, "=== STUCK  adapter=%s  type=%s  shape=%s ===\n", adapter ? adapter : "-", lf_type_name(h->type),
+    fprintf(f, "=== STUCK  adapter=%s  type=%s  shape=%s ===\n", adapter ? adapter : "-", lf_history_type_name(h),
             lf_stuck_shape(h, may_block));
     if (origin) fprintf(f, "found by:   %s\n", origin);
     if (workload) fprintf(f, "workload:   %s\n", workload);
@@ -208,7 +214,7 @@ lf_status lf_capture_stuck(const lf_stuck_input *in, lf_violation_entry *e, char
     lf_stuck_methods(h, methods);
     for (int m = 0, w = 0; m < LF_M_COUNT; m++)
         if (in->may_block & LF_METHOD_BIT(m))
-            w += snprintf(may_block + w, sizeof may_block - (size_t)w, "%s%s", w ? "," : "", lf_method_name((lf_method)m));
+            w += snprintf(may_block + w, sizeof may_block - (size_t)w, "%s%s", w ? "," : "", method_name(h, (unsigned)m));
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
@@ -230,7 +236,7 @@ lf_status lf_capture_stuck(const lf_stuck_input *in, lf_violation_entry *e, char
     char sizes[32];
     snprintf(sizes, sizeof sizes, "%zu", h->n);
     ok = ok && e->verdict && lf_entry_set_meta(e, "entry", LF_ENTRY_FORMAT) && lf_entry_set_meta(e, "finding", "stuck") &&
-         lf_entry_set_meta(e, "adapter", in->adapter) && lf_entry_set_meta(e, "type", lf_type_name(h->type)) &&
+         lf_entry_set_meta(e, "adapter", in->adapter) && lf_entry_set_meta(e, "type", lf_history_type_name(h)) &&
          lf_entry_set_meta(e, "expected", in->expected_linearizable ? "linearizable" : "not linearizable") &&
          lf_entry_set_meta(e, "created", when) && lf_entry_set_meta(e, "linfuzz_version", LF_LINFUZZ_VERSION) &&
          lf_entry_set_meta(e, "bucket", bucket) && lf_entry_set_meta(e, "shape", lf_stuck_shape(h, in->may_block)) &&

@@ -2,6 +2,7 @@
 #include "corpus/triage.h"
 #include "corpus/stuck.h"
 
+#include "corpus/capture.h"
 #include "corpus/rootcause.h"
 
 #include <dirent.h>
@@ -147,6 +148,8 @@ const char *lf_triage_category_name(lf_triage_category c) {
         return "CRASH";
     case LF_TRIAGE_STUCK:
         return "STUCK";
+    case LF_TRIAGE_SERIAL_NONDETERMINISM:
+        return "SERIAL_NONDETERMINISM";
     case LF_TRIAGE_NOT_REPRODUCED:
         return "NOT_REPRODUCED";
     case LF_TRIAGE_KNOWN_BUG:
@@ -156,7 +159,7 @@ const char *lf_triage_category_name(lf_triage_category c) {
 }
 
 bool lf_triage_category_unexpected(lf_triage_category c) {
-    return c == LF_TRIAGE_BUG || c == LF_TRIAGE_CRASH || c == LF_TRIAGE_STUCK;
+    return c == LF_TRIAGE_BUG || c == LF_TRIAGE_CRASH || c == LF_TRIAGE_STUCK || c == LF_TRIAGE_SERIAL_NONDETERMINISM;
 }
 
 void lf_triage_format_time(int64_t unix_seconds, char out[24]) {
@@ -308,11 +311,14 @@ long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, cons
     uint64_t cut_stamp = cut ? strtoull(cut, NULL, 10) : 0;
     if (stuck) { /* the stuck methods and why they wait (corpus/stuck.h), recomputed like a violation's */
         uint32_t may_block = lf_entry_may_block(e);
-        it->sig.type = lf_type_name(e->minimized.type);
+        snprintf(it->sig.type, sizeof it->sig.type, "%s", lf_history_type_name(&e->minimized));
         it->sig.shape = lf_stuck_shape(&e->minimized, may_block);
-        it->sig.cut_method = "-";
+        snprintf(it->sig.cut_method, sizeof it->sig.cut_method, "-");
         lf_stuck_methods(&e->minimized, it->sig.methods);
         lf_stuck_bucket(it->adapter, &e->minimized, may_block, it->bucket);
+    } else if (lf_entry_category(e)) { /* the serial evidence is no violation: its own signature */
+        it->category = LF_TRIAGE_SERIAL_NONDETERMINISM;
+        lf_nondeterminism_signature(it->adapter, &e->minimized, &it->sig, it->bucket);
     } else {
         lf_violation_signature(&e->minimized, has_cut, cut_stamp, &it->sig);
         lf_violation_bucket(it->adapter, &e->minimized, has_cut, cut_stamp, it->bucket);
@@ -424,9 +430,11 @@ long lf_triage_find_workload(const lf_triage *t, const char *adapter, const uint
 
 /* ---- groups ---- */
 
-static bool is_violation(lf_triage_category c) { return c == LF_TRIAGE_BUG || c == LF_TRIAGE_KNOWN_BUG; }
-/* An item with a signature: a violation, or a STUCK run captured as an entry (an input that merely hung has
- * none). */
+static bool is_violation(lf_triage_category c) {
+    return c == LF_TRIAGE_BUG || c == LF_TRIAGE_KNOWN_BUG || c == LF_TRIAGE_SERIAL_NONDETERMINISM;
+}
+/* An item with a signature: a violation (or a serial nondeterminism), or a STUCK run captured as an entry
+ * (an input that merely hung has none). */
 static bool has_signature(const lf_triage_item *it) { return is_violation(it->category) || it->sig.shape != NULL; }
 
 /* The group label of an item (malloc'ed). */
@@ -438,6 +446,8 @@ static char *label_of(const lf_triage *t, const lf_triage_item *it) {
         case LF_TRIAGE_BY_SIGNATURE:
             if (it->category == LF_TRIAGE_STUCK) /* no root cause here: the stuck methods and why they wait */
                 snprintf(buf, sizeof buf, "%s %s %s", it->sig.type, it->sig.shape, it->sig.methods);
+            else if (it->category == LF_TRIAGE_SERIAL_NONDETERMINISM) /* no linearizability bug, no root cause */
+                snprintf(buf, sizeof buf, "%s, serial runs differ", it->sig.type);
             else if (it->cause[0])
                 snprintf(buf, sizeof buf, "%s, root cause: %s", it->sig.type, it->cause);
             else

@@ -42,7 +42,7 @@ static void default_handler(void *ctx, const lf_stuck_event *ev) {
         const lf_op *op = &ev->history->ops[i];
         if (!lf_op_pending(op)) continue;
         char d[160];
-        lf_op_describe_typed(d, sizeof d, ev->history->type, op);
+        lf_history_describe_op(ev->history, op, d, sizeof d);
         fprintf(stderr, "  %s\n", d);
     }
     fflush(stderr);

@@ -32,7 +32,11 @@
  * structure is a lost wakeup or a deadlock, lf_plan_balance_blocking; any: plan them too, and a blocking op
  * left waiting on an empty object is reported STUCK like any op that never returns),
  * LINFUZZ_STUCK_SECONDS=S (the watchdog's deadline: seconds without a call or a return; default from the run's
- * size, 2 to about 4 s).
+ * size, 2 to about 4 s),
+ * LINFUZZ_SPEC=auto|type|self (what histories are checked against: the spec of the adapter's type, or the
+ * adapter's own serial behaviour, the self-spec of linfuzz/selfspec.h; auto, the default, takes the type's spec
+ * when there is one; runner/adapter_check.h). With the self-spec, serial nondeterminism of the adapter is saved
+ * as an entry of its own category (SERIAL_NONDETERMINISM), reported and aborted on like a violation.
  *
  * For scripts, one line on stderr: "linfuzz-fuzz: violation adapter=.. seconds=.. executions=.. runs=.. entry=.."
  * at each captured violation, "linfuzz-fuzz: stuck adapter=.. seconds=.. executions=.. runs=.. entry=.." at a STUCK
@@ -51,6 +55,8 @@
 #include "corpus/capture.h"
 #include "corpus/entry.h"
 #include "corpus/stuck.h"
+#include "runner/adapter_check.h"
+#include "runner/adapter_type.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
 #include "testcase/history_signal.h"
@@ -68,7 +74,7 @@ static struct {
     unsigned n_methods;
     lf_fc_executor executor;
     lf_history history;
-    lf_check_options check;
+    lf_adapter_checker checker; /* the type's spec or the self-spec (LINFUZZ_SPEC) */
     bool signal, mutator, perturb, keep_duplicates, keep_going;
     bool overlap_only, witness_only, nearmiss_only; /* LINFUZZ_FUZZ_SIGNAL=overlap|witness|nearmiss */
     char violations_dir[PATH_MAX];
@@ -166,6 +172,18 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         fprintf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
+    lf_spec_mode spec_mode;
+    if (!lf_spec_mode_from_env(&spec_mode, err, sizeof err)) {
+        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        exit(2);
+    }
+    lf_check_options base;
+    lf_check_options_default(&base);
+    base.timeout_s = 5;
+    if (!lf_adapter_checker_init(&G.checker, G.adapter, spec_mode, &base, err, sizeof err)) {
+        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        exit(2);
+    }
     G.first_violation = -1;
     const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
     if (dir && *dir)
@@ -179,16 +197,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         exit(2);
     }
     lf_fc_executor_on_stuck(&G.executor, on_stuck, NULL);
-    lf_history_init(&G.history, G.adapter->type);
-    lf_check_options_default(&G.check);
-    G.check.timeout_s = 5;
+    lf_adapter_history_init(&G.history, G.adapter);
     G.start = lf_now_s();
     atexit(print_summary);
+    char checked[160];
     fprintf(stderr,
-            "linfuzz-fuzz: adapter %s (%s, %s), history signal %s, structured mutator %s, perturbation %s, "
-            "violations -> %s\n",
-            G.adapter->name, lf_type_name(G.adapter->type),
+            "linfuzz-fuzz: adapter %s (%s, %s, checked against %s), history signal %s, structured mutator %s, "
+            "perturbation %s, violations -> %s\n",
+            G.adapter->name, lf_adapter_type_name(G.adapter),
             G.adapter->linearizable ? "expected linearizable" : "known buggy",
+            lf_adapter_checker_describe(&G.checker, checked, sizeof checked),
             !G.signal             ? "off"
             : G.overlap_only      ? "overlap only"
             : G.witness_only      ? "witness only"
@@ -239,7 +257,7 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
     lf_stuck_input in = {
         .adapter = G.adapter->name,
         .expected_linearizable = G.adapter->linearizable,
-        .may_block = G.adapter->may_block,
+        .may_block = lf_adapter_blocking(G.adapter),
         .origin = origin,
         .workload_format = LF_FUZZ_CASE_FORMAT,
         .workload_desc = c ? desc : NULL,
@@ -268,9 +286,11 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
 }
 
 /* Minimises, saves and reports the first violation (then aborts, unless LINFUZZ_FUZZ_CONTINUE; continuing,
- * also the 2nd, 4th, 8th, ... up to LINFUZZ_FUZZ_CAPTURE captures). */
+ * also the 2nd, 4th, 8th, ... up to LINFUZZ_FUZZ_CAPTURE captures). A serial nondeterminism of the adapter
+ * (self-spec) is saved the same way, as an entry of its own category, with the serial evidence. */
 static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c, unsigned run,
                          const lf_result *res) {
+    bool nondet = res->serial_nondeterminism;
     G.violations++;
     bool power_of_two = (G.violations & (G.violations - 1)) == 0;
     if (G.captured >= G.capture_max || !power_of_two) return;
@@ -289,8 +309,8 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
         size = lf_fuzz_case_encode(c, ran);
         data = ran;
     }
-    fprintf(stderr, "\nlinfuzz-fuzz: VIOLATION in %s (%zu ops, %s): %s\nlinfuzz-fuzz: minimizing...\n", origin,
-            G.history.n, res->engine, res->reason);
+    fprintf(stderr, "\nlinfuzz-fuzz: %s in %s (%zu ops, %s): %s\n%s", nondet ? "SERIAL NONDETERMINISM" : "VIOLATION",
+            origin, G.history.n, res->engine, res->reason, nondet ? "" : "linfuzz-fuzz: minimizing...\n");
     lf_minimize_options mo;
     lf_minimize_options_default(&mo);
     mo.timeout_s = 30;
@@ -306,9 +326,21 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
         .minimize = &mo,
         .has_serial = true, /* the prefix and the drain: thread `threads` (case_runner.h) */
         .serial_thread = c->threads,
+        .check = &G.checker.check,
+        .spec_mode = G.checker.mode == LF_SPEC_SELF ? "self" : NULL,
     };
     lf_violation_entry e;
-    lf_status st = lf_capture_violation(&in, &e, err, sizeof err);
+    lf_status st;
+    lf_history evidence;
+    if (nondet && lf_selfspec_nondeterminism(G.checker.self, &G.history, &evidence)) {
+        st = lf_capture_nondeterminism(&in, &evidence, res->reason, &e, err, sizeof err);
+        lf_history_free(&evidence);
+    } else if (nondet) {
+        snprintf(err, sizeof err, "no serial evidence of the nondeterminism (out of memory)");
+        st = LF_ERR_NOMEM;
+    } else {
+        st = lf_capture_violation(&in, &e, err, sizeof err);
+    }
     const char *saved = "not saved";
     if (st != LF_OK) {
         fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
@@ -323,8 +355,8 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     /* This binary answers linfuzz's subcommands with the adapters it carries (an out-of-tree adapter too). */
     if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path, G.program, path);
     /* One line for scripts (ci/quickstart.sh, ci/bench_fuzz.sh). */
-    fprintf(stderr, "linfuzz-fuzz: violation adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n",
-            G.adapter->name, found_after, (unsigned long long)G.executions, (unsigned long long)G.runs,
+    fprintf(stderr, "linfuzz-fuzz: %s adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n",
+            nondet ? "nondeterminism" : "violation", G.adapter->name, found_after, (unsigned long long)G.executions, (unsigned long long)G.runs,
             path[0] ? path : "-");
     if (first) snprintf(G.first_entry, sizeof G.first_entry, "%s", path);
     fflush(stderr);
@@ -349,13 +381,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     G.cur_data = data;
     G.cur_size = size;
     G.cur_case = &c;
+    lf_adapter_checker_new_case(&G.checker); /* the runs of this case share the self-spec's memo */
     for (unsigned r = 0; r < c.repeats; r++) {
         G.cur_run = r;
         if (!lf_fc_execute(&G.executor, &plan, r, &G.history)) break;
         G.runs++;
         lf_result res;
         lf_result_init(&res);
-        lf_check(&G.history, &G.check, &res);
+        lf_adapter_checker_check(&G.checker, &G.history, &res);
         if (G.signal) {
             lf_history_signal(&G.history, history_counters);
             /* ablations: clear the part not wanted (nothing else writes these counters) */
@@ -364,7 +397,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (G.nearmiss_only) /* only the greedy steps that needed a reordering, and where it got stuck */
                 for (size_t k = LF_SIGNAL_RANK; k < LF_SIGNAL_STUCK; k += LF_SIGNAL_RANKS) history_counters[k] = 0;
         }
-        if (res.verdict == LF_VIOLATION) on_violation(data, size, &c, r, &res);
+        if (res.verdict == LF_VIOLATION || res.serial_nondeterminism) on_violation(data, size, &c, r, &res);
         if (res.verdict == LF_UNKNOWN) G.unknown++;
         lf_result_free(&res);
     }

@@ -5,12 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-unsigned lf_fuzz_case_methods(const lf_adapter *a, lf_method out[LF_M_COUNT]) {
-    unsigned n = 0;
-    for (int m = 0; m < LF_M_COUNT; m++)
-        if ((a->methods & LF_METHOD_BIT(m)) && lf_method_info_of(a->type, (lf_method)m)) out[n++] = (lf_method)m;
-    return n;
-}
+#include "runner/adapter_type.h"
+
+unsigned lf_fuzz_case_methods(const lf_adapter *a, lf_method out[LF_M_COUNT]) { return lf_adapter_methods(a, out); }
 
 lf_method lf_fuzz_case_call_method(const lf_fuzz_case *c, const lf_adapter *a, unsigned t, uint8_t method_byte) {
     lf_method ms[LF_M_COUNT];
@@ -286,7 +283,7 @@ void lf_fuzz_case_mutate(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) {
 /* The name of a call's method, "-" when the worker may call nothing. */
 static const char *call_name(const lf_fuzz_case *c, const lf_adapter *a, unsigned t, uint8_t method_byte) {
     lf_method m = lf_fuzz_case_call_method(c, a, t, method_byte);
-    return m == LF_M_COUNT ? "-" : lf_method_name(m);
+    return m == LF_M_COUNT ? "-" : lf_adapter_method_name(a, m);
 }
 
 int lf_fuzz_case_describe(char *buf, size_t len, const lf_fuzz_case *c, const lf_adapter *a) {

@@ -74,7 +74,7 @@ static void overlaps(const lf_history *h, const uint32_t *order, uint8_t *counte
 /* Greedy linearisation: per thread a cursor on its next op; the minimal ops (called no later than the
  * earliest return among the cursors) are the candidates, tried in call order. Pending ops are left out. */
 static bool greedy(const lf_history *h, const uint32_t *order, uint8_t *counters) {
-    const lf_spec *spec = lf_spec_builtin(h->type);
+    const lf_spec *spec = lf_spec_of_history(h); /* a custom type's spec too; none: no witness part */
     if (!spec) return true;
     /* threads: the distinct ids, each with its ops in call order */
     size_t n = h->n, n_threads = 0;

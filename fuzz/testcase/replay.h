@@ -20,6 +20,7 @@
 #include "corpus/entry.h"
 #include "runner/stuck_watch.h"
 #include "linfuzz/history.h"
+#include "runner/adapter_check.h"
 
 typedef struct lf_replay_options {
     /* lf_fc_replay calls this before each run with the runs done and the violating ones among them (a
@@ -33,6 +34,7 @@ typedef struct lf_replay_options {
     bool balance_blocking; /* plan as LINFUZZ_FUZZ_BLOCKING=balanced does (lf_fc_plan_balance_blocking) */
     lf_stuck_fn on_stuck;  /* lf_fc_replay: what a stuck run does (NULL: the watchdog's default) */
     void *on_stuck_ctx;
+    lf_spec_mode spec;    /* what the histories are checked against (default LF_SPEC_AUTO, runner/adapter_check.h) */
 } lf_replay_options;
 
 void lf_replay_options_default(lf_replay_options *o);
@@ -44,12 +46,20 @@ typedef struct lf_replay_result {
     lf_history first;    /* its history (initialised and owned by the caller) */
     char first_reason[512];
     const char *first_engine; /* static, or NULL */
+    /* With the self-spec, a run can show serial nondeterminism of the adapter instead: counted here, and
+     * when it is the first finding, first_nondeterministic is set and evidence holds the serial evidence
+     * (lf_selfspec_nondeterminism; initialised by lf_fc_replay, freed by the caller). */
+    uint64_t nondeterministic;
+    bool first_nondeterministic;
+    lf_history evidence;
+    char error[256];     /* why lf_fc_replay returned false */
 } lf_replay_result;
 
 /* Decodes data as a fuzz case for adapter a and runs it (see above); r->first must be initialised. False
- * when the runs could not start or continue (out of memory or threads). A run that gets stuck ends the
- * process through the executor's STUCK watchdog (its default: print the ops that never returned, exit 5);
- * lf_fc_replay_isolated turns it into an outcome instead. */
+ * when the runs could not start or continue (out of memory or threads, or the checker cannot be had: r->error
+ * says why). A violation or a serial nondeterminism is a finding; stop_at_first stops at either. A run that
+ * gets stuck ends the process through the executor's STUCK watchdog (its default: print the ops that never
+ * returned, exit 5); lf_fc_replay_isolated turns it into an outcome instead. */
 bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
                   lf_replay_result *r);
 

@@ -715,7 +715,8 @@ static void test_crafted_history(void) {
     REFUSED(&p, 1, NULL, "an initial value is only allowed for register types, not queue");
     BODY(tb_str(&b, "register"), tb_u8(&b, 4), tb_varint(&b, 0), tb_varint(&b, 0));
     REFUSED(&p, 1, NULL, "init flag 4 is not 0, 1, 2 or 3");
-    /* 3: a capacity follows (containers only; at least 1) */
+    /* 3 after a built-in type's name: a capacity follows (containers only; at least 1); after another name, a
+     * custom declaration (tests/unit/test_custom_types.c) */
     BODY(tb_str(&b, "register"), tb_u8(&b, 3), tb_varint(&b, 2), tb_varint(&b, 0), tb_varint(&b, 0));
     REFUSED(&p, 1, NULL, "a capacity is only allowed for stack, queue, pqueue and deque, not register");
     BODY(tb_str(&b, "queue"), tb_u8(&b, 3), tb_varint(&b, 0), tb_varint(&b, 0), tb_varint(&b, 0));
