@@ -1,7 +1,10 @@
 /* `linfuzz stress`: runs random workloads against one adapter until a violation is found or time is up.
  *
- * Run k uses the workload lf_workload_random(seed + k, threads, ops), so the workload of any run can be
- * repeated with `--seed <its seed> --runs 1` (the schedule, of course, cannot). */
+ * Run k uses the workload lf_workload_random(seed + k, threads, ops). Runs are controlled (fuzz/sched: the
+ * schedule lf_schedule_random(seed + k, ...) decides the interleaving) or free (the operating system's,
+ * perturbed), as --mode says: mixed (the default) makes three runs in four controlled. A controlled run
+ * replays exactly with `--seed <its seed> --runs 1 --mode controlled` (same threads and ops); of a free run
+ * only the workload can be repeated that way. */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -47,7 +50,9 @@ static void help(FILE *out) {
             "  --spec M       what histories are checked against: auto (default: the spec of the adapter's type,\n"
             "                 else its own serial behaviour), type, or self (the self-spec, docs/custom-types.md)\n"
             "  --timeout SEC  time budget per history for search engines (default 5; unknown when exceeded)\n"
-            "  --no-perturb   no injected delays or yields (the schedule the OS gives), to measure their effect\n"
+            "  --no-perturb   no injected delays or yields in free runs (the schedule the OS gives)\n"
+            "  --mode M       controlled (one thread at a time, a random schedule per run: deterministic), free\n"
+            "                 (the OS's interleaving, perturbed) or mixed (default: 3 runs in 4 controlled)\n"
             "  --blocking B   balanced (the default for an adapter that declares blocking methods): plan no\n"
             "                 remove that could wait forever on a correct implementation, so that a STUCK run\n"
             "                 is a bug; any: plan them too (default: LINFUZZ_FUZZ_BLOCKING, as the fuzz targets)\n"
@@ -61,12 +66,16 @@ static void help(FILE *out) {
             "written to DIR/nondeterminism-ADAPTER-SEED.hist (not a linearizability violation: exit 3).\n"
             "\n"
             "exit: 0 no violation (unknown verdicts are counted and reported, not failures), 1 violation found,\n"
-            "      2 bad usage, 3 serial nondeterminism, 4 the history could not be written, 5 stuck.\n",
+            "      2 bad usage, 3 serial nondeterminism, 4 the history could not be written, 5 stuck (an op never\n"
+            "      returned, or a controlled run deadlocked).\n",
             LF_WORKLOAD_MAX_THREADS);
 }
 
 
 
+
+typedef enum stress_mode { MODE_MIXED, MODE_CONTROLLED, MODE_FREE } stress_mode;
+static const char *const MODE_NAMES[] = {"mixed", "controlled", "free"};
 
 typedef struct stress_options {
     const char *adapter, *out_dir;
@@ -74,10 +83,25 @@ typedef struct stress_options {
     uint64_t runs, threads, ops, seed;
     lf_clock_kind clock;
     lf_engine engine;
+    stress_mode mode;
     lf_spec_mode spec;
     bool quiet, no_perturb;
     const char *blocking; /* --blocking, or NULL */
 } stress_options;
+
+static bool parse_mode(const char *s, stress_mode *out) {
+    for (int m = 0; m < 3; m++)
+        if (!strcmp(s, MODE_NAMES[m])) {
+            *out = (stress_mode)m;
+            return true;
+        }
+    return false;
+}
+
+/* Whether run k is controlled. */
+static bool run_controlled(const stress_options *o, uint64_t k) {
+    return o->mode == MODE_CONTROLLED || (o->mode == MODE_MIXED && k % 4 != 3);
+}
 
 /* Parses argv into o; returns -1 when the command should go on, else the exit status. */
 static int parse_args(int argc, char **argv, stress_options *o) {
@@ -119,6 +143,8 @@ static int parse_args(int argc, char **argv, stress_options *o) {
             ok = lf_clock_from_name(v, &o->clock);
         } else if (!strcmp(a, "--engine")) {
             ok = lf_engine_from_name(v, &o->engine);
+        } else if (!strcmp(a, "--mode")) {
+            ok = parse_mode(v, &o->mode);
         } else if (!strcmp(a, "--spec")) {
             ok = lf_spec_mode_from_name(v, &o->spec);
         } else if (a[0] == '-') {
@@ -145,15 +171,35 @@ static int parse_args(int argc, char **argv, stress_options *o) {
     return -1;
 }
 
+/* How run k was scheduled, for the reports ("controlled (pct ...)" or "free"), and how to repeat it. */
+static void describe_schedule(char *buf, size_t len, char *again, size_t again_len, const stress_options *o,
+                              const lf_adapter *a, const lf_runner *r, const lf_workload *w) {
+    if (r->controlled) {
+        char sched[512];
+        lf_schedule_describe(sched, sizeof sched, &r->schedule, w->threads);
+        snprintf(buf, len, "controlled (%s)%s", sched,
+                 r->last_stats.deterministic ? "" : ", NOT deterministic (watchdog or point budget)");
+    } else {
+        snprintf(buf, len, "free%s", o->no_perturb ? " (no perturbation)" : "");
+    }
+    snprintf(again, again_len, "linfuzz stress %s --seed %" PRIu64 " --runs 1 --threads %u --ops %u --mode %s%s",
+             a->name, w->seed, w->threads, w->ops_per_thread, r->controlled ? "controlled" : "free",
+             o->no_perturb ? " --no-perturb" : "");
+}
+
 /* Writes the violating history; returns the exit status. */
 static int report_violation(const stress_options *o, const lf_adapter *a, const lf_workload *w,
-                            const lf_history *h, const lf_result *res, uint64_t run) {
-    char path[PATH_MAX], desc[512], err[512];
+                            const lf_history *h, const lf_result *res, uint64_t run, const lf_runner *r) {
+    char path[PATH_MAX], desc[512], err[512], how[768], again[512];
     snprintf(path, sizeof path, "%s/violation-%s-%" PRIu64 ".hist", o->out_dir, a->name, w->seed);
     lf_workload_describe(desc, sizeof desc, w, a);
+    describe_schedule(how, sizeof how, again, sizeof again, o, a, r, w);
     fprintf(stderr, "linfuzz stress: %s: VIOLATION in run %" PRIu64 " (%zu ops, engine %s): %s\n", a->name,
             run + 1, h->n, res->engine, res->reason);
     fprintf(stderr, "  workload: %s\n", desc);
+    fprintf(stderr, "  schedule: %s\n", how);
+    fprintf(stderr, "  %s: %s\n", r->controlled && r->last_stats.deterministic ? "replay exactly" : "same workload",
+            again);
     if (lf_history_write(path, h, err, sizeof err) != LF_OK) {
         fprintf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
         return LF_EXIT_IO;
@@ -169,8 +215,11 @@ typedef struct stuck_context {
     const lf_adapter *a;
     const lf_workload *w;
     uint64_t run;
+    const lf_runner *runner;
     lf_status_line *line; /* erased before the report */
 } stuck_context;
+
+static void report_deadlock(const stuck_context *cx);
 
 /* A run got stuck: report it, write its history (stuck ops pending), exit 5 (stuck threads cannot be taken
  * back). */
@@ -179,8 +228,11 @@ static void on_stuck(void *p, const lf_stuck_event *ev) {
     char desc[512], origin[128], detected[160], path[PATH_MAX], err[512];
     lf_workload_describe(desc, sizeof desc, cx->w, cx->a);
     snprintf(origin, sizeof origin, "linfuzz stress, run %" PRIu64, cx->run + 1);
-    snprintf(detected, sizeof detected, "no call and no return for %.1f s (deadline %.1f s)", ev->waited_s,
-             ev->deadline_s);
+    if (ev->deadlock)
+        snprintf(detected, sizeof detected, "controlled run: every unfinished thread is blocked (a deadlock)");
+    else
+        snprintf(detected, sizeof detected, "no call and no return for %.1f s (deadline %.1f s)", ev->waited_s,
+                 ev->deadline_s);
     lf_status_stop(cx->line); /* the run's thread is stuck: it will not touch the line again */
     lf_stuck_input in = {.adapter = cx->a->name, .expected_linearizable = cx->a->linearizable,
                          .may_block = lf_adapter_blocking(cx->a), .origin = origin, .workload_desc = desc,
@@ -188,6 +240,7 @@ static void on_stuck(void *p, const lf_stuck_event *ev) {
     lf_violation_entry e;
     fprintf(stderr, "linfuzz stress: %s: STUCK in run %" PRIu64 ": %zu op%s never returned\n", cx->a->name, cx->run + 1,
             ev->stuck, ev->stuck == 1 ? "" : "s");
+    if (ev->deadlock) report_deadlock(cx);
     if (lf_capture_stuck(&in, &e, err, sizeof err) == LF_OK) {
         fputs(e.report, stderr);
         lf_entry_free(&e);
@@ -201,6 +254,19 @@ static void on_stuck(void *p, const lf_stuck_event *ev) {
     }
     fflush(NULL);
     _exit(LF_EXIT_STUCK);
+}
+
+/* A controlled run deadlocked: where each worker is, its schedule, and the command that replays it. */
+static void report_deadlock(const stuck_context *cx) {
+    char how[768], again[512], where[4096] = "";
+    describe_schedule(how, sizeof how, again, sizeof again, cx->o, cx->a, cx->runner, cx->w);
+    lf_plan p;
+    if (lf_plan_build(&p, cx->w, cx->a)) {
+        lf_runner_describe_stuck(where, sizeof where, cx->runner, &p);
+        lf_plan_free(&p);
+    }
+    fprintf(stderr, "  a deadlock: every unfinished thread is blocked\n%s", where);
+    fprintf(stderr, "  schedule: %s\n  replay exactly: %s\n", how, again);
 }
 
 /* Writes the serial evidence of the adapter's nondeterminism; returns the exit status. */
@@ -235,6 +301,7 @@ static bool run_checked(lf_runner *r, const lf_adapter *a, const lf_workload *w,
     bool ok = lf_runner_run(r, a, w, &p, h);
     lf_plan_free(&p);
     if (!ok) return false;
+    if (r->last_stuck) return true; /* a deadlocked controlled run is reported, not checked */
     lf_adapter_checker_new_case(c);
     lf_adapter_checker_check(c, h, res);
     return true;
@@ -285,9 +352,9 @@ int cmd_stress(int argc, char **argv) {
 
     if (!o.quiet)
         fprintf(stderr, "linfuzz stress: %s (%s, expected %s), %" PRIu64 " threads x %" PRIu64 " ops, seed %" PRIu64
-                        ", clock %s, engine %s, checked against %s\n",
+                        ", clock %s, engine %s, mode %s, checked against %s\n",
                 a->name, lf_adapter_type_name(a), a->linearizable ? "linearizable" : "buggy", o.threads, o.ops,
-                o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine),
+                o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine), MODE_NAMES[o.mode],
                 lf_adapter_checker_describe(&checker, against, sizeof against));
 
     bool balanced;
@@ -298,14 +365,14 @@ int cmd_stress(int argc, char **argv) {
         lf_runner_free(&runner);
         return LF_EXIT_USAGE;
     }
-    stuck_context stuck = {.o = &o, .a = a};
+    stuck_context stuck = {.o = &o, .a = a, .runner = &runner};
     lf_runner_on_stuck(&runner, on_stuck, &stuck);
     lf_status_line *line = lf_status_start("linfuzz stress", o.quiet);
     stuck.line = line;
     lf_history h;
     lf_adapter_history_init(&h, a);
     double start = lf_now_s(), next_report = start + 1;
-    uint64_t run = 0, ops_checked = 0, unknown = 0;
+    uint64_t run = 0, ops_checked = 0, unknown = 0, controlled = 0, nondeterministic = 0;
     char first_unknown[512] = "";
     status = LF_EXIT_OK;
     for (; (!o.runs || run < o.runs) && lf_now_s() - start < o.seconds; run++) {
@@ -315,21 +382,35 @@ int cmd_stress(int argc, char **argv) {
         w.balance_blocking = balanced;
         stuck.w = &w;
         stuck.run = run;
+        runner.controlled = run_controlled(&o, run);
+        if (runner.controlled) {
+            size_t ops[LF_WORKLOAD_MAX_THREADS];
+            for (unsigned t = 0; t < w.threads; t++) ops[t] = w.ops_per_thread;
+            lf_schedule_random(&runner.schedule, w.seed, w.threads, ops);
+        }
         lf_result res;
         lf_result_init(&res);
         if (!run_checked(&runner, a, &w, &checker, &h, &res)) {
             lf_status_stop(line);
             line = NULL;
-            fprintf(stderr, "linfuzz stress: out of memory\n");
+            fprintf(stderr, "linfuzz stress: out of memory or threads\n");
             status = LF_EXIT_IO;
             lf_result_free(&res);
+            break;
+        }
+        controlled += runner.controlled;
+        nondeterministic += runner.controlled && !runner.last_stats.deterministic;
+        if (runner.controlled && runner.last_stuck) { /* (reported by on_stuck, which ended the process) */
+            status = LF_EXIT_STUCK;
+            lf_result_free(&res);
+            run++;
             break;
         }
         ops_checked += h.n;
         if (res.verdict == LF_VIOLATION) {
             lf_status_stop(line);
             line = NULL;
-            status = report_violation(&o, a, &w, &h, &res, run);
+            status = report_violation(&o, a, &w, &h, &res, run, &runner);
             lf_result_free(&res);
             run++;
             break;
@@ -356,10 +437,12 @@ int cmd_stress(int argc, char **argv) {
     double elapsed = lf_now_s() - start;
     if (!o.quiet || status != LF_EXIT_OK)
         fprintf(stderr,
-                "linfuzz stress: %s: %" PRIu64 " runs in %.1fs (%.0f/s), %" PRIu64 " ops checked, %" PRIu64
-                " unknown, %s\n",
-                a->name, run, elapsed, elapsed > 0 ? run / elapsed : 0.0, ops_checked, unknown,
+                "linfuzz stress: %s: %" PRIu64 " runs in %.1fs (%.0f/s; %" PRIu64 " controlled, %" PRIu64
+                " of them not deterministic), %" PRIu64 " ops checked, %" PRIu64 " unknown, %s\n",
+                a->name, run, elapsed, elapsed > 0 ? run / elapsed : 0.0, controlled, nondeterministic, ops_checked,
+                unknown,
                 status == LF_EXIT_VIOLATION ? "violation found"
+                : status == LF_EXIT_STUCK   ? "deadlock found"
                 : status == LF_EXIT_OK      ? "no violation"
                 : status == LF_EXIT_UNKNOWN ? "serial nondeterminism"
                                             : "error");

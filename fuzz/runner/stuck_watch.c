@@ -49,14 +49,15 @@ static void default_handler(void *ctx, const lf_stuck_event *ev) {
 }
 
 /* Declares the armed run STUCK (lock held): builds the history so far and calls the handler. */
-static void fire(lf_stuck_watch *w, double waited) {
+static void fire(lf_stuck_watch *w, double waited, bool deadlock) {
     lf_history h;
     lf_history_init(&h, w->type);
     h.capacity = w->capacity;
     size_t stuck = 0;
     if (lf_recorder_snapshot(w->recorder, &h))
         for (size_t i = 0; i < h.n; i++) stuck += lf_op_pending(&h.ops[i]);
-    lf_stuck_event ev = {.history = &h, .stuck = stuck, .waited_s = waited, .deadline_s = w->deadline};
+    lf_stuck_event ev = {
+        .history = &h, .stuck = stuck, .waited_s = waited, .deadline_s = w->deadline, .deadlock = deadlock};
     if (w->fn)
         w->fn(w->ctx, &ev);
     else
@@ -84,11 +85,21 @@ static void *watch_main(void *arg) {
                 w->last_progress = p;
                 w->last_change = now;
             } else if (in_flight && now - w->last_change > w->deadline) {
-                fire(w, now - w->last_change);
+                fire(w, now - w->last_change, false);
             }
         }
         pthread_mutex_unlock(&w->lock);
     }
+}
+
+bool lf_stuck_watch_has_handler(const lf_stuck_watch *w) { return w && w->fn; }
+
+void lf_stuck_watch_deadlock(lf_stuck_watch *w) {
+    if (!lf_stuck_watch_has_handler(w)) return;
+    pthread_mutex_lock(&w->lock);
+    bool armed = w->armed;
+    if (armed) fire(w, 0, true); /* does not return */
+    pthread_mutex_unlock(&w->lock);
 }
 
 lf_stuck_watch *lf_stuck_watch_create(void) {

@@ -14,7 +14,8 @@
  * LINFUZZ_STUCK_SECONDS when set (seconds without progress, fractions allowed), else 2 s + 1 ms per planned
  * call (about 4 s for the largest fuzz case). Perturbation delays are microseconds, so only an op that waits
  * or spins for another one that will not come stays silent that long. Controlled runs (the scheduler of
- * docs/scheduling.md) detect deadlocks deterministically and do not need this. */
+ * docs/scheduling.md) detect deadlocks deterministically, at once: lf_stuck_watch_deadlock hands them to the
+ * same handler, so that both become the same STUCK findings. */
 #ifndef LINFUZZ_STUCK_WATCH_H
 #define LINFUZZ_STUCK_WATCH_H
 
@@ -34,6 +35,8 @@ typedef struct lf_stuck_event {
     size_t stuck;              /* how many ops never returned */
     double waited_s;           /* no call and no return for this long */
     double deadline_s;         /* the deadline that was exceeded */
+    bool deadlock;             /* a controlled run in which every unfinished thread is blocked (the scheduler
+                                * saw it: lf_stuck_watch_deadlock), not a deadline */
 } lf_stuck_event;
 
 /* Called on the watchdog thread; it should end the process. If it returns, the process _exits with
@@ -54,5 +57,12 @@ void lf_stuck_watch_arm(lf_stuck_watch *w, const lf_recorder *r, lf_type type, u
 void lf_stuck_watch_disarm(lf_stuck_watch *w);
 /* The deadline of a run of run_ops calls (seconds without progress), as described above. */
 double lf_stuck_deadline(const lf_stuck_watch *w, size_t run_ops);
+
+/* Whether a handler was set (lf_stuck_watch_set_handler). */
+bool lf_stuck_watch_has_handler(const lf_stuck_watch *w);
+/* A controlled run of the armed run deadlocked (sched/sched.h: LF_SCHED_STUCK; its blocked ops are still in
+ * flight in the recorder): the handler is called at once, as for a deadline, with ev->deadlock set, and the
+ * process ends. Only where a handler was set; otherwise returns. */
+void lf_stuck_watch_deadlock(lf_stuck_watch *w);
 
 #endif

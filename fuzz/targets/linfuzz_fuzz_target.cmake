@@ -14,8 +14,8 @@
 #     [HARNESS_DEFINITIONS <def>...])  for the harness sources
 #
 # makes the executable <name>: the code under test compiled with linfuzz's instrumentation (the same flags as
-# the bundled adapters: ${LINFUZZ_FUZZ_INSTRUMENT}, libFuzzer's coverage, and LINFUZZ_HARNESS so that LF_YIELD()
-# points are live), as an OBJECT library <name>_under_test so that no registration is dropped; linked with the
+# the bundled adapters: ${LINFUZZ_FUZZ_INSTRUMENT}, libFuzzer's coverage; the controlled scheduler's access points
+# and lock redirection, docs/scheduling.md; and LINFUZZ_HARNESS so that LF_YIELD() points are live), as an OBJECT library <name>_under_test so that no registration is dropped; linked with the
 # fuzzing engine (${LINFUZZ_FUZZING_ENGINE}) and, unless HARNESS is given, with linfuzz's adapter harness
 # (linfuzz::fuzz: fuzz cases, recording, checking, minimisation, corpus entries, the STUCK watchdog, and the
 # linfuzz subcommands: `<name> repro|show|triage ...`). After each link, next to <name>, a hard link
@@ -25,7 +25,8 @@
 # Flags (cache variables): LINFUZZ_FUZZING_ENGINE (link; default -fsanitize=fuzzer, or $LIB_FUZZING_ENGINE when
 # set at the first configure, as under OSS-Fuzz and ClusterFuzzLite) and LINFUZZ_FUZZ_INSTRUMENT (compile;
 # default -fsanitize=fuzzer-no-link; empty when the environment's CFLAGS instrument everything already).
-# linfuzz_instrumented_library(<name> <from>) is the building block: an instrumented copy of a library target.
+# linfuzz_instrumented_library(<name> <from> [NO_SCHEDULING]) is the building block: an instrumented copy of a
+# library target (NO_SCHEDULING: coverage only, not the controlled scheduler's access points and lock redirection).
 include_guard(GLOBAL)
 
 if(DEFINED ENV{LIB_FUZZING_ENGINE})
@@ -41,8 +42,34 @@ set(LINFUZZ_FUZZ_INSTRUMENT "-fsanitize=fuzzer-no-link" CACHE STRING
 # An instrumented copy of library target FROM (OBJECT or STATIC, as FROM is): its sources, include directories,
 # definitions, per-source options and link libraries, compiled with LINFUZZ_FUZZ_INSTRUMENT (FROM itself when
 # that is empty).
+# The controlled scheduler's instrumentation of code under test (docs/scheduling.md): every shared-memory access
+# a scheduling point (the ThreadSanitizer instrumentation ABI, implemented by linfuzz::runtime), and locks, waits
+# and sleeps through linfuzz/sync.h (lf_sync_redirect.h, force-included). linfuzz records both as global
+# properties: its top-level CMakeLists.txt in this tree, linfuzzConfig.cmake when installed.
+function(_linfuzz_sched_options OUT)
+  get_property(access_flags GLOBAL PROPERTY LINFUZZ_ACCESS_FLAGS)
+  get_property(redirect GLOBAL PROPERTY LINFUZZ_SYNC_REDIRECT)
+  set(options ${access_flags})
+  if(redirect)
+    list(APPEND options "SHELL:-include ${redirect}")
+  endif()
+  set(${OUT} ${options} PARENT_SCOPE)
+endfunction()
+
 function(linfuzz_instrumented_library NAME FROM)
-  if(NOT LINFUZZ_FUZZ_INSTRUMENT)
+  cmake_parse_arguments(ARG "NO_SCHEDULING" "" "" ${ARGN})
+  get_target_property(already ${FROM} LINFUZZ_INSTRUMENTED)
+  if(already)
+    # FROM carries the instrumentation itself (linfuzz's adapters: adapters/CMakeLists.txt, so that a controlled
+    # run is the same in every binary): FROM itself.
+    add_library(${NAME} ALIAS ${FROM})
+    return()
+  endif()
+  set(sched_options "")
+  if(NOT ARG_NO_SCHEDULING)
+    _linfuzz_sched_options(sched_options)
+  endif()
+  if(NOT LINFUZZ_FUZZ_INSTRUMENT AND NOT sched_options)
     # Nothing to add (under OSS-Fuzz the CFLAGS instrument everything already): FROM itself, compiled once.
     # An alias, not an INTERFACE wrapper: an OBJECT library's objects reach only what links it directly.
     add_library(${NAME} ALIAS ${FROM})
@@ -78,7 +105,7 @@ function(linfuzz_instrumented_library NAME FROM)
     target_link_libraries(${NAME} PUBLIC ${libs})
   endif()
   separate_arguments(instrument_flags UNIX_COMMAND "${LINFUZZ_FUZZ_INSTRUMENT}")
-  target_compile_options(${NAME} PRIVATE ${instrument_flags})
+  target_compile_options(${NAME} PRIVATE ${instrument_flags} ${sched_options})
 endfunction()
 
 function(linfuzz_add_fuzz_target NAME)
@@ -102,18 +129,27 @@ function(linfuzz_add_fuzz_target NAME)
   # The code under test, instrumented.
   if(ARG_FROM)
     # One instrumented copy per library, shared by every target made from it.
-    set(under_test ${ARG_FROM}_instrumented)
+    # With a harness of your own (not the adapter harness) nothing is run under the controlled scheduler, and
+    # the code is not compiled for it.
+    if(ARG_HARNESS)
+      set(under_test ${ARG_FROM}_instrumented_unscheduled)
+      set(scheduling NO_SCHEDULING)
+    else()
+      set(under_test ${ARG_FROM}_instrumented)
+      set(scheduling "")
+    endif()
     if(NOT TARGET ${under_test})
-      linfuzz_instrumented_library(${under_test} ${ARG_FROM})
+      linfuzz_instrumented_library(${under_test} ${ARG_FROM} ${scheduling})
     endif()
   else()
     set(under_test ${NAME}_under_test)
     # The flags of the code under test are decided here and in linfuzz_instrumented_library only: the
-    # controlled scheduler's instrumentation (issue 10: access points, the forced lf_sync redirection) goes
-    # into both, so that users' adapters are scheduled exactly as linfuzz's own.
+    # controlled scheduler's instrumentation (access points, the forced lf_sync redirection) goes into both, so
+    # that users' adapters are scheduled exactly as linfuzz's own.
     add_library(${under_test} OBJECT ${ARG_SOURCES})
     separate_arguments(instrument_flags UNIX_COMMAND "${LINFUZZ_FUZZ_INSTRUMENT}")
-    target_compile_options(${under_test} PRIVATE ${instrument_flags} ${ARG_COMPILE_OPTIONS})
+    _linfuzz_sched_options(sched_options)
+    target_compile_options(${under_test} PRIVATE ${instrument_flags} ${sched_options} ${ARG_COMPILE_OPTIONS})
     target_compile_definitions(${under_test} PRIVATE LINFUZZ_HARNESS ${ARG_COMPILE_DEFINITIONS})
     target_include_directories(${under_test} PRIVATE ${ARG_INCLUDE_DIRECTORIES})
     # linfuzz/adapter.h, and lf_yield_point for LF_YIELD()

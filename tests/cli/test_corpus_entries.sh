@@ -4,7 +4,10 @@
 # still check as violations (`linfuzz repro --runs 0`, deterministic), its report and its HTML page must render
 # and name its first impossible result, and its minimized history, printed as text, must still be a violation
 # for `linfuzz check`. A STUCK entry (a known bug that makes an operation never return) must load, repro with
-# exit 5 and show its pending ops.
+# exit 5 and show its pending ops. An entry found in controlled mode must replay exactly (same history) when this
+# is the build that recorded it (schedule_build: another compiler or other flags compile other loads and stores,
+# hence other scheduling points); one of the first workload format ("fuzz-case 1", before schedules) must still
+# decode and be re-run in free mode.
 # Usage: test_corpus_entries.sh LINFUZZ_BIN TEST_DATA_DIR
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -27,9 +30,19 @@ for entry in "$corpus"/*/violations/*.lfz; do
     "$LF" show --history full "$entry" | grep -Eq '^[0-9]+ [0-9]+ \? ' && ok || bad "$entry: no pending op in its history"
     continue
   fi
-  "$LF" repro --runs 0 -q "$entry" >/dev/null 2>&1
+  "$LF" repro --runs 0 "$entry" >"$tmp/repro" 2>&1
   rc=$?
   [ "$rc" = 1 ] && ok || bad "$entry: saved histories no longer violations (repro exit $rc)"
+  if grep -qx "schedule_mode: controlled" <<<"$meta"; then
+    if grep -q "the entry was recorded by build" "$tmp/repro"; then
+      has "$tmp/repro" "replayed" "$entry: replay in another build"
+    else
+      has "$tmp/repro" "replayed exactly: violation again, same history" "$entry: exact replay"
+    fi
+  elif grep -qx "workload_format: fuzz-case 1" <<<"$meta"; then
+    "$LF" repro --runs 30 -q "$entry" >"$tmp/repro" 2>&1
+    has "$tmp/repro" "found in free mode: no exact replay; violation reappeared in " "$entry: re-run free"
+  fi
   "$LF" show "$entry" >"$tmp/report" 2>&1
   grep -q "=== LINEARIZABILITY VIOLATION  adapter=$dir_adapter" "$tmp/report" && ok ||
     bad "$entry: the report does not render"
@@ -46,9 +59,14 @@ for entry in "$corpus"/*/violations/*.lfz; do
   rc=$?
   [ "$rc" = 1 ] && ok || bad "$entry: minimized history checks with exit $rc, not 1"
 done
-# The committed entries: one per known-buggy adapter.
+# The committed entries: at least one per known-buggy adapter, and one found in controlled mode.
 for a in $("$LF" adapters | awk '$3 == "no" {print $1}'); do
   ls "$corpus/$a/violations/"*.lfz >/dev/null 2>&1 && ok || bad "no entry in corpus/$a/violations"
+  found=no
+  for entry in "$corpus/$a/violations/"*.lfz; do
+    "$LF" show --meta "$entry" 2>/dev/null | grep -qx "schedule_mode: controlled" && found=yes
+  done
+  [ "$found" = yes ] && ok || bad "no controlled-mode entry in corpus/$a/violations"
 done
 echo "$n entries checked"
 finish
