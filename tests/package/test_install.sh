@@ -83,6 +83,18 @@ if [ -n "$entry" ]; then
   "$P/bin/linfuzz" repro "$entry" >"$tmp/stock" 2>&1
   has "$tmp/stock" "adapter 'bounded_queue' is not in this build" "the stock linfuzz re-checks but cannot re-run it"
 fi
+# the user's sources are compiled for the controlled scheduler (access points, lock redirection) as linfuzz's own
+# adapters: a controlled-mode finding replays exactly with the target
+mkdir -p "$tmp/run-controlled" && cd "$tmp/run-controlled" || exit 1
+LINFUZZ_FUZZ_MODE=controlled "$T" -max_total_time=60 -timeout=30 >"$tmp/log-controlled" 2>&1
+check "in controlled mode too, the buggy queue's target finds it" \
+  grep -q "linfuzz-fuzz: violation adapter=bounded_queue .* mode=controlled " "$tmp/log-controlled"
+entry=$(ls violations/bounded_queue/*.lfz 2>/dev/null | head -1)
+if [ -n "$entry" ]; then
+  expect_rc 1 "fuzz_bounded_queue repro CONTROLLED-ENTRY (exit 1)" "$T" repro "$entry" --runs 10
+  has "$tmp/out" "replayed exactly: violation again, same history" "the user's target replays its controlled finding exactly"
+  has "$tmp/out" "scheduling points" "the replay went through the user's instrumented accesses"
+fi
 mkdir -p "$tmp/run-correct" && cd "$tmp/run-correct" || exit 1
 LINFUZZ_FUZZ_SECONDS=5 "$tmp/ex-correct/fuzz_bounded_queue" -max_total_time=30 >"$tmp/log-correct" 2>&1
 rc=$?
