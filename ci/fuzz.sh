@@ -5,7 +5,8 @@
 # to be linearizable, executions, violations, distinct signatures (`linfuzz triage`), an example entry; then
 # the self targets; then the triage table of every finding; and one HTML page per entry (`linfuzz show --html`).
 #
-# Exit 1 when an adapter expected to be linearizable produced a violation or crashed, or a self target crashed
+# Exit 1 when an adapter expected to be linearizable produced a violation, crashed or got STUCK (an operation
+# that never returned: the target saves a STUCK entry and ends), or a self target crashed
 # (a known-buggy adapter's violations are expected: never a failure); 2 bad usage or no fuzz targets; else 0.
 #
 # Usage: ci/fuzz.sh [options]
@@ -119,6 +120,8 @@ fuzz_adapter() {
   rm -f "$out/logs/summary-$name"
   # CONTINUE: count every violation instead of stopping; CAPTURE: minimize and save a few of them (1st, 2nd,
   # 4th, ...).
+  # A blocking structure's runs are balanced (the default), so a STUCK run (which ends the target: its threads
+  # cannot be taken back) is a bug.
   LINFUZZ_VIOLATIONS_DIR=$out/violations/$name LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_CAPTURE=$capture \
     LINFUZZ_FUZZ_SECONDS=$secs LINFUZZ_FUZZ_SUMMARY_FILE=$out/logs/summary-$name \
     "$target" -max_total_time="$max_time" -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$out/crashes/$name-" \
@@ -146,7 +149,11 @@ fuzz_adapter() {
     example=$(grep -m1 '^  {"id": ' <<<"$json" | sed -n 's/.*"smallest": "\([^"]*\)".*/\1/p')
     example=${example#"$out"/}
   fi
-  if [ "$rc" != 0 ] || ! grep -q 'linfuzz-fuzz: summary ' "$log"; then
+  if grep -q 'linfuzz-fuzz: stuck ' "$log" "$log.merge"; then
+    # an operation never returned: the watchdog saved a STUCK entry (triaged below) and ended the target
+    result="STUCK (log: logs/fuzz_$name.log)"
+    [ "$exp" = yes ] && result="FAIL: $result" || result="$result (expected)"
+  elif [ "$rc" != 0 ] || ! grep -q 'linfuzz-fuzz: summary ' "$log"; then
     # not a linearizability violation: a crash, a sanitizer report, a timeout or an out-of-memory
     result="CRASH (exit $rc, log: logs/fuzz_$name.log)"
     [ "$exp" = yes ] && result="FAIL: $result"

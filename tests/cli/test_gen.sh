@@ -63,6 +63,19 @@ cmp -s "$tmp/a.hist" "$tmp/d.hist" || bad "-o FILE differs from standard output"
 grep -q ' ? ' "$tmp/a.hist" || bad "--pending 0.5 produced no pending op"
 [ "$(grep -c '^[0-9]' "$tmp/a.hist")" -eq 500 ] || bad "gen deque 500 did not write 500 ops"
 
+# Bounded containers: a capacity line, full answers, linearizable by construction (decided by the search,
+# since the capacity is reached); corrupted ones are usually violations.
+for t in stack queue pqueue deque; do
+  "$BIN" gen $t 300 --capacity 3 --seed 5 --threads 3 --peek 0.2 --empty 0.2 >"$tmp/b-$t.hist" || bad "gen $t --capacity"
+  grep -qx 'capacity 3' "$tmp/b-$t.hist" || bad "gen $t --capacity 3: no capacity line"
+  grep -q -- '-> full$' "$tmp/b-$t.hist" || bad "gen $t --capacity 3: no full answer"
+  "$BIN" check -q "$tmp/b-$t.hist"
+  [ $? = 0 ] && ok || bad "gen $t --capacity 3 is not linearizable"
+done
+"$BIN" gen set 10 --capacity 3 >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "capacity is only for stack, queue, pqueue and deque" "$tmp/err" && ok ||
+  bad "gen set --capacity: $(cat "$tmp/err")"
+
 # --shape work-stealing: thread 0 only pushes, pops and peeks at the back, the others only pop and peek at the
 # front; the history is linearizable (the deque monitor decides it) and deterministic.
 "$BIN" gen deque 3000 --threads 6 --shape work-stealing --seed 5 --peek 0.1 --empty 0.2 >"$tmp/ws.hist" ||
@@ -79,7 +92,7 @@ awk '/^[0-9]/ && $1 == 0 && $4 !~ /_back$/ { exit 1 }
 # Bad usage exits 2.
 for args in "" "queue" "nosuchtype 10" "queue ten" "queue 10 --peek 2" "queue 10 --threads 0" \
     "queue 10 --values 0" "queue 10 --bogus 1" "queue 10 extra" "queue 10 --shape work-stealing" \
-    "deque 10 --shape work-stealing --threads 1" "deque 10 --shape sideways"; do
+    "deque 10 --shape work-stealing --threads 1" "deque 10 --shape sideways" "queue 10 --capacity 0"; do
     "$BIN" gen $args >/dev/null 2>&1
     code=$?
     [ $code -eq 2 ] && ok || bad "gen $args: exit $code, want 2"
