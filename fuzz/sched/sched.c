@@ -110,6 +110,7 @@ void lf_sched_run_begin(lf_sched *s, unsigned threads, const size_t *ops, const 
     atomic_fetch_add(&s->run_id, 1);
     s->points = 0;
     s->wait_seq = 0;
+    s->events = 0;
     memset(&s->stats, 0, sizeof s->stats);
     for (unsigned t = 0; t < threads; t++) {
         lf_sched_thread *th = &s->threads[t];
@@ -120,6 +121,8 @@ void lf_sched_run_begin(lf_sched *s, unsigned threads, const size_t *ops, const 
         memset(th->recent, 0, sizeof th->recent);
         th->recent_pos = 0;
         th->pair_end = 0;
+        th->pair_closing = false;
+        th->quiet_point = false;
         th->n_calls = 0;
         th->n_held = 0;
     }
@@ -268,7 +271,12 @@ void lf_sched_thread_end(lf_sched *s) {
 /* Whether th may be preempted at a point at pc (atomic regions, sched.h). */
 static bool may_preempt_at(lf_sched *s, lf_sched_thread *th, uintptr_t pc) {
     if (th->pair_end) {
-        if (pc == th->pair_end) th->pair_end = 0;
+        if (pc == th->pair_end) {
+            /* The pair ends with the access at this point, which comes after it: when it is a lock that has to
+             * wait, the region waits inside (lf_sched_block counts it) until the thread's next point. */
+            th->pair_end = 0;
+            th->pair_closing = true;
+        }
         return false;
     }
     for (unsigned i = 0; i < s->n_regions; i++) {
@@ -306,18 +314,27 @@ static uint32_t idle_weight(lf_sched_thread *th, lf_sched_event_kind kind, const
     }
 }
 
+/* The event of an access to the hook, when the thread goes on to make it (after its point, once it holds the
+ * baton again if it was preempted there): events come in the order the accesses happen. */
+static void emit(lf_sched *s, lf_sched_thread *th, lf_sched_event_kind kind, const void *addr, unsigned size,
+                 uintptr_t pc, uint32_t step) {
+    if (th->quiet_point) {
+        th->quiet_point = false;
+        return;
+    }
+    if (!s->event_fn || lf_sched_released(s)) return;
+    lf_sched_event e = {.seq = s->events++, .thread = th->index, .op = th->op, .step = step, .kind = (uint8_t)kind,
+                        .size = (uint8_t)(size > 255 ? 255 : size), .addr = addr, .pc = pc, .calls = th->calls,
+                        .n_calls = th->n_calls < LF_SCHED_MAX_CALLS ? th->n_calls : LF_SCHED_MAX_CALLS};
+    s->event_fn(s->event_ctx, &e);
+}
+
 void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *addr, unsigned size, uintptr_t pc) {
     lf_sched *s = th->sched;
     if (lf_sched_released(s)) return;
     uint64_t seq = s->points++;
     atomic_store_explicit(&s->progress, seq + 1, memory_order_relaxed);
-    if (s->event_fn) {
-        lf_sched_event e = {.seq = seq, .thread = th->index, .op = th->op, .step = th->step, .kind = (uint8_t)kind,
-                            .size = (uint8_t)(size > 255 ? 255 : size), .addr = addr, .pc = pc,
-                            .calls = th->calls,
-                            .n_calls = th->n_calls < LF_SCHED_MAX_CALLS ? th->n_calls : LF_SCHED_MAX_CALLS};
-        s->event_fn(s->event_ctx, &e);
-    }
+    uint32_t step = th->step;
     if (s->feedback.counters && pc) {
         if (kind == LF_EV_READ || kind == LF_EV_RMW) lf_feedback_read(&s->feedback, th->index, addr, pc);
         if (kind == LF_EV_WRITE || kind == LF_EV_RMW) lf_feedback_write(&s->feedback, th->index, addr, pc);
@@ -327,6 +344,7 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
         lf_sched_release(s, LF_RELEASE_BUDGET);
         return;
     }
+    th->pair_closing = false; /* the access of the previous point is done */
     bool may_preempt = s->n_regions == 0 || may_preempt_at(s, th, pc);
     if (th->pair_end && ++th->pair_points > LF_SCHED_REGION_POINTS) { /* spinning inside an atomic pair */
         s->stats.region_spins = 1;
@@ -335,10 +353,18 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
     }
     int next = lf_strategy_at_point(s, th, may_preempt);
     th->step++;
-    if (next == (int)th->index) return;
-    if (s->feedback.counters && pc) lf_feedback_preempt(&s->feedback, pc);
-    hand_to(s, next);
-    wait_for_baton(s, th);
+    if (next != (int)th->index) {
+        if (s->feedback.counters && pc) lf_feedback_preempt(&s->feedback, pc);
+        hand_to(s, next);
+        wait_for_baton(s, th);
+    }
+    emit(s, th, kind, addr, size, pc, step);
+}
+
+void lf_sched_note_access(lf_sched_thread *th, lf_sched_event_kind kind, const void *addr, unsigned size,
+                          uintptr_t pc) {
+    th->quiet_point = false;
+    emit(th->sched, th, kind, addr, size, pc, th->step);
 }
 
 void lf_sched_op_begin(lf_sched *s, uint32_t op) {
@@ -348,6 +374,7 @@ void lf_sched_op_begin(lf_sched *s, uint32_t op) {
     th->op = op;
     th->step = 0;
     th->pair_end = 0;
+    th->pair_closing = false;
     th->n_calls = 0;
     lf_sched_point(th, LF_EV_CALL, NULL, 0, 0);
 }
@@ -358,6 +385,7 @@ void lf_sched_op_end(lf_sched *s) {
     if (!th) return;
     th->idle = 0; /* an op that returns made progress, whatever it wrote */
     th->pair_end = 0;
+    th->pair_closing = false;
     lf_sched_point(th, LF_EV_RETURN, NULL, 0, 0);
 }
 
@@ -380,7 +408,7 @@ lf_wait_result lf_sched_block(lf_sched_thread *th, lf_wait_kind kind, const void
     th->timed_out = false;
     th->wait_seq = s->wait_seq++;
     s->stats.blocks++;
-    if (th->pair_end) s->stats.region_blocks++;
+    if (th->pair_end || th->pair_closing) s->stats.region_blocks++;
     int next = pass_on(s, th);
     if (next < 0) longjmp(th->escape, 1); /* STUCK: this thread leaves its operation too */
     if (next != (int)th->index) wait_for_baton(s, th);

@@ -25,7 +25,10 @@
  *
  * Hooks for tools built on top (root causing, issue 13), both only in controlled mode:
  *   - lf_sched_set_event_hook: every scheduling point as an event (thread, op index, kind, address, size,
- *     program counter of the access site) in trace order, i.e. the order in which they happen;
+ *     program counter of the access site) in trace order, i.e. the order in which the accesses happen: a
+ *     point's event is given when its thread goes on to make the access (after the other threads a switch at
+ *     the point let run first); a blocking lock's event is its acquisition (after the holder's
+ *     release, however long it waited);
  *   - lf_sched_add_atomic_region / lf_sched_add_atomic_pair: "virtual atomic regions" in which the scheduler
  *     never preempts (a switch the schedule asks for is deferred until the thread leaves the region). */
 #ifndef LINFUZZ_SCHED_H
@@ -60,7 +63,7 @@ typedef enum lf_sched_event_kind {
 
 /* One scheduling point, as the event hook sees it. */
 typedef struct lf_sched_event {
-    uint64_t seq;     /* position in the trace: 0, 1, 2, ... per run */
+    uint64_t seq;     /* position in the trace: 0, 1, 2, ... per run (the order of the accesses) */
     unsigned thread;  /* worker index */
     uint32_t op;      /* the thread's op index (its n-th call of the run) */
     uint32_t step;    /* points of this op so far (0 = its call) */
@@ -88,7 +91,8 @@ typedef struct lf_sched_stats {
     uint64_t demotions;       /* threads forced to give way (spinning / yielding without progress) */
     uint64_t blocks;          /* waits on a lock, condition or semaphore */
     uint64_t timeouts;        /* timed waits that timed out because nothing else could run */
-    uint64_t region_blocks;   /* waits inside an open atomic pair (the pair did not run uninterrupted) */
+    uint64_t region_blocks;   /* waits inside an open atomic pair, its end point included (a lock there that
+                                 blocks): the pair did not run uninterrupted */
     uint64_t region_spins;    /* 1 when an open atomic pair passed LF_SCHED_REGION_POINTS points (a spin loop
                                  inside the region, waiting for a thread it does not let run): the run was
                                  released there (not deterministic) */

@@ -67,6 +67,8 @@ struct lf_sched_thread {
     uint32_t cp_op, cp_step; /* this thread's next armed change point (UINT32_MAX: none) */
     uintptr_t pair_end; /* an atomic pair is open until the point at this pc (0: none) */
     uint32_t pair_points; /* points since the open pair began */
+    bool quiet_point;   /* the next point gives no event (a blocking lock gives it when it is acquired) */
+    bool pair_closing;  /* this point closed a pair: a wait in it (a lock that blocks) is still inside */
     const void *held[LF_SCHED_MAX_HELD];
     uint8_t n_held;
     jmp_buf escape;     /* where a STUCK run sends the thread (lf_sched_thread_attach) */
@@ -93,6 +95,7 @@ struct lf_sched {
 
     /* Owned by the baton holder. */
     uint64_t points, wait_seq;
+    uint64_t events; /* events given to the event hook this run */
     lf_sched_stats stats;
     int32_t prio[LF_SCHED_MAX_THREADS];
     int32_t lowest; /* the next priority given to a lowered thread (below every other) */
@@ -148,6 +151,11 @@ lf_wait_result lf_sched_block(lf_sched_thread *th, lf_wait_kind kind, const void
 void lf_sched_wake_waiters(lf_sched_thread *th, const void *obj, bool one_only);
 /* Remembers / forgets that th holds lock obj (deadlock reports). */
 void lf_sched_note_held(lf_sched_thread *th, const void *obj, bool held);
+/* An access made without a scheduling point, for the event hook: a blocking lock's acquisition. Its point
+ * (th->quiet_point set before it) gives no event; this one goes where the lock is acquired, after the
+ * previous holder's release however long the thread waited (the waiting itself is no access). */
+void lf_sched_note_access(lf_sched_thread *th, lf_sched_event_kind kind, const void *addr, unsigned size,
+                          uintptr_t pc);
 
 /* Ends controlled scheduling for the rest of the run (why: LF_RELEASE_*): every thread runs freely. Safe
  * from any thread (the watchdog uses it). */

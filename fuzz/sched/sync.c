@@ -32,11 +32,16 @@ typedef int (*timed_fn)(void *obj, const struct timespec *abstime);
 
 static int controlled_lock(lf_sched_thread *th, void *obj, lf_wait_kind kind, try_fn try_lock, int busy,
                            real_fn real_lock, timed_fn real_timed, const struct timespec *abstime, uintptr_t pc) {
+    th->quiet_point = true; /* the event is the acquisition, below */
     lf_sched_point(th, LF_EV_SYNC, obj, 0, pc);
+    th->quiet_point = false;
     for (;;) {
         int rc = try_lock(obj);
         if (rc != busy) {
-            if (rc == 0) lf_sched_note_held(th, obj, true);
+            if (rc == 0) {
+                lf_sched_note_held(th, obj, true);
+                lf_sched_note_access(th, LF_EV_SYNC, obj, 0, pc);
+            }
             return rc;
         }
         switch (lf_sched_block(th, kind, obj, abstime != NULL)) {
