@@ -46,16 +46,19 @@ typedef struct region {
     unsigned lo, hi;
     uintptr_t begin, end;
     char method[32];
+    unsigned depth;                  /* resolved: the call depth the region was named at */
+    uintptr_t calls[LF_RC_MAX_CALLS]; /* and the call sites above it (depth of them) */
 } region;
 
 /* The sites that name a segment from access x to access y of one op: where their call chains part (the
  * deepest function activation both are in), so that an access made in an out-of-line helper (an allocator in
  * another file) counts as the call of that helper in the function the other access is in. */
-static void segment_sites(const lf_rc_event *x, const lf_rc_event *y, uintptr_t *a, uintptr_t *b) {
+static unsigned segment_sites(const lf_rc_event *x, const lf_rc_event *y, uintptr_t *a, uintptr_t *b) {
     unsigned d = 0;
     while (d < x->n_calls && d < y->n_calls && x->calls[d] == y->calls[d]) d++;
     *a = lf_rc_event_site(x, d);
     *b = lf_rc_event_site(y, d);
+    return d;
 }
 
 #define SITE_TRIES 6 /* accesses looked at inward from each end of a segment for one with a source line */
@@ -86,10 +89,49 @@ static void segment_region(const lf_rc_runner *rn, const lf_rc_trace *t, const l
             size_t j = k - i;
             if (i >= nb || j >= ne || begin[i] > end[j]) continue;
             uintptr_t a, b;
-            segment_sites(&t->ev[begin[i]], &t->ev[end[j]], &a, &b);
+            out->depth = segment_sites(&t->ev[begin[i]], &t->ev[end[j]], &a, &b);
+            memcpy(out->calls, t->ev[begin[i]].calls, out->depth * sizeof *out->calls);
             out->resolved = lf_rc_region(lf_rc_symbols_find(sy, a), lf_rc_symbols_find(sy, b), &out->file,
                                          &out->function, &out->lo, &out->hi);
         }
+}
+
+/* Whether access e is made in region r's lines: in the same calls above r's depth, its site at that depth
+ * symbolized to a line lo..hi of r's function (in any frame of its inline chain). */
+static bool in_region(const lf_rc_event *e, const lf_rc_symbols *sy, const region *r) {
+    if (!r->resolved || e->n_calls < r->depth) return false;
+    for (unsigned d = 0; d < r->depth; d++)
+        if (e->calls[d] != r->calls[d]) return false;
+    const lf_rc_site *site = lf_rc_symbols_find(sy, lf_rc_event_site(e, r->depth));
+    for (size_t k = 0; site && k < site->n; k++) {
+        const lf_rc_frame *f = &site->frames[k];
+        if (f->function && f->file && !strcmp(f->function, r->function) && !strcmp(f->file, r->file))
+            return f->line >= r->lo && f->line <= r->hi;
+    }
+    return false;
+}
+
+/* The dynamic extent of region r around segment s: the segment widened to the op's neighbouring accesses
+ * made in r's lines (a validation that walks the list before its last read, a traversal before its last
+ * step), so that the atomic pair enforces the whole region named, not only the accesses the cycle passed
+ * through. */
+static void region_extent(const lf_rc_trace *t, const lf_rc_symbols *sy, const lf_rc_segment *s, const region *r,
+                          size_t *first, size_t *last) {
+    *first = s->first;
+    *last = s->last;
+    if (!r->resolved) return;
+    for (size_t i = s->first; i-- > 0;) {
+        const lf_rc_event *e = &t->ev[i];
+        if (e->thread != s->thread) continue;
+        if (e->op != s->op || !in_region(e, sy, r)) break;
+        *first = i;
+    }
+    for (size_t i = s->last + 1; i < t->n; i++) {
+        const lf_rc_event *e = &t->ev[i];
+        if (e->thread != s->thread) continue;
+        if (e->op != s->op || !in_region(e, sy, r)) break;
+        *last = i;
+    }
 }
 
 static bool same_region(const region *a, const region *b) {
@@ -150,19 +192,12 @@ static void read_source(lf_rc_candidate *c) {
 
 static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t, const lf_rc_cycles *cy,
                                    lf_rc_result *r) {
-    uintptr_t *pcs = malloc((2 * cy->n * SITE_TRIES * SITE_TRIES * 2 + 1) * sizeof *pcs);
+    /* every site of the trace, at every call depth (region_extent looks at the segments' neighbours) */
+    uintptr_t *pcs = malloc((t->n * (LF_RC_MAX_CALLS + 1) + 1) * sizeof *pcs);
     if (!pcs) return false;
     size_t np = 0;
-    for (size_t i = 0; i < cy->n; i++)
-        for (unsigned k = 0; k < cy->c[i].n; k++) {
-            size_t begin[SITE_TRIES], end[SITE_TRIES], nb, ne = segment_tries(t, &cy->c[i].seg[k], begin, end, &nb);
-            for (size_t x = 0; x < nb; x++)
-                for (size_t y = 0; y < ne; y++) {
-                    if (begin[x] > end[y]) continue;
-                    segment_sites(&t->ev[begin[x]], &t->ev[end[y]], &pcs[np], &pcs[np + 1]);
-                    np += 2;
-                }
-        }
+    for (size_t i = 0; i < t->n; i++)
+        for (unsigned d = 0; d <= t->ev[i].n_calls; d++) pcs[np++] = lf_rc_event_site(&t->ev[i], d);
     lf_rc_symbols sy;
     bool ok = lf_rc_symbolize(&sy, pcs, np);
     free(pcs);
@@ -173,9 +208,11 @@ static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t,
     for (size_t i = 0; ok && i < cy->n; i++) {
         region rg[2];
         unsigned nr = 0;
+        size_t first[2], last[2]; /* the segments' extents */
         for (unsigned k = 0; k < cy->c[i].n; k++) {
             region x;
             segment_region(rn, t, &sy, &cy->c[i].seg[k], &x);
+            region_extent(t, &sy, &cy->c[i].seg[k], &x, &first[k], &last[k]);
             if (nr == 1 && same_region(&rg[0], &x)) {
                 /* same source region: both segments are instances of it */
                 rg[1] = x;
@@ -222,8 +259,7 @@ static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t,
                 read_source(c);
             }
         }
-        for (unsigned k = 0; k < cy->c[i].n; k++)
-            add_pair(c, t->ev[cy->c[i].seg[k].first].pc, t->ev[cy->c[i].seg[k].last].pc);
+        for (unsigned k = 0; k < cy->c[i].n; k++) add_pair(c, t->ev[first[k]].pc, t->ev[last[k]].pc);
     }
     lf_rc_symbols_free(&sy);
     return ok;
@@ -258,6 +294,14 @@ static lf_kind excl_op(void *obj, lf_method m, const int64_t *args, int64_t *val
 
 /* ---- validation ---- */
 
+static void debug_trace(const lf_rc_trace *t) {
+    for (size_t i = 0; i < t->n; i++)
+        fprintf(stderr, "ev %zu: t%u op%u %s %zu@%#lx pc %#lx calls %u %#lx\n", i, (unsigned)t->ev[i].thread,
+                (unsigned)t->ev[i].op, t->ev[i].kind == LF_RC_READ ? "R" : t->ev[i].kind == LF_RC_WRITE ? "W" : "RMW",
+                (size_t)t->ev[i].size, (unsigned long)t->ev[i].addr, (unsigned long)t->ev[i].pc,
+                (unsigned)t->ev[i].n_calls, (unsigned long)(t->ev[i].n_calls ? t->ev[i].calls[0] : 0));
+}
+
 /* Runs schedules 0..n-1 of the family; counts violations, discarded runs. Stops at the first violation when
  * stop_early. False on an error. */
 static bool run_family(lf_rc_runner *rn, const lf_rc_options *o, const char *what, uint64_t n, bool stop_early,
@@ -278,6 +322,14 @@ static bool run_family(lf_rc_runner *rn, const lf_rc_options *o, const char *wha
         (*runs)++;
         if (out == LF_RC_VIOLATION) {
             (*violations)++;
+            if (stop_early && getenv("LINFUZZ_ROOTCAUSE_DEBUG")) { /* the refuting run's trace */
+                lf_rc_trace t;
+                lf_rc_trace_init(&t);
+                lf_rc_run(rn, &sch, &t);
+                fprintf(stderr, "%s: violation at schedule %" PRIu64 "\n", what, i);
+                debug_trace(&t);
+                lf_rc_trace_free(&t);
+            }
             if (stop_early) break;
         }
     }
@@ -384,11 +436,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
         goto done;
     }
     if (getenv("LINFUZZ_ROOTCAUSE_DEBUG")) { /* the trace and the cycles, for debugging the analysis */
-        for (size_t i = 0; i < bad.n; i++)
-            fprintf(stderr, "ev %zu: t%u op%u %s %zu@%#lx pc %#lx calls %u %#lx\n", i, (unsigned)bad.ev[i].thread,
-                    (unsigned)bad.ev[i].op, bad.ev[i].kind == LF_RC_READ ? "R" : bad.ev[i].kind == LF_RC_WRITE ? "W" : "RMW",
-                    (size_t)bad.ev[i].size, (unsigned long)bad.ev[i].addr, (unsigned long)bad.ev[i].pc,
-                    (unsigned)bad.ev[i].n_calls, (unsigned long)(bad.ev[i].n_calls ? bad.ev[i].calls[0] : 0));
+        debug_trace(&bad);
         for (size_t i = 0; i < cy.n; i++)
             for (unsigned k = 0; k < cy.c[i].n; k++)
                 fprintf(stderr, "cycle %zu: t%u op%u [%zu..%zu]\n", i, (unsigned)cy.c[i].seg[k].thread,
@@ -427,6 +475,11 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
             c->forbids += lf_rc_pairs_forbid(&passing[p], c->begin_pc, c->end_pc, c->n_pairs);
     }
     qsort(r->c, r->n, sizeof *r->c, by_rank);
+    if (getenv("LINFUZZ_ROOTCAUSE_DEBUG"))
+        for (size_t k = 0; k < r->n; k++)
+            for (size_t p = 0; p < r->c[k].n_pairs; p++)
+                fprintf(stderr, "candidate %zu: %s pair %#lx..%#lx\n", k + 1, r->c[k].summary,
+                        (unsigned long)r->c[k].begin_pc[p], (unsigned long)r->c[k].end_pc[p]);
 
     /* 4. validation */
     size_t confirmed = 0;
