@@ -4,8 +4,8 @@
 # one marked "THE BUG"; treiber_aba: pop's read of top / next through its CAS on head), and validation must
 # have run. --write stores it in the entry: `linfuzz show`, `show --html` and `linfuzz triage` use it. Also
 # usage errors and the exit codes. Line numbers are read from the adapters' sources, not written here.
-# R2 add: the unlocked traversal through the link. R2 remove and R3 are not asserted yet: on their entries
-# the analysis does not confirm the named region (docs/rootcause.md, "What it sees and what it does not").
+# R2 add: the unlocked traversal through the link; R2 remove: the unlocked traversal and key check through the
+# write lock (at most the unlink); R3 add and remove: the unlocked validation through the locks.
 # Usage: test_rootcause.sh LINFUZZ_BIN TEST_DATA_DIR
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -19,8 +19,8 @@ controlled() {
     "$LF" show --meta "$f" 2>/dev/null | grep -q "schedule_mode: controlled" && { echo "$f"; return; }
   done
 }
-# line_of FILE PATTERN: the first line of adapters/buggy/FILE matching PATTERN
-line_of() { grep -n -- "$2" "$src/adapters/buggy/$1" | head -1 | cut -d: -f1; }
+# line_of FILE PATTERN [AFTER]: the first line of adapters/buggy/FILE matching PATTERN (after line AFTER)
+line_of() { awk -v a="${3:-0}" -v p="$2" 'NR > a && index($0, p) { print NR; exit }' "$src/adapters/buggy/$1"; }
 
 expect_rc 0 "--help" "$LF" rootcause --help
 has "$tmp/out" "--schedules N" "help names --schedules"
@@ -80,6 +80,32 @@ expect_rc 0 "R2 add root cause confirmed" "$LF" rootcause --schedules 300 "$entr
 read -r file lo hi <<<"$(region_of "$tmp/out")"
 [ "${file:-}" = r2_rwlock_list_set.c ] && [ "${lo:-0}" = "$trav" ] && [ "${hi:-0}" = "$link" ] && ok ||
   bad "R2 add: top cause is not add's traversal to its link ($trav-$link): $(tail -3 "$tmp/out")"
+
+# R2 remove: the traversal and the key check made without the lock, through taking it (the unlink under it
+# may be part of the region)
+entry=$(controlled r2_rwlock_list_remove)
+variant=$(line_of r2_rwlock_list_set.c "if (s->variant == R2_REMOVE_UNLOCKED_CHECK)")
+trav=$(line_of r2_rwlock_list_set.c "traverse(s, key, &pred, &curr);" "$variant")
+lock=$(line_of r2_rwlock_list_set.c "pthread_rwlock_wrlock(&s->lock);" "$variant")
+unlink=$(line_of r2_rwlock_list_set.c "atomic_store_explicit(&pred->next, atomic_load_explicit" "$variant")
+expect_rc 0 "R2 remove root cause confirmed" "$LF" rootcause --schedules 300 "$entry"
+read -r file lo hi <<<"$(region_of "$tmp/out")"
+[ "${file:-}" = r2_rwlock_list_set.c ] && [ "${lo:-0}" = "$trav" ] && [ "${hi:-0}" -ge "$lock" ] &&
+  [ "${hi:-0}" -le "$unlink" ] && ok ||
+  bad "R2 remove: top cause is not remove's traversal and check through the lock ($trav-$lock..$unlink): $(tail -3 "$tmp/out")"
+
+# R3 add and remove: the validation made before the locks, through taking them (lock_window's lines)
+val=$(line_of r3_optimistic_list_set.c "if (validate_unlocked && !validate(")
+lpred=$(line_of r3_optimistic_list_set.c "pthread_mutex_lock(&(*pred)->lock);")
+lcurr=$(line_of r3_optimistic_list_set.c "pthread_mutex_lock(&(*curr)->lock);")
+for variant in add remove; do
+  entry=$(controlled r3_optimistic_list_$variant)
+  expect_rc 0 "R3 $variant root cause confirmed" "$LF" rootcause --schedules 300 "$entry"
+  read -r file lo hi <<<"$(region_of "$tmp/out")"
+  [ "${file:-}" = r3_optimistic_list_set.c ] && [ "${lo:-0}" = "$val" ] && [ "${hi:-0}" -ge "$lpred" ] &&
+    [ "${hi:-0}" -le "$lcurr" ] && grep -q "root cause: $variant() " "$tmp/out" && ok ||
+    bad "R3 $variant: top cause is not the validation through the locks ($val-$lpred..$lcurr): $(tail -3 "$tmp/out")"
+done
 
 # without a symbolizer the sites stay raw, and it says so
 LINFUZZ_SYMBOLIZER=none "$LF" rootcause --schedules 50 --validate 1 "$entry" >"$tmp/out" 2>&1
