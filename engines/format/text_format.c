@@ -1,4 +1,8 @@
-/* Text history format reader and writer (see text_format.h and docs/formats.md). */
+/* Text history format reader and writer (see linfuzz/format.h and docs/formats.md).
+ *
+ * The reader is the general parser of every line (tokens, then the grammar; every error message is written
+ * here) with a fast path in front of it: runs of plain op lines are parsed by text_fast.c, which hands every
+ * line it is not certain about back to the general parser. */
 #include "linfuzz/format.h"
 
 #include <errno.h>
@@ -8,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/text_fast.h"
+#include "format/text_reader.h"
 #include "history/seq_check.h"
 
 #define CHUNK (1u << 20)       /* read size; also the longest accepted line */
@@ -27,10 +33,18 @@ typedef struct parser {
     bool have_type;
     bool have_init;
     bool seen_op;
-    uint64_t *op_lines; /* line of each op, for validation messages */
-    size_t op_lines_cap;
+    /* Line of each op, for validation messages, as runs: op i >= runs[k].op (the last such run) is on line
+     * runs[k].line + (i - runs[k].op). Consecutive op lines share one run. */
+    struct line_run {
+        size_t op;
+        uint64_t line;
+    } *runs;
+    size_t n_runs, runs_cap;
     method_entry methods[LF_M_COUNT];
     int n_methods;
+    lf_text_fast fast; /* the same methods for the fast path; empty while the fast path is off */
+    bool use_fast;
+    bool line_limit;   /* lines longer than MAX_LINE are an error (what the stream reader always does) */
     /* Per-thread sequentiality, checked while reading; the full lf_history_validate runs only when this
      * cannot vouch for the history (see seq_check.h). The parser checks everything else per line. */
     lf_seq_check seq;
@@ -148,6 +162,35 @@ static lf_status parse_result(parser *p, token t, const lf_method_info *mi, lf_o
     return LF_OK;
 }
 
+/* Records that op idx is on the given line (a new run only when it does not continue the last one). */
+static bool note_op_line(parser *p, size_t idx, uint64_t line) {
+    if (p->n_runs) {
+        const struct line_run *last = &p->runs[p->n_runs - 1];
+        if (last->line + (idx - last->op) == line) return true;
+    }
+    if (p->n_runs == p->runs_cap) {
+        size_t cap = p->runs_cap ? p->runs_cap * 2 : 16;
+        struct line_run *r = realloc(p->runs, cap * sizeof *r);
+        if (!r) return false;
+        p->runs = r;
+        p->runs_cap = cap;
+    }
+    p->runs[p->n_runs++] = (struct line_run){idx, line};
+    return true;
+}
+
+static uint64_t op_line(const parser *p, size_t idx) {
+    size_t lo = 0, hi = p->n_runs; /* the last run starting at or before idx */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->runs[mid].op <= idx)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return p->n_runs ? p->runs[lo].line + (idx - p->runs[lo].op) : 0;
+}
+
 static lf_status parse_op(parser *p, token *t, int n) {
     lf_history *h = p->h;
     if (!p->have_type) return fail(p, "operation before the 'type' line");
@@ -209,17 +252,19 @@ static lf_status parse_op(parser *p, token *t, int n) {
         lf_status s = parse_result(p, t[arrow + 1], mi, &op);
         if (s) return s;
     }
-    if (h->n == p->op_lines_cap) {
-        size_t cap = p->op_lines_cap ? p->op_lines_cap * 2 : 1024;
-        uint64_t *l = realloc(p->op_lines, cap * sizeof *l);
-        if (!l) return LF_ERR_NOMEM;
-        p->op_lines = l;
-        p->op_lines_cap = cap;
-    }
-    if (!lf_history_push(h, &op)) return LF_ERR_NOMEM;
-    p->op_lines[h->n - 1] = p->line;
+    if (!note_op_line(p, h->n, p->line) || !lf_history_push(h, &op)) return LF_ERR_NOMEM;
     p->seen_op = true;
     return lf_seq_check_add(&p->seq, h, h->n - 1) ? LF_OK : LF_ERR_NOMEM;
+}
+
+/* The fast path's copy of the method table (built whenever the table is). */
+static void index_fast(parser *p) {
+    lf_text_fast_clear(&p->fast);
+    if (!p->use_fast) return;
+    for (int i = 0; i < p->n_methods; i++) {
+        const lf_method_info *mi = p->methods[i].mi;
+        lf_text_fast_add(&p->fast, mi->name, (unsigned)mi->method, mi->nargs, mi->results);
+    }
 }
 
 static lf_status parse_line(parser *p, const char *s, size_t len) {
@@ -241,6 +286,7 @@ static lf_status parse_line(parser *p, const char *s, size_t len) {
             const lf_method_info *mi = lf_method_info_of(ty, (lf_method)m);
             if (mi) p->methods[p->n_methods++] = (method_entry){mi->name, strlen(mi->name), mi};
         }
+        index_fast(p);
         return LF_OK;
     }
     if (tok_is(t[0], "init")) {
@@ -261,8 +307,11 @@ static lf_status parse_line(parser *p, const char *s, size_t len) {
     return parse_op(p, t, n);
 }
 
-static void parser_begin(parser *p, const char *name, lf_history *h, char *err, size_t errlen) {
+static void parser_begin(parser *p, const char *name, lf_history *h, char *err, size_t errlen, bool use_fast,
+                         bool line_limit) {
     memset(p, 0, sizeof *p);
+    p->use_fast = use_fast;
+    p->line_limit = line_limit;
     p->name = name;
     p->h = h;
     p->err = err;
@@ -281,32 +330,51 @@ static lf_status parser_finish(parser *p, lf_status s) {
         char msg[400];
         size_t bad = lf_history_validate(p->h, msg, sizeof msg);
         if (bad != SIZE_MAX) {
-            p->line = p->op_lines[bad];
+            p->line = op_line(p, bad);
             s = fail(p, "%s", msg);
         }
     }
     if (s == LF_ERR_NOMEM)
         snprintf(p->err, p->errlen, "%s:%" PRIu64 ": out of memory after %zu operations", p->name, p->line,
                  p->h->n);
-    free(p->op_lines);
-    p->op_lines = NULL;
+    free(p->runs);
+    p->runs = NULL;
     lf_seq_check_free(&p->seq);
     if (s != LF_OK) lf_history_free(p->h);
     return s;
 }
 
-/* Feeds complete lines from buf[0..len); returns the number of bytes consumed. */
+/* Feeds complete lines from buf[0..len) (and the last, unterminated one when final); *consumed is the number
+ * of bytes used. Runs of plain op lines go through the fast path; every other line through parse_line. */
 static lf_status feed_lines(parser *p, const char *buf, size_t len, bool final, size_t *consumed) {
     size_t pos = 0;
-    /* One scan for NUL per chunk instead of one per line: only the line holding it is an error. */
-    const char *nul = memchr(buf, '\0', len);
-    size_t first_nul = nul ? (size_t)(nul - buf) : SIZE_MAX;
+    const char *last_nl = NULL; /* found once the fast path has a method table (after the type line) */
+    bool searched = false;
     while (pos < len) {
+        if (!searched && p->fast.n) {
+            last_nl = memrchr(buf, '\n', len);
+            searched = true;
+        }
+        if (last_nl && buf + pos <= last_nl) {
+            uint64_t lines;
+            lf_status st;
+            size_t first = p->h->n;
+            const char *stop = lf_text_fast_ops(&p->fast, buf + pos, last_nl, buf + len, p->h, &p->seq, &lines, &st);
+            if (lines) {
+                if (!note_op_line(p, first, p->line + 1)) st = LF_ERR_NOMEM;
+                p->line += lines;
+                p->seen_op = true;
+            }
+            if (st) return st;
+            pos = (size_t)(stop - buf);
+            if (pos >= len) break;
+        }
         const char *nl = memchr(buf + pos, '\n', len - pos);
         if (!nl && !final) break;
         size_t end = nl ? (size_t)(nl - buf) : len;
         p->line++;
-        if (first_nul < end) return fail(p, "NUL byte in a text history (binary file?)");
+        if (p->line_limit && end - pos > MAX_LINE) return fail(p, "line longer than %u bytes", MAX_LINE);
+        if (memchr(buf + pos, '\0', end - pos)) return fail(p, "NUL byte in a text history (binary file?)");
         lf_status s = parse_line(p, buf + pos, end - pos);
         if (s) return s;
         pos = nl ? end + 1 : len;
@@ -315,17 +383,22 @@ static lf_status feed_lines(parser *p, const char *buf, size_t len, bool final, 
     return LF_OK;
 }
 
-lf_status lf_text_read_buffer(const char *buf, size_t len, const char *name, lf_history *h, char *err,
-                              size_t errlen) {
+lf_status lf_text_read_buffer_with(const char *buf, size_t len, const char *name, lf_history *h, char *err,
+                                   size_t errlen, bool use_fast, bool line_limit) {
     parser p;
-    parser_begin(&p, name, h, err, errlen);
+    parser_begin(&p, name, h, err, errlen, use_fast, line_limit);
     size_t used;
     return parser_finish(&p, feed_lines(&p, buf, len, true, &used));
 }
 
+lf_status lf_text_read_buffer(const char *buf, size_t len, const char *name, lf_history *h, char *err,
+                              size_t errlen) {
+    return lf_text_read_buffer_with(buf, len, name, h, err, errlen, true, false);
+}
+
 lf_status lf_text_read_stream(FILE *f, const char *name, lf_history *h, char *err, size_t errlen) {
     parser p;
-    parser_begin(&p, name, h, err, errlen);
+    parser_begin(&p, name, h, err, errlen, true, false);
     char *buf = malloc(CHUNK);
     if (!buf) return parser_finish(&p, LF_ERR_NOMEM);
     size_t have = 0;
@@ -352,7 +425,7 @@ lf_status lf_text_read_stream(FILE *f, const char *name, lf_history *h, char *er
     }
     free(buf);
     if (s == LF_ERR_IO) {
-        free(p.op_lines);
+        free(p.runs);
         lf_seq_check_free(&p.seq);
         lf_history_free(h);
         return s;
