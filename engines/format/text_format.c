@@ -11,10 +11,12 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "format/text_fast.h"
 #include "format/text_reader.h"
 #include "history/seq_check.h"
+#include "util/big_alloc.h"
 
 #define CHUNK (1u << 20)       /* read size; also the longest accepted line */
 #define MAX_LINE (CHUNK - 1)
@@ -321,6 +323,18 @@ static void parser_begin(parser *p, const char *name, lf_history *h, char *err, 
     if (errlen) err[0] = 0;
 }
 
+/* Room for the ops of `bytes` of text, allocated once (no copies while growing, and big blocks get huge pages
+ * in one piece: util/big_alloc.h). Op lines take at least 10 bytes and usually 20 or more; a text of shorter
+ * lines just grows the array as usual. The unused end is only address space and is given back at the end. */
+static void reserve_for(lf_history *h, uint64_t bytes) {
+    size_t want = (size_t)(bytes / 16) + 64;
+    if (bytes / 16 > SIZE_MAX / sizeof *h->ops / 2 || want * sizeof *h->ops < ((size_t)4 << 20) || h->cap) return;
+    lf_op *ops = lf_big_malloc(want * sizeof *ops);
+    if (!ops) return; /* the usual growth will try again, smaller */
+    h->ops = ops;
+    h->cap = want;
+}
+
 static lf_status parser_finish(parser *p, lf_status s) {
     if (s == LF_OK && !p->have_type) {
         p->line = p->line ? p->line : 1;
@@ -340,7 +354,15 @@ static lf_status parser_finish(parser *p, lf_status s) {
     free(p->runs);
     p->runs = NULL;
     lf_seq_check_free(&p->seq);
-    if (s != LF_OK) lf_history_free(p->h);
+    if (s != LF_OK) {
+        lf_history_free(p->h);
+    } else if (p->h->cap > 2 * p->h->n + 1024) {
+        lf_op *ops = realloc(p->h->ops, (p->h->n ? p->h->n : 1) * sizeof *ops);
+        if (ops) {
+            p->h->ops = ops;
+            p->h->cap = p->h->n ? p->h->n : 1;
+        }
+    }
     return s;
 }
 
@@ -387,6 +409,7 @@ lf_status lf_text_read_buffer_with(const char *buf, size_t len, const char *name
                                    size_t errlen, bool use_fast, bool line_limit) {
     parser p;
     parser_begin(&p, name, h, err, errlen, use_fast, line_limit);
+    reserve_for(h, len);
     size_t used;
     return parser_finish(&p, feed_lines(&p, buf, len, true, &used));
 }
@@ -399,6 +422,10 @@ lf_status lf_text_read_buffer(const char *buf, size_t len, const char *name, lf_
 lf_status lf_text_read_stream(FILE *f, const char *name, lf_history *h, char *err, size_t errlen) {
     parser p;
     parser_begin(&p, name, h, err, errlen, true, false);
+    struct stat sb;
+    long at = ftell(f);
+    if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && at >= 0 && sb.st_size > at)
+        reserve_for(h, (uint64_t)(sb.st_size - at));
     char *buf = malloc(CHUNK);
     if (!buf) return parser_finish(&p, LF_ERR_NOMEM);
     size_t have = 0;
