@@ -14,6 +14,11 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r);
 lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_queue(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_pqueue(const lf_history *h, const lf_std *s, lf_result *r);
+/* The same decision by a sweep in priority order over a segment tree: the cross-check of lf_monitor_pqueue. */
+lf_verdict lf_monitor_pqueue_tree(const lf_history *h, const lf_std *s, lf_result *r);
+/* Value ids of a priority-queue history sorted by priority, highest (nil, then the smallest value) first;
+ * NULL when out of memory. */
+uint32_t *lf_pqueue_priority_order(const lf_std *s);
 lf_verdict lf_monitor_register(const lf_history *h, lf_result *r);
 
 #endif

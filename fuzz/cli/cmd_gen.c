@@ -30,6 +30,10 @@ static void help(FILE *out) {
             "  --pending P   chance that a thread's last op is left pending (default 0)\n"
             "  --bad K       apply K random corruptions (change a result, swap two results, move an op\n"
             "                earlier). The history is then USUALLY but NOT ALWAYS non-linearizable.\n"
+            "  --spread-priorities\n"
+            "                pqueue only: distinct priorities spread over [0, 2^40) instead of rising with\n"
+            "                time, inserts likely early and rare late, so about N/3 values are present at\n"
+            "                the peak\n"
             "  -o FILE       write to FILE instead of standard output\n"
             "  -q, --quiet   no progress line on stderr (by default, for a history that takes a while: what it\n"
             "                is doing, in place on a terminal, every 5 s elsewhere)\n");
@@ -53,6 +57,10 @@ int cmd_gen(int argc, char **argv) {
         }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = true;
+            continue;
+        }
+        if (!strcmp(a, "--spread-priorities")) {
+            o.spread = true;
             continue;
         }
         if (a[0] != '-' || a[1] == '\0') {
