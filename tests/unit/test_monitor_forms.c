@@ -1,8 +1,10 @@
-/* The monitors kept in two forms give the same answers: the priority-queue time sweep lf_monitor_check uses
- * (pqueue_monitor.c) against the priority-order sweep over a segment tree (pqueue_tree.c) -- verdict, reason
- * and culprits, word for word -- on histories too large for the brute-force oracle: generated ones of
- * 100..3000 ops (linearizable, corrupted, with peeks, empty results, pending ops, stamp ties, spread
- * priorities with many values present at once) and small random ones (mostly violations of every kind). */
+/* The monitors kept in two forms give the same answers -- verdict, reason and culprits, word for word: the
+ * priority-queue time sweep lf_monitor_check uses (pqueue_monitor.c) against the priority-order sweep over a
+ * segment tree (pqueue_tree.c), and the stack monitor handing out segments of equal coverage
+ * (stack_monitor.c) against the one handing out single partitions (stack_partitions.c). On histories too
+ * large for the brute-force oracle: generated ones of 100..3000 ops (linearizable, corrupted, with peeks,
+ * empty results, pending ops, stamp ties, spread priorities with many values present at once) and small
+ * random ones (mostly violations of every kind). */
 #include <stdio.h>
 #include <string.h>
 
@@ -77,10 +79,17 @@ static void run_generated(lf_type type, monitor_fn a_fn, monitor_fn b_fn, const 
     }
 }
 
+static void report(const char *what) {
+    printf("%s: linearizable %d, violation %d, unknown %d\n", what, counts[LF_LINEARIZABLE], counts[LF_VIOLATION],
+           counts[LF_UNKNOWN]);
+    CHECKF(counts[LF_LINEARIZABLE] > 300 && counts[LF_VIOLATION] > 300, "%s: too few of a kind", what);
+    memset(counts, 0, sizeof counts);
+}
+
 int main(void) {
     run_generated(LF_TYPE_PQUEUE, lf_monitor_pqueue, lf_monitor_pqueue_tree, "pqueue");
-    printf("pqueue: linearizable %d, violation %d, unknown %d\n", counts[LF_LINEARIZABLE], counts[LF_VIOLATION],
-           counts[LF_UNKNOWN]);
-    CHECK(counts[LF_LINEARIZABLE] > 300 && counts[LF_VIOLATION] > 300);
+    report("pqueue");
+    run_generated(LF_TYPE_STACK, lf_monitor_stack, lf_monitor_stack_partitions, "stack");
+    report("stack");
     TEST_DONE();
 }
