@@ -23,6 +23,7 @@ void lf_text_fast_add(lf_text_fast *t, const char *name, unsigned method, unsign
 #define HOT static inline __attribute__((always_inline))
 
 static inline bool is_sep(char c) { return c == ' ' || c == '\t'; }
+static inline unsigned digit(char c) { return (unsigned)(unsigned char)c - '0'; } /* > 9 for non-digits */
 
 /* The rare case of load8: fewer than 8 bytes left before end. */
 static __attribute__((noinline)) uint64_t load_tail(const char *q, const char *end) {
@@ -93,9 +94,13 @@ HOT bool small_int(const char **pq, const char *end, int64_t *out) {
     return true;
 }
 
-/* At least one separator at *pq, all of them skipped. */
+/* At least one separator at *pq, all of them skipped (a single space, the canonical form, costs one test). */
 HOT bool separators(const char **pq) {
     const char *q = *pq;
+    if (__builtin_expect(q[0] == ' ' && q[1] > ' ', 1)) {
+        *pq = q + 1;
+        return true;
+    }
     if (!is_sep(*q)) return false;
     do q++;
     while (is_sep(*q));
@@ -158,17 +163,38 @@ const char *lf_text_fast_ops(const lf_text_fast *t, const char *s, const char *l
     while (p <= last_nl && t->n) {
         const char *q = p;
         uint64_t thread, call, ret;
-        if (!number(&q, end, 10, &thread) || thread > UINT32_MAX || !separators(&q)) break;
+        /* Thread ids are short: one or two digits bytewise, longer ones as any number. */
+        unsigned d0 = digit(q[0]), d1 = d0 <= 9 ? digit(q[1]) : 10;
+        if (d0 <= 9 && d1 > 9) {
+            thread = d0;
+            q += 1;
+        } else if (d1 <= 9 && digit(q[2]) > 9) {
+            thread = d0 * 10 + d1;
+            q += 2;
+        } else if (!number(&q, end, 10, &thread) || thread > UINT32_MAX) {
+            break;
+        }
+        if (!separators(&q)) break;
         if (!number(&q, end, 19, &call) || !separators(&q)) break;
         if (!number(&q, end, 19, &ret) || ret < call || !separators(&q)) break;
         const lf_text_fast_method *m = find_method(t, q, end);
         if (!m) break;
         q += m->len;
 
-        lf_op op = {.call = call, .ret = ret, .thread = (uint32_t)thread, .method = m->method};
+        /* The op is written in place and counted only once the whole line is accepted. */
+        if (h->n == h->cap) {
+            lf_op none = {0};
+            if (!lf_history_push(h, &none)) { /* grows the array (the op itself is filled below) */
+                *st = LF_ERR_NOMEM;
+                break;
+            }
+            h->n--;
+        }
+        lf_op *op = &h->ops[h->n];
+        *op = (lf_op){.call = call, .ret = ret, .thread = (uint32_t)thread, .method = m->method};
         unsigned a = 0;
         for (; a < m->nargs; a++)
-            if (!separators(&q) || !small_int(&q, end, &op.arg[a])) break;
+            if (!separators(&q) || !small_int(&q, end, &op->arg[a])) break;
         if (a < m->nargs) break;
         /* The method or last argument ends at a separator or the line's end ("deq->" is one token). */
         if (*q != '\n' && !separators(&q)) break;
@@ -178,18 +204,13 @@ const char *lf_text_fast_ops(const lf_text_fast *t, const char *s, const char *l
             if (!(q[0] == '-' && q[1] == '>' && is_sep(q[2])) || (m->results & LF_KBIT(LF_K_NONE))) break;
             q += 2;
             separators(&q);
-            lf_kind k = result_token(&q, end, &op.res);
+            lf_kind k = result_token(&q, end, &op->res);
             if (k == LF_K_NONE || !(m->results & LF_KBIT(k))) break;
-            op.res_kind = (uint8_t)k;
+            op->res_kind = (uint8_t)k;
             if (*q != '\n' && (!separators(&q) || *q != '\n')) break;
         }
 
-        if (h->n < h->cap)
-            h->ops[h->n++] = op;
-        else if (!lf_history_push(h, &op)) {
-            *st = LF_ERR_NOMEM;
-            break;
-        }
+        h->n++;
         done++;
         p = q + 1;
         if (!lf_seq_check_add_inline(seq, h, h->n - 1)) {

@@ -27,7 +27,7 @@ void lf_seq_check_free(lf_seq_check *c);
 bool lf_seq_check_add(lf_seq_check *c, const lf_history *h, size_t idx);
 
 /* The same, with the common case (a thread that already has a slot) inlined for the readers' inner loops. */
-static inline bool lf_seq_check_add_inline(lf_seq_check *c, const lf_history *h, size_t idx) {
+static inline __attribute__((always_inline)) bool lf_seq_check_add_inline(lf_seq_check *c, const lf_history *h, size_t idx) {
     if (c->need_full_validate) return true;
     const lf_op *op = &h->ops[idx];
     if (op->thread >= c->threads_cap || idx >= UINT32_MAX) return lf_seq_check_add(c, h, idx);

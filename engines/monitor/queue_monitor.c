@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "monitor/monitors.h"
+#include "util/big_alloc.h"
 
 #define NONE UINT32_MAX
 
@@ -81,8 +82,8 @@ lf_verdict lf_monitor_queue(const lf_history *h, const lf_std *s, lf_result *r) 
     q.blocker = NONE;
     q.enq_at = q.front_at = 1;
     q.event = s->at;
-    q.credit = calloc(s->n_values ? s->n_values : 1, 1);
-    q.delayed = malloc((s->n_values ? s->n_values : 1) * sizeof *q.delayed);
+    q.credit = lf_big_calloc(s->n_values ? s->n_values : 1, 1);
+    q.delayed = lf_big_malloc((s->n_values ? s->n_values : 1) * sizeof *q.delayed);
     lf_verdict verdict = LF_UNKNOWN;
     if (!q.credit || !q.delayed) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the queue monitor");

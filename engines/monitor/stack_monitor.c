@@ -334,9 +334,9 @@ static bool build_orders(stack_state *st) {
     size_t found_cap = st->n_long;
     if (ok && st->peeks) {
         /* Ops grouped by value, each group in invocation order (counting sort over the stamp order). */
-        st->start_val = calloc((size_t)nv + 2, sizeof *st->start_val);
+        st->start_val = lf_big_calloc((size_t)nv + 2, sizeof *st->start_val);
         st->order_val = lf_big_malloc((size_t)(m ? m : 1) * sizeof *st->order_val);
-        uint32_t *fill = malloc(((size_t)nv + 1) * sizeof *fill);
+        uint32_t *fill = lf_big_malloc(((size_t)nv + 1) * sizeof *fill);
         if (!st->start_val || !st->order_val || !fill) {
             free(fill);
             free(resv);
@@ -359,7 +359,7 @@ static bool build_orders(stack_state *st) {
         st->big_values = biggest > SMALL_VALUE;
         if (st->big_values) {
             if (biggest > found_cap) found_cap = biggest;
-            st->pos_val = malloc(n1 * sizeof *st->pos_val);
+            st->pos_val = lf_big_malloc(n1 * sizeof *st->pos_val);
             if (!st->pos_val) {
                 free(resv);
                 return false;
@@ -384,14 +384,14 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
     st.pending = NONE;
     lf_verdict verdict = LF_UNKNOWN;
     size_t nv1 = s->n_values ? s->n_values : 1;
-    st.xor_stale = malloc(nv1 * sizeof *st.xor_stale);
-    st.live = calloc(nv1, sizeof *st.live);
-    st.waiting = malloc(nv1 * sizeof *st.waiting);
+    st.xor_stale = lf_big_malloc(nv1 * sizeof *st.xor_stale);
+    st.live = lf_big_calloc(nv1, sizeof *st.live);
+    st.waiting = lf_big_malloc(nv1 * sizeof *st.waiting);
     st.segs = malloc(BATCH * sizeof *st.segs);
     if (!st.xor_stale || !st.segs || !st.live || !st.waiting || !build_segments(&st) || !build_orders(&st)) goto oom;
-    st.run_first = malloc((size_t)st.n_segs * sizeof *st.run_first);
-    st.run_last = malloc((size_t)st.n_segs * sizeof *st.run_last);
-    st.run_next = malloc((size_t)st.n_segs * sizeof *st.run_next);
+    st.run_first = lf_big_malloc((size_t)st.n_segs * sizeof *st.run_first);
+    st.run_last = lf_big_malloc((size_t)st.n_segs * sizeof *st.run_last);
+    st.run_next = lf_big_malloc((size_t)st.n_segs * sizeof *st.run_next);
     if (!st.run_first || !st.run_last || !st.run_next) goto oom;
     memset(st.waiting, 0xff, nv1 * sizeof *st.waiting);
     for (uint32_t i = 0; i < s->n_total; i++) {

@@ -257,18 +257,20 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
         if (v == NONE) goto oom;
         s->val[i] = v;
         if (v >= vcap) {
-            size_t nc = vcap ? vcap * 2 : 1024;
-            int64_t *vo = realloc(s->value_of, nc * sizeof *vo);
+            /* Room for as many values as there are ops, at once: the arrays never move (a moved block loses its
+             * huge pages, util/big_alloc.h), and what is never touched is only address space. */
+            size_t nc = vcap ? vcap * 2 : n + 1;
+            int64_t *vo = lf_big_realloc(s->value_of, nc * sizeof *vo);
             if (vo) s->value_of = vo;
-            uint8_t *vn = realloc(s->value_nil, nc);
+            uint8_t *vn = lf_big_realloc(s->value_nil, nc);
             if (vn) s->value_nil = vn;
-            uint32_t *a = realloc(s->add_op, nc * sizeof *a);
+            uint32_t *a = lf_big_realloc(s->add_op, nc * sizeof *a);
             if (a) s->add_op = a;
-            uint32_t *b = realloc(s->rem_op, nc * sizeof *b);
+            uint32_t *b = lf_big_realloc(s->rem_op, nc * sizeof *b);
             if (b) s->rem_op = b;
-            uint32_t *c = realloc(pending_insert, nc * sizeof *c);
+            uint32_t *c = lf_big_realloc(pending_insert, nc * sizeof *c);
             if (c) pending_insert = c;
-            uint32_t *d = realloc(observed, nc * sizeof *d);
+            uint32_t *d = lf_big_realloc(observed, nc * sizeof *d);
             if (d) observed = d;
             if (!vo || !vn || !a || !b || !c || !d) goto oom;
             vcap = nc;
@@ -390,8 +392,8 @@ static lf_verdict tuning_violation(const lf_history *h, lf_std *s, lf_result *r,
  * n_ev + 2 * n_total. Returns the last clock value, or 0 after recording a violation in r. */
 static uint32_t tune(const lf_history *h, lf_std *s, const uint32_t *ev, size_t n_ev, uint32_t *at, lf_result *r) {
     uint32_t nv = s->n_values;
-    uint8_t *flags = calloc(nv ? nv : 1, 1);
-    uint32_t *head = malloc((nv ? nv : 1) * sizeof *head);
+    uint8_t *flags = lf_big_calloc(nv ? nv : 1, 1);
+    uint32_t *head = lf_big_malloc((nv ? nv : 1) * sizeof *head);
     if (!flags || !head) {
         free(flags);
         free(head);
@@ -492,7 +494,7 @@ static lf_verdict check_empty_ops(const lf_history *h, lf_std *s, lf_result *r) 
     for (uint32_t i = 0; i < s->n_ops && !any; i++) any = s->kind[i] == STD_EMPTY;
     if (!any) return LF_LINEARIZABLE;
     uint32_t M = s->n_stamps;
-    int32_t *zeros = calloc((size_t)M + 2, sizeof *zeros);
+    int32_t *zeros = lf_big_calloc((size_t)M + 2, sizeof *zeros);
     if (!zeros) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory checking empty ops");
         return LF_UNKNOWN;
@@ -551,8 +553,9 @@ lf_verdict lf_standardize(const lf_history *h, lf_std *s, lf_result *r) {
         return LF_UNKNOWN;
     }
     s->n_ops = (uint32_t)n;
-    s->kind = calloc(n ? n : 1, 1);
-    s->val = malloc((n ? n : 1) * sizeof *s->val);
+    /* With room for the artificial removes (at most one per value, so n_total <= 2n): no moves later. */
+    s->kind = lf_big_calloc(2 * n + 1, 1);
+    s->val = lf_big_malloc((2 * n + 1) * sizeof *s->val);
     if (!s->kind || !s->val) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory");
         return LF_UNKNOWN;
@@ -566,14 +569,10 @@ lf_verdict lf_standardize(const lf_history *h, lf_std *s, lf_result *r) {
         if (s->add_op[x] != NONE && s->rem_op[x] == NONE) n_art++;
     s->n_total = s->n_ops + n_art;
     size_t nt = s->n_total ? s->n_total : 1;
-    uint8_t *kind = realloc(s->kind, nt);
-    if (kind) s->kind = kind;
-    uint32_t *val = realloc(s->val, nt * sizeof *val);
-    if (val) s->val = val;
-    s->inv = malloc(nt * sizeof *s->inv);
-    s->res = malloc(nt * sizeof *s->res);
-    s->others_next = malloc(nt * sizeof *s->others_next);
-    if (!kind || !val || !s->inv || !s->res || !s->others_next) {
+    s->inv = lf_big_malloc(nt * sizeof *s->inv);
+    s->res = lf_big_malloc(nt * sizeof *s->res);
+    s->others_next = lf_big_malloc(nt * sizeof *s->others_next);
+    if (!s->inv || !s->res || !s->others_next) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory");
         return LF_UNKNOWN;
     }

@@ -2,13 +2,14 @@
 #include "util/value_map.h"
 
 #include "util/hash.h"
+#include "util/big_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static bool alloc_table(lf_value_map *m, size_t cap) {
-    m->keys = malloc(cap * sizeof *m->keys);
-    m->ids = malloc(cap * sizeof *m->ids);
+    m->keys = lf_big_malloc(cap * sizeof *m->keys);
+    m->ids = lf_big_malloc(cap * sizeof *m->ids);
     if (!m->keys || !m->ids) {
         free(m->keys);
         free(m->ids);
@@ -31,7 +32,7 @@ bool lf_value_map_init(lf_value_map *m, size_t expected) {
 bool lf_value_map_add_dense_range(lf_value_map *m, int64_t lo, int64_t hi) {
     uint64_t n = (uint64_t)hi - (uint64_t)lo + 1;
     if (hi < lo || n == 0 || n > (1ull << 32)) return false;
-    uint32_t *d = malloc(n * sizeof *d);
+    uint32_t *d = lf_big_malloc(n * sizeof *d);
     if (!d) return false;
     memset(d, 0xff, n * sizeof *d);
     free(m->dense);
