@@ -3,7 +3,7 @@
 # (parsers, engine differential) for a time budget each, merges what they learnt into a corpus directory,
 # collects the violations and crash inputs, and prints a markdown summary: per adapter, whether it is expected
 # to be linearizable, executions, violations, distinct signatures (`linfuzz triage`), an example entry; then
-# the self targets; then the triage table of every finding.
+# the self targets; then the triage table of every finding; and one HTML page per entry (`linfuzz show --html`).
 #
 # Exit 1 when an adapter expected to be linearizable produced a violation or crashed, or a self target crashed
 # (a known-buggy adapter's violations are expected: never a failure); 2 bad usage or no fuzz targets; else 0.
@@ -14,7 +14,8 @@
 #   --adapters A,B,..  only these adapters (default: every adapter of `linfuzz adapters`)
 #   --no-self          skip the self targets;  --self-only: only them
 #   --out DIR          results (default: a new temporary directory): summary.md, triage.md, violations/ADAPTER/
-#                      (entries), crashes/ (libFuzzer artifacts of adapter targets), self-crashes/, logs/
+#                      (entries), html/ADAPTER/ (a page per entry), crashes/ (libFuzzer artifacts of adapter
+#                      targets), self-crashes/, logs/
 #   --corpus DIR       corpus to start from and merge into (-merge=1): DIR/ADAPTER/, DIR/self/TARGET/ (default
 #                      OUT/corpus; keep it between runs, e.g. as a CI cache, so that each run starts further on)
 #   --jobs N           targets fuzzed at the same time (default: half the cores, at least 1)
@@ -307,7 +308,23 @@ if compgen -G "$out/violations/*/*.lfz" >/dev/null || compgen -G "$out/crashes/*
     status=1
   fi
 fi
+# ---- one self-contained HTML page per entry (linfuzz show --html), next to the summary: html/ADAPTER/ ----
+if compgen -G "$out/violations/*/*.lfz" >/dev/null; then
+  html_ok=1
+  for dir in "$out"/violations/*/; do
+    name=$(basename "$dir")
+    compgen -G "$dir*.lfz" >/dev/null || continue
+    "$LF" show --html -o "$out/html/$name/" "$dir"*.lfz 2>>"$out/logs/html.log" || html_ok=0
+  done
+  if [ "$html_ok" = 1 ]; then
+    echo "HTML pages: $(find "$out/html" -name '*.html' | wc -l) in html/ADAPTER/ (one per entry; open them in a browser)" |
+      tee -a "$out/triage.md"
+  else
+    echo "**FAILED**: linfuzz show --html could not write every page (logs/html.log)" | tee -a "$out/summary.md"
+    status=1
+  fi
+fi
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] && cat "$out/summary.md" "$out"/triage.md >>"$GITHUB_STEP_SUMMARY" 2>/dev/null
 echo
-echo "results: $out (entries: violations/ADAPTER/, explain one with $LF show ENTRY); corpus: $corpus"
+echo "results: $out (entries: violations/ADAPTER/, explain one with $LF show ENTRY; pages: html/ADAPTER/); corpus: $corpus"
 exit "$status"

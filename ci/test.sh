@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 source ci/lib.sh
 ci_no_args "$@"
 b=${LINFUZZ_BUILD_DIR:-build}
+bash ci/deps.sh --browser # chromium too: the HTML pages are tested in it (test_html_browser)
 for d in "$b" "$b-gcc" "$b-asan" "$b-tsan"; do ci_build_dir "$d"; done
 echo "== clang build (warnings are errors) =="
 bash ci/build.sh "$b"
@@ -19,8 +20,9 @@ ci_build "$b-gcc" -DCMAKE_C_COMPILER=gcc
 echo "== sanitizer build (ASan + UBSan) =="
 ci_build "$b-asan" -DLINFUZZ_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 echo "== tests under ASan + UBSan =="
-# (the cflite test builds on its own, whatever the build: it runs once, with the clang build's tests)
-ctest --test-dir "$b-asan" --output-on-failure -j2 -LE cflite
+# (the cflite test builds on its own, whatever the build: it runs once, with the clang build's tests; the
+# browser test runs Chromium on the pages, which the sanitizers do not look into: once too)
+ctest --test-dir "$b-asan" --output-on-failure -j2 -LE 'cflite|browser'
 echo "== fuzzing linfuzz's own parsers and engines (ASan + UBSan, short budget) =="
 bash ci/fuzz_self.sh --build "$b-asan" 20
 echo "== ThreadSanitizer: the correct adapters through the runner =="

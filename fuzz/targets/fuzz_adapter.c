@@ -206,6 +206,8 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
         .workload_len = size,
         .full = &G.history,
         .minimize = &mo,
+        .has_serial = true, /* the prefix and the drain: thread `threads` (case_runner.h) */
+        .serial_thread = c->threads,
     };
     lf_violation_entry e;
     lf_status st = lf_capture_violation(&in, &e, err, sizeof err);

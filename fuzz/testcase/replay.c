@@ -144,6 +144,8 @@ static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t 
         .workload_len = len,
         .full = &r.first,
         .minimize = &mo,
+        .has_serial = true, /* the prefix and the drain: thread `threads` (case_runner.h) */
+        .serial_thread = c.threads,
     };
     lf_violation_entry e;
     if (lf_capture_violation(&in, &e, err, sizeof err) != LF_OK) child_fail(fd, err);

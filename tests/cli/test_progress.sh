@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The progress line of the long commands (fuzz/cli/status_line.c): off a terminal a line every period
-# (LINFUZZ_PROGRESS_SECONDS, 0.2 s here) naming the command, the elapsed time and what it does; none with -q
+# (LINFUZZ_PROGRESS_SECONDS, 0.01 s here) naming the command, the elapsed time and what it does; none with -q
 # or LINFUZZ_PROGRESS=0; nothing on stdout; a bad LINFUZZ_PROGRESS is named. On a terminal (script(1), when
 # installed) the line is redrawn in place and erased at the end.
 # Usage: test_progress.sh LINFUZZ_BIN TEST_DATA_DIR
@@ -8,7 +8,7 @@ set -u
 source "$(dirname "$0")/../lib.sh"
 LF=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-export LINFUZZ_PROGRESS_SECONDS=0.2
+export LINFUZZ_PROGRESS_SECONDS=0.01 # short, so that even a fast machine sees lines from quick commands
 entry=$(ls "$ROOT"/corpus/treiber_aba/violations/*.lfz | head -1)
 mkdir -p "$tmp/inputs"
 for f in "$ROOT"/corpus/mutex_queue/seeds/* "$ROOT"/corpus/ms_queue/seeds/*; do
