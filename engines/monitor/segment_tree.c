@@ -26,8 +26,12 @@ bool lf_mintree_init(lf_mintree *m, size_t n, const int32_t *leaves) {
     m->size = size;
     m->height = h;
     for (size_t i = 0; i < size; i++) m->t[size + i] = i < n ? (leaves ? leaves[i] : 0) : PAD_VALUE;
-    for (size_t x = size - 1; x >= 1; x--) m->t[x] = min32(m->t[2 * x], m->t[2 * x + 1]);
+    lf_mintree_rebuild(m);
     return true;
+}
+
+void lf_mintree_rebuild(lf_mintree *m) {
+    for (size_t x = m->size - 1; x >= 1; x--) m->t[x] = min32(m->t[2 * x], m->t[2 * x + 1]);
 }
 
 void lf_mintree_free(lf_mintree *m) {

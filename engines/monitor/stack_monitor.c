@@ -256,17 +256,15 @@ static bool build_segments(stack_state *st) {
     st->n_segs = k;
     st->seg_start[k] = P + 1;
 
-    int32_t *count = lf_big_calloc((size_t)k + 1, sizeof *count);
+    /* Coverage counts go straight into the tree's leaves (a difference array, then prefix sums). */
     st->xor_ids = lf_big_calloc((size_t)k + 2, sizeof *st->xor_ids);
-    if (!count || !st->xor_ids) {
-        free(count);
-        return false;
-    }
+    if (!st->xor_ids || !lf_mintree_init(&st->cover, k, NULL)) return false;
+    int32_t *count = lf_mintree_leaves(&st->cover);
     for (uint32_t v = 0; v < nv; v++) {
         uint32_t lo = st->ci_seg[2 * v], hi = st->ci_seg[2 * v + 1];
         if (lo == NONE) continue;
         count[lo]++;
-        count[hi]--;
+        if (hi < k) count[hi]--;
         st->xor_ids[lo + 1] ^= v + 1;
         if (hi + 1 <= k) st->xor_ids[hi + 1] ^= v + 1;
     }
@@ -275,9 +273,8 @@ static bool build_segments(stack_state *st) {
         uint32_t j = i + (i & -i);
         if (j <= k) st->xor_ids[j] ^= st->xor_ids[i];
     }
-    bool ok = lf_mintree_init(&st->cover, k, count);
-    free(count);
-    return ok;
+    lf_mintree_rebuild(&st->cover);
+    return true;
 }
 
 static bool build_orders(stack_state *st) {
@@ -310,7 +307,7 @@ static bool build_orders(stack_state *st) {
     }
     st->unsafe = m;
     st->order_long = malloc((st->n_long ? st->n_long : 1) * sizeof *st->order_long);
-    uint32_t *resv = lf_big_malloc((size_t)(m ? m : 1) * sizeof *resv);
+    uint32_t *resv = lf_big_malloc((st->n_long ? st->n_long : 1) * sizeof *resv); /* responses, for a max tree */
     if (!st->order_long || !resv) {
         free(resv);
         return false;
@@ -331,32 +328,31 @@ static bool build_orders(stack_state *st) {
             resv[q++] = s->res[op];
         })
     bool ok = lf_maxtree_init(&st->by_long, resv, st->n_long);
+    free(resv);
+    resv = NULL;
     size_t found_cap = st->n_long;
     if (ok && st->peeks) {
-        /* Ops grouped by value, each group in invocation order (counting sort over the stamp order). */
-        st->start_val = lf_big_calloc((size_t)nv + 2, sizeof *st->start_val);
+        /* Ops grouped by value, each group in invocation order: a counting sort over the stamp order whose
+         * cursors are the group starts themselves (counts at [v + 2], starts at [v + 1], cursors moving them to
+         * the ends, which are the next group's starts: afterwards value v's ops are start_val[v..v+1)). */
+        uint32_t *start = st->start_val = lf_big_calloc((size_t)nv + 2, sizeof *st->start_val);
         st->order_val = lf_big_malloc((size_t)(m ? m : 1) * sizeof *st->order_val);
-        uint32_t *fill = lf_big_malloc(((size_t)nv + 1) * sizeof *fill);
-        if (!st->start_val || !st->order_val || !fill) {
-            free(fill);
-            free(resv);
-            return false;
-        }
-        FOR_INVOKED(op, { st->start_val[s->val[op] + 1]++; })
+        if (!start || !st->order_val) return false;
+        FOR_INVOKED(op, { start[s->val[op] + 2]++; })
         uint32_t biggest = 0;
         for (uint32_t v = 0; v < nv; v++) {
-            if (st->start_val[v + 1] > biggest) biggest = st->start_val[v + 1];
-            st->start_val[v + 1] += st->start_val[v];
+            if (start[v + 2] > biggest) biggest = start[v + 2];
+            start[v + 2] += start[v + 1];
         }
-        memcpy(fill, st->start_val, ((size_t)nv + 1) * sizeof *fill);
-        FOR_INVOKED(op, {
-            uint32_t j = fill[s->val[op]]++;
-            st->order_val[j] = op;
-            resv[j] = s->res[op];
-        })
-        free(fill);
         /* Values peeked many times get a tree so stabbing them stays logarithmic; the rest are scanned. */
         st->big_values = biggest > SMALL_VALUE;
+        if (st->big_values) resv = lf_big_malloc((size_t)(m ? m : 1) * sizeof *resv);
+        if (st->big_values && !resv) return false;
+        FOR_INVOKED(op, {
+            uint32_t j = start[s->val[op] + 1]++;
+            st->order_val[j] = op;
+            if (resv) resv[j] = s->res[op];
+        })
         if (st->big_values) {
             if (biggest > found_cap) found_cap = biggest;
             st->pos_val = lf_big_malloc(n1 * sizeof *st->pos_val);
