@@ -241,6 +241,10 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
     for (size_t i = 0; i < n; i++) {
         int64_t value;
         bool nil;
+        if (i + 16 < n) { /* spread values miss the cache in the map: start loading a later op's slot */
+            const lf_op *later = &h->ops[i + 16];
+            lf_value_map_prefetch(&map, methods[later->method]->nargs ? later->arg[0] : later->res);
+        }
         uint8_t k = classify(h->type, methods, &h->ops[i], &value, &nil);
         if (k == PENDING_REMOVE) {
             char d[200];
