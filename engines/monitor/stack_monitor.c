@@ -231,30 +231,55 @@ static lf_verdict report_stuck(const lf_history *h, stack_state *st, uint32_t p,
 }
 
 /* Segments: a new one starts at partition 1 and wherever a nonempty critical interval starts or ends (the
- * partition after a value's insert returns, or the one its remove is invoked in). Then the coverage of each
- * segment, its tree and the XOR Fenwick tree. */
+ * partition after a value's insert returns, or the one its remove is invoked in). The boundaries are marked
+ * per value in a bitmap of partitions (two stamp lookups per value, instead of classifying the event at every
+ * stamp), and a segment's index is the number of boundaries up to it: prefix counts per word. Then the
+ * coverage of each segment, its tree and the XOR Fenwick tree. */
 static bool build_segments(stack_state *st) {
     const lf_std *s = st->s;
     uint32_t P = st->n_parts, nv = s->n_values;
+    size_t words = (size_t)P / 64 + 1; /* bits 0..P: bit p is partition p (bit 0 unused) */
     st->ci_seg = lf_big_malloc(((size_t)nv * 2 + 2) * sizeof *st->ci_seg);
     st->seg_start = lf_big_malloc(((size_t)P + 2) * sizeof *st->seg_start);
-    if (!st->ci_seg || !st->seg_start) return false;
-    memset(st->ci_seg, 0xff, ((size_t)nv * 2 + 2) * sizeof *st->ci_seg);
+    uint64_t *bound = lf_big_calloc(words, sizeof *bound);
+    uint32_t *before = lf_big_malloc(words * sizeof *before); /* boundaries in the words before each word */
+    if (!st->ci_seg || !st->seg_start || !bound || !before) {
+        free(bound);
+        free(before);
+        return false;
+    }
+    bound[0] |= 2; /* partition 1 */
+    for (uint32_t v = 0; v < nv; v++) {
+        uint32_t lo, hi;
+        if (!lf_std_ci(s, v, &lo, &hi)) {
+            st->ci_seg[2 * v] = st->ci_seg[2 * v + 1] = NONE;
+            continue;
+        }
+        st->ci_seg[2 * v] = lo; /* stamps for now: lo <= P always, hi <= P + 1 */
+        st->ci_seg[2 * v + 1] = hi;
+        bound[lo / 64] |= 1ull << (lo % 64);
+        if (hi <= P) bound[hi / 64] |= 1ull << (hi % 64);
+    }
+    st->ci_seg[2 * nv] = st->ci_seg[2 * nv + 1] = NONE;
     uint32_t k = 0; /* segments started so far */
-    for (uint32_t p = 1; p <= P + 1; p++) {
-        /* The event at stamp p; partition p (if p <= P) follows it. */
-        uint32_t e = s->at[p], o = e >> 1, end = NONE, lo, hi;
-        if ((e & 1) && s->kind[o] == STD_ADD)
-            end = 0; /* a critical interval starts at p */
-        else if (!(e & 1) && s->kind[o] == STD_REM)
-            end = 1; /* one ends at p */
-        if (end != NONE && !lf_std_ci(s, s->val[o], &lo, &hi)) end = NONE;
-        if (p <= P && (p == 1 || end != NONE)) st->seg_start[k++] = p;
-        /* (an interval ending at the last stamp, P + 1, ends after the last segment: at n_segs = k) */
-        if (end != NONE) st->ci_seg[2 * s->val[o] + end] = p <= P ? k - 1 : k;
+    for (size_t w = 0; w < words; w++) {
+        before[w] = k;
+        for (uint64_t bits = bound[w]; bits; bits &= bits - 1)
+            st->seg_start[k++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
     }
     st->n_segs = k;
     st->seg_start[k] = P + 1;
+    /* a boundary at p <= P starts segment (boundaries up to p) - 1; an interval ending at the last stamp,
+     * P + 1, ends after the last segment: at n_segs = k */
+    for (uint32_t v = 0; v < nv; v++) {
+        uint32_t lo = st->ci_seg[2 * v], hi = st->ci_seg[2 * v + 1];
+        if (lo == NONE) continue;
+        st->ci_seg[2 * v] = before[lo / 64] + (uint32_t)__builtin_popcountll(bound[lo / 64] << (63 - lo % 64)) - 1;
+        st->ci_seg[2 * v + 1] =
+            hi <= P ? before[hi / 64] + (uint32_t)__builtin_popcountll(bound[hi / 64] << (63 - hi % 64)) - 1 : k;
+    }
+    free(bound);
+    free(before);
 
     /* Coverage counts go straight into the tree's leaves (a difference array, then prefix sums). */
     st->xor_ids = lf_big_calloc((size_t)k + 2, sizeof *st->xor_ids);
