@@ -27,6 +27,7 @@ typedef struct lf_wgl_options {
     bool partition;          /* split by partition key when the spec allows it (default on) */
     bool use_cache;          /* Lowe's configuration cache (default on; off only for experiments) */
     bool bitset_key;         /* key configurations by op bitsets even when per-thread counters suffice */
+    lf_progress *progress;   /* search steps are published here (NULL: none) */
 } lf_wgl_options;
 
 void lf_wgl_options_default(lf_wgl_options *o);

@@ -18,6 +18,7 @@ typedef struct wgl_budget {
     uint64_t steps;       /* iterations so far, all parts */
     uint64_t backtracks, cache_hits, configs;
     size_t peak_bytes;
+    lf_progress *progress; /* steps are published here at every budget check (NULL: none) */
 } wgl_budget;
 
 typedef struct wgl_search_opts {
