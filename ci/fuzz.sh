@@ -5,7 +5,8 @@
 # to be linearizable, executions, violations, distinct signatures (`linfuzz triage`), an example entry; then
 # the self targets; then the triage table of every finding; and one HTML page per entry (`linfuzz show --html`).
 #
-# Exit 1 when an adapter expected to be linearizable produced a violation or crashed, or a self target crashed
+# Exit 1 when an adapter expected to be linearizable produced a violation, crashed or got STUCK (an operation
+# that never returned: the target saves a STUCK entry and ends), or a self target crashed
 # (a known-buggy adapter's violations are expected: never a failure); 2 bad usage or no fuzz targets; else 0.
 #
 # Usage: ci/fuzz.sh [options]
@@ -22,6 +23,9 @@
 #   --fork N           libFuzzer -fork=N inside each target (default 0: one process per target)
 #   --capture N        violations minimized and saved per target, spread over the run (default 8)
 #   --expect NAME=yes|no  treat NAME as expected linearizable (yes) or known buggy (no); repeatable
+#   --rootcause-seconds S  time budget of `linfuzz rootcause --write` (500 schedules) on each entry found in
+#                      controlled mode, before triage, so that triage groups by root cause (default 20; the
+#                      whole step stops starting entries after 10 times that); 0: no root causing
 #   --build DIR        the build (default $LINFUZZ_BUILD_DIR or build; built with ci/build.sh when it has no
 #                      fuzz targets)
 #   -q                 no progress line (by default one line on stderr: targets done, running, executions,
@@ -35,7 +39,7 @@ die() { ci_die "$@"; }
 is_seconds() { [[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]] && awk -v s="$1" 'BEGIN{exit !(s > 0)}'; }
 ceil() { awk -v s="$1" 'BEGIN{c = int(s); if (c < s) c++; print c}'; }
 
-secs=10 self_secs="" only="" run_adapters=1 run_self=1 out="" corpus="" fork=0 capture=8
+secs=10 self_secs="" only="" run_adapters=1 run_self=1 out="" corpus="" fork=0 capture=8 rc_secs=20
 BUILD=${LINFUZZ_BUILD_DIR:-build}
 jobs=$(( $(nproc 2>/dev/null || echo 2) / 2 )); [ "$jobs" -ge 1 ] || jobs=1
 declare -A expect_override=()
@@ -50,6 +54,7 @@ while [ $# -gt 0 ]; do
     --corpus) [ $# -ge 2 ] || die "--corpus needs a directory"; corpus=$2; shift ;;
     --jobs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--jobs needs a positive integer"; jobs=$2; shift ;;
     --fork) [[ ${2:-} =~ ^[0-9]+$ ]] || die "--fork needs an integer"; fork=$2; shift ;;
+    --rootcause-seconds) [[ ${2:-} =~ ^[0-9]+$ ]] || die "--rootcause-seconds needs an integer"; rc_secs=$2; shift ;;
     --capture) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--capture needs a positive integer"; capture=$2; shift ;;
     --expect) [[ ${2:-} =~ ^[a-z0-9_-]+=(yes|no)$ ]] || die "--expect needs NAME=yes or NAME=no"
               expect_override[${2%%=*}]=${2#*=}; shift ;;
@@ -115,6 +120,8 @@ fuzz_adapter() {
   rm -f "$out/logs/summary-$name"
   # CONTINUE: count every violation instead of stopping; CAPTURE: minimize and save a few of them (1st, 2nd,
   # 4th, ...).
+  # A blocking structure's runs are balanced (the default), so a STUCK run (which ends the target: its threads
+  # cannot be taken back) is a bug.
   LINFUZZ_VIOLATIONS_DIR=$out/violations/$name LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_CAPTURE=$capture \
     LINFUZZ_FUZZ_SECONDS=$secs LINFUZZ_FUZZ_SUMMARY_FILE=$out/logs/summary-$name \
     "$target" -max_total_time="$max_time" -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$out/crashes/$name-" \
@@ -142,7 +149,11 @@ fuzz_adapter() {
     example=$(grep -m1 '^  {"id": ' <<<"$json" | sed -n 's/.*"smallest": "\([^"]*\)".*/\1/p')
     example=${example#"$out"/}
   fi
-  if [ "$rc" != 0 ] || ! grep -q 'linfuzz-fuzz: summary ' "$log"; then
+  if grep -q 'linfuzz-fuzz: stuck ' "$log" "$log.merge"; then
+    # an operation never returned: the watchdog saved a STUCK entry (triaged below) and ended the target
+    result="STUCK (log: logs/fuzz_$name.log)"
+    [ "$exp" = yes ] && result="FAIL: $result" || result="$result (expected)"
+  elif [ "$rc" != 0 ] || ! grep -q 'linfuzz-fuzz: summary ' "$log"; then
     # not a linearizability violation: a crash, a sanitizer report, a timeout or an out-of-memory
     result="CRASH (exit $rc, log: logs/fuzz_$name.log)"
     [ "$exp" = yes ] && result="FAIL: $result"
@@ -279,6 +290,26 @@ status=0
   fi
 } >"$out/summary.md"
 cat "$out/summary.md"
+
+# ---- root causes of the entries found in controlled mode (linfuzz rootcause --write), for triage ----
+# Bounded: 500 schedules and rc_secs per entry, no new entry started after 10 * rc_secs. An entry whose cause
+# is not confirmed keeps its unconfirmed candidates (triage then groups it by its history).
+if [ "$rc_secs" -gt 0 ] && compgen -G "$out/violations/*/*.lfz" >/dev/null; then
+  rc_start=$(date +%s) rc_done=0 rc_confirmed=0 rc_skipped=0
+  progress_start "$CI_SCRIPT"
+  for e in "$out"/violations/*/*.lfz; do
+    "$LF" show --meta "$e" 2>/dev/null | grep -qx "schedule_mode: controlled" || continue
+    if [ $(( $(date +%s) - rc_start )) -ge $(( 10 * rc_secs )) ]; then rc_skipped=$((rc_skipped + 1)); continue; fi
+    progress "linfuzz rootcause --write: $rc_done entries done, $rc_confirmed confirmed"
+    timeout -k 5 "$rc_secs" "$LF" rootcause -q --schedules 500 --write "$e" >>"$out/logs/rootcause.log" 2>&1
+    case $? in 0) rc_confirmed=$((rc_confirmed + 1)) ;; esac
+    rc_done=$((rc_done + 1))
+  done
+  progress_end
+  echo "Root causes (\`linfuzz rootcause --write\`, 500 schedules, at most ${rc_secs} s each): $rc_confirmed of" \
+    "$rc_done controlled entries confirmed ($rc_skipped not tried: the step's time ran out) in" \
+    "$(( $(date +%s) - rc_start )) s; logs/rootcause.log" | tee -a "$out/summary.md"
+fi
 
 # ---- triage of every finding: entries saved, crash inputs of adapter targets ----
 if compgen -G "$out/violations/*/*.lfz" >/dev/null || compgen -G "$out/crashes/*" >/dev/null; then

@@ -6,7 +6,9 @@
 # violation's first occurrence is minimized and saved under OUT/violations/<adapter>/ (one entry per bucket);
 # `linfuzz show ENTRY` explains it, `linfuzz repro ENTRY` replays it. Nothing is written into the source tree.
 # While it runs, a progress line on stderr says which adapter is being fuzzed and what was found so far.
-# Exit 1 only if a correct adapter produced a violation (or crashed); 2 bad usage.
+# A run in which an operation never returns is STUCK (the violations column says so; its entry is saved too;
+# blocking structures get balanced runs, so that is a bug).
+# Exit 1 only if a correct adapter produced a violation (or crashed, or got stuck); 2 bad usage.
 #
 # Usage: ci/quickstart.sh [--out DIR] [--build DIR] [-q] [SECONDS_PER_ADAPTER]
 #   SECONDS_PER_ADAPTER  default 1.5 (fractions allowed); the whole run takes about a minute
@@ -69,7 +71,14 @@ while read -r name _ expected _; do
   summary=$(grep -o 'linfuzz-fuzz: summary .*' "$log" | tail -1 || true)
   field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$summary"; }
   execs=$(field executions) found=$(field violations) first=$(field first) entry=$(field entry)
-  if [ "$rc" != 0 ] || [ -z "$summary" ]; then
+  stuck=$(grep -o 'linfuzz-fuzz: stuck .*' "$log" | tail -1 || true)
+  if [ -n "$stuck" ]; then
+    # an operation never returned: the watchdog saved a STUCK entry and ended the target
+    summary=$stuck
+    execs=$(field executions) first=$(field seconds) entry=$(field entry) found=stuck
+    found_n=$((found_n + 1))
+    [ "$expected" = yes ] && status=1 failed_n=$((failed_n + 1))
+  elif [ "$rc" != 0 ] || [ -z "$summary" ]; then
     # Not a linearizability violation: a crash, a sanitizer report or a timeout (the log says which).
     found="error($rc)"
     entry="log: $log"

@@ -130,8 +130,8 @@ static void copy_state(uint8_t *out, size_t *out_len, const uint8_t *in, size_t 
     *out_len = len;
 }
 
-/* Applies op to state `in` (sequential specification of its type): writes the next state to out and the
- * result the op must return to *res (LF_K_NONE for methods without a result). */
+/* Applies op to state `in` (sequential specification of its type, unbounded): writes the next state to out
+ * and the result the op must return to *res (LF_K_NONE for methods without a result). */
 static void apply_op(lf_type type, const lf_op *op, const uint8_t *in, size_t len, uint8_t *out, size_t *out_len,
                      seq_result *res) {
     uint8_t a0[VAL_BYTES], a1[VAL_BYTES];
@@ -289,6 +289,19 @@ static void apply_op(lf_type type, const lf_op *op, const uint8_t *in, size_t le
     abort();
 }
 
+/* apply_op with the capacity of a bounded container: an insert into one holding `capacity` values answers
+ * full and leaves it as it is. */
+static void apply_op_bounded(const lf_history *h, const lf_op *op, const uint8_t *in, size_t len, uint8_t *out,
+                             size_t *out_len, seq_result *res) {
+    const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
+    if (h->capacity && mi->role == LF_ROLE_INSERT && len / VAL_BYTES >= h->capacity) {
+        *res = (seq_result){LF_K_FULL, 0};
+        copy_state(out, out_len, in, len);
+        return;
+    }
+    apply_op(h->type, op, in, len, out, out_len, res);
+}
+
 static bool result_matches(const lf_op *op, seq_result r) {
     if (lf_op_pending(op)) return true; /* a pending op's result was never observed */
     if (op->res_kind != r.kind) return false;
@@ -434,7 +447,7 @@ static search_outcome explore(search *S, uint64_t mask, size_t depth) {
         const lf_op *op = &S->h->ops[j];
         seq_result res;
         size_t next_len;
-        apply_op(S->h->type, op, cur, cur_len, next, &next_len, &res);
+        apply_op_bounded(S->h, op, cur, cur_len, next, &next_len, &res);
         if (!result_matches(op, res)) continue;
         /* A configuration seen before was explored to failure (success ends the search), so skip it. */
         if (!memo_insert(&S->memo, mask | bit, next, next_len)) {

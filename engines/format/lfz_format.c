@@ -34,7 +34,7 @@ static const uint8_t MAGIC[8] = {0x89, 'L', 'F', 'Z', '\r', '\n', 0x1a, '\n'};
 
 /* Result codes of the encoding, fixed by the format (independent of the lf_kind enum's numbering). */
 static const lf_kind RESULT_CODES[] = {LF_K_NONE, LF_K_INT,   LF_K_NIL, LF_K_EMPTY,  LF_K_TRUE,
-                                       LF_K_FALSE, LF_K_OK,   LF_K_FAIL, LF_K_PENDING};
+                                       LF_K_FALSE, LF_K_OK,   LF_K_FAIL, LF_K_PENDING, LF_K_FULL};
 #define N_RESULT_CODES (sizeof RESULT_CODES / sizeof RESULT_CODES[0])
 
 /* A shape is what an op is apart from its numbers: method, result kind and which arguments are nil. */
@@ -42,7 +42,10 @@ static const lf_kind RESULT_CODES[] = {LF_K_NONE, LF_K_INT,   LF_K_NIL, LF_K_EMP
 #define N_SHAPE_KEYS (1u << 11)
 _Static_assert(LF_M_COUNT <= 32 && LF_CUSTOM_MAX_METHODS <= 32 && LF_K_COUNT <= 16,
                "shape keys pack method in 5 bits and kind in 4");
-/* The init byte's value announcing a custom type's declaration block (docs/formats.md). */
+/* The init byte's extension value (docs/formats.md): after a built-in container's name it announces a capacity
+ * (api, linfuzz 0.3), after a name no built-in type has a custom type's declaration block. One value for both,
+ * so that files written by either branch read unchanged; the type name, read first, tells them apart. */
+#define INIT_CAPACITY 3
 #define INIT_CUSTOM_DECL 3
 
 const char *lf_lfz_kind_name(lf_lfz_kind k) {
@@ -319,6 +322,9 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
     }
     put_varint(b, type_len);
     put_bytes(b, type_name, type_len);
+    /* The init byte: 0 nothing, 1 an integer initial value, 2 a nil one (registers), 3 an extension whose
+     * meaning the type name decides: a built-in container's capacity (linfuzz 0.3) or a custom type's
+     * declaration block (a name no built-in type has). A file without either reads as before. */
     if (h->type == LF_TYPE_CUSTOM) {
         b->p[b->len++] = INIT_CUSTOM_DECL;
         unsigned nm = lf_history_method_count(h);
@@ -332,6 +338,9 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
             put_varint(b, d->results);
             b->p[b->len++] = d->flags;
         }
+    } else if (h->capacity) {
+        b->p[b->len++] = INIT_CAPACITY;
+        put_varint(b, h->capacity);
     } else if (!h->has_init) {
         b->p[b->len++] = 0;
     } else if (h->init_kind == LF_K_NIL) {
@@ -587,9 +596,7 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
     if (!builtin && (c.pos >= c.end || c.base[c.pos] != INIT_CUSTOM_DECL))
         return sec_fail(sc, c.pos, "unknown type '%.*s'", (int)n, (const char *)str);
     if ((why = rd_u8(&c, &init))) return sec_fail(sc, c.pos, "init flag: %s", why);
-    if (init == INIT_CUSTOM_DECL) {
-        if (builtin)
-            return sec_fail(sc, c.pos - 1, "a custom declaration for the built-in type %s", lf_type_name(type));
+    if (init == INIT_CUSTOM_DECL && !builtin) {
         lf_status ds = decode_declaration(sc, &c, type_name, type_len, h);
         if (ds != LF_OK) {
             lf_history_free(h);
@@ -597,10 +604,20 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
         }
         type = LF_TYPE_CUSTOM;
         init = 0;
+    } else if (init == INIT_CAPACITY) {
+        uint64_t cap;
+        h->type = type;
+        if (!lf_type_boundable(type))
+            return sec_fail(sc, c.pos - 1, "a capacity is only allowed for stack, queue, pqueue and deque, not %s",
+                            lf_type_name(type));
+        if ((why = rd_varint(&c, &cap))) return sec_fail(sc, c.pos, "capacity: %s", why);
+        if (cap == 0) return sec_fail(sc, c.pos - 1, "capacity 0 (a capacity is at least 1)");
+        h->capacity = cap;
+        init = 0;
     } else {
         h->type = type;
     }
-    if (init > 2) return sec_fail(sc, c.pos - 1, "init flag %u is not 0, 1 or 2", init);
+    if (init > 3) return sec_fail(sc, c.pos - 1, "init flag %u is not 0, 1, 2 or 3", init);
     if (init && type != LF_TYPE_REGISTER && type != LF_TYPE_CAS_REGISTER)
         return sec_fail(sc, c.pos - 1, "an initial value is only allowed for register types, not %s",
                         lf_history_type_name(h));
@@ -636,6 +653,8 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
         if (kind != LF_K_PENDING && !(mi->results & LF_KBIT(kind)))
             return sec_fail(sc, c.pos - 2, "shape %zu: %s cannot return %s", k, mi->name,
                             kind == LF_K_INT ? "an integer" : lf_kind_name(kind));
+        if (kind == LF_K_FULL && !h->capacity)
+            return sec_fail(sc, c.pos - 2, "shape %zu: %s -> full in a history without a capacity", k, mi->name);
         if (nil >> mi->nargs)
             return sec_fail(sc, c.pos - 1, "shape %zu: nil flags 0x%x name arguments %s does not have", k, nil,
                             mi->name);

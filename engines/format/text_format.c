@@ -36,6 +36,7 @@ typedef struct parser {
     uint64_t line;
     bool have_type;
     bool have_init;
+    bool have_capacity;
     bool seen_op;
     /* Line of each op, for validation messages, as runs: op i >= runs[k].op (the last such run) is on line
      * runs[k].line + (i - runs[k].op). Consecutive op lines share one run. */
@@ -154,18 +155,22 @@ static lf_status parse_result(parser *p, token t, const lf_method_decl *mi, lf_o
         const char *name;
         lf_kind kind;
     } words[] = {{"nil", LF_K_NIL},   {"empty", LF_K_EMPTY}, {"true", LF_K_TRUE},
-                 {"false", LF_K_FALSE}, {"ok", LF_K_OK},       {"fail", LF_K_FAIL}};
+                 {"false", LF_K_FALSE}, {"ok", LF_K_OK},       {"fail", LF_K_FAIL},
+                 {"full", LF_K_FULL}};
     lf_kind kind = LF_K_NONE;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (tok_is(t, words[i].name)) kind = words[i].kind;
     if (kind == LF_K_NONE) {
         if (!parse_i64(t, &op->res))
-            return fail(p, "result '%.*s' is not an integer, nil, empty, true, false, ok or fail",
+            return fail(p, "result '%.*s' is not an integer, nil, empty, true, false, ok, fail or full",
                         (int)(t.n > 40 ? 40 : t.n), t.s);
         kind = LF_K_INT;
     }
     if (!(mi->results & LF_KBIT(kind)))
         return fail(p, "%s cannot return %s", mi->name, kind == LF_K_INT ? "an integer" : lf_kind_name(kind));
+    if (kind == LF_K_FULL && !p->have_capacity)
+        return fail(p, "%s -> full needs a 'capacity N' line before the first operation (an unbounded %s is never "
+                       "full)", mi->name, lf_type_name(p->h->type));
     op->res_kind = (uint8_t)kind;
     return LF_OK;
 }
@@ -246,15 +251,16 @@ static lf_status parse_op(parser *p, token *t, int n) {
         if (s) return s;
         if (nil) op.arg_nil |= (uint8_t)(1u << i);
     }
-    bool wants_result = !(mi->results & LF_KBIT(LF_K_NONE));
+    /* Methods without a result may still answer "full" (bounded containers' inserts). */
+    bool may_omit = mi->results & LF_KBIT(LF_K_NONE), may_give = mi->results & ~LF_KBIT(LF_K_NONE);
     if (pending) {
         if (arrow >= 0) return fail(p, "a pending op ('?' return) has no '->' result");
         op.res_kind = LF_K_PENDING;
     } else if (arrow < 0) {
-        if (wants_result) return fail(p, "missing result: %s needs '-> <result>'", mi->name);
+        if (!may_omit) return fail(p, "missing result: %s needs '-> <result>'", mi->name);
         op.res_kind = LF_K_NONE;
     } else {
-        if (!wants_result) return fail(p, "%s has no result, but '->' was given", mi->name);
+        if (!may_give) return fail(p, "%s has no result, but '->' was given", mi->name);
         int nres = n - arrow - 1;
         if (nres != 1) return fail(p, "%s returns one result, got %d", mi->name, nres);
         lf_status s = parse_result(p, t[arrow + 1], mi, &op);
@@ -359,6 +365,22 @@ static lf_status parse_line(parser *p, const char *s, size_t len) {
         p->h->init_kind = nil ? LF_K_NIL : LF_K_INT;
         p->h->has_init = true;
         p->have_init = true;
+        return LF_OK;
+    }
+    if (tok_is(t[0], "capacity")) {
+        if (!p->have_type) return fail(p, "'capacity' before the 'type' line");
+        if (!lf_type_boundable(p->h->type))
+            return fail(p, "'capacity' is only allowed for stack, queue, pqueue and deque, not %s",
+                        p->h->type == LF_TYPE_CUSTOM ? "a custom type" : lf_type_name(p->h->type));
+        if (p->have_capacity) return fail(p, "a second 'capacity' line");
+        if (p->seen_op) return fail(p, "'capacity' after the first operation");
+        if (n != 2) return fail(p, "expected 'capacity <N>'");
+        uint64_t c;
+        if (!parse_u64(t[1], &c) || c == 0)
+            return fail(p, "capacity '%.*s' is not an integer in 1..18446744073709551615", (int)(t[1].n > 40 ? 40 : t[1].n),
+                        t[1].s);
+        p->h->capacity = c;
+        p->have_capacity = true;
         return LF_OK;
     }
     return parse_op(p, t, n);
@@ -598,6 +620,7 @@ lf_status lf_text_write_stream(FILE *f, const lf_history *h) {
         } else if (fprintf(f, "init %" PRId64 "\n", h->init) < 0)
             return LF_ERR_IO;
     }
+    if (h->capacity && fprintf(f, "capacity %" PRIu64 "\n", h->capacity) < 0) return LF_ERR_IO;
     enum { BUF = 1 << 16 };
     char *buf = malloc(BUF);
     if (!buf) return LF_ERR_IO;

@@ -281,6 +281,14 @@ static void step_container(sim *s) {
     switch (a) {
     case DO_INSERT: {
         int64_t v = value_to_insert(s);
+        if (s->o->capacity && s->len >= s->o->capacity) { /* bounded and full: refused, nothing changes */
+            static const lf_method INSERT[LF_TYPE_COUNT] = {
+                [LF_TYPE_STACK] = LF_M_PUSH, [LF_TYPE_QUEUE] = LF_M_ENQ, [LF_TYPE_PQUEUE] = LF_M_INSERT};
+            op = emit(s, t == LF_TYPE_DEQUE ? (front ? LF_M_PUSH_FRONT : LF_M_PUSH_BACK) : INSERT[t]);
+            op->arg[0] = v;
+            op->res_kind = LF_K_FULL;
+            return;
+        }
         if (t == LF_TYPE_STACK) {
             emit(s, LF_M_PUSH)->arg[0] = v;
             s->items[s->len++] = v;
@@ -488,6 +496,7 @@ static void change_result(sim *s, lf_op *op) {
     case LF_K_FAIL: op->res_kind = LF_K_OK; return;
     case LF_K_EMPTY:
     case LF_K_NIL: res_int(op, used_value(s)); return;
+    case LF_K_FULL: op->res_kind = LF_K_NONE; return; /* an insert that got in although the container was full */
     case LF_K_INT:
         if (s->o->type == LF_TYPE_COUNTER) {
             op->res += op->res == 0 || coin(s) ? 1 : -1;
@@ -506,6 +515,11 @@ static void change_result(sim *s, lf_op *op) {
 static bool corrupt_value(sim *s) {
     for (int tries = 0; tries < 64; tries++) {
         lf_op *op = &s->ops[lf_rng_below(&s->rng, s->n)];
+        const lf_method_info *mi = lf_method_info_of(s->o->type, (lf_method)op->method);
+        if (s->o->capacity && op->res_kind == LF_K_NONE && (mi->results & LF_KBIT(LF_K_FULL))) {
+            op->res_kind = LF_K_FULL; /* a bounded insert refused although there was room */
+            return true;
+        }
         if (!has_result(op)) continue;
         change_result(s, op);
         return true;
@@ -637,6 +651,11 @@ bool lf_gen_history(const lf_gen_options *o, lf_history *h, char *err, size_t er
         snprintf(err, errlen, "the work-stealing shape needs a deque and at least 2 threads (an owner and a thief)");
         return false;
     }
+    if (o->capacity && !lf_type_boundable(o->type)) {
+        snprintf(err, errlen, "a capacity is only for stack, queue, pqueue and deque, not %s", lf_type_name(o->type));
+        return false;
+    }
+    h->capacity = o->capacity;
     sim s;
     memset(&s, 0, sizeof s);
     s.o = o;
@@ -717,6 +736,11 @@ static bool gen_random_ops(const lf_gen_options *o, lf_history *h) {
     for (size_t i = 0; i < n; i++) {
         lf_op *op = &ops[i];
         uint16_t allowed = lf_method_info_of(o->type, (lf_method)op->method)->results;
+        if (!o->capacity) allowed &= (uint16_t)~LF_KBIT(LF_K_FULL);
+        if (allowed & LF_KBIT(LF_K_FULL)) { /* a bounded insert: refused one time in four */
+            if (lf_rng_below(&rng, 4) == 0) op->res_kind = LF_K_FULL;
+            continue;
+        }
         if (allowed == LF_KBIT(LF_K_NONE)) continue;
         /* Mostly integers where integers are allowed: nil and empty are rarely interesting. */
         if ((allowed & LF_KBIT(LF_K_INT)) && (lf_rng_below(&rng, 4) != 0 || allowed == LF_KBIT(LF_K_INT))) {
@@ -742,6 +766,7 @@ static bool gen_random_ops(const lf_gen_options *o, lf_history *h) {
     h->ops = ops;
     h->cap = n ? n : 1;
     h->n = n;
+    h->capacity = o->capacity;
     return true;
 }
 
@@ -759,6 +784,7 @@ bool lf_gen_small(uint64_t seed, const lf_gen_small_options *so, lf_history *h) 
     o.peek = so->peek;
     o.empty = so->empty;
     o.pending = so->pending;
+    o.capacity = so->capacity;
     if (so->mode == LF_GEN_CORRUPTED) o.bad = 1 + lf_rng_below(&rng, 2);
     if (so->mode == LF_GEN_RANDOM) return gen_random_ops(&o, h);
     char err[128];

@@ -13,6 +13,8 @@
 
 #define R(k) LF_KBIT(LF_K_##k)
 #define NORES R(NONE)
+/* Inserts of the containers that may be bounded: nothing, or "full" when the container had no room. */
+#define BOUNDED_INS (R(NONE) | R(FULL))
 
 static const lf_method_info METHODS[] = {
     {LF_TYPE_REGISTER, LF_M_WRITE, "write", 1, NORES, LF_ROLE_INSERT},
@@ -26,15 +28,15 @@ static const lf_method_info METHODS[] = {
     {LF_TYPE_SET, LF_M_REMOVE, "remove", 1, R(TRUE) | R(FALSE), LF_ROLE_REMOVE},
     {LF_TYPE_SET, LF_M_CONTAINS, "contains", 1, R(TRUE) | R(FALSE), LF_ROLE_OBSERVE},
 
-    {LF_TYPE_STACK, LF_M_PUSH, "push", 1, NORES, LF_ROLE_INSERT},
+    {LF_TYPE_STACK, LF_M_PUSH, "push", 1, BOUNDED_INS, LF_ROLE_INSERT},
     {LF_TYPE_STACK, LF_M_POP, "pop", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_REMOVE},
     {LF_TYPE_STACK, LF_M_PEEK, "peek", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_OBSERVE},
 
-    {LF_TYPE_QUEUE, LF_M_ENQ, "enq", 1, NORES, LF_ROLE_INSERT},
+    {LF_TYPE_QUEUE, LF_M_ENQ, "enq", 1, BOUNDED_INS, LF_ROLE_INSERT},
     {LF_TYPE_QUEUE, LF_M_DEQ, "deq", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_REMOVE},
     {LF_TYPE_QUEUE, LF_M_PEEK, "peek", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_OBSERVE},
 
-    {LF_TYPE_PQUEUE, LF_M_INSERT, "insert", 1, NORES, LF_ROLE_INSERT},
+    {LF_TYPE_PQUEUE, LF_M_INSERT, "insert", 1, BOUNDED_INS, LF_ROLE_INSERT},
     {LF_TYPE_PQUEUE, LF_M_POLL, "poll", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_REMOVE},
     {LF_TYPE_PQUEUE, LF_M_PEEK, "peek", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_OBSERVE},
 
@@ -45,8 +47,8 @@ static const lf_method_info METHODS[] = {
     {LF_TYPE_COUNTER, LF_M_INC, "inc", 0, NORES, LF_ROLE_INSERT},
     {LF_TYPE_COUNTER, LF_M_GET, "get", 0, R(INT), LF_ROLE_OBSERVE},
 
-    {LF_TYPE_DEQUE, LF_M_PUSH_FRONT, "push_front", 1, NORES, LF_ROLE_INSERT},
-    {LF_TYPE_DEQUE, LF_M_PUSH_BACK, "push_back", 1, NORES, LF_ROLE_INSERT},
+    {LF_TYPE_DEQUE, LF_M_PUSH_FRONT, "push_front", 1, BOUNDED_INS, LF_ROLE_INSERT},
+    {LF_TYPE_DEQUE, LF_M_PUSH_BACK, "push_back", 1, BOUNDED_INS, LF_ROLE_INSERT},
     {LF_TYPE_DEQUE, LF_M_POP_FRONT, "pop_front", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_REMOVE},
     {LF_TYPE_DEQUE, LF_M_POP_BACK, "pop_back", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_REMOVE},
     {LF_TYPE_DEQUE, LF_M_PEEK_FRONT, "peek_front", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_OBSERVE},
@@ -65,8 +67,12 @@ static const char *const METHOD_NAMES[LF_M_COUNT] = {
 };
 
 static const char *const KIND_NAMES[LF_K_COUNT] = {
-    "none", "int", "nil", "empty", "true", "false", "ok", "fail", "?",
+    "none", "int", "nil", "empty", "true", "false", "ok", "fail", "?", "full",
 };
+
+bool lf_type_boundable(lf_type t) {
+    return t == LF_TYPE_STACK || t == LF_TYPE_QUEUE || t == LF_TYPE_PQUEUE || t == LF_TYPE_DEQUE;
+}
 
 const char *lf_type_name(lf_type t) { return (unsigned)t < LF_TYPE_COUNT ? TYPE_NAMES[t] : "?"; }
 
@@ -351,6 +357,11 @@ size_t lf_history_validate(const lf_history *h, char *err, size_t errlen) {
         snprintf(err, errlen, "unknown type %d", (int)h->type);
         return 0;
     }
+    if (h->capacity && !lf_type_boundable(h->type)) {
+        snprintf(err, errlen, "a capacity is only allowed for stack, queue, pqueue and deque, not %s",
+                 lf_type_name(h->type));
+        return 0;
+    }
     for (size_t i = 0; i < h->n; i++) {
         const lf_op *op = &h->ops[i];
         if (h->type == LF_TYPE_CUSTOM) {
@@ -372,6 +383,11 @@ size_t lf_history_validate(const lf_history *h, char *err, size_t errlen) {
             if (op->res_kind >= LF_K_COUNT || !(mi->results & LF_KBIT(op->res_kind))) {
                 snprintf(err, errlen, "op %zu: %s cannot return %s", i, mi->name,
                          lf_kind_name((lf_kind)op->res_kind));
+                return i;
+            }
+            if (op->res_kind == LF_K_FULL && !h->capacity) {
+                snprintf(err, errlen, "op %zu: %s -> full in a history without a capacity (an unbounded container "
+                                      "is never full)", i, mi->name);
                 return i;
             }
             if (op->ret < op->call) {
@@ -448,8 +464,8 @@ bool lf_history_unambiguous(const lf_history *h) {
         const lf_op *op = &h->ops[i];
         const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
         if (!mi || mi->role != LF_ROLE_INSERT) continue;
-        /* A set add that returned false inserted nothing. */
-        if (h->type == LF_TYPE_SET && op->res_kind == LF_K_FALSE) continue;
+        /* A set add that returned false, an insert into a full container inserted nothing. */
+        if ((h->type == LF_TYPE_SET && op->res_kind == LF_K_FALSE) || op->res_kind == LF_K_FULL) continue;
         if (lf_arg_is_nil(op, 0)) {
             if (nil_seen) ok = false;
             nil_seen = true;

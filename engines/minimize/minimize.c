@@ -31,8 +31,10 @@ bool lf_op_state_preserving(lf_type t, const lf_op *op) {
     if (!mi) return false;
     if (mi->role == LF_ROLE_OBSERVE) return true;
     if (lf_op_pending(op)) return false; /* it may have taken effect */
-    /* add -> false (present), remove/delete -> false (absent), pop/deq/poll -> empty, cas -> fail */
-    return op->res_kind == LF_K_EMPTY || op->res_kind == LF_K_FALSE || op->res_kind == LF_K_FAIL;
+    /* add -> false (present), remove/delete -> false (absent), pop/deq/poll -> empty, cas -> fail,
+     * push/enq/insert -> full */
+    return op->res_kind == LF_K_EMPTY || op->res_kind == LF_K_FALSE || op->res_kind == LF_K_FAIL ||
+           op->res_kind == LF_K_FULL;
 }
 
 bool lf_op_value_key(lf_type t, const lf_op *op, lf_value_key *key) {
@@ -101,6 +103,7 @@ static bool init_like(lf_history *out, const lf_history *h) {
     out->has_init = h->has_init;
     out->init_kind = h->init_kind;
     out->init = h->init;
+    out->capacity = h->capacity;
     return lf_history_set_type_of(out, h);
 }
 
@@ -200,8 +203,11 @@ static bool apply_keep(lf_history *cur, const bool *keep, build_fn build) {
     return true;
 }
 
-/* One pass of whole-value dropping. Returns values removed, or SIZE_MAX when out of memory. */
+/* One pass of whole-value dropping. Returns values removed, or SIZE_MAX when out of memory. Not for bounded
+ * containers: a value's ops change the size, and with it which full answers are legal (capacity 1:
+ * `enq 1; enq 2 -> full; deq -> 1` is linearizable, without value 1 it is not). */
 static size_t drop_values(minimizer *m, lf_history *cur) {
+    if (cur->capacity) return 0;
     size_t n = cur->n, n_refs = 0;
     if (m->generic) { /* only keys, and only when every op is keyed (P-compositionality, [Horn15]) */
         for (size_t i = 0; i < n; i++) {
@@ -762,6 +768,40 @@ static bool reduce_to_fixpoint(minimizer *m, lf_history *cur) {
     }
 }
 
+/* A bounded history that is a violation even without its capacity and its full answers: that unbounded
+ * history replaces it (minimize.h: full answers are state-preserving, and an unbounded violation is a bounded
+ * one), so that whole values can go. Not when the first impossible return is a full answer (then the capacity
+ * is what went wrong). Returns 1 when cur was replaced, 0 if not, -1 when out of memory. */
+static int drop_capacity(minimizer *m, lf_history *cur) {
+    bool *keep = malloc((cur->n ? cur->n : 1) * sizeof *keep);
+    if (!keep) return -1;
+    size_t fulls = 0;
+    for (size_t i = 0; i < cur->n; i++) {
+        keep[i] = cur->ops[i].res_kind != LF_K_FULL;
+        fulls += !keep[i];
+        if (!keep[i] && kept_for_good(m, &cur->ops[i])) {
+            free(keep);
+            return 0;
+        }
+    }
+    lf_history unbounded;
+    if (!lf_history_select(&unbounded, cur, keep)) {
+        free(keep);
+        return -1;
+    }
+    free(keep);
+    unbounded.capacity = 0;
+    if (!is_violation(m, &unbounded)) {
+        lf_history_free(&unbounded);
+        return 0;
+    }
+    lf_history_free(cur);
+    *cur = unbounded;
+    m->st->capacity_dropped = fulls;
+    m->st->unbounded = true;
+    return 1;
+}
+
 lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_history *out, lf_minimize_stats *stats) {
     lf_minimize_stats local;
     if (!stats) stats = &local;
@@ -787,6 +827,7 @@ lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_his
     bool ok = true;
     if (o->cut_prefix) ok = cut_prefix(&m, out) >= 0;
     if (ok && counter_shifts(&m, out) && !m.exhausted) ok = lost_update_witness(&m, out) >= 0;
+    if (ok && out->capacity && !m.exhausted) ok = drop_capacity(&m, out) >= 0;
     if (ok) ok = reduce_to_fixpoint(&m, out);
     if (ok && o->drop_forced_prefix && !m.exhausted) {
         int cut = m.generic ? drop_initial_prefix(&m, out) : drop_forced_prefix(&m, out);

@@ -4,8 +4,30 @@
 #include "monitor/monitors.h"
 #include "monitor/standardize.h"
 
+/* A bounded container's capacity matters only when it can be reached: when some insert answered full, or
+ * more inserts (pending ones included) than the capacity took effect. Otherwise every linearization of
+ * the unbounded type keeps the size within the capacity and the monitors decide the history as if it
+ * were unbounded. The monitors' per-value intervals do not track the size, so they decide nothing else. */
+static bool capacity_reachable(const lf_history *h) {
+    uint64_t inserts = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        const lf_op *op = &h->ops[i];
+        if (op->res_kind == LF_K_FULL) return true;
+        const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
+        if (mi && mi->role == LF_ROLE_INSERT && ++inserts > h->capacity) return true;
+    }
+    return false;
+}
+
 void lf_monitor_check(const lf_history *h, lf_result *r) {
     lf_verdict v;
+    if (h->capacity && capacity_reachable(h)) {
+        lf_result_set(r, LF_UNKNOWN, "monitor",
+                      "unsupported: a bounded %s that may be full (capacity %llu): the monitors do not track the "
+                      "size",
+                      lf_type_name(h->type), (unsigned long long)h->capacity);
+        return;
+    }
     switch (h->type) {
     case LF_TYPE_REGISTER:
         v = lf_monitor_register(h, r);

@@ -3,7 +3,8 @@
  *
  * Answers linearizable or violation (with the conflicting ops as culprits), or unknown with a reason
  * starting "unsupported:" when the history is outside what the monitors decide (ambiguous values, other
- * types, pending removes). docs/monitors.md says how pending ops are handled. */
+ * types, pending removes, bounded containers that may have been full). docs/monitors.md says how pending ops
+ * and capacities are handled. */
 #ifndef LINFUZZ_MONITOR_H
 #define LINFUZZ_MONITOR_H
 

@@ -356,6 +356,7 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
         else
             fprintf(f, "init %" PRId64 "\n", h->init);
     }
+    if (h->capacity) fprintf(f, "capacity %" PRIu64 "\n", h->capacity);
     for (size_t k = 0; order && k < h->n && k < 4 * LF_REPORT_TIMELINE_MAX_OPS; k++) {
         char text[160], tag[24], note[224];
         text[lf_text_format_history_op(text, h, &h->ops[order[k]])] = 0; /* it does not terminate */
@@ -432,9 +433,10 @@ static const char *value_shape(const lf_history *h) {
         const lf_op *op = &h->ops[i];
         const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
         if (!mi) continue;
-        if (mi->role == LF_ROLE_INSERT)
-            refs[m++] = (value_ref){op->arg[0], (uint8_t)lf_arg_is_nil(op, 0), 0, (uint32_t)i};
-        else if (op->res_kind == LF_K_INT || op->res_kind == LF_K_NIL)
+        if (mi->role == LF_ROLE_INSERT) {
+            if (op->res_kind != LF_K_FULL) /* a refused insert inserted nothing */
+                refs[m++] = (value_ref){op->arg[0], (uint8_t)lf_arg_is_nil(op, 0), 0, (uint32_t)i};
+        } else if (op->res_kind == LF_K_INT || op->res_kind == LF_K_NIL)
             refs[m++] = (value_ref){op->res_kind == LF_K_NIL ? 0 : op->res, op->res_kind == LF_K_NIL,
                                     (uint8_t)(mi->role == LF_ROLE_REMOVE ? 1 : 2), (uint32_t)i};
     }
@@ -483,6 +485,43 @@ static const char *value_shape(const lf_history *h) {
     return shape;
 }
 
+/* Bounded containers: definite facts about the size. FULL_WHILE_NOT_FULL: an insert answered full although
+ * fewer than `capacity` values can have been inside at any moment of it (counting every insert called
+ * before it returned, less the values whose remove returned before it was called); OVER_CAPACITY: more than
+ * `capacity` values were certainly inside at once (just before some op's call: inserted by inserts that
+ * had returned, not taken by any remove called earlier). NULL when neither is certain. */
+static const char *capacity_shape(const lf_history *h) {
+    if (!h->capacity || h->n > 4096) return NULL;
+    size_t n = h->n;
+    for (size_t i = 0; i < n; i++) {
+        const lf_op *f = &h->ops[i];
+        if (f->res_kind != LF_K_FULL) continue;
+        uint64_t ins = 0, rem = 0;
+        for (size_t j = 0; j < n; j++) {
+            const lf_op *o = &h->ops[j];
+            const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)o->method);
+            if (j == i || !mi) continue;
+            if (mi->role == LF_ROLE_INSERT && o->res_kind != LF_K_FULL && (lf_op_pending(f) || o->call <= f->ret))
+                ins++;
+            if (mi->role == LF_ROLE_REMOVE && (o->res_kind == LF_K_INT || o->res_kind == LF_K_NIL) && lf_precedes(o, f))
+                rem++;
+        }
+        if ((ins > rem ? ins - rem : 0) < h->capacity) return "FULL_WHILE_NOT_FULL";
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t t = h->ops[i].call, ins = 0, rem = 0;
+        for (size_t j = 0; j < n; j++) {
+            const lf_op *o = &h->ops[j];
+            const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)o->method);
+            if (!mi) continue;
+            if (mi->role == LF_ROLE_INSERT && o->res_kind == LF_K_NONE && o->ret < t) ins++;
+            if (mi->role == LF_ROLE_REMOVE && o->res_kind != LF_K_EMPTY && o->call < t) rem++;
+        }
+        if (ins > rem && ins - rem > h->capacity) return "OVER_CAPACITY";
+    }
+    return NULL;
+}
+
 const char *lf_violation_shape(const lf_history *h) {
     switch (h->type) {
     case LF_TYPE_COUNTER:
@@ -492,6 +531,7 @@ const char *lf_violation_shape(const lf_history *h) {
     case LF_TYPE_PQUEUE:
     case LF_TYPE_DEQUE: {
         const char *s = value_shape(h);
+        if (!s) s = capacity_shape(h);
         if (s) return s;
         return h->type == LF_TYPE_STACK ? "LIFO_ORDER"
                : h->type == LF_TYPE_QUEUE ? "FIFO_ORDER"

@@ -36,6 +36,7 @@ void lf_spec_env_of_history(const lf_history *h, lf_spec_env *env) {
     /* Without an init line a register starts at 0 (the format's default). */
     env->init_kind = h->has_init ? h->init_kind : LF_K_INT;
     env->init = h->has_init ? h->init : 0;
+    env->capacity = h->capacity;
     env->custom = h->type == LF_TYPE_CUSTOM ? h->custom : NULL;
 }
 
@@ -118,9 +119,10 @@ bool lf_spec_builtin_observer(const lf_op *op) {
     default: break;
     }
     /* add -> false, remove -> false, delete -> false: the element was already there / absent; cas -> fail:
-     * the compare failed; pop/deq/poll -> empty: nothing to remove. Each is legal only where it changes
-     * nothing. */
-    return op->res_kind == LF_K_FALSE || op->res_kind == LF_K_FAIL || op->res_kind == LF_K_EMPTY;
+     * the compare failed; pop/deq/poll -> empty: nothing to remove; push/enq/insert -> full: no room. Each is
+     * legal only where it changes nothing. */
+    return op->res_kind == LF_K_FALSE || op->res_kind == LF_K_FAIL || op->res_kind == LF_K_EMPTY ||
+           op->res_kind == LF_K_FULL;
 }
 
 bool lf_spec_result_is_value(const lf_op *op, const lf_value_table *t, uint32_t id) {

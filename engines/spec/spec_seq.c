@@ -7,6 +7,8 @@
  *           or empty; peek_front/peek_back -> it without removing.
  *   pqueue  a multiset, smallest first: insert v adds v in order (nil first, then integers ascending, so
  *           equal multisets share one handle); poll -> the smallest (removed) or empty; peek -> it.
+ * Bounded (the history's capacity, env->capacity): an add answers full exactly when the sequence holds
+ * `capacity` values (and changes nothing), and succeeds only when it holds fewer.
  * Back operations are O(1) node steps, front ones and sorted insertion memoised (O(1) amortised). None is
  * ever partitioned: the order relates every value ([Horn15]), and poll observes every value. */
 #include <stdio.h>
@@ -37,6 +39,7 @@ typedef struct seq_ctx {
     const seq_type *type;
     lf_value_table values;
     lf_seqstore store;
+    uint64_t capacity; /* bounded containers: at most this many values (lf_history.capacity); 0 = unbounded */
 } seq_ctx;
 
 static uint32_t load(const void *state) {
@@ -61,6 +64,7 @@ static bool seq_open(const seq_type *t, const lf_spec_env *env, void **ctx, size
     seq_ctx *c = calloc(1, sizeof *c);
     if (!c) return false;
     c->type = t;
+    c->capacity = env->capacity;
     if (!lf_value_table_build(&c->values, env->ops, env->n, adding, LF_VT_ARG0) || !lf_seqstore_init(&c->store)) {
         seq_close(c);
         return false;
@@ -96,6 +100,10 @@ static bool seq_step(void *p, const void *state, const lf_op *op, void *next) {
     case ADD_FRONT:
     case ADD_BACK:
     case ADD_SORTED: {
+        /* bounded: full exactly at capacity (a pending add into a full container takes no effect) */
+        bool full = c->capacity && lf_seq_len(&c->store, s) >= c->capacity;
+        if (!lf_op_pending(op) && (op->res_kind == LF_K_FULL) != full) return false;
+        if (full) break;
         uint32_t v = lf_value_table_arg(&c->values, op, 0);
         if (v == UINT32_MAX) return false;
         s = act == ADD_FRONT  ? lf_seq_push_front(&c->store, s, v)

@@ -4,6 +4,10 @@
 #include <string.h>
 
 #include "commands.h"
+#include "linfuzz/version.h"
+#include "runner/stuck_watch.h"
+
+_Static_assert(LF_EXIT_STUCK == LF_STUCK_EXIT_STATUS, "one exit code for STUCK");
 
 typedef struct {
     const char *name;
@@ -19,6 +23,7 @@ static const command COMMANDS[] = {
     {"gen", cmd_gen, "write a random history (linearizable by construction unless --bad)"},
     {"repro", cmd_repro, "re-check a violation entry and re-run its workload"},
     {"show", cmd_show, "print the report of a violation entry (or its histories, metadata, input)"},
+    {"rootcause", cmd_rootcause, "name the code that must be atomic for a violation entry (validated by re-runs)"},
     {"triage", cmd_triage, "group violation entries and fuzzer crash inputs by signature, one line per bug"},
 };
 #define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
@@ -30,19 +35,31 @@ int lf_cli_is_command(const char *name) {
 }
 
 static void usage(FILE *out) {
-    fprintf(out, "usage: linfuzz <command> [options] [args]\n\ncommands:\n");
+    fprintf(out, "usage: linfuzz <command> [options] [args]    (linfuzz --version: the version)\n\ncommands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++) fprintf(out, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
     fprintf(out, "\n'linfuzz <command> --help' describes a command. Exit codes: 0 ok/linearizable, 1 violation,\n"
-                 "2 bad usage or malformed input, 3 unknown, 4 I/O error.\n");
+                 "2 bad usage or malformed input, 3 unknown, 4 I/O error, 5 stuck (an operation never returned).\n");
 }
 
+static const char *program = "linfuzz";
+
+const char *lf_cli_program(void) { return program; }
+
 int lf_cli_main(int argc, char **argv) {
+    if (argc >= 1 && argv[0] && *argv[0]) {
+        const char *slash = strrchr(argv[0], '/');
+        program = slash ? slash + 1 : argv[0];
+    }
     if (argc < 2) {
         usage(stderr);
         return LF_EXIT_USAGE;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
+        return LF_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("linfuzz %s\n", LF_VERSION);
         return LF_EXIT_OK;
     }
     for (size_t i = 0; i < N_COMMANDS; i++)

@@ -28,6 +28,8 @@ static void help(FILE *out) {
             "  --values V    draw values from 1..V (repeats make the history ambiguous); default: every\n"
             "                inserted value is new (unambiguous, what the monitors decide). kv: keys 1..V\n"
             "  --pending P   chance that a thread's last op is left pending (default 0)\n"
+            "  --capacity C  stack, queue, pqueue, deque: a bounded container of C values; an insert chosen\n"
+            "                while it is full answers full (writes a 'capacity C' line; default: unbounded)\n"
             "  --bad K       apply K random corruptions (change a result, swap two results, move an op\n"
             "                earlier). The history is then USUALLY but NOT ALWAYS non-linearizable.\n"
             "  --spread-priorities\n"
@@ -92,6 +94,8 @@ int cmd_gen(int argc, char **argv) {
             ok = lf_parse_fraction(v, &o.empty);
         } else if (!strcmp(a, "--pending")) {
             ok = lf_parse_fraction(v, &o.pending);
+        } else if (!strcmp(a, "--capacity")) {
+            ok = lf_parse_u64(v, 1, UINT64_MAX, &o.capacity);
         } else if (!strcmp(a, "--values")) {
             ok = lf_parse_u64(v, 1, LF_GEN_MAX_VALUES, &o.values);
         } else if (!strcmp(a, "--shape")) {

@@ -18,6 +18,8 @@
 #include "commands.h"
 #include "corpus/capture.h"
 #include "corpus/entry.h"
+#include "corpus/stuck.h"
+#include "runner/workload.h"
 #include "runner/adapter_check.h"
 #include "runner/adapter_oracle.h"
 #include "runner/adapter_type.h"
@@ -51,8 +53,64 @@ static void help(FILE *out) {
             "  -q, --quiet    only the summary line (and no progress line on stderr: by default, while it\n"
             "                 works, what it does and the runs so far; in place on a terminal, every 5 s elsewhere)\n"
             "\n"
+            "A STUCK entry (a run in which some operation never returned) is re-run in a child process, whose\n"
+            "watchdog declares a run stuck as the fuzz target's did; the runs stop at the first stuck one.\n"
+            "\n"
             "exit: 1 the saved histories are violations or the violation reappeared (exactly or free), 0 neither,\n"
+            "      5 a STUCK entry (whether or not it got stuck again; the last line says),\n"
             "      2 bad usage or not a valid entry (corrupt, truncated, missing sections), 4 unreadable file.\n");
+}
+
+/* A STUCK entry: show what never returned, re-run the workload in a child until a run gets stuck. */
+static int repro_stuck(const char *path, const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, double seconds,
+                       bool quiet) {
+    if (!quiet) {
+        printf("saved history (%zu ops): %s", e->full.n, e->verdict ? e->verdict : "\n");
+        for (size_t i = 0; i < e->full.n; i++)
+            if (lf_op_pending(&e->full.ops[i])) {
+                char d[160];
+                lf_history_describe_op(&e->full, &e->full.ops[i], d, sizeof d);
+                printf("  never returned: %s\n", d);
+            }
+    }
+    char note[512];
+    const char *format = lf_entry_meta(e, "workload_format");
+    if (runs == 0) {
+        snprintf(note, sizeof note, "workload not re-run (--runs 0)");
+    } else if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0) {
+        snprintf(note, sizeof note, "workload not re-run: its format is %s, not '%s'", format ? format : "not recorded",
+                 LF_FUZZ_CASE_FORMAT);
+    } else if (!a) {
+        snprintf(note, sizeof note, "workload not re-run: adapter '%s' is not in this build",
+                 lf_entry_meta(e, "adapter"));
+    } else {
+        lf_replay_options o;
+        lf_replay_options_default(&o);
+        o.runs = runs;
+        o.seconds = seconds;
+        o.balance_blocking = lf_blocking_from_meta(a, lf_entry_meta(e, "blocking")); /* as the target ran it */
+        lf_isolated_replay r;
+        /* the child's own watchdog needs its deadline; the limit only catches a child that stops answering */
+        lf_fc_replay_isolated(a, e->workload, e->workload_len, &o, seconds + 60, "linfuzz repro", &r);
+        if (r.outcome == LF_REPLAY_STUCK && r.has_entry) {
+            if (!quiet) printf("re-run: %s\n", r.detail);
+            snprintf(note, sizeof note, "stuck again (%s, shape %s)", lf_entry_meta(&r.entry, "stuck_methods"),
+                     lf_entry_meta(&r.entry, "shape"));
+        } else if (r.outcome == LF_REPLAY_CLEAN) {
+            snprintf(note, sizeof note, "not stuck in %llu runs (a rare schedule, or fixed)", (unsigned long long)r.runs);
+        } else if (r.outcome == LF_REPLAY_VIOLATION) {
+            snprintf(note, sizeof note, "not stuck, but run %llu violated linearizability: %s",
+                     (unsigned long long)r.first_run + 1, lf_entry_meta(&r.entry, "reason"));
+        } else {
+            snprintf(note, sizeof note, "re-run %s: %s",
+                     r.outcome == LF_REPLAY_CRASHED ? "crashed" : r.outcome == LF_REPLAY_STUCK ? "stopped answering" : "failed",
+                     r.detail);
+        }
+        lf_entry_free(&r.entry);
+    }
+    printf("%s: STUCK entry (%s: %s never returned); %s\n", path, lf_entry_meta(e, "shape"),
+           lf_entry_meta(e, "stuck_methods"), note);
+    return LF_EXIT_STUCK;
 }
 
 
@@ -95,7 +153,8 @@ static int replay_exactly(const lf_violation_entry *e, const lf_adapter *a, cons
     lf_history h;
     lf_adapter_history_init(&h, a);
     lf_fc_run_info info;
-    if (!lf_fc_replay_run(a, format, e->workload, e->workload_len, (unsigned)run, &h, &info)) {
+    bool balanced = lf_blocking_from_meta(a, lf_entry_meta(e, "blocking")); /* as the target ran it */
+    if (!lf_fc_replay_run(a, format, balanced, e->workload, e->workload_len, (unsigned)run, &h, &info)) {
         lf_history_free(&h);
         return -1;
     }
@@ -138,6 +197,7 @@ static long rerun(const lf_violation_entry *e, const lf_adapter *a, const char *
     o.runs = runs;
     o.seconds = seconds;
     o.check_timeout = timeout;
+    o.balance_blocking = lf_blocking_from_meta(a, lf_entry_meta(e, "blocking")); /* as the target ran it */
     o.format = format;
     o.free_only = true;
     o.spec = spec;
@@ -260,6 +320,12 @@ int cmd_repro(int argc, char **argv) {
     }
     const char *adapter_name = lf_entry_meta(&e, "adapter");
     const lf_adapter *a = lf_adapter_find(adapter_name);
+    if (lf_entry_is_stuck(&e)) {
+        if (!quiet) printf("%s: adapter %s, type %s, STUCK\n", path, adapter_name, lf_history_type_name(&e.full));
+        int code = repro_stuck(path, &e, a, runs, seconds, quiet);
+        lf_entry_free(&e);
+        return code;
+    }
     if (lf_entry_category(&e)) {
         /* serial nondeterminism: the evidence is a serial run, replayed as such */
         if (!quiet) printf("%s: adapter %s, type %s: serial nondeterminism (%s)\n", path, adapter_name,

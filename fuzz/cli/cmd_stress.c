@@ -13,10 +13,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
 #include "commands.h"
+#include "corpus/stuck.h"
 #include "linfuzz/format.h"
 #include "linfuzz/selfspec.h"
 #include "runner/adapter_check.h"
@@ -51,14 +53,21 @@ static void help(FILE *out) {
             "  --no-perturb   no injected delays or yields in free runs (the schedule the OS gives)\n"
             "  --mode M       controlled (one thread at a time, a random schedule per run: deterministic), free\n"
             "                 (the OS's interleaving, perturbed) or mixed (default: 3 runs in 4 controlled)\n"
+            "  --blocking B   balanced (the default for an adapter that declares blocking methods): plan no\n"
+            "                 remove that could wait forever on a correct implementation, so that a STUCK run\n"
+            "                 is a bug; any: plan them too (default: LINFUZZ_FUZZ_BLOCKING, as the fuzz targets)\n"
             "  -q, --quiet    no progress lines\n"
+            "\n"
+            "A run in which some operation never returns (no call and no return for LINFUZZ_STUCK_SECONDS, by\n"
+            "default 2 s + 1 ms per call of the run) is STUCK: the report says which ops and why they may wait,\n"
+            "the history (stuck ops pending) goes to DIR/stuck-ADAPTER-SEED.hist, and the command exits 5.\n"
             "\n"
             "With the self-spec, serial nondeterminism of the adapter stops the runs too: its serial evidence is\n"
             "written to DIR/nondeterminism-ADAPTER-SEED.hist (not a linearizability violation: exit 3).\n"
             "\n"
             "exit: 0 no violation (unknown verdicts are counted and reported, not failures), 1 violation found,\n"
-            "      2 bad usage, 3 serial nondeterminism, 4 the history could not be written, 5 a controlled run\n"
-            "      deadlocked (reported).\n",
+            "      2 bad usage, 3 serial nondeterminism, 4 the history could not be written, 5 stuck (an op never\n"
+            "      returned, or a controlled run deadlocked).\n",
             LF_WORKLOAD_MAX_THREADS);
 }
 
@@ -77,6 +86,7 @@ typedef struct stress_options {
     stress_mode mode;
     lf_spec_mode spec;
     bool quiet, no_perturb;
+    const char *blocking; /* --blocking, or NULL */
 } stress_options;
 
 static bool parse_mode(const char *s, stress_mode *out) {
@@ -108,6 +118,7 @@ static int parse_args(int argc, char **argv, stress_options *o) {
         } else if (!strcmp(a, "--no-perturb")) {
             o->no_perturb = true;
             takes_value = false;
+
         } else if (a[0] == '-' && a[1] == '-' && !v) {
             fprintf(stderr, "linfuzz stress: %s needs a value\n", a);
             return LF_EXIT_USAGE;
@@ -123,6 +134,9 @@ static int parse_args(int argc, char **argv, stress_options *o) {
             ok = lf_parse_u64(v, 1, LF_WORKLOAD_MAX_OPS, &o->ops);
         } else if (!strcmp(a, "--seed")) {
             ok = lf_parse_u64(v, 0, UINT64_MAX, &o->seed);
+        } else if (!strcmp(a, "--blocking")) {
+            ok = !strcmp(v, "balanced") || !strcmp(v, "any");
+            o->blocking = v;
         } else if (!strcmp(a, "--out")) {
             o->out_dir = v;
         } else if (!strcmp(a, "--clock")) {
@@ -195,21 +209,64 @@ static int report_violation(const stress_options *o, const lf_adapter *a, const 
     return LF_EXIT_VIOLATION;
 }
 
-/* A controlled run deadlocked: where each worker is; returns the exit status. */
-static int report_stuck(const stress_options *o, const lf_adapter *a, const lf_workload *w, uint64_t run,
-                        const lf_runner *r) {
-    char desc[512], how[768], again[512], where[4096] = "";
-    lf_workload_describe(desc, sizeof desc, w, a);
-    describe_schedule(how, sizeof how, again, sizeof again, o, a, r, w);
+/* The run in progress, for the STUCK handler (which runs on the watchdog's thread). */
+typedef struct stuck_context {
+    const stress_options *o;
+    const lf_adapter *a;
+    const lf_workload *w;
+    uint64_t run;
+    const lf_runner *runner;
+    lf_status_line *line; /* erased before the report */
+} stuck_context;
+
+static void report_deadlock(const stuck_context *cx);
+
+/* A run got stuck: report it, write its history (stuck ops pending), exit 5 (stuck threads cannot be taken
+ * back). */
+static void on_stuck(void *p, const lf_stuck_event *ev) {
+    const stuck_context *cx = p;
+    char desc[512], origin[128], detected[160], path[PATH_MAX], err[512];
+    lf_workload_describe(desc, sizeof desc, cx->w, cx->a);
+    snprintf(origin, sizeof origin, "linfuzz stress, run %" PRIu64, cx->run + 1);
+    if (ev->deadlock)
+        snprintf(detected, sizeof detected, "controlled run: every unfinished thread is blocked (a deadlock)");
+    else
+        snprintf(detected, sizeof detected, "no call and no return for %.1f s (deadline %.1f s)", ev->waited_s,
+                 ev->deadline_s);
+    lf_status_stop(cx->line); /* the run's thread is stuck: it will not touch the line again */
+    lf_stuck_input in = {.adapter = cx->a->name, .expected_linearizable = cx->a->linearizable,
+                         .may_block = lf_adapter_blocking(cx->a), .origin = origin, .workload_desc = desc,
+                         .history = ev->history, .detector = detected};
+    lf_violation_entry e;
+    fprintf(stderr, "linfuzz stress: %s: STUCK in run %" PRIu64 ": %zu op%s never returned\n", cx->a->name, cx->run + 1,
+            ev->stuck, ev->stuck == 1 ? "" : "s");
+    if (ev->deadlock) report_deadlock(cx);
+    if (lf_capture_stuck(&in, &e, err, sizeof err) == LF_OK) {
+        fputs(e.report, stderr);
+        lf_entry_free(&e);
+    }
+    snprintf(path, sizeof path, "%s/stuck-%s-%" PRIu64 ".hist", cx->o->out_dir, cx->a->name, cx->w->seed);
+    if (lf_history_write(path, ev->history, err, sizeof err) == LF_OK) {
+        fprintf(stderr, "  history written to %s\n", path);
+        printf("%s\n", path);
+    } else {
+        fprintf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
+    }
+    fflush(NULL);
+    _exit(LF_EXIT_STUCK);
+}
+
+/* A controlled run deadlocked: where each worker is, its schedule, and the command that replays it. */
+static void report_deadlock(const stuck_context *cx) {
+    char how[768], again[512], where[4096] = "";
+    describe_schedule(how, sizeof how, again, sizeof again, cx->o, cx->a, cx->runner, cx->w);
     lf_plan p;
-    if (lf_plan_build(&p, w, a)) {
-        lf_runner_describe_stuck(where, sizeof where, r, &p);
+    if (lf_plan_build(&p, cx->w, cx->a)) {
+        lf_runner_describe_stuck(where, sizeof where, cx->runner, &p);
         lf_plan_free(&p);
     }
-    fprintf(stderr, "linfuzz stress: %s: STUCK (deadlock) in run %" PRIu64 ": every unfinished thread is blocked\n%s",
-            a->name, run + 1, where);
-    fprintf(stderr, "  workload: %s\n  schedule: %s\n  replay exactly: %s\n", desc, how, again);
-    return LF_EXIT_STUCK;
+    fprintf(stderr, "  a deadlock: every unfinished thread is blocked\n%s", where);
+    fprintf(stderr, "  schedule: %s\n  replay exactly: %s\n", how, again);
 }
 
 /* Writes the serial evidence of the adapter's nondeterminism; returns the exit status. */
@@ -262,6 +319,11 @@ int cmd_stress(int argc, char **argv) {
         fprintf(stderr, "linfuzz stress: no adapter '%s' ('linfuzz adapters' lists them)\n", o.adapter);
         return LF_EXIT_USAGE;
     }
+    char err[256];
+    if (!lf_adapter_check(a, err, sizeof err)) {
+        fprintf(stderr, "linfuzz stress: %s\n", err);
+        return LF_EXIT_USAGE;
+    }
     if (!lf_clock_available(o.clock)) {
         fprintf(stderr, "linfuzz stress: clock '%s' is not available on this machine\n", lf_clock_name(o.clock));
         return LF_EXIT_USAGE;
@@ -295,7 +357,18 @@ int cmd_stress(int argc, char **argv) {
                 o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine), MODE_NAMES[o.mode],
                 lf_adapter_checker_describe(&checker, against, sizeof against));
 
+    bool balanced;
+    if (o.blocking) {
+        balanced = !strcmp(o.blocking, "balanced");
+    } else if (!lf_blocking_balanced(a, &balanced, err, sizeof err)) {
+        fprintf(stderr, "linfuzz stress: %s\n", err);
+        lf_runner_free(&runner);
+        return LF_EXIT_USAGE;
+    }
+    stuck_context stuck = {.o = &o, .a = a, .runner = &runner};
+    lf_runner_on_stuck(&runner, on_stuck, &stuck);
     lf_status_line *line = lf_status_start("linfuzz stress", o.quiet);
+    stuck.line = line;
     lf_history h;
     lf_adapter_history_init(&h, a);
     double start = lf_now_s(), next_report = start + 1;
@@ -306,6 +379,9 @@ int cmd_stress(int argc, char **argv) {
         lf_workload w;
         lf_workload_random(&w, o.seed + run, (uint32_t)o.threads, (uint32_t)o.ops);
         if (o.no_perturb) memset(&w.perturb, 0, sizeof w.perturb);
+        w.balance_blocking = balanced;
+        stuck.w = &w;
+        stuck.run = run;
         runner.controlled = run_controlled(&o, run);
         if (runner.controlled) {
             size_t ops[LF_WORKLOAD_MAX_THREADS];
@@ -324,10 +400,8 @@ int cmd_stress(int argc, char **argv) {
         }
         controlled += runner.controlled;
         nondeterministic += runner.controlled && !runner.last_stats.deterministic;
-        if (runner.controlled && runner.last_stuck) {
-            lf_status_stop(line);
-            line = NULL;
-            status = report_stuck(&o, a, &w, run, &runner);
+        if (runner.controlled && runner.last_stuck) { /* (reported by on_stuck, which ended the process) */
+            status = LF_EXIT_STUCK;
             lf_result_free(&res);
             run++;
             break;

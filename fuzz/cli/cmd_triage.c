@@ -13,6 +13,7 @@
 #include "corpus/entry.h"
 #include "corpus/triage.h"
 #include "json_out.h"
+#include "runner/workload.h"
 #include "status_line.h"
 #include "testcase/replay.h"
 #include "util/parse.h"
@@ -35,11 +36,13 @@ static void help(FILE *out) {
             "The adapter of an input: --adapter, else PREFIX (e.g. -artifact_prefix=out/treiber_aba-), else the\n"
             "nearest parent directory named after an adapter.\n"
             "\n"
-            "Categories: BUG (an adapter claiming to be linearizable is not), CRASH / STUCK (an input's replay\n"
-            "died / hung), SERIAL_NONDETERMINISM (an adapter checked against its own serial behaviour gave\n"
-            "different results for the same serial ops: not a linearizability bug, but its self-spec is void),\n"
-            "NOT_REPRODUCED (no violation in the replay's runs), KNOWN_BUG (a known-buggy adapter's violation:\n"
-            "expected).\n"
+            "Categories: BUG (an adapter claiming to be linearizable is not), CRASH (an input's replay died),\n"
+            "STUCK (some operation never returned: a STUCK entry, or an input whose replay got stuck; grouped\n"
+            "by the stuck methods and why they wait, STUCK_EMPTY/_FULL/_LOST_WAKEUP/_HANG),\n"
+            "SERIAL_NONDETERMINISM (an adapter checked against its own serial behaviour gave different results\n"
+            "for the same serial ops: not a linearizability bug, but its self-spec is void), NOT_REPRODUCED (no\n"
+            "violation in the replay's runs), KNOWN_BUG (a known-buggy adapter's violation: expected).\n"
+            "Inputs are replayed as the fuzz target ran them (LINFUZZ_FUZZ_BLOCKING=balanced|any is honoured).\n"
             "\n"
             "options:\n"
             "  --adapter NAME   the adapter of every fuzzer input\n"
@@ -175,8 +178,14 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
         char origin[4200];
         snprintf(origin, sizeof origin, "linfuzz triage, replay of %s", path);
         lf_isolated_replay r;
-        lf_fc_replay_isolated(a, data, len, &o->replay, o->replay.seconds + 60, origin, &r);
-        if (r.outcome == LF_REPLAY_VIOLATION) {
+        lf_replay_options ro = o->replay;
+        char err_b[256];
+        if (!lf_blocking_balanced(a, &ro.balance_blocking, err_b, sizeof err_b)) { /* as the target ran it */
+            fprintf(stderr, "linfuzz triage: %s\n", err_b);
+            ro.balance_blocking = a->may_block != 0;
+        }
+        lf_fc_replay_isolated(a, data, len, &ro, ro.seconds + 60, origin, &r);
+        if (r.outcome == LF_REPLAY_VIOLATION || (r.outcome == LF_REPLAY_STUCK && r.has_entry)) {
             char saved[PATH_MAX] = "";
             if (o->save) {
                 char dir[PATH_MAX], found[PATH_MAX];
@@ -348,6 +357,7 @@ int cmd_triage(int argc, char **argv) {
     lf_replay_options_default(&o.replay);
     o.replay.seconds = 10;
     o.replay.stop_at_first = true;
+
     const char **paths = calloc((size_t)argc, sizeof *paths);
     size_t n_paths = 0;
     if (!paths) {
@@ -433,6 +443,10 @@ int cmd_triage(int argc, char **argv) {
     }
     lf_triage t;
     lf_triage_init(&t, o.by);
+    /* A fuzz target (fuzz_ADAPTER, linfuzz-fuzz) carries adapters the stock linfuzz may not: its entries are
+     * reproduced with itself. */
+    const char *self = lf_cli_program();
+    if (!strncmp(self, "fuzz_", 5) || !strcmp(self, "linfuzz-fuzz")) t.entry_program = self;
     counts c = {0};
     /* Entries first, so that an input that is an entry's workload is recognised without a replay. */
     for (size_t i = 0, k = 0; ok && i < fs.n; i++) {

@@ -9,11 +9,16 @@ enum {
     LF_EXIT_USAGE = 2,      /* bad usage or malformed input */
     LF_EXIT_UNKNOWN = 3,    /* some history undecided */
     LF_EXIT_IO = 4,         /* a file could not be read or written */
-    LF_EXIT_STUCK = 5,      /* a controlled run deadlocked (stress) */
+    LF_EXIT_STUCK = 5,      /* a run got stuck: an operation never returned (runner/stuck_watch.h), or a controlled
+                             * run deadlocked (sched/sched.h) */
 };
 
 /* Runs `linfuzz argv[1] argv[2...]`: the subcommand named by argv[1] (argv[0] is the program). */
 int lf_cli_main(int argc, char **argv);
+/* The file name of the program lf_cli_main runs in ("linfuzz", or a fuzz target such as "fuzz_my_queue",
+ * which answers the same subcommands with its own adapters): the program that commands printed for the
+ * user must name. */
+const char *lf_cli_program(void);
 /* Whether name is a subcommand of lf_cli_main. */
 int lf_cli_is_command(const char *name);
 
@@ -25,5 +30,6 @@ int cmd_adapters(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
+int cmd_rootcause(int argc, char **argv);
 
 #endif

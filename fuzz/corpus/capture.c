@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "corpus/stuck.h"
 #include "linfuzz/format.h"
 #include "linfuzz/report.h"
 
@@ -123,6 +124,10 @@ static void write_nondeterminism_report(FILE *f, const lf_violation_entry *e) {
 }
 
 lf_verdict lf_entry_write_report(FILE *f, const lf_violation_entry *e, const lf_check_options *check) {
+    if (lf_entry_is_stuck(e)) { /* a finding about progress, not linearizability: its own report */
+        lf_stuck_write_report(f, e);
+        return LF_VIOLATION;
+    }
     if (lf_entry_category(e)) {
         write_nondeterminism_report(f, e);
         return LF_UNKNOWN;
@@ -218,6 +223,12 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
             fprintf(sf, "a lost update: the get that returned fewer than the incs done before it kept with %s (%zu "
                         "ops dropped, the get lowered), ",
                     e->minimized.n == 3 ? "two overlapping incs before it" : "an inc before it", ms.lost_update_dropped);
+        if (ms.unbounded && ms.capacity_dropped)
+            fprintf(sf, "capacity %" PRIu64 " and %zu full answers dropped (a violation even for an unbounded %s), ",
+                    in->full->capacity, ms.capacity_dropped, lf_type_name(in->full->type));
+        else if (ms.unbounded)
+            fprintf(sf, "capacity %" PRIu64 " dropped (a violation even for an unbounded %s), ", in->full->capacity,
+                    lf_type_name(in->full->type));
         fprintf(sf, "%zu values dropped, %zu state-preserving ops dropped", ms.values_dropped, ms.observers_dropped);
         if (ms.incs_dropped)
             fprintf(sf, ", %zu incs ordered with every get dropped (the gets after them lowered)", ms.incs_dropped);

@@ -84,8 +84,8 @@ const char *lf_entry_category(const lf_violation_entry *e);
  * out from the entry's metadata exactly as when it was captured; check says what the histories are checked
  * against (NULL: the spec of their type; for an entry with meta "spec" = "self" the caller builds the
  * adapter's self-spec). Returns the verdict of the minimised history (LF_VIOLATION for any entry the
- * checkers still agree with). A nondeterminism entry's report is rendered from what it stores, and the
- * answer is LF_UNKNOWN. */
+ * checkers still agree with). A STUCK entry (corpus/stuck.h) gets its own report, and LF_VIOLATION. A
+ * nondeterminism entry's report is rendered from what it stores, and the answer is LF_UNKNOWN. */
 lf_verdict lf_entry_write_report(FILE *f, const lf_violation_entry *e, const lf_check_options *check);
 
 #endif

@@ -23,9 +23,10 @@
 #include "linfuzz/format.h"
 #include "linfuzz/lfz.h"
 #include "linfuzz/history.h"
+#include "linfuzz/version.h"
 
 #define LF_ENTRY_FORMAT "linfuzz-violation 1"
-#define LF_LINFUZZ_VERSION "0.1.0"
+#define LF_LINFUZZ_VERSION LF_VERSION /* linfuzz/version.h */
 #define LF_ENTRY_NAME_MAX 40 /* "<16 hex>-<16 hex>.lfz" and its NUL */
 
 typedef struct lf_violation_entry {

@@ -6,6 +6,7 @@
 
 #include "corpus/capture.h"
 #include "corpus/rootcause.h"
+#include "corpus/stuck.h"
 #include "corpus/triage.h"
 #include "linfuzz/format.h"
 
@@ -45,6 +46,17 @@ lf_status lf_entry_write_html(FILE *f, const lf_violation_entry *e, const char *
     add_fact(facts, &n_facts, "size", sizes);
     add_fact(facts, &n_facts, "minimized", lf_entry_meta(e, "minimize"));
     add_fact(facts, &n_facts, "verdicts", e->verdict);
+    /* a STUCK entry (corpus/stuck.h): the ops that never returned and why they may wait */
+    char *why_stuck = NULL;
+    size_t why_len = 0;
+    if (lf_entry_is_stuck(e)) {
+        FILE *wf = open_memstream(&why_stuck, &why_len);
+        if (wf) {
+            lf_stuck_write_why(wf, e);
+            fclose(wf);
+        }
+        add_fact(facts, &n_facts, "stuck", why_stuck);
+    }
     add_fact(facts, &n_facts, "bucket", lf_entry_meta(e, "bucket"));
     const char *spec = lf_entry_meta(e, "spec");
     add_fact(facts, &n_facts, "checked against", spec && !strcmp(spec, "self") ? "the adapter's own serial behaviour"
@@ -61,6 +73,7 @@ lf_status lf_entry_write_html(FILE *f, const lf_violation_entry *e, const char *
         if (tf) fclose(tf);
         free(history_text);
         free(cmd);
+        free(why_stuck);
         snprintf(err, errlen, "%s: out of memory", path);
         return LF_ERR_NOMEM;
     }
@@ -109,6 +122,7 @@ lf_status lf_entry_write_html(FILE *f, const lf_violation_entry *e, const char *
         .history_name = category ? "Serial evidence" : NULL,
     };
     bool ok = lf_report_html_write(f, &in, &o);
+    free(why_stuck);
     lf_rootcause_free(&rc);
     for (size_t i = 0; i < n_why; i++) lf_result_free(&why[i]);
     free(history_text);

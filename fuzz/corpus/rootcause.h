@@ -4,9 +4,7 @@
  * runs it would forbid and what re-running with it enforced gave ("confirmed: 0 violations in 5000
  * schedules when atomic").
  *
- * linfuzz does not compute root causes yet: that needs the controlled scheduler (replaying one schedule,
- * recording shared-memory accesses). This module is the contract the root causer will write to and that the
- * rest already reads: `linfuzz show` (text and HTML) renders the candidates, and triage groups findings by the
+ * `linfuzz rootcause --write` (fuzz/rootcause/rc_store.c) writes it; the rest reads it: `linfuzz show` (text and HTML) renders the candidates, and triage groups findings by the
  * best confirmed region before anything the history says (lf_rootcause_signature). The parser is strict, as
  * for the rest of an entry: a malformed section makes the entry malformed. */
 #ifndef LINFUZZ_ROOTCAUSE_H

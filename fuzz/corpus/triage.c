@@ -1,5 +1,6 @@
 /* Triage: collecting files, signatures and groups of findings (see triage.h). */
 #include "corpus/triage.h"
+#include "corpus/stuck.h"
 
 #include "corpus/capture.h"
 #include "corpus/rootcause.h"
@@ -294,8 +295,12 @@ long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, cons
     if (!it) return -1;
     it->is_input = is_input;
     const char *expected = lf_entry_meta(e, "expected");
-    /* Only an explicit "not linearizable" claim makes a violation expected. */
-    it->category = expected && !strcmp(expected, "not linearizable") ? LF_TRIAGE_KNOWN_BUG : LF_TRIAGE_BUG;
+    /* Only an explicit "not linearizable" claim makes a violation expected. A STUCK entry is a finding about
+     * progress: always STUCK, whatever the adapter claims about linearizability. */
+    bool stuck = lf_entry_is_stuck(e);
+    it->category = stuck ? LF_TRIAGE_STUCK
+                   : expected && !strcmp(expected, "not linearizable") ? LF_TRIAGE_KNOWN_BUG
+                                                                       : LF_TRIAGE_BUG;
     const char *created = lf_entry_meta(e, "created");
     if (well_formed_time(created))
         snprintf(it->first_seen, sizeof it->first_seen, "%s", created);
@@ -304,7 +309,14 @@ long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, cons
     const char *cut = lf_entry_meta(e, "cut_stamp");
     bool has_cut = cut != NULL;
     uint64_t cut_stamp = cut ? strtoull(cut, NULL, 10) : 0;
-    if (lf_entry_category(e)) { /* the serial evidence is no violation: its own signature */
+    if (stuck) { /* the stuck methods and why they wait (corpus/stuck.h), recomputed like a violation's */
+        uint32_t may_block = lf_entry_may_block(e);
+        snprintf(it->sig.type, sizeof it->sig.type, "%s", lf_history_type_name(&e->minimized));
+        it->sig.shape = lf_stuck_shape(&e->minimized, may_block);
+        snprintf(it->sig.cut_method, sizeof it->sig.cut_method, "-");
+        lf_stuck_methods(&e->minimized, it->sig.methods);
+        lf_stuck_bucket(it->adapter, &e->minimized, may_block, it->bucket);
+    } else if (lf_entry_category(e)) { /* the serial evidence is no violation: its own signature */
         it->category = LF_TRIAGE_SERIAL_NONDETERMINISM;
         lf_nondeterminism_signature(it->adapter, &e->minimized, &it->sig, it->bucket);
     } else {
@@ -421,15 +433,20 @@ long lf_triage_find_workload(const lf_triage *t, const char *adapter, const uint
 static bool is_violation(lf_triage_category c) {
     return c == LF_TRIAGE_BUG || c == LF_TRIAGE_KNOWN_BUG || c == LF_TRIAGE_SERIAL_NONDETERMINISM;
 }
+/* An item with a signature: a violation (or a serial nondeterminism), or a STUCK run captured as an entry
+ * (an input that merely hung has none). */
+static bool has_signature(const lf_triage_item *it) { return is_violation(it->category) || it->sig.shape != NULL; }
 
 /* The group label of an item (malloc'ed). */
 static char *label_of(const lf_triage *t, const lf_triage_item *it) {
     char buf[1400];
-    if (is_violation(it->category)) {
+    if (has_signature(it)) {
         bool cut = strcmp(it->sig.cut_method, "-") != 0;
         switch (t->by) {
         case LF_TRIAGE_BY_SIGNATURE:
-            if (it->category == LF_TRIAGE_SERIAL_NONDETERMINISM) /* no linearizability bug, no root cause */
+            if (it->category == LF_TRIAGE_STUCK) /* no root cause here: the stuck methods and why they wait */
+                snprintf(buf, sizeof buf, "%s %s %s", it->sig.type, it->sig.shape, it->sig.methods);
+            else if (it->category == LF_TRIAGE_SERIAL_NONDETERMINISM) /* no linearizability bug, no root cause */
                 snprintf(buf, sizeof buf, "%s, serial runs differ", it->sig.type);
             else if (it->cause[0])
                 snprintf(buf, sizeof buf, "%s, root cause: %s", it->sig.type, it->cause);
@@ -488,7 +505,7 @@ bool lf_triage_group_all(lf_triage *t) {
             break;
         }
         char id[17];
-        if (is_violation(it->category) && t->by == LF_TRIAGE_BY_BUCKET) {
+        if (has_signature(it) && t->by == LF_TRIAGE_BY_BUCKET) {
             memcpy(id, it->bucket, sizeof id);
         } else {
             char key[1600];
@@ -568,7 +585,7 @@ void lf_triage_repro_command(const lf_triage *t, const lf_triage_group *g, const
     const lf_triage_item *it = &t->items[g->smallest];
     if (!len) return;
     if (it->example) {
-        snprintf(out, len, "%slinfuzz repro ", bin);
+        snprintf(out, len, "%s%s repro ", bin, t->entry_program ? t->entry_program : "linfuzz");
         lf_shell_append_quoted(out, len, it->example);
     } else {
         snprintf(out, len, "%sfuzz_%s -runs=100 ", bin, it->adapter);

@@ -138,6 +138,8 @@ typedef struct lf_triage_error {
 
 typedef struct lf_triage {
     lf_triage_by by;
+    const char *entry_program; /* the program that reproduces entries ("linfuzz", the default, or a fuzz target
+                                * that carries the adapter, fuzz_ADAPTER: lf_triage_repro_command) */
     lf_triage_item *items;
     size_t n_items, cap_items;
     lf_triage_group *groups; /* after lf_triage_group_all */
@@ -151,8 +153,10 @@ void lf_triage_free(lf_triage *t);
 
 /* A violation: an entry file (is_input false; example = path) or a replayed input whose captured entry is e
  * (example = saved, which may be NULL when it was not saved). Category BUG or KNOWN_BUG from meta
- * "expected", or SERIAL_NONDETERMINISM for an entry of that category (signature: type, the category and the
- * method that answered differently). Returns the item's index, -1 when out of memory. */
+ * "expected"; a STUCK entry (corpus/stuck.h) is category STUCK with the signature of its stuck ops (type,
+ * shape STUCK_*, the methods that never returned), an entry of serial nondeterminism category
+ * SERIAL_NONDETERMINISM (signature: type, the category and the method that answered differently). Returns
+ * the item's index, -1 when out of memory. */
 long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, const lf_violation_entry *e,
                              const char *saved);
 /* An input with the bytes of entry item `of`'s workload: same signature, counted once. */
@@ -171,8 +175,8 @@ long lf_triage_find_workload(const lf_triage *t, const char *adapter, const uint
  * False when out of memory. */
 bool lf_triage_group_all(lf_triage *t);
 
-/* The shell command that reproduces group g from its smallest example: "<bin>linfuzz repro ENTRY" when it
- * has an entry, else "<bin>fuzz_<adapter> -runs=100 INPUT". bin is prepended to the program names
+/* The shell command that reproduces group g from its smallest example: "<bin><entry_program> repro ENTRY"
+ * when it has an entry, else "<bin>fuzz_<adapter> -runs=100 INPUT". bin is prepended to the program names
  * ("build/bin/", or "" for the PATH); paths are quoted when needed. */
 void lf_triage_repro_command(const lf_triage *t, const lf_triage_group *g, const char *bin, char *out, size_t len);
 

@@ -23,6 +23,7 @@ void lf_adapter_history_init(lf_history *h, const lf_adapter *a) {
         lf_history_init_custom(h, a->custom);
     else
         lf_history_init(h, a->type);
+    h->capacity = a->capacity;
 }
 
 void lf_adapter_history_reset(lf_history *h, const lf_adapter *a) {
@@ -33,6 +34,7 @@ void lf_adapter_history_reset(lf_history *h, const lf_adapter *a) {
     h->has_init = false;
     h->init_kind = LF_K_INT;
     h->init = 0;
+    h->capacity = a->capacity;
     h->n = 0;
 }
 
@@ -109,7 +111,23 @@ size_t lf_custom_drain(const lf_adapter *a, unsigned keys, lf_planned_op *out, s
     return n;
 }
 
-bool lf_adapter_check(const lf_adapter *a, char *err, size_t errlen) {
+uint32_t lf_adapter_blocking(const lf_adapter *a) {
+    uint32_t mask = a->may_block;
+    if (a->type == LF_TYPE_CUSTOM && a->custom)
+        for (size_t m = 0; m < a->custom->n_methods && m < 32; m++)
+            if (a->custom->methods[m].flags & LF_MF_BLOCKS) mask |= LF_METHOD_BIT(m);
+    return mask;
+}
+
+uint32_t lf_adapter_method_mask(const lf_adapter *a) {
+    lf_method ms[LF_M_COUNT];
+    unsigned n = lf_adapter_methods(a, ms);
+    uint32_t mask = 0;
+    for (unsigned k = 0; k < n; k++) mask |= LF_METHOD_BIT(ms[k]);
+    return mask;
+}
+
+bool lf_adapter_check_type(const lf_adapter *a, char *err, size_t errlen) {
     if (a->type != LF_TYPE_CUSTOM) {
         if ((unsigned)a->type >= LF_TYPE_COUNT) {
             snprintf(err, errlen, "adapter %s: type %d is neither built in nor LF_TYPE_CUSTOM", a->name, (int)a->type);

@@ -31,8 +31,14 @@ void lf_custom_args_random(const lf_adapter *a, unsigned m, uint64_t *rng, unsig
  * of calls written to out (at most cap). */
 size_t lf_custom_drain(const lf_adapter *a, unsigned keys, lf_planned_op *out, size_t cap);
 
-/* Whether a is well declared: a custom type needs a valid declaration and, when a method may block, a
- * would_block hook; argument ranges must have lo <= hi. False with a message. */
-bool lf_adapter_check(const lf_adapter *a, char *err, size_t errlen);
+/* The type half of lf_adapter_check (linfuzz/adapter.h, which calls it): a custom type needs a valid
+ * declaration and, when a method may block, a would_block hook; argument ranges must have lo <= hi. False
+ * with a message. */
+bool lf_adapter_check_type(const lf_adapter *a, char *err, size_t errlen);
+/* The methods of a that may wait for another thread (LF_METHOD_BIT mask): its may_block, and for a custom type
+ * the methods its declaration flags LF_MF_BLOCKS. What STUCK reports call declared blocking. */
+uint32_t lf_adapter_blocking(const lf_adapter *a);
+/* The methods a implements as a mask: a->methods, or every declared method of a custom type when it is 0. */
+uint32_t lf_adapter_method_mask(const lf_adapter *a);
 
 #endif

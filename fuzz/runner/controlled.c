@@ -19,6 +19,7 @@ bool lf_controlled_worker(lf_sched *s, unsigned t, lf_recorder *rec, const lf_ad
     }
     lf_sched_thread_start(s, t);
     for (size_t i = 0; i < n; i++) {
+        if (ops[i].method == LF_PLAN_SKIP) continue; /* balanced blocking left it out (runner/workload.h) */
         lf_sched_op_begin(s, (uint32_t)i);
         lf_recorder_call(rec, t, a, obj, (lf_method)ops[i].method, ops[i].args, ops[i].nargs);
         lf_sched_op_end(s);
@@ -65,7 +66,7 @@ int lf_describe_stuck(char *buf, size_t len, const lf_sched *s, unsigned threads
         PUT("  T%u: op %u", t, info[t].op);
         if (info[t].op < lens[t]) {
             const lf_planned_op *op = &ops[t][info[t].op];
-            PUT(" (%s", lf_method_name((lf_method)op->method));
+            PUT(" (%s", op->method == LF_PLAN_SKIP ? "skipped" : lf_method_name((lf_method)op->method));
             for (unsigned k = 0; k < op->nargs; k++) PUT(" %lld", (long long)op->args[k]);
             PUT(")");
         }

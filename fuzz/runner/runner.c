@@ -22,9 +22,12 @@ bool lf_runner_init(lf_runner *r, unsigned max_threads, lf_clock_kind clock) {
     r->clock = clock;
     r->pool = lf_pool_create(max_threads);
     if (!r->pool) return false;
-    if (!lf_recorder_init(&r->recorder, clock, max_threads, 0)) {
+    r->watch = lf_stuck_watch_create();
+    if (!r->watch || !lf_recorder_init(&r->recorder, clock, max_threads, 0)) {
+        lf_stuck_watch_destroy(r->watch);
         lf_pool_destroy(r->pool);
         r->pool = NULL;
+        r->watch = NULL;
         return false;
     }
     return true;
@@ -32,10 +35,13 @@ bool lf_runner_init(lf_runner *r, unsigned max_threads, lf_clock_kind clock) {
 
 void lf_runner_free(lf_runner *r) {
     if (r->pool) lf_pool_destroy(r->pool);
+    lf_stuck_watch_destroy(r->watch);
     lf_sched_destroy(r->sched);
     lf_recorder_free(&r->recorder);
     memset(r, 0, sizeof *r);
 }
+
+void lf_runner_on_stuck(lf_runner *r, lf_stuck_fn fn, void *ctx) { lf_stuck_watch_set_handler(r->watch, fn, ctx); }
 
 static void worker_task(unsigned t, void *arg) {
     run_context *c = arg;
@@ -47,6 +53,7 @@ static void worker_task(unsigned t, void *arg) {
     if (a->thread_enter) a->thread_enter(c->object);
     const lf_planned_op *ops = &p->ops[(size_t)t * p->ops_per_thread];
     for (uint32_t i = 0; i < p->ops_per_thread; i++) {
+        if (ops[i].method == LF_PLAN_SKIP) continue;
         lf_perturb_gap(&ps);
         lf_recorder_call(&c->runner->recorder, t, a, c->object, (lf_method)ops[i].method, ops[i].args,
                          ops[i].nargs);
@@ -96,19 +103,24 @@ bool lf_runner_run(lf_runner *r, const lf_adapter *a, const lf_workload *w, cons
         r->recorder_ops = p->ops_per_thread;
     }
     lf_recorder_reset(&r->recorder);
+    h->capacity = a->capacity;
     run_context c = {.runner = r, .adapter = a, .workload = w, .plan = p};
     atomic_init(&c.perturbations, 0);
     c.object = a->create((size_t)p->threads * p->ops_per_thread);
     if (!c.object) return false;
+    lf_stuck_watch_arm(r->watch, &r->recorder, a->type, a->capacity, (size_t)p->threads * p->ops_per_thread);
     if (r->controlled) {
         size_t ops[LF_SCHED_MAX_THREADS];
         for (unsigned t = 0; t < p->threads && t < LF_SCHED_MAX_THREADS; t++) ops[t] = p->ops_per_thread;
         lf_sched_run_begin(r->sched, p->threads, ops, &r->schedule);
         lf_pool_run_with(r->pool, p->threads, controlled_task, &c, false);
         r->last_stuck = lf_sched_run_end(r->sched, &r->last_stats) == LF_SCHED_STUCK;
+        /* a deadlock: the STUCK handler, when one is set, reports it as the watchdog would (and ends the process) */
+        if (r->last_stuck) lf_stuck_watch_deadlock(r->watch);
     } else {
         lf_pool_run(r->pool, p->threads, worker_task, &c);
     }
+    lf_stuck_watch_disarm(r->watch);
     if (r->last_stuck)
         lf_abandon_object(c.object); /* a deadlock: the object may be in any state (runner/controlled.h) */
     else

@@ -14,6 +14,7 @@
 #include "recorder/clock.h"
 #include "recorder/recorder.h"
 #include "runner/pool.h"
+#include "runner/stuck_watch.h"
 #include "runner/workload.h"
 #include "sched/sched.h"
 
@@ -23,6 +24,7 @@ typedef struct lf_runner {
     size_t recorder_ops; /* per-thread capacity of the recorder's logs */
     lf_clock_kind clock;
     uint64_t perturbations; /* LF_YIELD and gap perturbations done, over all runs */
+    lf_stuck_watch *watch;  /* declares a run that stops making progress STUCK (runner/stuck_watch.h) */
     /* Controlled mode: set `controlled` and `schedule` before a run (the scheduler is created on first use).
      * After a controlled run, last_stats and last_stuck describe it; a STUCK run's history holds only the
      * completed ops (do not check it) and its object is abandoned (runner/controlled.h). */
@@ -37,6 +39,8 @@ typedef struct lf_runner {
  * memory cannot be had, or the clock is not available on this machine. */
 bool lf_runner_init(lf_runner *r, unsigned max_threads, lf_clock_kind clock);
 void lf_runner_free(lf_runner *r);
+/* What a STUCK run does (runner/stuck_watch.h; default: print the ops that never returned, exit 5). */
+void lf_runner_on_stuck(lf_runner *r, lf_stuck_fn fn, void *ctx);
 
 /* Runs plan p (built from w for a) once on a fresh object of a, and appends the recorded history to h, whose
  * type must be a->type. Returns false when out of memory or p needs more threads than the pool has. */

@@ -96,20 +96,24 @@ bool lf_plan_build(lf_plan *p, const lf_workload *w_in, const lf_adapter *a) {
         return false;
     }
 
-    lf_method ms[LF_M_COUNT];
-    int nm = adapter_methods(a, ms);
-    unsigned weight[LF_M_COUNT], wsum = 0;
-    for (int i = 0; i < nm; i++) wsum += weight[i] = w.mix[ms[i]];
-    if (wsum == 0)
-        for (int i = 0; i < nm; i++) wsum += weight[i] = 1;
-
     /* Distinct insert values: op i of thread t gets slot i*T + t (unique in [0, total)); a random factor in
      * [0, value_spread) on top shuffles their order without breaking uniqueness. Values start at 1. */
     size_t n_added = 0;
     for (size_t t = 0; t < T; t++) {
+        /* the methods worker t may call (its roles), weighted by the mix */
+        lf_method ms[LF_M_COUNT];
+        int nm = (int)lf_adapter_thread_methods(a, (unsigned)t, (unsigned)T, ms);
+        unsigned weight[LF_M_COUNT], wsum = 0;
+        for (int i = 0; i < nm; i++) wsum += weight[i] = w.mix[ms[i]];
+        if (wsum == 0)
+            for (int i = 0; i < nm; i++) wsum += weight[i] = 1;
         uint64_t rng = w.seed ^ (0x9e3779b97f4a7c15ull * (t + 1));
         for (size_t i = 0; i < N; i++) {
             lf_planned_op *op = &p->ops[t * N + i];
+            if (nm == 0) { /* a worker with nothing to call (every method belongs to another's group) */
+                op->method = LF_PLAN_SKIP;
+                continue;
+            }
             unsigned r = (unsigned)lf_rand_below(&rng, wsum);
             int k = 0;
             while (r >= weight[k]) r -= weight[k++];
@@ -148,7 +152,7 @@ bool lf_plan_build(lf_plan *p, const lf_workload *w_in, const lf_adapter *a) {
         int64_t absent_base = (int64_t)((uint64_t)w.value_spread * total) + 1; /* above every added value */
         for (size_t j = 0; j < total; j++) {
             lf_planned_op *op = &p->ops[j];
-            if (op->method == LF_M_ADD) continue;
+            if (op->method == LF_M_ADD || op->method == LF_PLAN_SKIP) continue;
             if (n_added && lf_rand_below(&rng, 256) >= w.absent_share)
                 op->args[0] = added[lf_rand_below(&rng, n_added)];
             else
@@ -156,5 +160,79 @@ bool lf_plan_build(lf_plan *p, const lf_workload *w_in, const lf_adapter *a) {
         }
     }
     free(added);
+    if (w.balance_blocking) {
+        lf_planned_op *rows[LF_WORKLOAD_MAX_THREADS];
+        size_t lens[LF_WORKLOAD_MAX_THREADS];
+        for (size_t t = 0; t < T; t++) rows[t] = &p->ops[t * N], lens[t] = N;
+        lf_plan_balance_blocking(a, NULL, 0, rows, lens, (unsigned)T);
+    }
     return true;
+}
+
+static lf_role role_of(const lf_adapter *a, const lf_planned_op *op) {
+    return lf_method_info_of(a->type, (lf_method)op->method)->role;
+}
+
+size_t lf_plan_balance_blocking(const lf_adapter *a, lf_planned_op *prefix, size_t prefix_len, lf_planned_op *const *ops,
+                                const size_t *len, unsigned threads) {
+    bool removes_block = false;
+    for (int m = 0; m < LF_M_COUNT; m++) {
+        const lf_method_info *mi = lf_method_info_of(a->type, (lf_method)m);
+        if ((a->may_block & LF_METHOD_BIT(m)) && mi && mi->role == LF_ROLE_REMOVE) removes_block = true;
+    }
+    if (!removes_block) return 0;
+    size_t skipped = 0, values = 0; /* values certainly there for the next remove */
+    for (size_t i = 0; i < prefix_len; i++) {
+        lf_planned_op *op = &prefix[i];
+        if (op->method == LF_PLAN_SKIP) continue;
+        lf_role role = role_of(a, op);
+        if (role == LF_ROLE_INSERT) values++;
+        if (role != LF_ROLE_REMOVE) continue;
+        if (values) {
+            values--;
+        } else if (a->may_block & LF_METHOD_BIT(op->method)) { /* alone on an empty object: it would wait */
+            op->method = LF_PLAN_SKIP;
+            skipped++;
+        }
+    }
+    for (unsigned t = 0; t < threads; t++)
+        for (size_t i = 0; i < len[t]; i++) {
+            const lf_planned_op *op = &ops[t][i];
+            if (op->method == LF_PLAN_SKIP) continue;
+            if (a->may_block & LF_METHOD_BIT(op->method)) break;
+            values += role_of(a, op) == LF_ROLE_INSERT;
+        }
+    for (unsigned t = 0; t < threads; t++)
+        for (size_t i = 0; i < len[t]; i++) {
+            lf_planned_op *op = &ops[t][i];
+            if (op->method == LF_PLAN_SKIP || role_of(a, op) != LF_ROLE_REMOVE) continue;
+            if (values) {
+                values--;
+            } else {
+                op->method = LF_PLAN_SKIP;
+                skipped++;
+            }
+        }
+    return skipped;
+}
+
+bool lf_blocking_balanced(const lf_adapter *a, bool *out, char *err, size_t errlen) {
+    const char *v = getenv("LINFUZZ_FUZZ_BLOCKING");
+    *out = a->may_block != 0;
+    if (!v || !*v) return true;
+    if (!strcmp(v, "balanced") || !strcmp(v, "any")) {
+        *out = !strcmp(v, "balanced");
+        return true;
+    }
+    snprintf(err, errlen, "LINFUZZ_FUZZ_BLOCKING=%s: expected 'balanced' or 'any'", v);
+    return false;
+}
+
+bool lf_blocking_from_meta(const lf_adapter *a, const char *meta_value) {
+    if (meta_value && !strcmp(meta_value, "balanced")) return true;
+    if (meta_value && !strcmp(meta_value, "any")) return false;
+    bool balanced = a->may_block != 0;
+    char err[8];
+    lf_blocking_balanced(a, &balanced, err, sizeof err);
+    return balanced;
 }

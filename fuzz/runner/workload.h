@@ -33,14 +33,17 @@ typedef struct lf_workload {
                                 order of (op index, thread), which makes concurrent inserts neighbours */
     uint8_t absent_share;    /* set: share (/256) of remove/contains arguments that are never added */
     lf_perturb perturb;
+    bool balance_blocking;   /* plans skip the blocking removes that could wait forever (lf_plan_balance_blocking) */
 } lf_workload;
 
 /* One planned call. */
 typedef struct lf_planned_op {
     int64_t args[2];
-    uint8_t method; /* lf_method */
+    uint8_t method; /* lf_method, or LF_PLAN_SKIP: not called (lf_plan_balance_blocking) */
     uint8_t nargs;
 } lf_planned_op;
+
+#define LF_PLAN_SKIP LF_M_COUNT
 
 typedef struct lf_plan {
     uint32_t threads, ops_per_thread;
@@ -57,8 +60,29 @@ void lf_workload_sanitize(lf_workload *w);
 /* Writes a one-line description ("seed=.. threads=.. ops=.. mix=push:3,pop:1 ..."). */
 int lf_workload_describe(char *buf, size_t len, const lf_workload *w, const lf_adapter *a);
 
-/* Expands w for adapter a. Returns false when out of memory. */
+/* Expands w for adapter a: worker t's calls are drawn from the methods it may call
+ * (lf_adapter_thread_methods: exclusive groups go to their owners). Returns false when out of memory. */
 bool lf_plan_build(lf_plan *p, const lf_workload *w, const lf_adapter *a);
 void lf_plan_free(lf_plan *p);
+
+/* Balanced blocking, for adapters whose removes may block (lf_adapter.may_block): marks LF_PLAN_SKIP every
+ * remove beyond the values that are certain to come, so that a correct implementation never waits forever
+ * and a STUCK run is a bug (a lost wakeup, a deadlock) rather than more removes than inserts. The serial
+ * prefix (prefix[0..prefix_len), run first, alone) keeps a blocking remove only when a value is there; the
+ * workers (ops[t][0..len[t]), t < threads) share the values left by the prefix plus the inserts each worker
+ * makes before its first call that may block, and keep that many removes (blocking or not: a non-blocking
+ * remove can take a value too), in worker order. Conservative: it may skip removes that would have found a
+ * value. Blocking inserts are not balanced. Returns the number of calls skipped. */
+size_t lf_plan_balance_blocking(const lf_adapter *a, lf_planned_op *prefix, size_t prefix_len, lf_planned_op *const *ops,
+                                const size_t *len, unsigned threads);
+
+/* Whether runs of adapter a are balanced: LINFUZZ_FUZZ_BLOCKING=balanced or =any decides; unset or empty, they
+ * are for an adapter that declares blocking methods (a correct blocking structure then never waits forever,
+ * and a STUCK run is a bug) and need not be for others. False, with err naming the variable, for another
+ * value. The fuzz targets, `linfuzz stress` and the replays of `repro` and `triage` all ask this. */
+bool lf_blocking_balanced(const lf_adapter *a, bool *out, char *err, size_t errlen);
+/* "balanced" or "any", as an entry's meta "blocking" records it: whether those runs were balanced (NULL
+ * or an unknown value: lf_blocking_balanced's answer). */
+bool lf_blocking_from_meta(const lf_adapter *a, const char *meta_value);
 
 #endif

@@ -120,6 +120,7 @@ void lf_sched_run_begin(lf_sched *s, unsigned threads, const size_t *ops, const 
         memset(th->recent, 0, sizeof th->recent);
         th->recent_pos = 0;
         th->pair_end = 0;
+        th->n_calls = 0;
         th->n_held = 0;
     }
     lf_strategy_begin(s);
@@ -273,7 +274,10 @@ static bool may_preempt_at(lf_sched *s, lf_sched_thread *th, uintptr_t pc) {
     for (unsigned i = 0; i < s->n_regions; i++) {
         const lf_region *r = &s->regions[i];
         if (r->pair) {
-            if (pc == r->lo && pc) th->pair_end = r->hi; /* preemptible here, not until the end point */
+            if (pc == r->lo && pc) { /* preemptible here, not until the end point */
+                th->pair_end = r->hi;
+                th->pair_points = 0;
+            }
         } else if (pc >= r->lo && pc < r->hi) {
             return false;
         }
@@ -309,7 +313,9 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
     atomic_store_explicit(&s->progress, seq + 1, memory_order_relaxed);
     if (s->event_fn) {
         lf_sched_event e = {.seq = seq, .thread = th->index, .op = th->op, .step = th->step, .kind = (uint8_t)kind,
-                            .size = (uint8_t)(size > 255 ? 255 : size), .addr = addr, .pc = pc};
+                            .size = (uint8_t)(size > 255 ? 255 : size), .addr = addr, .pc = pc,
+                            .calls = th->calls,
+                            .n_calls = th->n_calls < LF_SCHED_MAX_CALLS ? th->n_calls : LF_SCHED_MAX_CALLS};
         s->event_fn(s->event_ctx, &e);
     }
     if (s->feedback.counters && pc) {
@@ -322,6 +328,11 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
         return;
     }
     bool may_preempt = s->n_regions == 0 || may_preempt_at(s, th, pc);
+    if (th->pair_end && ++th->pair_points > LF_SCHED_REGION_POINTS) { /* spinning inside an atomic pair */
+        s->stats.region_spins = 1;
+        lf_sched_release(s, LF_RELEASE_BUDGET);
+        return;
+    }
     int next = lf_strategy_at_point(s, th, may_preempt);
     th->step++;
     if (next == (int)th->index) return;
@@ -337,6 +348,7 @@ void lf_sched_op_begin(lf_sched *s, uint32_t op) {
     th->op = op;
     th->step = 0;
     th->pair_end = 0;
+    th->n_calls = 0;
     lf_sched_point(th, LF_EV_CALL, NULL, 0, 0);
 }
 
@@ -368,6 +380,7 @@ lf_wait_result lf_sched_block(lf_sched_thread *th, lf_wait_kind kind, const void
     th->timed_out = false;
     th->wait_seq = s->wait_seq++;
     s->stats.blocks++;
+    if (th->pair_end) s->stats.region_blocks++;
     int next = pass_on(s, th);
     if (next < 0) longjmp(th->escape, 1); /* STUCK: this thread leaves its operation too */
     if (next != (int)th->index) wait_for_baton(s, th);

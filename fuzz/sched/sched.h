@@ -55,6 +55,9 @@ typedef enum lf_sched_event_kind {
     LF_EV_KIND_COUNT
 } lf_sched_event_kind;
 
+#define LF_SCHED_MAX_CALLS 8
+#define LF_SCHED_REGION_POINTS 5000 /* points of one thread inside one open atomic pair at most */
+
 /* One scheduling point, as the event hook sees it. */
 typedef struct lf_sched_event {
     uint64_t seq;     /* position in the trace: 0, 1, 2, ... per run */
@@ -65,6 +68,11 @@ typedef struct lf_sched_event {
     uint8_t size;     /* bytes accessed (0 when not an access; range accesses are capped at 255) */
     const void *addr; /* the address accessed, or the synchronisation object, or NULL */
     uintptr_t pc;     /* the access site (a return address inside the instrumented code), or 0 */
+    /* the call sites of the instrumented functions the thread is in during its op, outermost first (the
+     * first is the call of the adapter's op function, made by uninstrumented code); empty without function
+     * entry/exit instrumentation (the ThreadSanitizer build) */
+    const uintptr_t *calls;
+    unsigned n_calls; /* at most LF_SCHED_MAX_CALLS */
 } lf_sched_event;
 typedef void (*lf_sched_event_fn)(void *ctx, const lf_sched_event *e);
 
@@ -80,6 +88,10 @@ typedef struct lf_sched_stats {
     uint64_t demotions;       /* threads forced to give way (spinning / yielding without progress) */
     uint64_t blocks;          /* waits on a lock, condition or semaphore */
     uint64_t timeouts;        /* timed waits that timed out because nothing else could run */
+    uint64_t region_blocks;   /* waits inside an open atomic pair (the pair did not run uninterrupted) */
+    uint64_t region_spins;    /* 1 when an open atomic pair passed LF_SCHED_REGION_POINTS points (a spin loop
+                                 inside the region, waiting for a thread it does not let run): the run was
+                                 released there (not deterministic) */
     bool watchdog;            /* the watchdog released the run (not deterministic) */
     bool budget_exceeded;     /* the point budget ran out (livelock?): released (not deterministic) */
     bool deterministic;       /* neither of the two */

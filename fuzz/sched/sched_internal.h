@@ -60,8 +60,13 @@ struct lf_sched_thread {
     uint32_t idle;      /* weight of points since memory last changed (demotion at opt.idle_limit) */
     uintptr_t recent[LF_SCHED_RECENT]; /* the last addresses read: re-reading one of them is spinning */
     uint8_t recent_pos;
+    /* call sites of the instrumented functions this thread is in (__tsan_func_entry / __tsan_func_exit),
+     * outermost first; n_calls may exceed LF_SCHED_MAX_CALLS (the deeper ones are not kept) */
+    uintptr_t calls[LF_SCHED_MAX_CALLS];
+    unsigned n_calls;
     uint32_t cp_op, cp_step; /* this thread's next armed change point (UINT32_MAX: none) */
     uintptr_t pair_end; /* an atomic pair is open until the point at this pc (0: none) */
+    uint32_t pair_points; /* points since the open pair began */
     const void *held[LF_SCHED_MAX_HELD];
     uint8_t n_held;
     jmp_buf escape;     /* where a STUCK run sends the thread (lf_sched_thread_attach) */

@@ -180,7 +180,10 @@ static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespe
     lf_sched_point(th, LF_EV_SYNC, c, 0, pc);
     int rc = pthread_mutex_unlock(m);
     if (rc != 0) return rc;
-    controlled_unlock(th, m, pc);
+    /* Releasing the mutex and waiting are one step: no scheduling point between them, or a signal given by a
+     * thread that runs in between (it may take the mutex now) would find no waiter and be lost. */
+    lf_sched_note_held(th, m, false);
+    lf_sched_wake_waiters(th, m, false);
     lf_wait_result w = lf_sched_block(th, LF_WAIT_COND, c, abstime != NULL);
     /* Re-acquire the mutex (the real way if the run was released meanwhile). */
     th = ctl();

@@ -98,9 +98,20 @@ void __tsan_atomic_signal_fence(lf_morder mo);
 
 /* Instrumented modules call this from a constructor; nothing to set up. */
 void __tsan_init(void) {}
-/* Function entry and exit (for TSan's stack traces): not needed (the build turns them off where it can). */
-void __tsan_func_entry(void *call_pc) { (void)call_pc; }
-void __tsan_func_exit(void) {}
+/* Function entry and exit: a controlled thread keeps the call sites of the instrumented functions it is in
+ * (the event hook sees them: root causing attributes an access made in a helper to the call in the op's
+ * function). Nothing for a free-running thread. */
+void __tsan_func_entry(void *call_pc) {
+    lf_sched_thread *th = lf_sched_self;
+    if (LIKELY_FREE(th)) return;
+    if (th->n_calls < LF_SCHED_MAX_CALLS) th->calls[th->n_calls] = (uintptr_t)call_pc;
+    th->n_calls++;
+}
+void __tsan_func_exit(void) {
+    lf_sched_thread *th = lf_sched_self;
+    if (LIKELY_FREE(th)) return;
+    if (th->n_calls) th->n_calls--;
+}
 
 void __tsan_read_range(void *a, unsigned long size) { point(LF_EV_READ, a, (unsigned)(size > 255 ? 255 : size), RET_PC); }
 void __tsan_write_range(void *a, unsigned long size) { write_point(a, (unsigned)(size > 255 ? 255 : size), RET_PC); }

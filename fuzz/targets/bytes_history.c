@@ -53,6 +53,7 @@ bool lf_history_from_bytes(const uint8_t *data, size_t size, lf_history *h) {
             h->init = init == 3 ? 0 : extreme_values ? EXTREME_VALUES[init - 1] : init - 1;
         }
     }
+    if (lf_type_boundable(type)) h->capacity = (setup >> 2) & 3; /* 0: unbounded; 1..3: a tiny capacity */
     const lf_method_info *methods[LF_M_COUNT];
     int n_methods = 0;
     for (int m = 0; m < LF_M_COUNT; m++) {
@@ -82,7 +83,7 @@ bool lf_history_from_bytes(const uint8_t *data, size_t size, lf_history *h) {
         lf_kind allowed[LF_K_COUNT];
         int n_allowed = 0;
         for (int k = 0; k < LF_K_COUNT; k++)
-            if (mi->results & LF_KBIT(k)) allowed[n_allowed++] = (lf_kind)k;
+            if ((mi->results & LF_KBIT(k)) && (k != LF_K_FULL || h->capacity)) allowed[n_allowed++] = (lf_kind)k;
         lf_kind kind = allowed[b2 % n_allowed];
         op.res_kind = (uint8_t)kind;
         if (kind == LF_K_INT) op.res = extreme_values ? EXTREME_VALUES[(b2 >> 4) % 4] : (b2 >> 4) % 4;

@@ -2,7 +2,7 @@
  * the checkers (fuzz/targets/fuzz_check_diff.c): every byte string decodes to some valid history, and a
  * mutation of a byte changes one op's thread, method, value, result or timing, so libFuzzer's mutations mean
  * something. Values come from a tiny domain (collisions make ambiguous histories), results are sometimes
- * wrong on purpose, and ops may be pending.
+ * wrong on purpose, ops may be pending, and containers may be bounded (capacity 1..3, answering full).
  *
  * The setup byte also picks where the numbers lie, because sentinels and overflows hide at the edges: values
  * from {0, 1, 2, 3} or from {INT64_MIN, INT64_MAX, -1, 0} (nil either way), thread ids from {0, 1, 2, 3} or

@@ -12,7 +12,10 @@
  * fuzz/sched/feedback.h) and on request the history signal (fuzz/testcase/history_signal.h).
  * On a violation: minimise, save a corpus entry (engines/corpus) that records the mode and schedule, print
  * the report, abort() so that libFuzzer writes the crash input. A controlled run that deadlocks (STUCK) is
- * reported with the blocked operations and aborts too: a deadlock is a bug, and its input replays it.
+ * reported with the blocked operations and aborts too: a deadlock is a bug, and its input replays it. A free
+ * run in which some op never returns (a blocking op with nothing to wait for, a lock never released) is
+ * declared STUCK by the watchdog (runner/stuck_watch.h): a STUCK entry is saved (corpus/stuck.h), the report
+ * printed, and the process aborts likewise.
  * Under -minimize_crash, inputs whose mode differs from the crash's are skipped, so that a controlled crash
  * minimizes to a controlled crash (which replays exactly), never to a free one that crashed by chance.
  *
@@ -31,6 +34,12 @@
  * LINFUZZ_FUZZ_SUMMARY_FILE=PATH (append the summary line to PATH too; for -fork mode, ci/fuzz.sh),
  * LINFUZZ_FUZZ_SECONDS=S (end the process after S seconds, fractions allowed, with the summary line and exit
  * status 0: libFuzzer's -max_total_time counts whole seconds and overshoots by up to one),
+ * LINFUZZ_FUZZ_BLOCKING=balanced|any (balanced, the default for an adapter that declares blocking methods:
+ * plan no remove that could wait forever on a correct implementation, so that a STUCK run of a blocking
+ * structure is a lost wakeup or a deadlock, lf_plan_balance_blocking; any: plan them too, and a blocking op
+ * left waiting on an empty object is reported STUCK like any op that never returns),
+ * LINFUZZ_STUCK_SECONDS=S (the watchdog's deadline: seconds without a call or a return; default from the run's
+ * size, 2 to about 4 s),
  * LINFUZZ_FUZZ_MODE=mixed|controlled|free (mixed, the default: as each input's mode byte says; otherwise
  * every execution in that mode, and an entry records the input with the mode that ran),
  * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|rf-presence|0 (schedule feedback of controlled runs; off by
@@ -41,10 +50,12 @@
  * as an entry of its own category (SERIAL_NONDETERMINISM), reported and aborted on like a violation.
  *
  * For scripts, one line on stderr: "linfuzz-fuzz: violation adapter=.. seconds=.. executions=.. runs=.. mode=..
- * entry=.." at each captured violation, and "linfuzz-fuzz: summary adapter=.. executions=.. runs=..
- * violations=.. unknown=.. first=SECONDS|- entry=PATH|- captured=N controlled=.. free=.. nondeterministic=..
- * watchdog=.. budget=.. stuck=.." when the process exits normally (entry: the first one; controlled and free
- * count runs; nondeterministic = controlled runs the watchdog or the point budget released). */
+ * entry=.." at each captured violation, "linfuzz-fuzz: stuck adapter=.. seconds=.. executions=.. runs=..
+ * entry=.." at a STUCK run found by the watchdog ("linfuzz-fuzz: stuck adapter=.. executions=.. runs=.." at a
+ * controlled deadlock), and "linfuzz-fuzz: summary adapter=.. executions=.. runs=.. violations=.. unknown=..
+ * first=SECONDS|- entry=PATH|- captured=N controlled=.. free=.. nondeterministic=.. watchdog=.. budget=..
+ * stuck=.." when the process exits normally (entry: the first one; controlled and free count runs;
+ * nondeterministic = controlled runs the watchdog or the point budget released). */
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,6 +68,7 @@
 #include "linfuzz/check.h"
 #include "corpus/capture.h"
 #include "corpus/entry.h"
+#include "corpus/stuck.h"
 #include "runner/adapter_check.h"
 #include "runner/adapter_type.h"
 #include "testcase/case_runner.h"
@@ -93,6 +105,13 @@ static struct {
     char first_entry[PATH_MAX];
     uint64_t executions, runs, unknown, violations;
     uint64_t capture_max, captured; /* LINFUZZ_FUZZ_CAPTURE; violations minimised and saved so far */
+    bool balanced;                  /* blocking removes balanced (lf_blocking_balanced: LINFUZZ_FUZZ_BLOCKING) */
+    char program[PATH_MAX];         /* how this binary was called, for the commands it prints */
+    /* the execution in progress, for the STUCK handler (which runs on the watchdog's thread) */
+    const uint8_t *cur_data;
+    size_t cur_size;
+    const lf_fuzz_case *cur_case;
+    unsigned cur_run;
     mode_override mode;             /* LINFUZZ_FUZZ_MODE */
     bool minimizing;                /* -minimize_crash: only inputs of the crash's own mode count */
     int pinned_mode;                /* minimizing: the mode of the first input (the crash), -1 before */
@@ -102,6 +121,7 @@ static struct {
 
 
 
+static void on_stuck(void *ctx, const lf_stuck_event *ev);
 /* LINFUZZ_FUZZ_MODE: mixed (or unset: as each input says), controlled or free. */
 static bool read_mode(mode_override *out, char *err, size_t errlen) {
     const char *v = getenv("LINFUZZ_FUZZ_MODE");
@@ -194,6 +214,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     if (*argc >= 2 && lf_cli_is_command((*argv)[1])) exit(lf_cli_main(*argc, *argv));
     G.adapter = select_adapter(*argc >= 1 ? (*argv)[0] : NULL);
     if (!G.adapter) exit(2);
+    char err[256];
+    if (!lf_adapter_check(G.adapter, err, sizeof err)) {
+        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        exit(2);
+    }
+    snprintf(G.program, sizeof G.program, "%s", *argc >= 1 ? (*argv)[0] : "linfuzz");
     /* libFuzzer's crash minimization (-minimize_crash=1 runs children with -minimize_crash_internal_step=1)
      * keeps any smaller input that crashes. A controlled-mode crash must stay one: a byte mutation that turns
      * the input into a free-mode case could crash by luck and then not replay. So while minimizing, inputs of
@@ -204,7 +230,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     lf_method ms[LF_M_COUNT];
     G.n_methods = lf_fuzz_case_methods(G.adapter, ms);
     /* The environment (util/env.h: one meaning for every flag; a malformed value stops the run). */
-    char err[256];
     const char *which = getenv("LINFUZZ_FUZZ_SIGNAL");
     G.overlap_only = which && !strcmp(which, "overlap");
     G.witness_only = which && !strcmp(which, "witness");
@@ -220,6 +245,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
              lf_env_seconds("LINFUZZ_FUZZ_SECONDS", 0, 0, LF_MAX_SECONDS, &G.budget, err, sizeof err);
     if (!env_ok) {
         fprintf(stderr, "linfuzz-fuzz: %s (LINFUZZ_FUZZ_SIGNAL also takes overlap, witness or nearmiss)\n", err);
+        exit(2);
+    }
+    if (!lf_blocking_balanced(G.adapter, &G.balanced, err, sizeof err)) {
+        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     lf_spec_mode spec_mode;
@@ -250,6 +279,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         fprintf(stderr, "linfuzz-fuzz: cannot start %d worker threads\n", LF_FC_MAX_THREADS);
         exit(2);
     }
+    lf_fc_executor_on_stuck(&G.executor, on_stuck, NULL);
     lf_fc_executor_set_feedback(&G.executor, G.feedback_parts ? sched_counters : NULL, SCHED_COUNTERS,
                                 G.feedback_parts);
     lf_adapter_history_init(&G.history, G.adapter);
@@ -277,22 +307,80 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     return 0;
 }
 
-/* A controlled run deadlocked: report where every thread is, then abort (unless continuing), so that
- * libFuzzer keeps the input; it replays the deadlock exactly. */
-static void on_stuck(const lf_fuzz_case *c, const lf_fc_plan *plan, unsigned run) {
-    G.stuck++;
-    char where[4096], sched[512];
-    lf_fc_describe_stuck(where, sizeof where, &G.executor, plan);
-    lf_schedule_describe(sched, sizeof sched, &G.executor.last.schedule, c->threads);
-    fprintf(stderr,
-            "\n=== STUCK (deadlock)  adapter=%s ===\nfound by:   fuzz_%s (libFuzzer), execution %llu, run %u of %u, "
-            "controlled (%s)\nevery unfinished thread is blocked:\n%s",
-            G.adapter->name, G.adapter->name, (unsigned long long)G.executions, run + 1, (unsigned)c->repeats, sched,
-            where);
-    fprintf(stderr, "linfuzz-fuzz: stuck adapter=%s executions=%llu runs=%llu\n", G.adapter->name,
-            (unsigned long long)G.executions, (unsigned long long)G.runs);
+/* Saves an entry unless one of its bucket is there (LINFUZZ_KEEP_DUPLICATES saves anyway); path gets where
+ * it is. Returns "saved", "existing entry of the same bucket" or "not saved". */
+static const char *save_entry(const lf_violation_entry *e, char *path, size_t path_len) {
+    char err[512];
+    const char *bucket = lf_entry_meta(e, "bucket");
+    if (!G.keep_duplicates && lf_entry_find_bucket(G.violations_dir, bucket, path, path_len))
+        return "existing entry of the same bucket";
+    if (lf_entry_save(e, G.violations_dir, path, path_len, err, sizeof err) == LF_OK) return "saved";
+    fprintf(stderr, "linfuzz-fuzz: cannot save the entry: %s\n", err);
+    path[0] = 0;
+    return "not saved";
+}
+
+/* A run stopped making progress (runner/stuck_watch.h; this runs on the watchdog's thread while the run's
+ * threads are stuck): save a STUCK entry, report, abort so that libFuzzer keeps the input. The stuck
+ * threads cannot be taken back, so even LINFUZZ_FUZZ_CONTINUE ends here. */
+static void on_stuck(void *ctx, const lf_stuck_event *ev) {
+    (void)ctx;
+    char desc[4096], origin[256], detected[256], err[512], path[PATH_MAX] = "";
+    const lf_fuzz_case *c = G.cur_case;
+    uint8_t ran[LF_FC_MAX_ENCODED];
+    const uint8_t *data = G.cur_data;
+    size_t size = G.cur_size;
+    if (!G.perturb && c) { /* save what ran (perturbation zeroed), as on_violation does */
+        size = lf_fuzz_case_encode(c, ran);
+        data = ran;
+    }
+    if (c) lf_fuzz_case_describe(desc, sizeof desc, c, G.adapter);
+    snprintf(origin, sizeof origin, "fuzz_%s (libFuzzer%s%s), execution %llu, run %u of %u", G.adapter->name,
+             G.perturb ? "" : ", LINFUZZ_FUZZ_PERTURB=0",
+             !G.adapter->may_block ? "" : G.balanced ? ", balanced blocking" : ", LINFUZZ_FUZZ_BLOCKING=any",
+             (unsigned long long)G.executions, G.cur_run + 1, c ? (unsigned)c->repeats : 0);
+    if (ev->deadlock)
+        snprintf(detected, sizeof detected,
+                 "controlled run, scheduler: every unfinished thread is blocked (a deadlock; the input replays it)");
+    else
+        snprintf(detected, sizeof detected,
+                 "free run, watchdog: no call and no return for %.1f s (deadline %.1f s from the run's size; "
+                 "LINFUZZ_STUCK_SECONDS sets it)",
+                 ev->waited_s, ev->deadline_s);
+    fprintf(stderr, "\nlinfuzz-fuzz: STUCK in %s: %zu op%s never returned\n", origin, ev->stuck,
+            ev->stuck == 1 ? "" : "s");
+    lf_stuck_input in = {
+        .adapter = G.adapter->name,
+        .expected_linearizable = G.adapter->linearizable,
+        .may_block = lf_adapter_blocking(G.adapter),
+        .origin = origin,
+        .workload_format = LF_FUZZ_CASE_FORMAT,
+        .workload_desc = c ? desc : NULL,
+        .workload = data,
+        .workload_len = size,
+        .history = ev->history,
+        .detector = detected,
+    };
+    lf_violation_entry e;
+    const char *saved = "not saved";
+    if (lf_capture_stuck(&in, &e, err, sizeof err) != LF_OK) {
+        fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
+    } else {
+        if (G.adapter->may_block && !lf_entry_set_meta(&e, "blocking", G.balanced ? "balanced" : "any"))
+            fprintf(stderr, "linfuzz-fuzz: out of memory\n");
+        /* how the run was scheduled: a controlled deadlock replays exactly (x->last is the finished run's) */
+        if (c && !lf_entry_record_schedule(&e, &G.executor.last, G.cur_run, c->threads))
+            fprintf(stderr, "linfuzz-fuzz: out of memory recording the schedule\n");
+        fputs(e.report, stderr);
+        saved = save_entry(&e, path, sizeof path);
+        lf_entry_free(&e);
+    }
+    fprintf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
+    if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path, G.program, path);
+    fprintf(stderr, "linfuzz-fuzz: stuck adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n", G.adapter->name,
+            lf_now_s() - G.start, (unsigned long long)G.executions, (unsigned long long)G.runs, path[0] ? path : "-");
     fflush(stderr);
-    if (!G.keep_going) abort();
+    abort();
 }
 
 /* Minimises, saves and reports the first violation (then aborts, unless LINFUZZ_FUZZ_CONTINUE; continuing,
@@ -360,21 +448,17 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     if (st != LF_OK) {
         fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
     } else {
+        if (G.adapter->may_block && !lf_entry_set_meta(&e, "blocking", G.balanced ? "balanced" : "any"))
+            fprintf(stderr, "linfuzz-fuzz: out of memory\n");
         fputs(e.report, stderr);
-        if (!lf_entry_record_schedule(&e, info, run, c->threads)) fprintf(stderr, "linfuzz-fuzz: out of memory recording the schedule\n");
-        const char *bucket = lf_entry_meta(&e, "bucket");
-        if (!G.keep_duplicates && lf_entry_find_bucket(G.violations_dir, bucket, path, sizeof path)) {
-            saved = "existing entry of the same bucket";
-        } else if (lf_entry_save(&e, G.violations_dir, path, sizeof path, err, sizeof err) == LF_OK) {
-            saved = "saved";
-        } else {
-            fprintf(stderr, "linfuzz-fuzz: cannot save the entry: %s\n", err);
-            path[0] = 0;
-        }
+        if (!lf_entry_record_schedule(&e, info, run, c->threads))
+            fprintf(stderr, "linfuzz-fuzz: out of memory recording the schedule\n");
+        saved = save_entry(&e, path, sizeof path);
         lf_entry_free(&e);
     }
     fprintf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
-    if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: linfuzz repro %s ; explain: linfuzz show %s\n", path, path);
+    /* This binary answers linfuzz's subcommands with the adapters it carries (an out-of-tree adapter too). */
+    if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path, G.program, path);
     /* One line for scripts (ci/quickstart.sh, ci/bench_fuzz.sh). */
     fprintf(stderr, "linfuzz-fuzz: %s adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s\n",
             nondet ? "nondeterminism" : "violation", G.adapter->name, found_after, (unsigned long long)G.executions,
@@ -405,9 +489,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     lf_fc_plan plan;
     if (!lf_fc_plan_build(&plan, &c, G.adapter)) return 0;
+    if (G.balanced) lf_fc_plan_balance_blocking(&plan);
     G.executions++;
+    G.cur_data = data;
+    G.cur_size = size;
+    G.cur_case = &c;
     lf_adapter_checker_new_case(&G.checker); /* the runs of this case share the self-spec's memo */
     for (unsigned r = 0; r < c.repeats; r++) {
+        G.cur_run = r;
         if (!lf_fc_execute(&G.executor, &plan, r, &G.history)) break;
         G.runs++;
         const lf_fc_run_info *info = &G.executor.last;
@@ -419,8 +508,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         } else {
             G.free_runs++;
         }
-        if (info->stuck) {
-            on_stuck(&c, &plan, r);
+        if (info->stuck) { /* (the STUCK handler has ended the process: lf_stuck_watch_deadlock) */
+            G.stuck++;
             continue;
         }
         lf_result res;
@@ -438,6 +527,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (res.verdict == LF_UNKNOWN) G.unknown++;
         lf_result_free(&res);
     }
+    G.cur_case = NULL;
     lf_fc_plan_free(&plan);
     return 0;
 }

@@ -46,7 +46,8 @@ static void concrete_call(lf_planned_op *op, const lf_adapter *a, lf_method m, u
     for (unsigned j = op->nargs; j < 2; j++) op->args[j] = 0;
 }
 
-/* The method that observes everything left after the threads stop, if a implements it. */
+/* The method that observes everything left after the threads stop, if a implements it and it cannot block
+ * (a blocking deq of an empty queue would wait forever: no drain then). */
 static lf_method drain_method_of(const lf_adapter *a) {
     if (a->type == LF_TYPE_CUSTOM) return LF_M_COUNT; /* custom types drain with lf_custom_drain */
     static const lf_method by_type[LF_TYPE_COUNT][2] = {
@@ -58,7 +59,8 @@ static lf_method drain_method_of(const lf_adapter *a) {
     };
     for (int k = 0; k < 2; k++) {
         lf_method m = by_type[a->type][k];
-        if ((a->methods & LF_METHOD_BIT(m)) && lf_method_info_of(a->type, m)) return m;
+        if ((a->methods & LF_METHOD_BIT(m)) && !(a->may_block & LF_METHOD_BIT(m)) && lf_method_info_of(a->type, m))
+            return m;
     }
     return LF_M_COUNT;
 }
@@ -107,7 +109,7 @@ bool lf_fc_plan_build(lf_fc_plan *p, const lf_fuzz_case *c, const lf_adapter *a)
     }
     size_t u = 0;
     for (unsigned i = 0; i < c->prefix_len; i++, u++) {
-        lf_method m = ms[c->prefix[i].method % nm];
+        lf_method m = lf_fuzz_case_call_method(c, a, c->threads, c->prefix[i].method);
         concrete_call(&p->prefix[i], a, m, c->prefix[i].arg, c->key_domain, u);
         inserts += a->type != LF_TYPE_CUSTOM && lf_method_info_of(a->type, m)->role == LF_ROLE_INSERT;
     }
@@ -115,10 +117,12 @@ bool lf_fc_plan_build(lf_fc_plan *p, const lf_fuzz_case *c, const lf_adapter *a)
     size_t at = 0;
     for (unsigned t = 0; t < c->threads; t++) {
         p->ops[t] = block + at;
-        p->len[t] = (size_t)c->body_len[t] * c->rounds;
+        /* a worker that may call nothing (it owns no group, and every method is in one) stays idle */
+        p->len[t] = lf_fuzz_case_call_method(c, a, t, 0) == LF_M_COUNT ? 0 : (size_t)c->body_len[t] * c->rounds;
+        if (!p->len[t]) continue;
         for (unsigned r = 0; r < c->rounds; r++)
             for (unsigned i = 0; i < c->body_len[t]; i++, u++) {
-                lf_method m = ms[c->body[t][i].method % nm];
+                lf_method m = lf_fuzz_case_call_method(c, a, t, c->body[t][i].method);
                 concrete_call(&block[at++], a, m, c->body[t][i].arg, c->key_domain, u);
                 inserts += a->type != LF_TYPE_CUSTOM && lf_method_info_of(a->type, m)->role == LF_ROLE_INSERT;
             }
@@ -147,9 +151,12 @@ bool lf_fc_executor_init(lf_fc_executor *x, lf_clock_kind clock) {
     lf_sched_options_default(&x->sched_options);
     x->pool = lf_pool_create(LF_FC_MAX_THREADS);
     if (!x->pool) return false;
-    if (!lf_recorder_init(&x->recorder, clock, LF_FC_MAX_THREADS + 1, 0)) {
+    x->watch = lf_stuck_watch_create();
+    if (!x->watch || !lf_recorder_init(&x->recorder, clock, LF_FC_MAX_THREADS + 1, 0)) {
+        lf_stuck_watch_destroy(x->watch);
         lf_pool_destroy(x->pool);
         x->pool = NULL;
+        x->watch = NULL;
         return false;
     }
     return true;
@@ -157,9 +164,16 @@ bool lf_fc_executor_init(lf_fc_executor *x, lf_clock_kind clock) {
 
 void lf_fc_executor_free(lf_fc_executor *x) {
     if (x->pool) lf_pool_destroy(x->pool);
+    lf_stuck_watch_destroy(x->watch);
     lf_sched_destroy(x->sched);
     lf_recorder_free(&x->recorder);
     memset(x, 0, sizeof *x);
+}
+
+void lf_fc_executor_on_stuck(lf_fc_executor *x, lf_stuck_fn fn, void *ctx) { lf_stuck_watch_set_handler(x->watch, fn, ctx); }
+
+size_t lf_fc_plan_balance_blocking(lf_fc_plan *p) {
+    return lf_plan_balance_blocking(p->adapter, p->prefix, p->prefix_len, p->ops, p->len, p->threads);
 }
 
 void lf_fc_executor_set_feedback(lf_fc_executor *x, uint8_t *counters, size_t n, unsigned parts) {
@@ -199,6 +213,7 @@ static void worker(unsigned t, void *arg) {
     if (a->thread_enter) a->thread_enter(c->object);
     for (size_t i = 0; i < p->len[t]; i++) {
         const lf_planned_op *op = &p->ops[t][i];
+        if (op->method == LF_PLAN_SKIP) continue;
         lf_perturb_gap(&ps);
         lf_recorder_call(&c->x->recorder, t, a, c->object, (lf_method)op->method, op->args, op->nargs);
     }
@@ -266,27 +281,35 @@ bool lf_fc_execute(lf_fc_executor *x, const lf_fc_plan *p, unsigned run, lf_hist
     c.object = a->create(ops ? ops : 1);
     if (!c.object) return false;
 
-    /* The serial parts run on this thread, unperturbed and uncontrolled, as thread id `threads`. */
+    /* The serial parts run on this thread, unperturbed and uncontrolled, as thread id `threads`. From the first
+     * call to the drain's last one the watchdog declares the run STUCK if it stops making progress (a controlled
+     * run that deadlocks is ended by the scheduler first: x->last.stuck). */
+    lf_stuck_watch_arm(x->watch, &x->recorder, a->type, a->capacity, ops);
     lf_perturb_bind(NULL);
     if (a->thread_enter) a->thread_enter(c.object);
     for (size_t i = 0; i < p->prefix_len; i++)
-        lf_recorder_call(&x->recorder, p->threads, a, c.object, (lf_method)p->prefix[i].method, p->prefix[i].args,
-                         p->prefix[i].nargs);
+        if (p->prefix[i].method != LF_PLAN_SKIP)
+            lf_recorder_call(&x->recorder, p->threads, a, c.object, (lf_method)p->prefix[i].method, p->prefix[i].args,
+                             p->prefix[i].nargs);
     if (controlled) {
         lf_schedule_for_run(&p->schedule, p->schedule_salt, run, p->threads, p->len, &x->last.schedule);
         lf_sched_run_begin(x->sched, p->threads, p->len, &x->last.schedule);
         lf_pool_run_with(x->pool, p->threads, controlled_worker, &c, false);
         x->last.stuck = lf_sched_run_end(x->sched, &x->last.stats) == LF_SCHED_STUCK;
+        /* a deadlock: the STUCK handler, when one is set, reports it as the watchdog would (and ends the process) */
+        if (x->last.stuck) lf_stuck_watch_deadlock(x->watch);
     } else {
         lf_pool_run(x->pool, p->threads, worker, &c);
     }
     if (x->last.stuck) {
         /* Deadlock: the object may hold locks and half-done updates; it is kept, never destroyed. */
+        lf_stuck_watch_disarm(x->watch);
         if (a->thread_leave) a->thread_leave(c.object);
         lf_abandon_object(c.object);
     } else {
         if (p->drain_method != LF_M_COUNT) drain(x, p, c.object);
         if (p->n_custom_drain) custom_drain(x, p, c.object);
+        lf_stuck_watch_disarm(x->watch);
         if (a->thread_leave) a->thread_leave(c.object);
         a->destroy(c.object);
     }

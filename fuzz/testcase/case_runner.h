@@ -21,6 +21,7 @@
 #include "linfuzz/history.h"
 #include "recorder/recorder.h"
 #include "runner/pool.h"
+#include "runner/stuck_watch.h"
 #include "runner/workload.h"
 #include "sched/sched.h"
 #include "testcase/fuzz_case.h"
@@ -64,6 +65,7 @@ typedef struct lf_fc_executor {
     size_t log_cap; /* per-thread capacity of the recorder's logs */
     lf_clock_kind clock;
     uint64_t perturbations; /* over all runs */
+    lf_stuck_watch *watch;  /* declares a run that stops making progress STUCK (runner/stuck_watch.h) */
     lf_sched *sched;        /* created at the first controlled run, with sched_options */
     lf_sched_options sched_options; /* defaults (lf_sched_options_default); change before the first run */
     lf_fc_run_info last;
@@ -73,9 +75,16 @@ typedef struct lf_fc_executor {
     unsigned feedback_parts;
 } lf_fc_executor;
 
-/* A pool of LF_FC_MAX_THREADS threads. False when threads or memory cannot be had or clock is unavailable. */
+/* A pool of LF_FC_MAX_THREADS threads and the STUCK watchdog. False when threads or memory cannot be had or
+ * clock is unavailable. */
 bool lf_fc_executor_init(lf_fc_executor *x, lf_clock_kind clock);
 void lf_fc_executor_free(lf_fc_executor *x);
+/* What a STUCK run does (runner/stuck_watch.h; default: print the ops that never returned, exit 5). */
+void lf_fc_executor_on_stuck(lf_fc_executor *x, lf_stuck_fn fn, void *ctx);
+
+/* Balanced blocking (lf_plan_balance_blocking, LINFUZZ_FUZZ_BLOCKING=balanced): skips the removes of p that
+ * could wait forever on a correct implementation. Returns the number of calls skipped. */
+size_t lf_fc_plan_balance_blocking(lf_fc_plan *p);
 
 /* Runs p once (run = index of the repetition, which varies the perturbation seeds, or selects the derived
  * schedule in controlled mode) on a fresh object; h receives the history (its ops replaced, its type set) and

@@ -9,6 +9,13 @@
 
 unsigned lf_fuzz_case_methods(const lf_adapter *a, lf_method out[LF_M_COUNT]) { return lf_adapter_methods(a, out); }
 
+lf_method lf_fuzz_case_call_method(const lf_fuzz_case *c, const lf_adapter *a, unsigned t, uint8_t method_byte) {
+    lf_method ms[LF_M_COUNT];
+    /* the serial prefix runs while no worker does: every method is its to call */
+    unsigned n = t >= c->threads ? lf_fuzz_case_methods(a, ms) : lf_adapter_thread_methods(a, t, c->threads, ms);
+    return n ? ms[method_byte % n] : LF_M_COUNT;
+}
+
 /* ---- bytes ---- */
 
 typedef struct byte_reader {
@@ -440,9 +447,13 @@ void lf_fuzz_case_mutate(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) {
 
 /* ---- description ---- */
 
+/* The name of a call's method, "-" when the worker may call nothing. */
+static const char *call_name(const lf_fuzz_case *c, const lf_adapter *a, unsigned t, uint8_t method_byte) {
+    lf_method m = lf_fuzz_case_call_method(c, a, t, method_byte);
+    return m == LF_M_COUNT ? "-" : lf_adapter_method_name(a, m);
+}
+
 int lf_fuzz_case_describe(char *buf, size_t len, const lf_fuzz_case *c, const lf_adapter *a) {
-    lf_method ms[LF_M_COUNT];
-    unsigned nm = lf_fuzz_case_methods(a, ms);
     size_t w = 0;
 #define PUT(...)                                                                 \
     do {                                                                         \
@@ -461,15 +472,18 @@ int lf_fuzz_case_describe(char *buf, size_t len, const lf_fuzz_case *c, const lf
         PUT(" mode=controlled schedule(%s)", sched);
     }
     if (c->prefix_len) {
-        PUT("; prefix:");
+        PUT("; prefix (T%u, alone):", (unsigned)c->threads); /* the serial part's thread id in the history */
         for (unsigned i = 0; i < c->prefix_len; i++)
-            PUT("%s%s/%u", i ? "," : " ", nm ? lf_adapter_method_name(a, ms[c->prefix[i].method % nm]) : "?", c->prefix[i].arg);
+            PUT("%s%s/%u", i ? "," : " ", call_name(c, a, c->threads, c->prefix[i].method), c->prefix[i].arg);
     }
     for (unsigned t = 0; t < c->threads; t++) {
         PUT("; T%u:", t);
+        if (c->body_len[t] && lf_fuzz_case_call_method(c, a, t, 0) == LF_M_COUNT) {
+            PUT(" idle (every method is another worker's)");
+            continue;
+        }
         for (unsigned i = 0; i < c->body_len[t]; i++)
-            PUT("%s%s/%u", i ? "," : " ", nm ? lf_adapter_method_name(a, ms[c->body[t][i].method % nm]) : "?",
-                c->body[t][i].arg);
+            PUT("%s%s/%u", i ? "," : " ", call_name(c, a, t, c->body[t][i].method), c->body[t][i].arg);
     }
 #undef PUT
     return (int)w;

@@ -78,6 +78,11 @@ typedef struct lf_fuzz_case {
 
 /* The methods of a's type that a implements, in lf_method order (what lf_fc_call.method indexes). */
 unsigned lf_fuzz_case_methods(const lf_adapter *a, lf_method out[LF_M_COUNT]);
+/* The method of a call byte of worker t (t == c->threads: the serial prefix): the byte indexes the methods
+ * that worker may call (lf_adapter_thread_methods: an adapter with exclusive groups gives each group's
+ * methods to its owner only; without groups these are all of the adapter's methods, as
+ * lf_fuzz_case_methods lists them). LF_M_COUNT when the worker may call nothing. */
+lf_method lf_fuzz_case_call_method(const lf_fuzz_case *c, const lf_adapter *a, unsigned t, uint8_t method_byte);
 
 /* Decodes any bytes into a case for an adapter with n_methods methods (>= 1). */
 void lf_fuzz_case_decode(const uint8_t *data, size_t len, unsigned n_methods, lf_fuzz_case *c);

@@ -13,6 +13,7 @@
 
 #include "linfuzz/check.h"
 #include "corpus/capture.h"
+#include "corpus/stuck.h"
 #include "linfuzz/format.h"
 #include "runner/adapter_type.h"
 #include "testcase/case_runner.h"
@@ -26,14 +27,17 @@ void lf_replay_options_default(lf_replay_options *o) {
     o->seconds = 30;
     o->check_timeout = 10;
     o->stop_at_first = false;
+    o->balance_blocking = false;
+    o->on_stuck = NULL;
+    o->on_stuck_ctx = NULL;
     o->format = NULL;
     o->free_only = false;
     o->spec = LF_SPEC_AUTO;
 }
 
 
-bool lf_fc_replay_run(const lf_adapter *a, const char *format, const uint8_t *data, size_t len, unsigned run,
-                      lf_history *h, lf_fc_run_info *info) {
+bool lf_fc_replay_run(const lf_adapter *a, const char *format, bool balance_blocking, const uint8_t *data, size_t len,
+                      unsigned run, lf_history *h, lf_fc_run_info *info) {
     lf_method ms[LF_M_COUNT];
     lf_fuzz_case c;
     if (!lf_fuzz_case_decode_as(format ? format : LF_FUZZ_CASE_FORMAT, data, len, lf_fuzz_case_methods(a, ms), &c))
@@ -41,6 +45,7 @@ bool lf_fc_replay_run(const lf_adapter *a, const char *format, const uint8_t *da
     lf_fc_plan plan;
     lf_fc_executor x;
     if (!lf_fc_plan_build(&plan, &c, a)) return false;
+    if (balance_blocking) lf_fc_plan_balance_blocking(&plan);
     if (!lf_fc_executor_init(&x, LF_CLOCK_TICKET)) {
         lf_fc_plan_free(&plan);
         return false;
@@ -80,12 +85,14 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
         snprintf(r->error, sizeof r->error, "out of memory");
         return false;
     }
+    if (o->balance_blocking) lf_fc_plan_balance_blocking(&plan);
     if (!lf_fc_executor_init(&x, LF_CLOCK_TICKET)) {
         lf_fc_plan_free(&plan);
         lf_adapter_checker_free(&checker);
         snprintf(r->error, sizeof r->error, "cannot start %d threads", LF_FC_MAX_THREADS);
         return false;
     }
+    if (o->on_stuck) lf_fc_executor_on_stuck(&x, o->on_stuck, o->on_stuck_ctx);
     lf_history h;
     lf_adapter_history_init(&h, a);
     bool ok = true;
@@ -172,7 +179,7 @@ bool lf_entry_record_schedule(lf_violation_entry *e, const lf_fc_run_info *info,
 
 /* ---- isolated replay: the child's answer on a pipe ---- */
 
-enum { CHILD_CLEAN = 0, CHILD_VIOLATION = 1, CHILD_FAILED = 2 };
+enum { CHILD_CLEAN = 0, CHILD_VIOLATION = 1, CHILD_FAILED = 2, CHILD_STUCK = 3 };
 
 /* What the child writes first; `len` bytes follow: the encoded entry (VIOLATION) or a message (FAILED). */
 typedef struct child_header {
@@ -209,11 +216,54 @@ static void child_answer(int fd, uint32_t status, uint64_t runs, uint64_t first_
 
 static void child_fail(int fd, const char *msg) { child_answer(fd, CHILD_FAILED, 0, 0, msg, strlen(msg)); }
 
+/* What the child's STUCK handler needs (it runs on the watchdog's thread). */
+typedef struct child_stuck_ctx {
+    int fd;
+    const lf_adapter *a;
+    const uint8_t *data;
+    size_t len;
+    const char *origin;
+    const lf_fuzz_case *c;
+} child_stuck_ctx;
+
+/* A replayed run got stuck: capture a STUCK entry and answer with it (never returns). */
+static void child_stuck(void *p, const lf_stuck_event *ev) {
+    const child_stuck_ctx *cx = p;
+    char desc[4096], detected[256], err[512];
+    lf_fuzz_case_describe(desc, sizeof desc, cx->c, cx->a);
+    snprintf(detected, sizeof detected, "free run, watchdog: no call and no return for %.1f s (deadline %.1f s)",
+             ev->waited_s, ev->deadline_s);
+    lf_stuck_input in = {
+        .adapter = cx->a->name,
+        .expected_linearizable = cx->a->linearizable,
+        .may_block = lf_adapter_blocking(cx->a),
+        .origin = cx->origin ? cx->origin : "replay",
+        .workload_format = LF_FUZZ_CASE_FORMAT,
+        .workload_desc = desc,
+        .workload = cx->data,
+        .workload_len = cx->len,
+        .history = ev->history,
+        .detector = detected,
+    };
+    lf_violation_entry e;
+    if (lf_capture_stuck(&in, &e, err, sizeof err) != LF_OK) child_fail(cx->fd, err);
+    uint8_t *bytes;
+    size_t n;
+    if (lf_entry_encode(&e, &bytes, &n, err, sizeof err) != LF_OK) child_fail(cx->fd, err);
+    child_answer(cx->fd, CHILD_STUCK, 0, 0, bytes, n);
+}
+
 /* The child: replay, capture the first violation, answer, _exit (never returns). */
 static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
                        const char *origin) {
     lf_replay_options so = *o;
     so.stop_at_first = true;
+    lf_fuzz_case sc;
+    lf_method sms[LF_M_COUNT];
+    lf_fuzz_case_decode(data, len, lf_fuzz_case_methods(a, sms), &sc);
+    child_stuck_ctx sx = {fd, a, data, len, origin, &sc};
+    so.on_stuck = child_stuck;
+    so.on_stuck_ctx = &sx;
     lf_replay_result r;
     lf_adapter_history_init(&r.first, a);
     if (!lf_fc_replay(a, data, len, &so, &r)) {
@@ -369,11 +419,15 @@ lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data
         const uint8_t *body = buf + sizeof hd;
         if (hd.status == CHILD_CLEAN) {
             out->outcome = oc = LF_REPLAY_CLEAN;
-        } else if (hd.status == CHILD_VIOLATION) {
+        } else if (hd.status == CHILD_VIOLATION || hd.status == CHILD_STUCK) {
             char err[512];
             lf_entry_free(&out->entry);
             if (lf_entry_decode(body, (size_t)hd.len, "replay", &out->entry, err, sizeof err) == LF_OK) {
-                out->outcome = oc = LF_REPLAY_VIOLATION;
+                out->has_entry = true;
+                out->outcome = oc = hd.status == CHILD_STUCK ? LF_REPLAY_STUCK : LF_REPLAY_VIOLATION;
+                if (oc == LF_REPLAY_STUCK)
+                    snprintf(out->detail, sizeof out->detail, "stuck: %s never returned (%s)",
+                             lf_entry_meta(&out->entry, "stuck_methods"), lf_entry_meta(&out->entry, "shape"));
             } else {
                 lf_entry_init(&out->entry, a->type);
                 oc = fail(out, LF_REPLAY_FAILED, "the captured entry does not decode: %.200s", err);

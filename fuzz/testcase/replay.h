@@ -21,6 +21,7 @@
 
 #include "linfuzz/adapter.h"
 #include "corpus/entry.h"
+#include "runner/stuck_watch.h"
 #include "linfuzz/history.h"
 #include "testcase/case_runner.h"
 #include "runner/adapter_check.h"
@@ -34,6 +35,9 @@ typedef struct lf_replay_options {
     double seconds;       /* and for at most this long (default 30) */
     double check_timeout; /* time budget per history for the search engines (default 10) */
     bool stop_at_first;   /* stop at the first violating run (default false) */
+    bool balance_blocking; /* plan as LINFUZZ_FUZZ_BLOCKING=balanced does (lf_fc_plan_balance_blocking) */
+    lf_stuck_fn on_stuck;  /* lf_fc_replay: what a stuck run does (NULL: the watchdog's default) */
+    void *on_stuck_ctx;
     const char *format;   /* the bytes' format (default NULL: LF_FUZZ_CASE_FORMAT) */
     bool free_only;       /* every run in free mode, whatever the case says (default false) */
     lf_spec_mode spec;    /* what the histories are checked against (default LF_SPEC_AUTO, runner/adapter_check.h) */
@@ -62,15 +66,17 @@ typedef struct lf_replay_result {
 /* Decodes data as a fuzz case for adapter a and runs it (see above); r->first must be initialised. False
  * when the runs could not start or continue (out of memory or threads, the format is unknown, or the checker
  * cannot be had: r->error says why). A violation or a serial nondeterminism is a finding; stop_at_first stops
- * at either. */
+ * at either. A controlled run that deadlocks is counted (r->stuck) and not checked; a free run that gets stuck
+ * ends the process through the executor's STUCK watchdog (its default: print the ops that never returned,
+ * exit 5); lf_fc_replay_isolated turns it into an outcome instead. */
 bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
                   lf_replay_result *r);
 
-/* Runs repetition `run` of the case (format as in lf_replay_options) once, in the case's own mode: h (any
- * type, initialised) receives the history, info what the run was. False when the run could not be made or
- * the format is unknown. */
-bool lf_fc_replay_run(const lf_adapter *a, const char *format, const uint8_t *data, size_t len, unsigned run,
-                      lf_history *h, lf_fc_run_info *info);
+/* Runs repetition `run` of the case (format and balance_blocking as in lf_replay_options) once, in the case's
+ * own mode: h (any type, initialised) receives the history, info what the run was. False when the run could
+ * not be made or the format is unknown. */
+bool lf_fc_replay_run(const lf_adapter *a, const char *format, bool balance_blocking, const uint8_t *data, size_t len,
+                      unsigned run, lf_history *h, lf_fc_run_info *info);
 
 /* Whether a and b are the same history byte for byte in the text format (type, initial value, every op's
  * thread, stamps, method, arguments and result). False also when memory runs out. */
@@ -86,14 +92,16 @@ typedef enum lf_replay_outcome {
     LF_REPLAY_VIOLATION, /* a run violated: entry holds the captured entry */
     LF_REPLAY_CLEAN,     /* no run violated (each linearizable or undecided) */
     LF_REPLAY_CRASHED,   /* the child died or failed: detail says how */
-    LF_REPLAY_STUCK,     /* the child did not finish within the limit and was killed */
+    LF_REPLAY_STUCK,     /* a run got stuck: entry holds the STUCK entry its watchdog captured (corpus/stuck.h),
+                            or, when the child itself stopped answering, it was killed (entry empty) */
     LF_REPLAY_FAILED,    /* could not replay here (fork, pipe, memory, threads): detail says why */
 } lf_replay_outcome;
 
 typedef struct lf_isolated_replay {
     lf_replay_outcome outcome;
     uint64_t runs, first_run; /* runs done; the violating run (LF_REPLAY_VIOLATION) */
-    lf_violation_entry entry; /* LF_REPLAY_VIOLATION only: owned by the caller (lf_entry_free) */
+    lf_violation_entry entry; /* LF_REPLAY_VIOLATION, and STUCK when captured: owned by the caller (lf_entry_free) */
+    bool has_entry;           /* entry holds a captured entry */
     char detail[256];         /* CRASHED, STUCK, FAILED: what happened */
 } lf_isolated_replay;
 

@@ -36,6 +36,8 @@ void lf_yield_point(void);
 /* Bit of method m in lf_adapter.methods. */
 #define LF_METHOD_BIT(m) (UINT32_C(1) << (m))
 
+/* Exclusive method groups an adapter may declare (lf_adapter.exclusive). */
+#define LF_MAX_GROUPS 4
 /* Custom types: the values a fuzz case or a stress workload passes as one argument, lo..hi inclusive. */
 typedef struct lf_arg_range {
     int64_t lo, hi;
@@ -64,6 +66,24 @@ typedef struct lf_adapter {
     void (*thread_enter)(void *obj);
     void (*thread_leave)(void *obj);
 
+    /* ---- optional: what real structures need (docs/writing-an-adapter.md); all zero = none ---- */
+
+    /* Bounded containers (stack, queue, pqueue, deque): the object holds at most `capacity` values and an
+     * insert into a full one returns LF_K_FULL, changing nothing. Recorded histories carry the capacity, and
+     * the checkers hold the adapter to it exactly: full only when `capacity` values are inside, a
+     * successful insert only when fewer are. 0: unbounded (LF_K_FULL is then never a legal answer). */
+    uint64_t capacity;
+    /* Per-thread roles: each non-zero mask (LF_METHOD_BIT) is a group of methods that only one thread
+     * calls, the group's owner: a work-stealing deque's push_back/pop_back (its owner) against pop_front
+     * (the thieves, every thread), a single-producer queue's enq, a single-consumer queue's deq. In a run
+     * with T workers, group g belongs to worker g % T; methods in no group are called by every worker. The
+     * serial prefix and drain run on the controlling thread while no worker runs (every call of a group is
+     * still ordered after the previous one by happens-before). Groups must be disjoint. */
+    uint32_t exclusive[LF_MAX_GROUPS];
+    /* Methods that may wait for another thread (LF_METHOD_BIT mask): a blocking deq waits for a value, a
+     * blocking enq for room. They are never used to drain the object, and a call that never returns is
+     * reported as STUCK (as is any call that never returns) rather than hanging the run. */
+    uint32_t may_block;
     /* ---- optional: custom types and the self-spec (docs/custom-types.md) ---- */
     /* type == LF_TYPE_CUSTOM: the adapter's own type (name, methods, optionally a spec); `op` then receives
      * the method's index in it, and `methods` may be 0 (every declared method). Must outlive the program. */
@@ -107,6 +127,16 @@ const lf_adapter *lf_adapter_at(size_t i);
 /* The adapter called name, or NULL. */
 const lf_adapter *lf_adapter_find(const char *name);
 
+/* Whether a's declaration is consistent (name, methods of its type, disjoint exclusive groups within its
+ * methods, blocking methods among them, a capacity only for stack, queue, pqueue and deque); when it is
+ * not, err says what is wrong, naming the adapter. Every linfuzz program checks its adapters with it. */
+bool lf_adapter_check(const lf_adapter *a, char *err, size_t errlen);
+/* The methods worker t of a run with `threads` workers may call: those outside every exclusive group and
+ * those of the groups it owns (group g belongs to worker g % threads), in lf_method order. Returns their
+ * number (0: this worker has nothing to call). */
+unsigned lf_adapter_thread_methods(const lf_adapter *a, unsigned t, unsigned threads, lf_method out[LF_M_COUNT]);
+/* The worker that owns method m in a run with `threads` workers, or -1 when every worker may call it. */
+int lf_adapter_method_owner(const lf_adapter *a, lf_method m, unsigned threads);
 /* ---- an adapter's type (fuzz/runner/adapter_type.c) ---- */
 /* Method m of the adapter's type (its declaration for custom types), or NULL. */
 const lf_method_decl *lf_adapter_method(const lf_adapter *a, unsigned m);

@@ -4,7 +4,8 @@
  * Construction: the sequential object is simulated on a sequence of linearization points; each op goes to a
  * random thread, and its call and return stamps are placed around its linearization point so that every
  * thread stays sequential (prev.ret < next.call) while ops of different threads overlap. Stamps are the
- * distinct integers 1..2n. Everything is deterministic for a given seed.
+ * distinct integers 1..2n. Everything is deterministic for a given seed. A bounded container (capacity)
+ * answers full to an insert chosen while it holds `capacity` values.
  *
  * Corruptions (`bad`): each one changes a returned value, swaps the results of two ops of the same method, or
  * moves an op's interval earlier (onto a fresh thread). The result is USUALLY, NOT ALWAYS, non-linearizable:
@@ -61,6 +62,8 @@ typedef struct lf_gen_options {
                        * ops over the first 40%, next 20% and last 40%), so about a third of N values are
                        * present at the peak: the shape where a monitor's memory access order matters */
     lf_gen_shape shape;
+    uint64_t capacity; /* stack, queue, pqueue, deque: bounded to this many values; an insert chosen when the
+                        * container is full answers full (default 0: unbounded) */
 } lf_gen_options;
 
 void lf_gen_options_default(lf_gen_options *o);
@@ -86,6 +89,7 @@ typedef struct lf_gen_small_options {
     uint64_t values;         /* as in lf_gen_options (default 0: distinct) */
     double peek, empty;      /* as in lf_gen_options (defaults 0.3, 0.3) */
     double pending;          /* as in lf_gen_options (default 0) */
+    uint64_t capacity;       /* as in lf_gen_options (default 0) */
 } lf_gen_small_options;
 
 void lf_gen_small_options_default(lf_gen_small_options *o, lf_type type, lf_gen_small_mode mode);

@@ -57,6 +57,7 @@ typedef enum lf_kind {
     LF_K_OK,
     LF_K_FAIL,
     LF_K_PENDING, /* the op has no response: ret is meaningless and the result unknown */
+    LF_K_FULL,    /* a bounded container refused an insert (push, enq, insert, push_front/back): no effect */
     LF_K_COUNT
 } lf_kind;
 
@@ -132,6 +133,10 @@ typedef struct lf_history {
     bool has_init;     /* registers: an "init" line was given; without one, init_kind is LF_K_INT and init 0 */
     uint8_t init_kind; /* LF_K_INT or LF_K_NIL */
     int64_t init;
+    /* Bounded containers (stack, queue, pqueue, deque): they hold at most `capacity` values, an insert into a
+     * full one answers LF_K_FULL and changes nothing, and an insert into one that is not full must succeed.
+     * 0: unbounded (then no op may answer full). The text format's "capacity N" line. */
+    uint64_t capacity;
     lf_op *ops;
     size_t n, cap;
     /* type == LF_TYPE_CUSTOM: the type's declaration. Either a descriptor that outlives the history (an
@@ -220,6 +225,9 @@ int lf_op_describe_typed(char *buf, size_t len, lf_type t, const lf_op *op);
 /* The same without the type: exact for every method except "get", which is printed as kv's get (one
  * argument); describe counter ops with lf_op_describe_typed. */
 int lf_op_describe(char *buf, size_t len, const lf_op *op);
+
+/* Whether histories of type t may have a capacity (stack, queue, pqueue, deque). */
+bool lf_type_boundable(lf_type t);
 
 /* True when every value is inserted at most once (the monitors' precondition; see the format spec). */
 bool lf_history_unambiguous(const lf_history *h);

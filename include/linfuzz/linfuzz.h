@@ -1,7 +1,8 @@
 /* linfuzz: everything public in one include. A program that checks histories needs history.h, format.h and
  * check.h; an adapter needs adapter.h; a custom sequential specification needs spec.h; checking against an
  * implementation's own serial behaviour needs selfspec.h (docs/architecture.md, docs/custom-types.md).
- * Link with the linfuzz::engines CMake target (checking), plus linfuzz::runtime for adapters (fuzzing). */
+ * Link with the linfuzz::engines CMake target (checking; pkg-config: linfuzz), plus linfuzz::runtime for
+ * adapters (fuzzing); linfuzz_add_fuzz_target makes a libFuzzer target of adapters (docs/writing-an-adapter.md). */
 #ifndef LINFUZZ_LINFUZZ_H
 #define LINFUZZ_LINFUZZ_H
 
@@ -15,5 +16,6 @@
 #include "linfuzz/report.h"
 #include "linfuzz/selfspec.h"
 #include "linfuzz/spec.h"
+#include "linfuzz/version.h"
 
 #endif

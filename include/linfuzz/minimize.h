@@ -7,9 +7,11 @@
  *  - drop a whole value: the insert(s) of value v together with every op that returned or observed v
  *    (register, stack, queue, pqueue, deque), or every op on key k (set, kv: P-compositionality). Projecting a
  *    legal sequential history of these types onto the other values leaves it legal, so a linearizable H
- *    would give a linearizable R(H);
+ *    would give a linearizable R(H). Not for bounded containers (a capacity): a value's ops change the
+ *    size, and with it which "full" answers are legal;
  *  - drop a state-preserving op: an observer (read, contains, peek, get) or an update whose result says it
- *    did nothing (add/remove/delete -> false, pop/deq/poll -> empty, cas -> fail). Removing such an op from
+ *    did nothing (add/remove/delete -> false, pop/deq/poll -> empty, cas -> fail, push/enq/insert -> full).
+ *    Removing such an op from
  *    a witness leaves the witness legal;
  *  - cut a prefix by time (optional): linearizability is prefix-closed, so the shortest prefix of events that
  *    is still a violation ends at the first impossible return; ops in flight at the cut become pending;
@@ -20,6 +22,11 @@
  *  - on a counter whose first impossible return is a get that returned v although more than v incs returned
  *    before it was called (a lost update), keep that get and two overlapping incs that returned before it (one
  *    inc when none overlap), the get lowered to 1 (0): the same certificate makes both histories violations;
+ *  - drop the capacity of a bounded history, with its full answers, when what is left is a violation of the
+ *    unbounded type (and the first impossible return is not a full answer): full answers are
+ *    state-preserving (dropping them is sound), and a legal bounded sequence without full answers is a legal
+ *    unbounded one, so an unbounded violation is a bounded one. The rest of the minimisation (value drops
+ *    included) then works on the unbounded history;
  *  - drop everything before a forced state (optional): at a quiescent op (every other op returned before
  *    it was called or was called after it returned) that fixes the state whatever came before and is legal
  *    on the initial state (a register write; an empty result of a stack, queue, pqueue or deque; on a set or
@@ -88,6 +95,9 @@ typedef struct lf_minimize_stats {
     uint64_t suffix_stamp;    /* the call stamp of the op that forces the state (the first op kept) */
     size_t ops_before_suffix; /* ops dropped by that */
     bool complete;            /* no reduction is left to try (false: a budget stopped the search) */
+    size_t capacity_dropped;  /* bounded history: its full answers were dropped with the capacity (the
+                               * history is a violation even unbounded); 0 when the capacity stayed */
+    bool unbounded;           /* a bounded history was minimised without its capacity (see below) */
 } lf_minimize_stats;
 
 /* Defaults: engine auto with a 2 s per-check timeout, both cuts and counter shifts on, LF_MINIMIZE_DEFAULT_CHECKS,

@@ -87,7 +87,9 @@ size_t *lf_report_match_recorded(const lf_report_input *in);
 void lf_report_timeline(FILE *f, const lf_history *h, const bool *marked, bool has_cut, uint64_t cut_stamp);
 
 /* What the violation looks like (static string): VALUE_NEVER_INSERTED, VALUE_RETURNED_BEFORE_INSERTED,
- * VALUE_RETURNED_TWICE, EMPTY_WHILE_PRESENT, LOST_UPDATE, COUNT_TOO_HIGH, COUNT_WENT_BACK, or by type
+ * VALUE_RETURNED_TWICE, EMPTY_WHILE_PRESENT, LOST_UPDATE, COUNT_TOO_HIGH, COUNT_WENT_BACK, for bounded
+ * containers FULL_WHILE_NOT_FULL (full although fewer than capacity values can have been inside) and
+ * OVER_CAPACITY (more than capacity values certainly inside at once), or by type
  * FIFO_ORDER, LIFO_ORDER, PRIORITY_ORDER, DEQUE_ORDER, SET_MEMBERSHIP, REGISTER_VALUE, KV_VALUE, COUNTER_VALUE. The first
  * ones are definite facts about the history; the per-type ones only say where the impossibility lies. Custom
  * types have no such facts: CUSTOM_RESULT (a checker's lf_result.level tells more: lf_level_name). */

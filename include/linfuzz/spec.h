@@ -35,6 +35,7 @@ typedef struct lf_spec_env {
     uint8_t init_kind; /* registers: LF_K_INT or LF_K_NIL initial value (history.h: has_init/init) */
     int64_t init;
     const void *user;  /* user-defined specs: anything they need; built-ins ignore it */
+    uint64_t capacity; /* bounded containers: the history's capacity (history.h), 0 = unbounded */
     const lf_type_desc *custom; /* custom types: the declaration (names and arities in explanations), or NULL */
 } lf_spec_env;
 

@@ -3,9 +3,10 @@
 # per known-buggy adapter is committed; campaigns add more): each must still load, its saved histories must
 # still check as violations (`linfuzz repro --runs 0`, deterministic), its report and its HTML page must render
 # and name its first impossible result, and its minimized history, printed as text, must still be a violation
-# for `linfuzz check`. An entry found in controlled mode must replay exactly (same history) when this is the
-# build that recorded it (schedule_build: another compiler or other flags compile other loads and stores, hence
-# other scheduling points); one of the first workload format ("fuzz-case 1", before schedules) must still
+# for `linfuzz check`. A STUCK entry (a known bug that makes an operation never return) must load, repro with
+# exit 5 and show its pending ops. An entry found in controlled mode must replay exactly (same history) when this
+# is the build that recorded it (schedule_build: another compiler or other flags compile other loads and stores,
+# hence other scheduling points); one of the first workload format ("fuzz-case 1", before schedules) must still
 # decode and be re-run in free mode.
 # Usage: test_corpus_entries.sh LINFUZZ_BIN TEST_DATA_DIR
 set -uo pipefail
@@ -19,6 +20,16 @@ for entry in "$corpus"/*/violations/*.lfz; do
   dir_adapter=$(basename "$(dirname "$(dirname "$entry")")")
   meta=$("$LF" show --meta "$entry" 2>&1) || { bad "$entry does not load: $meta"; continue; }
   grep -qx "adapter: $dir_adapter" <<<"$meta" && ok || bad "$entry is not an entry of $dir_adapter"
+  if grep -qx "finding: stuck" <<<"$meta"; then
+    # a STUCK entry (an operation never returned): repro exits 5, the report names the pending ops, the
+    # history parses with them pending
+    "$LF" repro --runs 0 -q "$entry" >/dev/null 2>&1
+    rc=$?
+    [ "$rc" = 5 ] && ok || bad "$entry: a STUCK entry, but repro exits $rc, not 5"
+    "$LF" show "$entry" 2>&1 | grep -q "=== STUCK  adapter=$dir_adapter" && ok || bad "$entry: the report does not render"
+    "$LF" show --history full "$entry" | grep -Eq '^[0-9]+ [0-9]+ \? ' && ok || bad "$entry: no pending op in its history"
+    continue
+  fi
   "$LF" repro --runs 0 "$entry" >"$tmp/repro" 2>&1
   rc=$?
   [ "$rc" = 1 ] && ok || bad "$entry: saved histories no longer violations (repro exit $rc)"

@@ -82,6 +82,18 @@ for seed in $(seq 1 10); do
     [ $? -eq 1 ] && violations=$((violations + 1))
 done
 [ $violations -ge 5 ] && ok || bad "--spread-priorities --bad 3: only $violations of 10 are violations"
+# Bounded containers: a capacity line, full answers, linearizable by construction (decided by the search,
+# since the capacity is reached); corrupted ones are usually violations.
+for t in stack queue pqueue deque; do
+  "$BIN" gen $t 300 --capacity 3 --seed 5 --threads 3 --peek 0.2 --empty 0.2 >"$tmp/b-$t.hist" || bad "gen $t --capacity"
+  grep -qx 'capacity 3' "$tmp/b-$t.hist" || bad "gen $t --capacity 3: no capacity line"
+  grep -q -- '-> full$' "$tmp/b-$t.hist" || bad "gen $t --capacity 3: no full answer"
+  "$BIN" check -q "$tmp/b-$t.hist"
+  [ $? = 0 ] && ok || bad "gen $t --capacity 3 is not linearizable"
+done
+"$BIN" gen set 10 --capacity 3 >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "capacity is only for stack, queue, pqueue and deque" "$tmp/err" && ok ||
+  bad "gen set --capacity: $(cat "$tmp/err")"
 
 # --shape work-stealing: thread 0 only pushes, pops and peeks at the back, the others only pop and peek at the
 # front; the history is linearizable (the deque monitor decides it) and deterministic.
@@ -99,7 +111,8 @@ awk '/^[0-9]/ && $1 == 0 && $4 !~ /_back$/ { exit 1 }
 # Bad usage exits 2.
 for args in "" "queue" "nosuchtype 10" "queue ten" "queue 10 --peek 2" "queue 10 --threads 0" \
     "queue 10 --values 0" "queue 10 --bogus 1" "queue 10 extra" "stack 10 --spread-priorities" \
-    "queue 10 --shape work-stealing" "deque 10 --shape work-stealing --threads 1" "deque 10 --shape sideways"; do
+    "queue 10 --shape work-stealing" "deque 10 --shape work-stealing --threads 1" "deque 10 --shape sideways" \
+    "queue 10 --capacity 0"; do
     "$BIN" gen $args >/dev/null 2>&1
     code=$?
     [ $code -eq 2 ] && ok || bad "gen $args: exit $code, want 2"

@@ -97,6 +97,8 @@ controlled_entry() { # ADAPTER: the committed entry found in controlled mode
 }
 for a in $("$LF" adapters | awk '$3 == "no" {print $1}'); do
   e=$(controlled_entry "$a")
+  # a bug that makes an op never return is a STUCK entry (its replays: tests/fuzz/test_real_structures.sh)
+  [ -n "$e" ] && "$LF" show --meta "$e" | grep -qx "finding: stuck" && continue
   check "$a has a committed controlled-mode entry" test -n "$e"
   [ -n "$e" ] || continue
   if "$LF" show --meta "$e" | grep -qx "schedule_build: $build"; then

@@ -60,10 +60,62 @@ static const lf_adapter *reference_of(const lf_adapter *a) {
 /* Relaxed by design: a single thread already sees non-FIFO/non-LIFO order. */
 static bool relaxed(const lf_adapter *a) { return !strcmp(a->name, "scal_k_fifo") || !strcmp(a->name, "scal_k_stack"); }
 
+/* Run by one thread, every adapter that is not relaxed answers as its type's sequential specification
+ * (with its capacity): the sequential history it gives is linearizable. A blocking remove is not called
+ * when the adapter's own answers say the container is empty (it would wait forever). This covers the types
+ * and adapters that have no mutex reference (deque, bounded ones). */
+static void test_sequential_specification(void) {
+    lf_check_options o;
+    lf_check_options_default(&o);
+    o.timeout_s = 10;
+    for (size_t i = 0; i < lf_adapter_count(); i++) {
+        const lf_adapter *a = lf_adapter_at(i);
+        /* a custom type without a spec is its own specification (the determinism test below) */
+        if (relaxed(a) || (a->type == LF_TYPE_CUSTOM && !a->custom->spec)) continue;
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            lf_workload w;
+            lf_workload_random(&w, seed, 1, 300);
+            lf_plan p;
+            CHECK(lf_plan_build(&p, &w, a));
+            void *obj = a->create(300);
+            CHECK(obj != NULL);
+            if (a->thread_enter) a->thread_enter(obj);
+            lf_history h;
+            lf_adapter_history_init(&h, a); /* its type (a custom one's declaration) and capacity */
+            int64_t inside = 0; /* containers: values inside, by the adapter's own answers */
+            for (size_t k = 0; k < p.ops_per_thread; k++) {
+                const lf_planned_op *op = &p.ops[k];
+                const lf_method_info *mi = lf_method_info_of(a->type, (lf_method)op->method);
+                if ((a->may_block & LF_METHOD_BIT(op->method)) && mi && mi->role == LF_ROLE_REMOVE && inside == 0) continue;
+                lf_op rec = {.call = 2 * k + 1, .ret = 2 * k + 2, .method = op->method, .arg = {op->args[0], op->args[1]}};
+                for (unsigned j = op->nargs; j < 2; j++) rec.arg[j] = 0;
+                int64_t v = 0;
+                lf_kind kind = a->op(obj, (lf_method)op->method, op->args, &v);
+                rec.res_kind = (uint8_t)kind;
+                rec.res = kind == LF_K_INT ? v : 0;
+                CHECK(lf_history_push(&h, &rec));
+                if (mi && mi->role == LF_ROLE_INSERT && kind == LF_K_NONE) inside++;
+                if (mi && mi->role == LF_ROLE_REMOVE && kind == LF_K_INT) inside--;
+            }
+            if (a->thread_leave) a->thread_leave(obj);
+            a->destroy(obj);
+            lf_result r;
+            lf_result_init(&r);
+            lf_check(&h, &o, &r);
+            CHECKF(r.verdict == LF_LINEARIZABLE, "%s: its sequential history (seed %llu) is %s: %s", a->name,
+                   (unsigned long long)seed, lf_verdict_name(r.verdict), r.reason);
+            lf_result_free(&r);
+            lf_history_free(&h);
+            lf_plan_free(&p);
+        }
+    }
+}
+
 static void test_sequential_conformance(void) {
     for (size_t i = 0; i < lf_adapter_count(); i++) {
         const lf_adapter *a = lf_adapter_at(i), *ref = reference_of(a);
-        if (relaxed(a) || !ref) continue;
+        /* the mutex references are unbounded and never block */
+        if (relaxed(a) || !ref || a->capacity || a->may_block) continue;
         for (uint64_t seed = 1; seed <= 3; seed++) {
             lf_workload w;
             lf_workload_random(&w, seed, 1, 400);
@@ -178,6 +230,7 @@ static void test_correct_adapters_concurrently(void) {
         for (uint64_t seed = 1; seed <= runs; seed++) {
             lf_workload w;
             lf_workload_random(&w, seed * 7919, 4, 60);
+            w.balance_blocking = a->may_block != 0; /* a correct blocking structure then never waits forever */
             lf_result res;
             lf_result_init(&res);
             lf_plan p;
@@ -203,6 +256,7 @@ static void test_correct_adapters_concurrently(void) {
 
 int main(void) {
     test_registry();
+    test_sequential_specification();
     test_sequential_conformance();
     test_serial_determinism_and_specs();
     test_correct_adapters_concurrently();

@@ -185,6 +185,36 @@ static void test_text_and_lfz(void) {
     }
     free(bytes);
 
+    /* the init byte 3 means a capacity after a built-in container's name and a declaration after a custom
+     * type's (both extensions of version 1, from two lines of development): one file holds both kinds */
+    {
+        static const char BOUNDED[] = "type queue\ncapacity 2\n0 1 2 enq 5\n0 3 4 enq 6\n1 5 6 enq 7 -> full\n";
+        lf_history q, q2, c2;
+        CHECK(lf_text_read_buffer(BOUNDED, strlen(BOUNDED), "q.hist", &q, err, sizeof err) == LF_OK);
+        lf_lfz_writer w2;
+        lf_lfz_writer_init(&w2);
+        uint8_t *b2 = NULL;
+        size_t l2 = 0;
+        s = lf_lfz_add_history(&w2, "bounded", &q, err, sizeof err);
+        if (s == LF_OK) s = lf_lfz_add_history(&w2, "custom", &h, err, sizeof err);
+        if (s == LF_OK) s = lf_lfz_encode(&w2, 3, &b2, &l2, err, sizeof err);
+        lf_lfz_writer_free(&w2);
+        CHECKF(s == LF_OK, "%s", err);
+        lf_lfz_reader r2;
+        if (s == LF_OK && (s = lf_lfz_decode(&r2, b2, l2, "both.lfz", err, sizeof err)) == LF_OK) {
+            CHECKF(lf_lfz_get_history(&r2, lf_lfz_history_section(&r2, 0), &q2, err, sizeof err) == LF_OK, "%s", err);
+            CHECKF(lf_lfz_get_history(&r2, lf_lfz_history_section(&r2, 1), &c2, err, sizeof err) == LF_OK, "%s", err);
+            CHECK(q2.type == LF_TYPE_QUEUE && q2.capacity == 2 && q2.n == 3 && q2.ops[2].res_kind == LF_K_FULL);
+            CHECK(c2.type == LF_TYPE_CUSTOM && c2.capacity == 0 && lf_type_desc_equal(c2.custom, h.custom));
+            lf_history_free(&q2);
+            lf_history_free(&c2);
+            lf_lfz_reader_free(&r2);
+        }
+        CHECKF(s == LF_OK, "%s", err);
+        free(b2);
+        lf_history_free(&q);
+    }
+
     /* copies and selections of a history that owns its declaration outlive it */
     lf_history c, sel;
     CHECK(lf_history_copy(&c, &h));

@@ -713,18 +713,28 @@ static void test_crafted_history(void) {
     REFUSED(&p, 1, NULL, "type name: length out of range");
     BODY(tb_str(&b, "queue"), tb_u8(&b, 1), tb_varint(&b, 0), tb_varint(&b, 0), tb_varint(&b, 0));
     REFUSED(&p, 1, NULL, "an initial value is only allowed for register types, not queue");
-    BODY(tb_str(&b, "register"), tb_u8(&b, 3), tb_varint(&b, 0), tb_varint(&b, 0));
-    REFUSED(&p, 1, NULL, "a custom declaration for the built-in type register");
     BODY(tb_str(&b, "register"), tb_u8(&b, 4), tb_varint(&b, 0), tb_varint(&b, 0));
-    REFUSED(&p, 1, NULL, "init flag 4 is not 0, 1 or 2");
+    REFUSED(&p, 1, NULL, "init flag 4 is not 0, 1, 2 or 3");
+    /* 3 after a built-in type's name: a capacity follows (containers only; at least 1); after another name, a
+     * custom declaration (tests/unit/test_custom_types.c) */
+    BODY(tb_str(&b, "register"), tb_u8(&b, 3), tb_varint(&b, 2), tb_varint(&b, 0), tb_varint(&b, 0));
+    REFUSED(&p, 1, NULL, "a capacity is only allowed for stack, queue, pqueue and deque, not register");
+    BODY(tb_str(&b, "queue"), tb_u8(&b, 3), tb_varint(&b, 0), tb_varint(&b, 0), tb_varint(&b, 0));
+    REFUSED(&p, 1, NULL, "capacity 0 (a capacity is at least 1)");
+    BODY(tb_str(&b, "queue"), tb_u8(&b, 3));
+    REFUSED(&p, 1, NULL, "capacity: truncated varint");
+    BODY(tb_str(&b, "queue"), tb_u8(&b, 0), tb_varint(&b, 1), SHAPE("enq", 9, 0), tb_varint(&b, 0));
+    REFUSED(&p, 1, NULL, "shape 0: enq -> full in a history without a capacity");
     BODY(tb_str(&b, "register"), tb_u8(&b, 1));
     REFUSED(&p, 1, NULL, "initial value: truncated varint");
     BODY(tb_str(&b, "queue"), tb_u8(&b, 0), tb_varint(&b, 100), SHAPE("enq", 0, 0), tb_varint(&b, 0));
     REFUSED(&p, 1, NULL, "shape count 100 is impossible");
     BODY(tb_str(&b, "queue"), tb_u8(&b, 0), tb_varint(&b, 1), SHAPE("push", 0, 0), tb_varint(&b, 0));
     REFUSED(&p, 1, NULL, "shape 0: unknown method 'push' for type queue");
-    BODY(tb_str(&b, "queue"), tb_u8(&b, 0), tb_varint(&b, 1), SHAPE("deq", 9, 0), tb_varint(&b, 0));
-    REFUSED(&p, 1, NULL, "shape 0: unknown result code 9");
+    BODY(tb_str(&b, "queue"), tb_u8(&b, 0), tb_varint(&b, 1), SHAPE("deq", 10, 0), tb_varint(&b, 0));
+    REFUSED(&p, 1, NULL, "shape 0: unknown result code 10");
+    BODY(tb_str(&b, "queue"), tb_u8(&b, 3), tb_varint(&b, 2), tb_varint(&b, 1), SHAPE("deq", 9, 0), tb_varint(&b, 0));
+    REFUSED(&p, 1, NULL, "shape 0: deq cannot return full");
     BODY(tb_str(&b, "queue"), tb_u8(&b, 0), tb_varint(&b, 1), SHAPE("deq", 4, 0), tb_varint(&b, 0));
     REFUSED(&p, 1, NULL, "shape 0: deq cannot return true");
     BODY(tb_str(&b, "queue"), tb_u8(&b, 0), tb_varint(&b, 1), SHAPE("enq", 1, 0), tb_varint(&b, 0));

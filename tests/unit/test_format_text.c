@@ -178,7 +178,8 @@ static void test_errors(void) {
     EXPECT_ERROR("type counter\n0 1 2 get -> empty\n", 2, "get cannot return empty");
     EXPECT_ERROR("type cas-register\n0 1 2 cas 1 2 -> true\n", 2, "cas cannot return true");
     EXPECT_ERROR("type queue\n0 1 2 deq -> maybe\n", 2, "result 'maybe' is not an integer, nil, empty");
-    EXPECT_ERROR("type queue\n0 1 2 enq 1 -> 1\n", 2, "enq has no result, but '->' was given");
+    EXPECT_ERROR("type queue\n0 1 2 enq 1 -> 1\n", 2, "enq cannot return an integer"); /* only 'full' */
+    EXPECT_ERROR("type kv\n0 1 2 put 1 2 -> 1\n", 2, "put has no result, but '->' was given");
     EXPECT_ERROR("type queue\n0 1 2 enq\n", 2, "enq takes 1 argument, got 0");
     EXPECT_ERROR("type queue\n0 1 2 enq 1 2\n", 2, "enq takes 1 argument, got 2");
     EXPECT_ERROR("type kv\n0 1 2 put 1\n", 2, "put takes 2 arguments, got 1");

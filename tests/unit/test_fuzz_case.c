@@ -264,9 +264,12 @@ static void runs_of_correct_adapters(void) {
             lf_fuzz_case_decode(bytes, sizeof bytes, nm, &c);
             lf_fc_plan p;
             CHECK(lf_fc_plan_build(&p, &c, a));
+            if (a->may_block) lf_fc_plan_balance_blocking(&p); /* or a correct blocking queue waits forever */
             CHECK(lf_fc_execute(&x, &p, (unsigned)k, &h));
-            size_t expected = p.prefix_len;
-            for (unsigned t = 0; t < p.threads; t++) expected += p.len[t];
+            size_t expected = 0;
+            for (size_t i = 0; i < p.prefix_len; i++) expected += p.prefix[i].method != LF_PLAN_SKIP;
+            for (unsigned t = 0; t < p.threads; t++)
+                for (size_t i = 0; i < p.len[t]; i++) expected += p.ops[t][i].method != LF_PLAN_SKIP;
             size_t serial = 0, first_worker_call = SIZE_MAX;
             uint64_t last_worker_ret = 0, first_serial_call_after = UINT64_MAX;
             for (size_t i = 0; i < h.n; i++) {
@@ -301,6 +304,111 @@ static void runs_of_correct_adapters(void) {
     }
     lf_history_free(&h);
     lf_fc_executor_free(&x);
+}
+
+/* Exclusive groups: every call of a group's method is planned on the group's owner (worker g % T), in fuzz
+ * cases and in stress workloads alike; a worker that owns nothing and has no shared method stays idle. */
+static void roles_in_plans(void) {
+    const lf_adapter *deque = lf_adapter_find("chase_lev_deque");
+    CHECK(deque != NULL);
+    /* a single-producer/single-consumer declaration: group 0 = enq, group 1 = deq, nothing shared */
+    lf_adapter spsc = *lf_adapter_find("mutex_queue");
+    spsc.methods = LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ);
+    spsc.exclusive[0] = LF_METHOD_BIT(LF_M_ENQ);
+    spsc.exclusive[1] = LF_METHOD_BIT(LF_M_DEQ);
+    char err[256];
+    CHECK(lf_adapter_check(&spsc, err, sizeof err));
+    const lf_adapter *subjects[] = {deque, &spsc};
+    uint64_t rng = 17;
+    uint8_t bytes[300];
+    for (int si = 0; si < 2; si++) {
+        const lf_adapter *a = subjects[si];
+        lf_method ms[LF_M_COUNT];
+        unsigned nm = lf_fuzz_case_methods(a, ms);
+        size_t bad = 0, owned_calls = 0, shared_calls = 0, idle = 0;
+        for (int k = 0; k < 300; k++) {
+            for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (uint8_t)lf_rand_next(&rng);
+            lf_fuzz_case c;
+            lf_fuzz_case_decode(bytes, sizeof bytes, nm, &c);
+            lf_fc_plan p;
+            CHECK(lf_fc_plan_build(&p, &c, a));
+            for (unsigned t = 0; t < p.threads; t++) {
+                idle += p.len[t] == 0 && c.body_len[t] > 0;
+                for (size_t i = 0; i < p.len[t]; i++) {
+                    int owner = lf_adapter_method_owner(a, (lf_method)p.ops[t][i].method, p.threads);
+                    if (owner >= 0 && (unsigned)owner != t) bad++;
+                    owner >= 0 ? owned_calls++ : shared_calls++;
+                }
+            }
+            lf_fc_plan_free(&p);
+            lf_workload w;
+            lf_workload_random(&w, (uint64_t)k + 1, 1 + (uint32_t)(k % 5), 40);
+            lf_plan wp;
+            CHECK(lf_plan_build(&wp, &w, a));
+            for (uint32_t t = 0; t < wp.threads; t++)
+                for (uint32_t i = 0; i < wp.ops_per_thread; i++) {
+                    const lf_planned_op *op = &wp.ops[(size_t)t * wp.ops_per_thread + i];
+                    if (op->method == LF_PLAN_SKIP) continue;
+                    int owner = lf_adapter_method_owner(a, (lf_method)op->method, wp.threads);
+                    if (owner >= 0 && (unsigned)owner != t) bad++;
+                }
+            lf_plan_free(&wp);
+        }
+        CHECKF(bad == 0, "%s: %zu calls planned on a worker that does not own them", a->name, bad);
+        CHECK(owned_calls > 1000);
+        CHECK(si == 1 ? shared_calls == 0 && idle > 0 : shared_calls > 1000);
+    }
+    /* inconsistent declarations are refused, naming the adapter and the problem */
+    lf_adapter bad_decl = spsc;
+    bad_decl.exclusive[1] = LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ);
+    CHECK(!lf_adapter_check(&bad_decl, err, sizeof err) && strstr(err, "mutex_queue: exclusive groups must be disjoint"));
+    bad_decl = spsc;
+    bad_decl.exclusive[2] = LF_METHOD_BIT(LF_M_PEEK);
+    CHECK(!lf_adapter_check(&bad_decl, err, sizeof err) && strstr(err, "does not have: peek"));
+    bad_decl = spsc;
+    bad_decl.may_block = LF_METHOD_BIT(LF_M_POP);
+    CHECK(!lf_adapter_check(&bad_decl, err, sizeof err) && strstr(err, "may_block"));
+    bad_decl = *lf_adapter_find("mutex_set");
+    bad_decl.capacity = 4;
+    CHECK(!lf_adapter_check(&bad_decl, err, sizeof err) && strstr(err, "a capacity is only for"));
+}
+
+/* Balanced blocking: the prefix never has a blocking remove on an empty object, and the workers keep no more
+ * removes than the values certain to come (prefix leftovers, inserts before each worker's first blocking
+ * call). */
+static void balanced_blocking_plans(void) {
+    const lf_adapter *a = lf_adapter_find("blocking_queue");
+    CHECK(a != NULL && a->may_block);
+    lf_method ms[LF_M_COUNT];
+    unsigned nm = lf_fuzz_case_methods(a, ms);
+    uint64_t rng = 23;
+    uint8_t bytes[300];
+    size_t skipped = 0, kept_removes = 0;
+    for (int k = 0; k < 500; k++) {
+        for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (uint8_t)lf_rand_next(&rng);
+        lf_fuzz_case c;
+        lf_fuzz_case_decode(bytes, sizeof bytes, nm, &c);
+        lf_fc_plan p;
+        CHECK(lf_fc_plan_build(&p, &c, a));
+        skipped += lf_fc_plan_balance_blocking(&p);
+        long values = 0;
+        bool ok = true;
+        for (size_t i = 0; i < p.prefix_len; i++) {
+            if (p.prefix[i].method == LF_M_ENQ) values++;
+            if (p.prefix[i].method == LF_M_DEQ && values-- <= 0) ok = false;
+        }
+        if (values < 0) values = 0;
+        for (unsigned t = 0; t < p.threads; t++)
+            for (size_t i = 0; i < p.len[t] && p.ops[t][i].method != LF_M_DEQ; i++)
+                values += p.ops[t][i].method == LF_M_ENQ;
+        long removes = 0;
+        for (unsigned t = 0; t < p.threads; t++)
+            for (size_t i = 0; i < p.len[t]; i++) removes += p.ops[t][i].method == LF_M_DEQ;
+        kept_removes += (size_t)removes;
+        CHECKF(ok && removes <= values, "case %d: %ld removes kept for %ld certain values", k, removes, values);
+        lf_fc_plan_free(&p);
+    }
+    CHECK(skipped > 100 && kept_removes > 100);
 }
 
 static size_t nonzero(const uint8_t *c, size_t from, size_t to) {
@@ -366,6 +474,8 @@ int main(void) {
     mutations_stay_canonical();
     plans_follow_the_argument_scheme();
     runs_of_correct_adapters();
+    roles_in_plans();
+    balanced_blocking_plans();
     signal_responds();
     TEST_DONE();
 }

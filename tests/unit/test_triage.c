@@ -17,6 +17,7 @@
 #include "linfuzz/adapter.h"
 #include "corpus/capture.h"
 #include "corpus/entry.h"
+#include "corpus/stuck.h"
 #include "corpus/triage.h"
 #include "linfuzz/format.h"
 #include "runner/adapter_check.h"
@@ -248,7 +249,8 @@ static void committed_entries(void) {
             /* the bucket recomputed from the minimized history is the one it was named and saved with */
             CHECKF(i >= 0 && !t.items[i].bucket_differs && !strncmp(ve->d_name, t.items[i].bucket, 16),
                    "%s: bucket recomputed as %s", path, i >= 0 ? t.items[i].bucket : "?");
-            CHECK(i >= 0 && t.items[i].category == LF_TRIAGE_KNOWN_BUG);
+            bool stuck = lf_entry_is_stuck(&e); /* a known bug that makes an op never return */
+            CHECK(i >= 0 && t.items[i].category == (stuck ? LF_TRIAGE_STUCK : LF_TRIAGE_KNOWN_BUG));
             /* capturing its full history again under the same adapter (checked as it was: meta "spec") gives the
              * same signature */
             lf_adapter_checker checker;
@@ -264,8 +266,12 @@ static void committed_entries(void) {
                 .check = &checker.check,
                 .spec_mode = lf_entry_meta(&e, "spec"),
             };
+            lf_stuck_input sin = {.adapter = lf_entry_meta(&e, "adapter"), .may_block = lf_entry_may_block(&e),
+                                  .workload = e.workload, .workload_len = e.workload_len, .history = &e.full};
             lf_violation_entry again;
-            CHECKF(lf_capture_violation(&in, &again, err, sizeof err) == LF_OK, "%s", err);
+            lf_status cst = stuck ? lf_capture_stuck(&sin, &again, err, sizeof err)
+                                  : lf_capture_violation(&in, &again, err, sizeof err);
+            CHECKF(cst == LF_OK, "%s", err);
             lf_adapter_checker_free(&checker);
             long k = lf_triage_add_violation(&t, "again.lfz", false, &again, NULL);
             CHECK(k >= 0 && !strcmp(t.items[k].bucket, t.items[i].bucket));

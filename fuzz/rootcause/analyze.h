@@ -1,0 +1,88 @@
+/* Root causing a violation (issue 13, [Cirisci20]; docs/rootcause.md): which code must run atomically so
+ * that the test cannot violate any more.
+ *
+ *  1. replay the violating run of the case (its recorded schedule; an entry found free, or whose recorded run
+ *     no longer violates, first searches the schedule family of trace.h for a violating run) with its
+ *     accesses recorded;
+ *  2. its two-thread conflict cycles and their critical segments (cycles.h), each segment mapped to a source
+ *     region through its first and last access site (symbolize.h); candidates with the same regions merge;
+ *  3. rank: record passing runs of the same test under other schedules; a candidate ranks higher the fewer of
+ *     them it would forbid (lf_rc_pairs_forbid), then the shorter its region;
+ *  4. validate the best candidates: re-run the test under N schedules of the family with the candidate's
+ *     access-site pairs enforced as atomic (lf_sched_add_atomic_pair: the scheduler never preempts between
+ *     them), against the same N schedules without (the baseline). Confirmed: no violation in any schedule
+ *     that ran the region uninterrupted (runs where the region had to wait for a lock inside are discarded and
+ *     counted: the repaired code would not have taken that path);
+ *  5. without access data (an adapter whose code is not instrumented), method-level exclusions instead: for
+ *     each pair of methods of the violating run, the same N schedules with the harness making every call of
+ *     one wait for the calls of the other ("pop must not overlap pop"). */
+#ifndef LINFUZZ_RC_ANALYZE_H
+#define LINFUZZ_RC_ANALYZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linfuzz/adapter.h"
+
+#define LF_RC_MAX_PAIRS 16 /* the scheduler's regions */
+
+typedef struct lf_rc_options {
+    uint64_t schedules;     /* validation: schedules per candidate and for the baseline (default 2000) */
+    uint64_t passing;       /* ranking: passing runs to record (default 100) */
+    uint64_t search;        /* schedules tried to find a violating run when the recorded one does not (default
+                               = schedules) */
+    unsigned validate;      /* candidates validated at least (default 3; more until one is confirmed, at most 8) */
+    double check_timeout;   /* per history (default 10 s) */
+    /* progress: what is being done, done of total (NULL: none) */
+    void (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
+    void *progress_ctx;
+} lf_rc_options;
+
+void lf_rc_options_default(lf_rc_options *o);
+
+typedef struct lf_rc_candidate {
+    bool exclusion;           /* method-level exclusion (methods[]) instead of a region */
+    char methods[2][32];
+    bool resolved;            /* region: file and lines known (else only raw sites) */
+    char file[512], function[128];
+    unsigned lo, hi;
+    char method[32];          /* the method whose op the region was seen in */
+    char summary[768];
+    uintptr_t begin_pc[LF_RC_MAX_PAIRS], end_pc[LF_RC_MAX_PAIRS];
+    size_t n_pairs;
+    unsigned n_regions;       /* source regions of the cycle (1, or 2 when two different regions were critical) */
+    uint64_t forbids, passing;
+    bool validated;
+    uint64_t schedules, violations, discarded;
+    uint64_t spun;            /* of the discarded runs, those where the region spun (LF_SCHED_REGION_POINTS) */
+    char **source;            /* region: its lines lo..lo+n_source-1 (at most 40) */
+    size_t n_source;
+} lf_rc_candidate;
+
+typedef struct lf_rc_result {
+    lf_rc_candidate *c;       /* confirmed first, then by rank */
+    size_t n;
+    bool access_data;         /* the run had recorded accesses (else the method-level fallback ran) */
+    uint64_t violating_schedule; /* index in the family of the run analysed (0: the recorded one) */
+    uint64_t baseline_runs, baseline_violations, baseline_discarded;
+    size_t events, edges, cycles;
+    char symbolizer[64];      /* the tool used, or "" */
+    char note[512];           /* what limited the analysis, or "" */
+    double seconds;
+} lf_rc_result;
+
+void lf_rc_result_free(lf_rc_result *r);
+
+/* Root-causes the violation of (format, data, len) on adapter a, recorded as repetition `run`. Returns 0 on
+ * success (r filled; r->n may be 0), 1 when no violating run could be found, -1 on an error (message in
+ * err). */
+int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, size_t len, unsigned run,
+                  const lf_rc_options *o, lf_rc_result *r, char *err, size_t errlen);
+
+/* Whether candidate c is confirmed (validated, no violation, at least one schedule counted). */
+static inline bool lf_rc_confirmed(const lf_rc_candidate *c) {
+    return c->validated && c->violations == 0 && c->schedules > 0;
+}
+
+#endif
