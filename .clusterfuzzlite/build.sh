@@ -64,7 +64,16 @@ if [ -n "${LINFUZZ_CFLITE_TARGETS:-}" ]; then
   targets=("${wanted[@]}")
 fi
 [ ${#targets[@]} -gt 0 ] || { echo "build.sh: no target to build" >&2; exit 1; }
-cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+# fuzz_<adapter> are links to one harness binary, linfuzz-fuzz (fuzz/targets/CMakeLists.txt): build that and
+# the self targets wanted.
+cmake_targets=()
+for t in "${targets[@]}"; do
+  case $t in
+    fuzz_parse_text | fuzz_parse_lfz | fuzz_check_diff) cmake_targets+=("$t") ;;
+    *) [[ " ${cmake_targets[*]} " == *" linfuzz-fuzz "* ]] || cmake_targets+=(linfuzz-fuzz) ;;
+  esac
+done
+cmake --build "$build" -j "$jobs" --target "${cmake_targets[@]}"
 
 # The targets and their seed corpora: corpus/<adapter>/seeds, corpus/self/<target> (zip -j: flat archive).
 for t in "${targets[@]}"; do

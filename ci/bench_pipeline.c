@@ -4,7 +4,7 @@
  *
  * Classes: small, highly concurrent, ambiguous histories of every type (2-8 threads, 10-60 ops, values
  * drawn from 1..3, some observers, empty results, pending ops, a quarter corrupted), and the etcd
- * histories of shared/data/etcd when a directory is given. Each history is checked `reps` times in a row by
+ * histories of tests/data/etcd when a directory is given. Each history is checked `reps` times in a row by
  * each engine, in two rounds, and the fastest run of each engine counts (timer noise on a shared machine
  * only ever adds); times are thread CPU times.
  *
@@ -18,12 +18,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "check/checker.h"
+#include "linfuzz/check.h"
 #include "check/pipeline.h"
-#include "format/format.h"
-#include "generate/history_gen.h"
+#include "linfuzz/format.h"
+#include "linfuzz/generate.h"
 #include "hitting/hitting.h"
-#include "spec/spec.h"
+#include "linfuzz/spec.h"
+#include "util/clock.h"
 
 /* Thread CPU time: on a loaded machine, waiting for a core is not the engines' cost. */
 static double now_s(void) {
@@ -84,7 +85,7 @@ static int proven_depth(const lf_history *h, int max_depth) {
     lf_hitting_options ho;
     lf_hitting_options_default(&ho);
     ho.max_depth = max_depth;
-    ho.deadline = lf_hitting_now() + 2.0;
+    ho.deadline = lf_now_s() + 2.0;
     lf_spec_env env;
     lf_spec_env_of_history(h, &env);
     lf_result r;

@@ -20,6 +20,6 @@ cc=$(command -v clang || command -v gcc)
 # The libraries the engines link against, as CMake found them (*_LIBRARY entries of the cache).
 libs=$(sed -n 's/^[A-Z0-9_]*_LIBRARY:FILEPATH=//p' "$dir/CMakeCache.txt")
 # shellcheck disable=SC2086
-"$cc" -std=c11 -O2 -D_GNU_SOURCE -Iengines ci/bench_pipeline.c "$dir/lib/liblinfuzz_engines.a" $libs -lm \
+"$cc" -std=c11 -O2 -D_GNU_SOURCE -Iinclude -Iengines ci/bench_pipeline.c "$dir/lib/liblinfuzz_engines.a" $libs -lm \
   -lpthread -o "$dir/bench_pipeline"
-"$dir/bench_pipeline" --etcd "$(cd .. && pwd)/shared/data/etcd" "$@"
+"$dir/bench_pipeline" --etcd "$(pwd)/tests/data/etcd" "$@"

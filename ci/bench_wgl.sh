@@ -2,17 +2,17 @@
 # Benchmark of the general checker (`linfuzz check --engine wgl`: WGL + Lowe's cache + P-compositionality).
 # Not a test: prints a markdown table of whole-process wall time (parsing included; median of RUNS runs)
 # and peak RSS for
-#   - the 102 etcd histories of shared/data/etcd in one command (porcupine: ~0.4 s on this machine);
+#   - the 102 etcd histories of tests/data/etcd in one command (porcupine: ~0.4 s on this machine);
 #   - partitioned set and kv histories of 10^4 ops over 1000 keys (linearizable, and with corruptions);
 #   - the shape of Horn & Kroening's Table 1: 4 threads x 70K ops on 24 keys (280K ops);
 #   - unpartitionable cas-register histories with many crashed (pending) ops.
 #
-# Usage: ci/bench_wgl.sh        Env: RUNS (default 5), BUILD (default build), SHARED (default ../shared)
+# Usage: ci/bench_wgl.sh        Env: RUNS (default 5), BUILD (default build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 RUNS=${RUNS:-5}
-SHARED=${SHARED:-$(cd .. && pwd)/shared}
+DATA=tests/data
 [ -x "$BUILD/bin/linfuzz" ] || bash ci/build.sh "$BUILD" >/dev/null
 LF="$BUILD/bin/linfuzz"
 DIR=$(mktemp -d)
@@ -58,8 +58,8 @@ echo "linfuzz check --engine wgl: median of $RUNS runs (whole process, parsing i
 echo
 echo "| histories | ops | verdicts | ms | peak MB |"
 echo "|---|---:|---|---:|---:|"
-etcd_ops=$(cat "$SHARED"/data/etcd/*.hist | grep -cv '^\(#\|type\|init\|$\)')
-row "etcd (102 files, one process)" "$etcd_ops" "$SHARED"/data/etcd/*.hist
+etcd_ops=$(cat "$DATA"/etcd/*.hist | grep -cv '^\(#\|type\|init\|$\)')
+row "etcd (102 files, one process)" "$etcd_ops" "$DATA"/etcd/*.hist
 row "set, 1000 keys, 8 threads, 10% pending" 10000 "$DIR/set-10k.hist"
 row "set, 1000 keys, corrupted" 10000 "$DIR/set-10k-bad.hist"
 row "kv, 1000 keys, 8 threads, 10% pending" 10000 "$DIR/kv-10k.hist"

@@ -1,4 +1,4 @@
-/* K1 (seed-003-004.md §4, Line-Up "Counter1"): a counter whose inc is a load followed by a store.
+/* K1 ([Burckhardt10], Line-Up "Counter1"): a counter whose inc is a load followed by a store.
  *
  * Bug: inc() { v = load(count); store(count, v + 1); } is not atomic. Two overlapping incs can both load v
  * and both store v + 1, so one increment is lost: after two completed incs a get returns 1. The LF_YIELD
@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 
 typedef struct k1_counter {
     _Atomic int64_t count;
@@ -45,3 +45,4 @@ const lf_adapter lf_adapter_k1_counter_lost_update = {
     .destroy = k1_destroy,
     .op = k1_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_k1_counter_lost_update);

@@ -1,4 +1,4 @@
-/* K3 (seed-003-004.md §4, Line-Up Fig. 1 / Fig. 7): a mutex-protected FIFO whose dequeue gives up when the
+/* K3 ([Burckhardt10], Line-Up Fig. 1 / Fig. 7): a mutex-protected FIFO whose dequeue gives up when the
  * lock is busy.
  *
  * Bug: deq (and peek) use pthread_mutex_trylock and report "empty" when another thread holds the lock, as
@@ -9,7 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 
 typedef struct lock_queue {
     pthread_mutex_t lock;
@@ -79,6 +79,7 @@ const lf_adapter lf_adapter_k3_trylock_queue = {
     .destroy = lock_queue_destroy,
     .op = lock_queue_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_k3_trylock_queue);
 
 const lf_adapter lf_adapter_lock_queue = {
     .name = "lock_queue",
@@ -90,3 +91,4 @@ const lf_adapter lf_adapter_lock_queue = {
     .destroy = lock_queue_destroy,
     .op = lock_queue_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_lock_queue);

@@ -1,4 +1,4 @@
-/* K4 (seed-003-004.md §4, Line-Up bug A): a CAS loop whose expected value comes from one read and whose new
+/* K4 ([Burckhardt10], Line-Up bug A): a CAS loop whose expected value comes from one read and whose new
  * value is computed from a second read. Re-created on a CAS register (the history model has no event type).
  *
  * The register keeps a read-hit counter (statistics) in the upper 32 bits of the same word as the value
@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 
 #define HIT (UINT64_C(1) << 32)
 #define VALUE_MASK (HIT - 1)
@@ -76,6 +76,7 @@ const lf_adapter lf_adapter_k4_reread_cas_register = {
     .destroy = hit_destroy,
     .op = hit_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_k4_reread_cas_register);
 
 const lf_adapter lf_adapter_hit_count_cas_register = {
     .name = "hit_count_cas_register",
@@ -87,3 +88,4 @@ const lf_adapter lf_adapter_hit_count_cas_register = {
     .destroy = hit_destroy,
     .op = hit_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_hit_count_cas_register);

@@ -11,7 +11,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "common/arena.h"
 
 typedef struct lt_node {
@@ -98,3 +98,4 @@ const lf_adapter lf_adapter_ms_queue_lost_tail = {
     .destroy = lt_destroy,
     .op = lt_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_ms_queue_lost_tail);

@@ -1,4 +1,4 @@
-/* R1 (seed-003-004.md §4, "Root causing linearizability violations" Fig. 1): the Afek-Gafni-Morrison array
+/* R1 ([Cirisci20], Fig. 1): the Afek-Gafni-Morrison array
  * stack, and the bug of popping with load + store instead of an atomic swap.
  *
  * push(x): i = fetch_add(range, 1); items[i] = x.  pop: t = range; scan i = t-1 down to 0 and take the first
@@ -10,7 +10,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 
 typedef struct afek_stack {
     _Atomic size_t range;
@@ -73,6 +73,7 @@ const lf_adapter lf_adapter_r1_afek_stack_no_swap = {
     .destroy = afek_destroy,
     .op = afek_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_r1_afek_stack_no_swap);
 
 const lf_adapter lf_adapter_afek_stack = {
     .name = "afek_stack",
@@ -84,3 +85,4 @@ const lf_adapter lf_adapter_afek_stack = {
     .destroy = afek_destroy,
     .op = afek_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_afek_stack);

@@ -1,4 +1,4 @@
-/* R2 (seed-003-004.md §4, Synchrobench RWLockCoarseGrainedListIntSet): a sorted linked-list set under one
+/* R2 ([Cirisci20], Synchrobench RWLockCoarseGrainedListIntSet): a sorted linked-list set under one
  * reader-writer lock, with lock regions shrunk the way "Root causing linearizability violations" §7 did.
  *
  * Correct (rwlock_list_set): add and remove hold the write lock for the traversal and the update, contains
@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "common/arena.h"
 
 typedef enum { R2_CORRECT, R2_ADD_UNLOCKED_TRAVERSAL, R2_REMOVE_UNLOCKED_CHECK } r2_variant;
@@ -134,7 +134,8 @@ static lf_kind r2_op(void *obj, lf_method m, const int64_t *args, int64_t *value
                                            .methods = SET_METHODS,                                    \
                                            .create = create_fn,                                       \
                                            .destroy = r2_destroy,                                     \
-                                           .op = r2_op};
+                                           .op = r2_op};                                              \
+    LF_REGISTER_ADAPTER(lf_adapter_##ident);
 
 R2_ADAPTER(rwlock_list_set, "R2's correct twin: sorted list set, updates under the write lock, contains under the read lock",
            true, correct_create)

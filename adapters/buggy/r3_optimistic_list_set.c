@@ -1,4 +1,4 @@
-/* R3 (seed-003-004.md §4, Synchrobench OptimisticListSortedSet, the Herlihy-Shavit optimistic list): a
+/* R3 ([Cirisci20], Synchrobench OptimisticListSortedSet, the Herlihy-Shavit optimistic list): a
  * sorted list set with one mutex per node, traversed without locks and validated after locking.
  *
  * Correct (optimistic_list_set): loop { traverse unlocked to (pred, curr); lock pred, lock curr (list order);
@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "common/arena.h"
 
 typedef enum { R3_CORRECT, R3_ADD_VALIDATES_UNLOCKED, R3_REMOVE_VALIDATES_UNLOCKED } r3_variant;
@@ -133,7 +133,8 @@ static lf_kind r3_op(void *obj, lf_method m, const int64_t *args, int64_t *value
                                            .methods = SET_METHODS,                                    \
                                            .create = create_fn,                                       \
                                            .destroy = r3_destroy,                                     \
-                                           .op = r3_op};
+                                           .op = r3_op};                                              \
+    LF_REGISTER_ADAPTER(lf_adapter_##ident);
 
 R3_ADAPTER(optimistic_list_set, "R3's correct twin: Herlihy-Shavit optimistic list set (validate after locking)",
            true, correct_create)

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 
 #define K 4
 #define TAKEN INT64_MIN /* values are >= 1; 0 is a free slot */
@@ -103,3 +103,4 @@ const lf_adapter lf_adapter_scal_k_fifo = {
     .destroy = kfifo_destroy,
     .op = kfifo_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_scal_k_fifo);

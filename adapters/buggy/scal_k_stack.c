@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 
 #define K 4
 
@@ -112,3 +112,4 @@ const lf_adapter lf_adapter_scal_k_stack = {
     .destroy = kstack_destroy,
     .op = kstack_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_scal_k_stack);

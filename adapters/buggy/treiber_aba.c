@@ -12,7 +12,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "common/arena.h"
 
 typedef struct aba_node {
@@ -107,3 +107,4 @@ const lf_adapter lf_adapter_treiber_aba = {
     .destroy = aba_destroy,
     .op = aba_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_treiber_aba);

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "common/arena.h"
 
 typedef struct ck_fifo_object {
@@ -56,3 +56,4 @@ const lf_adapter lf_adapter_ck_fifo_mpmc = {
     .destroy = ckf_destroy,
     .op = ckf_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_ck_fifo_mpmc);

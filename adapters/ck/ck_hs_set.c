@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 
 typedef struct deferred_block {
     struct deferred_block *next;
@@ -129,3 +129,4 @@ const lf_adapter lf_adapter_ck_hs_set = {
     .destroy = hs_destroy,
     .op = hs_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_ck_hs_set);

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "common/arena.h"
 
 typedef struct cks_entry {
@@ -66,6 +66,7 @@ const lf_adapter lf_adapter_ck_stack_upmc = {
     .destroy = cks_destroy,
     .op = cks_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_ck_stack_upmc);
 
 const lf_adapter lf_adapter_ck_stack_mpmc = {
     .name = "ck_stack_mpmc",
@@ -77,3 +78,4 @@ const lf_adapter lf_adapter_ck_stack_mpmc = {
     .destroy = cks_destroy,
     .op = cks_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_ck_stack_mpmc);

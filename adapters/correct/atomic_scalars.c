@@ -5,7 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 
 typedef struct scalar_object {
     _Atomic int64_t word;
@@ -57,6 +57,7 @@ const lf_adapter lf_adapter_atomic_register = {
     .destroy = scalar_destroy,
     .op = register_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_atomic_register);
 
 const lf_adapter lf_adapter_atomic_cas_register = {
     .name = "atomic_cas_register",
@@ -68,6 +69,7 @@ const lf_adapter lf_adapter_atomic_cas_register = {
     .destroy = scalar_destroy,
     .op = register_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_atomic_cas_register);
 
 const lf_adapter lf_adapter_atomic_counter = {
     .name = "atomic_counter",
@@ -79,3 +81,4 @@ const lf_adapter lf_adapter_atomic_counter = {
     .destroy = scalar_destroy,
     .op = counter_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_atomic_counter);

@@ -2,7 +2,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 
 typedef struct cas_counter {
     _Atomic int64_t count;
@@ -40,3 +40,4 @@ const lf_adapter lf_adapter_cas_counter = {
     .destroy = cas_counter_destroy,
     .op = cas_counter_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_cas_counter);

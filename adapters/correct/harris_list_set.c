@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "common/arena.h"
 
 typedef struct hm_node {
@@ -129,3 +129,4 @@ const lf_adapter lf_adapter_harris_list_set = {
     .destroy = hm_destroy,
     .op = hm_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_harris_list_set);

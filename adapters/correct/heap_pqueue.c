@@ -6,7 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 
 typedef struct heap_pqueue {
     pthread_mutex_t lock;
@@ -92,3 +92,4 @@ const lf_adapter lf_adapter_heap_pqueue = {
     .destroy = heap_destroy,
     .op = heap_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_heap_pqueue);

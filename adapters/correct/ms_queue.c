@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "common/arena.h"
 
 typedef struct ms_node {
@@ -108,3 +108,4 @@ const lf_adapter lf_adapter_ms_queue = {
     .destroy = ms_destroy,
     .op = ms_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_ms_queue);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 
 typedef struct mutex_object {
     pthread_mutex_t lock;
@@ -179,7 +179,8 @@ static lf_kind mutex_op(void *obj, lf_method m, const int64_t *args, int64_t *va
         .create = create_##ident,                                                                     \
         .destroy = mutex_destroy,                                                                     \
         .op = mutex_op,                                                                               \
-    };
+    };                                                                                                \
+    LF_REGISTER_ADAPTER(lf_adapter_mutex_##ident);
 
 MUTEX_ADAPTER(register, "register", LF_TYPE_REGISTER, MB(LF_M_WRITE) | MB(LF_M_READ))
 MUTEX_ADAPTER(cas_register, "cas_register", LF_TYPE_CAS_REGISTER, MB(LF_M_WRITE) | MB(LF_M_READ) | MB(LF_M_CAS))

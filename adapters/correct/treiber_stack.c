@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "common/arena.h"
 
 typedef struct treiber_node {
@@ -76,3 +76,4 @@ const lf_adapter lf_adapter_treiber_stack = {
     .destroy = treiber_destroy,
     .op = treiber_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_treiber_stack);

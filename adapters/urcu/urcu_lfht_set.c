@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "common/arena.h"
 #include "urcu/rcu_registration.h"
 
@@ -97,3 +97,4 @@ const lf_adapter lf_adapter_urcu_lfht_set = {
     .thread_enter = lf_urcu_thread_enter,
     .thread_leave = lf_urcu_thread_leave,
 };
+LF_REGISTER_ADAPTER(lf_adapter_urcu_lfht_set);

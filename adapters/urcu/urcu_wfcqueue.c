@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "common/arena.h"
 
 typedef struct wfcq_entry {
@@ -61,3 +61,4 @@ const lf_adapter lf_adapter_urcu_wfcqueue = {
     .destroy = wfcq_destroy,
     .op = wfcq_op,
 };
+LF_REGISTER_ADAPTER(lf_adapter_urcu_wfcqueue);

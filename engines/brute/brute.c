@@ -4,7 +4,7 @@
  * The abstract state of every type is a canonical byte string built from 9-byte value encodings whose
  * memcmp order is "nil below every integer, integers ascending", so that unordered containers (set, pqueue,
  * kv) are kept sorted and equal states always have equal bytes. The sequential semantics live in one
- * function, apply_op, written to be read against the table of shared/spec/history-format.md. */
+ * function, apply_op, written to be read against the table of docs/formats.md. */
 #include "brute/brute.h"
 
 #include <inttypes.h>
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "util/clock.h"
 
 #define BRUTE_HARD_MAX_OPS 63 /* one bit per op in a uint64_t, with (1 << n) - 1 still defined */
 #define VAL_BYTES 9           /* tag (0 nil, 1 int) + big-endian int with the sign bit flipped */
@@ -403,11 +404,6 @@ typedef struct {
     bool timed_out;
 } search;
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Explores the configuration at `depth` (its state is states[depth]) with `mask` linearized. */
 static search_outcome explore(search *S, uint64_t mask, size_t depth) {
@@ -426,7 +422,7 @@ static search_outcome explore(search *S, uint64_t mask, size_t depth) {
     for (size_t j = 0; j < S->n; j++) {
         uint64_t bit = UINT64_C(1) << j;
         if ((mask & bit) || (S->pred[j] & ~mask)) continue;
-        if ((++S->steps & 4095) == 0 && S->deadline > 0 && now_s() > S->deadline) {
+        if ((++S->steps & 4095) == 0 && S->deadline > 0 && lf_now_s() > S->deadline) {
             S->timed_out = true;
             return SEARCH_ABORTED;
         }
@@ -512,7 +508,7 @@ void lf_brute_check(const lf_history *h, const lf_brute_options *o, lf_result *r
     S->states = malloc((h->n + 1) * S->state_cap);
     S->state_len = malloc((h->n + 1) * sizeof *S->state_len);
     S->memo.budget = o->max_memory_bytes ? o->max_memory_bytes : (size_t)1 << 30;
-    if (o->timeout_s > 0) S->deadline = now_s() + o->timeout_s;
+    if (o->timeout_s > 0) S->deadline = lf_now_s() + o->timeout_s;
     if (!S->states || !S->state_len) {
         lf_result_set(r, LF_UNKNOWN, "brute", "out of memory");
     } else {

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "check/result.h"
-#include "history/history.h"
+#include "linfuzz/check.h"
+#include "linfuzz/history.h"
 
 typedef struct lf_brute_options {
     size_t max_ops;          /* histories with more ops answer unknown (default 24) */

@@ -1,5 +1,5 @@
 /* The checking pipeline: engine selection and dispatch. */
-#include "check/checker.h"
+#include "linfuzz/check.h"
 
 #include <string.h>
 

@@ -10,11 +10,12 @@
 #include "hitting/hitting.h"
 #include "hitting/poset.h"
 #include "monitor/monitor.h"
-#include "spec/spec.h"
+#include "linfuzz/spec.h"
 #include "util/radix_sort.h"
 #include "wgl/decide.h"
 #include "wgl/wgl.h"
 #include "wgl/wgl_search.h"
+#include "util/clock.h"
 
 void lf_pipeline_options_default(lf_pipeline_options *o) {
     memset(o, 0, sizeof *o);
@@ -335,7 +336,7 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
     pl.h = h;
     pl.o = o;
     pl.st = st;
-    pl.deadline = o->timeout_s > 0 ? wgl_now() + o->timeout_s : 0;
+    pl.deadline = o->timeout_s > 0 ? lf_now_s() + o->timeout_s : 0;
     pl.budget.deadline = pl.deadline;
     pl.budget.max_bytes = o->max_memory_bytes ? o->max_memory_bytes : LF_WGL_DEFAULT_MEMORY;
 

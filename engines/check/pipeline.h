@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "check/result.h"
-#include "history/history.h"
+#include "linfuzz/check.h"
+#include "linfuzz/history.h"
 
 /* The pipeline's hitting rule (docs/pipeline.md has the measurements): only parts whose ops x width is at
  * most LF_PIPELINE_HITTING_MAX_SIZE try the families (the depth-1 family is width schedules of about

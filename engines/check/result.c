@@ -1,5 +1,5 @@
 /* Verdicts and explanations shared by every engine. */
-#include "check/result.h"
+#include "linfuzz/check.h"
 
 #include <stdarg.h>
 #include <stdio.h>

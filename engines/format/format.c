@@ -1,5 +1,5 @@
 /* History files by extension: dispatch to the text or the compressed format, atomic writes. */
-#include "format/format.h"
+#include "linfuzz/format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,8 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "format/lfz_format.h"
-#include "format/text_format.h"
+#include "linfuzz/lfz.h"
 
 lf_file_format lf_format_of_path(const char *path) {
     size_t n = strlen(path);

@@ -1,6 +1,6 @@
 /* The .lfz container: section encoding, compact history encoding, zstd framing and checksums, and the
  * hostile-input-proof reader (layout in docs/formats.md, API in lfz_format.h). */
-#include "format/lfz_format.h"
+#include "linfuzz/lfz.h"
 
 #include <errno.h>
 #include <inttypes.h>

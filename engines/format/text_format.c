@@ -1,5 +1,5 @@
 /* Text history format reader and writer (see text_format.h and docs/formats.md). */
-#include "format/text_format.h"
+#include "linfuzz/format.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,7 +1,7 @@
 /* Random history generation (see history_gen.h): sequential simulation of each type, stamps placed around
  * the linearization points, optional pending ops and corruptions, and small random histories for tests.
  * Everything is O(n) except re-ranking stamps after a "move earlier" corruption (O(n log n)). */
-#include "generate/history_gen.h"
+#include "linfuzz/generate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

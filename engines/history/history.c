@@ -1,5 +1,5 @@
 /* History model: type/method tables, building, validation and description of histories. */
-#include "history/history.h"
+#include "linfuzz/history.h"
 #include "history/seq_check.h"
 #include "util/hash.h"
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "history/history.h"
+#include "linfuzz/history.h"
 
 typedef struct lf_seq_check {
     uint32_t *last_op_of_thread; /* index of each thread's latest op so far, or UINT32_MAX */

@@ -1,4 +1,4 @@
-/* Strong d-hitting families: building the schedule of one index (robust Algorithm 1 of seed-000.md §2.6)
+/* Strong d-hitting families: building the schedule of one index (robust Algorithm 1 of [Ozkan19])
  * and enumerating the indices of one depth. */
 #include "hitting/family.h"
 

@@ -1,4 +1,4 @@
-/* Strong d-hitting families (shared/reference/seed-000.md §2): the chain-indexed construction, one
+/* Strong d-hitting families ([Ozkan19]): the chain-indexed construction, one
  * schedule per index <chain c, ordered (d-1)-tuple X>, with the fixes of §2.5 — ops are processed in
  * call-time order, only feasible tuples X are enumerated, and an op that must be hit is inserted before
  * the earliest (in the schedule) member of the suffix of hit ops it has to precede.

@@ -10,6 +10,7 @@
 #include "hitting/family.h"
 #include "hitting/replay.h"
 #include "hitting/schedule_set.h"
+#include "util/clock.h"
 
 void lf_hitting_options_default(lf_hitting_options *o) {
     memset(o, 0, sizeof *o);
@@ -18,11 +19,6 @@ void lf_hitting_options_default(lf_hitting_options *o) {
     o->frontier_cap = LF_HITTING_DEFAULT_FRONTIER;
 }
 
-double lf_hitting_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 typedef enum prover_status {
     PROVER_RUNNING,
@@ -78,7 +74,7 @@ static bool on_index(void *arg, uint32_t c, const uint32_t *X, size_t k) {
         pv->status = PROVER_WORK_BUDGET;
         return false;
     }
-    if (pv->o->deadline > 0 && (st->indices & 63) == 0 && lf_hitting_now() > pv->o->deadline) {
+    if (pv->o->deadline > 0 && (st->indices & 63) == 0 && lf_now_s() > pv->o->deadline) {
         pv->status = PROVER_TIMEOUT;
         return false;
     }
@@ -140,7 +136,7 @@ void lf_hitting_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf
         return;
     }
     /* Families are used cumulatively, so from d = 2 on X may skip isolated ops and the index may skip
-     * chains made only of isolated ops (seed-000.md §2.8): a tuple with an isolated member is strongly hit
+     * chains made only of isolated ops ([Ozkan19]): a tuple with an isolated member is strongly hit
      * whenever the tuple without it is, and that one was covered at a smaller depth. */
     size_t candidates = hit_reduction_filters(&pv.poset, x_allowed, chain_allowed);
     int d = 0;

@@ -1,4 +1,4 @@
-/* Depth-prioritized linearizability prover by strong d-hitting families (shared/reference/seed-000.md §3):
+/* Depth-prioritized linearizability prover by strong d-hitting families ([Ozkan19]):
  * for d = 1, 2, ... up to max_depth, enumerate the distinct schedules of the depth-d family (never one
  * twice across depths) and replay each against the sequential spec; the first that reproduces every
  * recorded result is a witness. If the history's linearizability depth is at most d, the depth-d family
@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "check/result.h"
+#include "linfuzz/check.h"
 #include "hitting/poset.h"
-#include "spec/spec.h"
+#include "linfuzz/spec.h"
 
 #define LF_HITTING_DEFAULT_DEPTH 3          /* `--engine hitting` without --max-depth */
 #define LF_HITTING_DEFAULT_FRONTIER 16      /* states kept per position when pending ops fork the replay */
@@ -27,7 +27,7 @@ typedef struct lf_hitting_options {
     int max_depth;          /* deepest d tried (0: LF_HITTING_DEFAULT_DEPTH) */
     uint64_t max_schedules; /* distinct schedules replayed over all depths (0: no limit) */
     uint64_t max_work;      /* elementary steps: family construction plus spec steps (0: no limit) */
-    double deadline;        /* CLOCK_MONOTONIC seconds (lf_hitting_now); 0: none */
+    double deadline;        /* CLOCK_MONOTONIC seconds (lf_now_s); 0: none */
     bool want_witness;      /* fill lf_result.witness when linearizable */
     hit_chain_mode chains;  /* chain partition (default HIT_CHAINS_MIN) */
     size_t frontier_cap;    /* 0: LF_HITTING_DEFAULT_FRONTIER */
@@ -45,7 +45,6 @@ typedef struct lf_hitting_stats {
 } lf_hitting_stats;
 
 void lf_hitting_options_default(lf_hitting_options *o);
-double lf_hitting_now(void);
 
 /* Tries to prove env->ops[0..env->n) linearizable against spec. Op indices in the result (witness) refer
  * to env->ops. r->engine is "hitting"; r->depth the depth of the witness. stats may be NULL. */

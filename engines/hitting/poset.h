@@ -1,4 +1,4 @@
-/* The real-time order of a (sub)history as the hitting families see it (shared/reference/seed-000.md §1.1,
+/* The real-time order of a (sub)history as the hitting families see it ([Ozkan19],
  * §2.7): ops renumbered 0..n-1 in call-time order (a topological order of the interval order), O(1)
  * precedence tests on stamps, a chain partition, and which ops are isolated (comparable with all others).
  *
@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "history/history.h"
+#include "linfuzz/history.h"
 
 typedef enum hit_chain_mode {
     HIT_CHAINS_MIN,     /* greedy interval partitioning: exactly width-many chains (Dilworth-optimal) */

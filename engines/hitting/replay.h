@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "hitting/poset.h"
-#include "spec/spec.h"
+#include "linfuzz/spec.h"
 
 typedef enum hit_replay_status {
     HIT_REPLAY_MATCH,

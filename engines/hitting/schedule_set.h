@@ -1,5 +1,5 @@
 /* The set of schedules already replayed for one (sub)history, across all depths, so that every distinct
- * schedule is replayed once (seed-000.md §2.6 "Dedup").
+ * schedule is replayed once ([Ozkan19] "Dedup").
  *
  * Schedules are kept as 64-bit fingerprints only. A collision can only make the prover skip a schedule it
  * has not replayed — a lost chance of a proof, never a wrong one — and with at most a few million schedules

@@ -1,11 +1,12 @@
 /* Sound history minimisation: delta debugging over whole values and state-preserving ops, and binary
  * searches for the first impossible return and for the last forced state (see minimize.h for why each
  * reduction is sound). */
-#include "minimize/minimize.h"
+#include "linfuzz/minimize.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "util/clock.h"
 
 void lf_minimize_options_default(lf_minimize_options *o) {
     memset(o, 0, sizeof *o);
@@ -66,17 +67,12 @@ typedef struct minimizer {
     bool exhausted;  /* a budget ran out: stop trying */
 } minimizer;
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Whether candidate is a violation; false when a budget is spent (and from then on). */
 static bool is_violation(minimizer *m, const lf_history *candidate) {
     if (m->exhausted) return false;
     size_t max_checks = m->o->max_checks ? m->o->max_checks : LF_MINIMIZE_DEFAULT_CHECKS;
-    if (m->st->checks >= max_checks || (m->deadline > 0 && now_s() > m->deadline)) {
+    if (m->st->checks >= max_checks || (m->deadline > 0 && lf_now_s() > m->deadline)) {
         m->exhausted = true;
         return false;
     }
@@ -430,7 +426,7 @@ lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_his
     lf_minimize_stats local;
     if (!stats) stats = &local;
     memset(stats, 0, sizeof *stats);
-    minimizer m = {.o = o, .st = stats, .deadline = o->timeout_s > 0 ? now_s() + o->timeout_s : 0};
+    minimizer m = {.o = o, .st = stats, .deadline = o->timeout_s > 0 ? lf_now_s() + o->timeout_s : 0};
 
     lf_result r;
     lf_result_init(&r);

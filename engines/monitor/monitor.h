@@ -1,4 +1,4 @@
-/* Log-linear decrease-and-conquer monitors (shared/reference/seed-002.md) for unambiguous histories of
+/* Log-linear decrease-and-conquer monitors ([Lee25]) for unambiguous histories of
  * register, set, stack, queue and pqueue: standardisation, then one O(n log n) monitor per type.
  *
  * Answers linearizable or violation (with the conflicting ops as culprits), or unknown with a reason
@@ -7,8 +7,8 @@
 #ifndef LINFUZZ_MONITOR_H
 #define LINFUZZ_MONITOR_H
 
-#include "check/result.h"
-#include "history/history.h"
+#include "linfuzz/check.h"
+#include "linfuzz/history.h"
 
 void lf_monitor_check(const lf_history *h, lf_result *r);
 

@@ -3,8 +3,8 @@
 #ifndef LINFUZZ_MONITORS_H
 #define LINFUZZ_MONITORS_H
 
-#include "check/result.h"
-#include "history/history.h"
+#include "linfuzz/check.h"
+#include "linfuzz/history.h"
 #include "monitor/standardize.h"
 
 lf_verdict lf_monitor_set(const lf_history *h, const lf_std *s, lf_result *r);

@@ -1,4 +1,4 @@
-/* Priority-queue monitor (seed-002.md §4.5, Corollary 8.3): the history is linearizable iff every peek and
+/* Priority-queue monitor ([Lee25], Corollary 8.3): the history is linearizable iff every peek and
  * poll of a value v has a moment at which no value of higher priority (smaller; nil is smallest) is
  * certainly present. One sweep in priority order over a range-add/range-min segment tree. O(n log n). */
 #include <inttypes.h>

@@ -1,4 +1,4 @@
-/* Queue monitor (seed-002.md §4.4, optimised form): peel "potentially front" values, whose enqueue can be
+/* Queue monitor ([Lee25], optimised form): peel "potentially front" values, whose enqueue can be
  * first among the remaining enqueues and whose peeks/dequeue can precede every other remaining value's.
  *
  * Two monotone cursors walk the tuned events: the enqueue scanner grants a value when its enq is invoked

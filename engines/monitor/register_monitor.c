@@ -1,4 +1,4 @@
-/* Register monitor (seed-002.md §4.1; Gibbons & Korach 1997): with every value written once, a history is
+/* Register monitor ([Lee25]; Gibbons & Korach 1997): with every value written once, a history is
  * linearizable iff (1) no read of v returns before the write of v is invoked, (2) the "forward zones" of
  * values (from the earliest response to the latest invocation among a value's write and reads, when that
  * order is forced) are pairwise disjoint, and (3) no value's backward zone lies inside another's forward

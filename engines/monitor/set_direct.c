@@ -1,4 +1,4 @@
-/* Set monitor without standardisation (seed-002.md §4.2): sets have no empty-returning ops, so neither
+/* Set monitor without standardisation ([Lee25]): sets have no empty-returning ops, so neither
  * sorting nor tuning is needed. Per value, on the original stamps (A precedes B iff A.ret < B.call):
  *  - nothing that needs v present (remove -> true, contains -> true, add -> false) returns before v's add is
  *    called, and nothing that needs it present is called after v's remove returned;

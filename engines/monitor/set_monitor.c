@@ -1,4 +1,4 @@
-/* Set monitor (seed-002.md §4.2): values are independent; a "v is absent" observation (contains -> false,
+/* Set monitor ([Lee25]): values are independent; a "v is absent" observation (contains -> false,
  * remove -> false) must not lie strictly inside the window where v is certainly present. O(n). */
 #include "monitor/monitors.h"
 

@@ -1,4 +1,4 @@
-/* Stack monitor (seed-002.md §4.3, optimised form): repeatedly peel a "potentially bottom" value, one each
+/* Stack monitor ([Lee25], optimised form): repeatedly peel a "potentially bottom" value, one each
  * of whose ops can be placed at a moment when no other value is certainly in the stack.
  *
  * Partitions (gaps between consecutive tuned stamps) are handed out cheapest first from a coverage segment
@@ -405,7 +405,7 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
         size_t leaf;
         int32_t count = lf_mintree_argmin(&st.cover, &leaf);
         if (count >= KILLED / 2) {
-            /* Unreachable for standardised input (seed-002.md §4.3); refuse to guess. */
+            /* Unreachable for standardised input ([Lee25]); refuse to guess. */
             lf_result_set(r, LF_UNKNOWN, "monitor", "internal error: stack monitor ran out of partitions");
             goto done;
         }

@@ -1,4 +1,4 @@
-/* Standardisation of unambiguous container histories (see standardize.h; seed-002.md §3 and §1.6). */
+/* Standardisation of unambiguous container histories (see standardize.h; [Lee25]). */
 #include "monitor/standardize.h"
 
 #include <inttypes.h>
@@ -355,7 +355,7 @@ fail_keep_result:
     return r->verdict == LF_LINEARIZABLE ? LF_UNKNOWN : r->verdict;
 }
 
-/* ---- tuning sweep (seed-002.md §3.2) ---- */
+/* ---- tuning sweep ([Lee25]) ---- */
 
 enum { F_ADD_INV = 1, F_ADD_DONE = 2, F_REM_INV = 4, F_REM_DONE = 8 };
 

@@ -1,4 +1,4 @@
-/* Standardisation of unambiguous container histories (set, stack, queue, pqueue), seed-002.md §3:
+/* Standardisation of unambiguous container histories (set, stack, queue, pqueue), [Lee25]:
  * classify ops per value, check unambiguity, rank stamps (invocations before responses at equal stamps),
  * well-match (artificial removes after everything), tune intervals (add first, remove last among a value's
  * ops) and check the empty-returning ops. The per-type monitors then run on the result. */
@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "check/result.h"
-#include "history/history.h"
+#include "linfuzz/check.h"
+#include "linfuzz/history.h"
 
 enum {
     STD_DROP = 0, /* not part of the standardised history (pending observers, unobserved pending adds) */

@@ -1,13 +1,13 @@
 /* Violation reports: layout (header, explanations, ops by thread, timeline, pasteable history), the violation
  * shape and the dedup bucket. */
-#include "report/report.h"
+#include "linfuzz/report.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
 
-#include "format/text_format.h"
+#include "linfuzz/format.h"
 
 /* ---- op tags and labels ---- */
 

@@ -1,5 +1,5 @@
 /* Sequential specifications: opening instances, default hashing and equality, built-in lookup. */
-#include "spec/spec.h"
+#include "linfuzz/spec.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 #ifndef LINFUZZ_SPEC_BUILTIN_H
 #define LINFUZZ_SPEC_BUILTIN_H
 
-#include "spec/spec.h"
+#include "linfuzz/spec.h"
 #include "spec/spec_util.h"
 
 extern const lf_spec lf_spec_register;     /* register and cas-register */

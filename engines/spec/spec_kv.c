@@ -4,7 +4,7 @@
  *
  * State: one uint32 slot per key of the history (0 = absent, else 1 + the value's dense id). Up to 8 keys
  * the slots are inline (32 bytes); beyond, the state is a handle into a hash-consing store.
- * Partition key: the key (seed-001 §3.2: each op touches one key, the map starts empty). */
+ * Partition key: the key ([Horn15]: each op touches one key, the map starts empty). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

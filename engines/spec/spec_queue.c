@@ -1,6 +1,6 @@
 /* Built-in spec: queue (FIFO). enq v appends v; deq -> the front (removed) or empty; peek -> the front or
  * empty. State: a hash-consed sequence handle (front first); deq is a memoised tail, O(1) amortised.
- * Never partitioned: FIFO order relates every value (seed-001 §3.3). */
+ * Never partitioned: FIFO order relates every value ([Horn15]). */
 #include <string.h>
 
 #include "spec/spec_builtin.h"

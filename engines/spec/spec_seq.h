@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "spec/seqstore.h"
-#include "spec/spec.h"
+#include "linfuzz/spec.h"
 #include "spec/spec_util.h"
 
 typedef struct lf_seq_ctx {

@@ -3,7 +3,7 @@
  *
  * State: a bitset over the dense ids of the history's values. Up to 256 values it is stored inline (at
  * most 32 bytes); beyond, the state is a handle into a hash-consing store so that copies stay 4 bytes.
- * Partition key: the value (seed-001 §3.2: each op touches only its own element, and the set starts
+ * Partition key: the value ([Horn15]: each op touches only its own element, and the set starts
  * empty), so a split history is checked one value at a time with a 1-word state. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Built-in spec: stack. push v puts v on top; pop -> the top (removed) or empty; peek -> the top or empty.
  * State: a hash-consed sequence handle (bottom first), so push and pop are O(1) node steps. Never
- * partitioned: LIFO order relates every value (seed-001 §3.3, §3.5). */
+ * partitioned: LIFO order relates every value ([Horn15]). */
 #include <string.h>
 
 #include "spec/spec_builtin.h"

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "history/history.h"
+#include "linfuzz/history.h"
 #include "util/hash.h"
 
 

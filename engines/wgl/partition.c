@@ -1,11 +1,11 @@
-/* P-compositionality (shared/reference/seed-001.md §3): splits a history by the spec's partition key,
+/* P-compositionality ([Horn15]): splits a history by the spec's partition key,
  * runs one WGL search per part under one shared budget, and aggregates: a violation in any part is a
  * violation of the whole; otherwise an unknown part makes the whole unknown; otherwise it is linearizable,
  * and the parts' witnesses are merged into one global order (the locality argument: per-part orders plus
  * real-time order are acyclic, so a topological order exists and is built greedily).
  *
  * Splitting happens only when every op has a key: one op that observes the whole object (the spec's
- * partition_key answers false) keeps the history in one piece (H21/H22 of seed-001 §8). Each part is
+ * partition_key answers false) keeps the history in one piece (search cases H21/H22). Each part is
  * checked with a fresh instance of the full spec opened on that part's ops, so keys that collide only
  * merge parts, which stays sound (H31). Specs without partition_key (stack, queue, ...) are never split. */
 #include <inttypes.h>
@@ -17,6 +17,7 @@
 #include "wgl/decide.h"
 #include "wgl/wgl.h"
 #include "wgl/wgl_search.h"
+#include "util/clock.h"
 
 void lf_wgl_options_default(lf_wgl_options *o) {
     memset(o, 0, sizeof *o);
@@ -138,7 +139,7 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
     }
     wgl_budget budget;
     memset(&budget, 0, sizeof budget);
-    budget.deadline = o->timeout_s > 0 ? wgl_now() + o->timeout_s : 0;
+    budget.deadline = o->timeout_s > 0 ? lf_now_s() + o->timeout_s : 0;
     budget.max_bytes = o->max_memory_bytes ? o->max_memory_bytes : LF_WGL_DEFAULT_MEMORY;
     budget.max_steps = o->max_steps;
     wgl_search_opts sopts = {o->use_cache, o->bitset_key, o->want_witness, !o->frontier};
@@ -251,7 +252,7 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
     }
     lf_result_set(r, LF_LINEARIZABLE, "wgl", "every one of %zu parts is linearizable", parts);
     if (orders && !merge_witnesses(env->ops, n, orders, lens, parts, &r->witness, &r->witness_len)) {
-        /* Cannot happen when the spec's keys satisfy seed-001 §3.2; never claim what was not shown. */
+        /* Cannot happen when the spec's keys satisfy [Horn15]; never claim what was not shown. */
         lf_result_set(r, LF_UNKNOWN, "wgl",
                       "every part is linearizable but their orders do not merge: the spec's partition key "
                       "is not sound for this history");

@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "check/result.h"
-#include "history/history.h"
-#include "spec/spec.h"
+#include "linfuzz/check.h"
+#include "linfuzz/history.h"
+#include "linfuzz/spec.h"
 
 #define LF_WGL_DEFAULT_MEMORY ((size_t)2 << 30) /* 2 GiB */
 

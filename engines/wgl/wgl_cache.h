@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "spec/spec.h"
+#include "linfuzz/spec.h"
 
 typedef enum { WGL_CACHE_NEW, WGL_CACHE_HIT, WGL_CACHE_NOMEM } wgl_cache_outcome;
 

@@ -1,4 +1,4 @@
-/* One WGL search (shared/reference/seed-001.md §2): the call/return entry list with O(1) lift/unlift, an
+/* One WGL search ([Horn15]): the call/return entry list with O(1) lift/unlift, an
  * explicit stack of linearized calls (no recursion), spec states kept one per depth so that backtracking
  * copies nothing, and Lowe's cache of explored configurations.
  *
@@ -37,17 +37,13 @@
 
 #include "util/radix_sort.h"
 #include "wgl/wgl_cache.h"
+#include "util/clock.h"
 
 #define NIL_ENTRY (-1)
 #define PENDING_CALL (-2)
 #define FORCED_DEAD (-3) /* scan position meaning "dead end, already explained deeper" */
 #define CHECK_EVERY 1024 /* iterations between budget checks */
 
-double wgl_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 void wgl_part_result_free(wgl_part_result *p) {
     free(p->order);
@@ -441,7 +437,7 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
     wgl_cache cache;
     wgl_cache_init(&cache, s.key_words, &s.inst, budget->max_bytes - s.fixed_bytes - lf_spec_ctx_bytes(&s.inst));
     /* The cache is switched on at the first backtrack: before it no configuration can repeat, so a
-     * history that needs no backtracking pays nothing for it (seed-001 §7.3, adaptive cache). */
+     * history that needs no backtracking pays nothing for it ([Horn15], adaptive cache). */
     bool cache_on = false;
     entry *E = s.E;
     unsigned char *S = s.S;
@@ -471,7 +467,7 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
             if (used > budget->peak_bytes) budget->peak_bytes = used;
             if (budget->max_steps && budget->steps + steps >= budget->max_steps) {
                 stop_why = "step budget";
-            } else if (budget->deadline > 0 && wgl_now() > budget->deadline) {
+            } else if (budget->deadline > 0 && lf_now_s() > budget->deadline) {
                 stop_why = "time budget";
             } else if (wgl_cancelled(budget)) {
                 stop_why = "portfolio (another search decided first)";

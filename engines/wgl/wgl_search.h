@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "check/result.h"
-#include "spec/spec.h"
+#include "linfuzz/check.h"
+#include "linfuzz/spec.h"
 
 /* Shared by every part of one check. */
 typedef struct wgl_budget {
@@ -38,7 +38,6 @@ typedef struct wgl_part_result {
     size_t n_culprits;
 } wgl_part_result;
 
-double wgl_now(void);
 
 /* Searches env->ops[0..n) with spec. orig (may be NULL = identity) maps local op indices to the indices
  * that the reason text should name. out must be zeroed; free its arrays with wgl_part_result_free. */

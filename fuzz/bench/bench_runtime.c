@@ -11,11 +11,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "adapter.h"
-#include "check/checker.h"
+#include "linfuzz/adapter.h"
+#include "linfuzz/check.h"
 #include "recorder/recorder.h"
 #include "runner/pool.h"
 #include "runner/runner.h"
+#include "util/clock.h"
 
 static double thread_cpu_ns(void) {
     struct timespec ts;
@@ -23,11 +24,6 @@ static double thread_cpu_ns(void) {
     return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static double wall_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* The cheapest possible operation: the recorder's cost is everything else. */
 static lf_kind empty_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
@@ -106,8 +102,8 @@ static void bench_workloads(double seconds) {
             uint64_t ops_checked = 0;
             for (int check = 0; check < 2; check++) {
                 uint64_t runs = 0;
-                double start = wall_s();
-                while (wall_s() - start < seconds) {
+                double start = lf_now_s();
+                while (lf_now_s() - start < seconds) {
                     lf_workload w;
                     lf_workload_random(&w, 1000 + runs, threads, 100);
                     if (check) {
@@ -125,8 +121,8 @@ static void bench_workloads(double seconds) {
                     }
                     runs++;
                 }
-                rate[check] = runs / (wall_s() - start);
-                if (check) ops_checked = (uint64_t)(ops_checked / (wall_s() - start));
+                rate[check] = runs / (lf_now_s() - start);
+                if (check) ops_checked = (uint64_t)(ops_checked / (lf_now_s() - start));
             }
             printf("  %-16s %-7u %12.0f %14.0f %12llu\n", a->name, threads, rate[0], rate[1],
                    (unsigned long long)ops_checked);

@@ -2,13 +2,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "commands.h"
 #include "json_out.h"
 
 static void help(FILE *out) {
     fprintf(out,
-            "usage: linfuzz adapters [--json]\n"
+            "usage: linfuzz adapters [--json | --names]\n"
             "\n"
             "Lists every adapter in this build: name, specification type, whether it is expected to be\n"
             "linearizable (no = a known-buggy or relaxed structure the fuzzer must catch), and a summary.\n"
@@ -16,17 +16,20 @@ static void help(FILE *out) {
             "found at build time.\n"
             "\n"
             "options:\n"
-            "  --json   one JSON array of {name, type, linearizable, methods, summary}\n");
+            "  --json   one JSON array of {name, type, linearizable, methods, summary}\n"
+            "  --names  only the names, one per line\n");
 }
 
 int cmd_adapters(int argc, char **argv) {
-    bool json = false;
+    bool json = false, names = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             help(stdout);
             return LF_EXIT_OK;
         } else if (!strcmp(argv[i], "--json")) {
             json = true;
+        } else if (!strcmp(argv[i], "--names")) {
+            names = true;
         } else {
             fprintf(stderr, "linfuzz adapters: unknown argument '%s'\n", argv[i]);
             help(stderr);
@@ -36,6 +39,10 @@ int cmd_adapters(int argc, char **argv) {
     if (json) fputs("[\n", stdout);
     for (size_t i = 0; i < lf_adapter_count(); i++) {
         const lf_adapter *a = lf_adapter_at(i);
+        if (names && !json) {
+            puts(a->name);
+            continue;
+        }
         if (!json) {
             printf("%-24s %-13s %-4s %s\n", a->name, lf_type_name(a->type), a->linearizable ? "yes" : "no",
                    a->summary);

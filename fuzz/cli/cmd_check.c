@@ -6,10 +6,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "check/checker.h"
+#include "linfuzz/check.h"
 #include "commands.h"
 #include "json_out.h"
-#include "format/format.h"
+#include "linfuzz/format.h"
+#include "util/clock.h"
+#include "util/parse.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -32,11 +34,6 @@ static void help(FILE *out) {
             "      4 a file could not be read. When files disagree the first of 2, 4, 1, 3 applies.\n");
 }
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* Severity order for combining per-file outcomes into one exit code. */
 static int severity(int code) {
@@ -88,33 +85,29 @@ int cmd_check(int argc, char **argv) {
                 return LF_EXIT_USAGE;
             }
             const char *v = argv[++i];
-            char *end = NULL;
-            errno = 0;
+            uint64_t u = 0;
             if (!strcmp(a, "--engine")) {
                 if (!lf_engine_from_name(v, &opt.engine)) {
                     fprintf(stderr, "linfuzz check: unknown engine '%s' (auto, monitor, brute, wgl, hitting)\n", v);
                     return LF_EXIT_USAGE;
                 }
             } else if (!strcmp(a, "--timeout")) {
-                opt.timeout_s = strtod(v, &end);
-                if (errno || *end || !(opt.timeout_s > 0) || opt.timeout_s > 1e7) {
+                if (!lf_parse_seconds(v, 0.001, LF_MAX_SECONDS, &opt.timeout_s)) {
                     fprintf(stderr, "linfuzz check: --timeout takes a positive number of seconds, not '%s'\n", v);
                     return LF_EXIT_USAGE;
                 }
             } else if (!strcmp(a, "--max-memory")) {
-                unsigned long long mb = strtoull(v, &end, 10);
-                if (errno || *end || mb == 0 || mb > (1ull << 30)) {
+                if (!lf_parse_u64(v, 1, 1u << 30, &u)) {
                     fprintf(stderr, "linfuzz check: --max-memory takes a positive number of MB, not '%s'\n", v);
                     return LF_EXIT_USAGE;
                 }
-                opt.max_memory_bytes = (size_t)mb << 20;
+                opt.max_memory_bytes = (size_t)u << 20;
             } else {
-                long d = strtol(v, &end, 10);
-                if (errno || *end || d < 1 || d > 64) {
+                if (!lf_parse_u64(v, 1, 64, &u)) {
                     fprintf(stderr, "linfuzz check: --max-depth takes a depth in 1..64, not '%s'\n", v);
                     return LF_EXIT_USAGE;
                 }
-                opt.max_depth = (int)d;
+                opt.max_depth = (int)u;
             }
         } else if (!strcmp(a, "--")) {
             first_file = i + 1;
@@ -138,7 +131,7 @@ int cmd_check(int argc, char **argv) {
         lf_history h;
         char err[1024];
         int code;
-        double t0 = now_ms();
+        double t0 = (lf_now_s() * 1e3);
         lf_status st = lf_history_read(path, &h, err, sizeof err);
         if (st != LF_OK) {
             code = st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
@@ -154,7 +147,7 @@ int cmd_check(int argc, char **argv) {
             lf_result r;
             lf_result_init(&r);
             lf_check(&h, &opt, &r);
-            double ms = now_ms() - t0;
+            double ms = (lf_now_s() * 1e3) - t0;
             code = r.verdict == LF_LINEARIZABLE ? LF_EXIT_OK
                    : r.verdict == LF_VIOLATION  ? LF_EXIT_VIOLATION
                                                 : LF_EXIT_UNKNOWN;

@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "format/format.h"
-#include "format/lfz_format.h"
+#include "linfuzz/format.h"
+#include "linfuzz/lfz.h"
+#include "util/parse.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -54,10 +55,8 @@ int cmd_convert(int argc, char **argv) {
             if (!strcmp(a, "--section")) {
                 section = v;
             } else {
-                char *end = NULL;
-                errno = 0;
-                long l = strtol(v, &end, 10);
-                if (errno || end == v || *end || l < 1 || l > 19) {
+                uint64_t l;
+                if (!lf_parse_u64(v, 1, 19, &l)) {
                     fprintf(stderr, "linfuzz convert: --level takes a zstd level in 1..19, not '%s'\n", v);
                     return LF_EXIT_USAGE;
                 }

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "format/format.h"
-#include "format/text_format.h"
-#include "generate/history_gen.h"
+#include "linfuzz/format.h"
+#include "linfuzz/generate.h"
+#include "util/parse.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -32,24 +32,7 @@ static void help(FILE *out) {
             "  -o FILE       write to FILE instead of standard output\n");
 }
 
-static bool parse_u64(const char *s, uint64_t max, uint64_t *out) {
-    char *end = NULL;
-    errno = 0;
-    if (*s == '-' || *s == '\0') return false;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v > max) return false;
-    *out = v;
-    return true;
-}
 
-static bool parse_fraction(const char *s, double *out) {
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || end == s || !(v >= 0 && v <= 1)) return false;
-    *out = v;
-    return true;
-}
 
 int cmd_gen(int argc, char **argv) {
     lf_gen_options o;
@@ -80,20 +63,20 @@ int cmd_gen(int argc, char **argv) {
         uint64_t u = 0;
         bool ok = true;
         if (!strcmp(a, "--threads")) {
-            ok = parse_u64(v, 1u << 20, &u) && u >= 1;
+            ok = lf_parse_u64(v, 1, 1u << 20, &u);
             o.threads = (uint32_t)u;
         } else if (!strcmp(a, "--seed")) {
-            ok = parse_u64(v, UINT64_MAX, &o.seed);
+            ok = lf_parse_u64(v, 0, UINT64_MAX, &o.seed);
         } else if (!strcmp(a, "--peek")) {
-            ok = parse_fraction(v, &o.peek);
+            ok = lf_parse_fraction(v, &o.peek);
         } else if (!strcmp(a, "--empty")) {
-            ok = parse_fraction(v, &o.empty);
+            ok = lf_parse_fraction(v, &o.empty);
         } else if (!strcmp(a, "--pending")) {
-            ok = parse_fraction(v, &o.pending);
+            ok = lf_parse_fraction(v, &o.pending);
         } else if (!strcmp(a, "--values")) {
-            ok = parse_u64(v, LF_GEN_MAX_VALUES, &o.values) && o.values >= 1;
+            ok = lf_parse_u64(v, 1, LF_GEN_MAX_VALUES, &o.values);
         } else if (!strcmp(a, "--bad")) {
-            ok = parse_u64(v, SIZE_MAX, &u);
+            ok = lf_parse_u64(v, 0, SIZE_MAX, &u);
             o.bad = (size_t)u;
         } else if (!strcmp(a, "-o")) {
             out_path = v;
@@ -115,7 +98,7 @@ int cmd_gen(int argc, char **argv) {
         return LF_EXIT_USAGE;
     }
     uint64_t n;
-    if (!parse_u64(positional[1], UINT32_MAX - 1, &n)) {
+    if (!lf_parse_u64(positional[1], 0, UINT32_MAX - 1, &n)) {
         fprintf(stderr, "linfuzz gen: N must be a number of ops, not '%s'\n", positional[1]);
         return LF_EXIT_USAGE;
     }

@@ -2,7 +2,7 @@
  *
  * The saved histories are evidence on their own (a checker verdict is deterministic), so they are re-checked
  * first; then the workload is run again on the adapter, N times with different perturbation seeds, to tell
- * how often the schedule that breaks it comes back (seed-003-004.md §3.2: "witnessed, not reproduced" is a
+ * how often the schedule that breaks it comes back ([Cirisci20]: "witnessed, not reproduced" is a
  * valid outcome for a rare race). */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,12 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adapter.h"
-#include "check/checker.h"
+#include "linfuzz/adapter.h"
+#include "linfuzz/check.h"
 #include "commands.h"
 #include "corpus/entry.h"
 #include "testcase/fuzz_case.h"
 #include "testcase/replay.h"
+#include "util/parse.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -36,23 +37,7 @@ static void help(FILE *out) {
             "      2 bad usage or not a valid entry (corrupt, truncated, missing sections), 4 unreadable file.\n");
 }
 
-static bool parse_u64(const char *s, uint64_t *out) {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || *s == '-') return false;
-    *out = v;
-    return true;
-}
 
-static bool parse_seconds(const char *s, double *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= 0)) return false;
-    *out = v;
-    return true;
-}
 
 /* Re-checks one saved history; returns its verdict. */
 static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_options *o, bool quiet) {
@@ -111,9 +96,9 @@ int cmd_repro(int argc, char **argv) {
                 fprintf(stderr, "linfuzz repro: %s needs a value\n", a);
                 return LF_EXIT_USAGE;
             }
-            ok = !strcmp(a, "--runs") ? parse_u64(v, &runs)
-                 : !strcmp(a, "--seconds") ? parse_seconds(v, &seconds)
-                                           : parse_seconds(v, &timeout);
+            ok = !strcmp(a, "--runs") ? lf_parse_u64(v, 0, UINT64_MAX, &runs)
+                 : !strcmp(a, "--seconds") ? lf_parse_seconds(v, 0, LF_MAX_SECONDS, &seconds)
+                                           : lf_parse_seconds(v, 0, LF_MAX_SECONDS, &timeout);
             i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "linfuzz repro: unknown option '%s'\n", a);

@@ -6,7 +6,7 @@
 #include "commands.h"
 #include "corpus/capture.h"
 #include "corpus/entry.h"
-#include "format/text_format.h"
+#include "linfuzz/format.h"
 
 static void help(FILE *out) {
     fprintf(out,

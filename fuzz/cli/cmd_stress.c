@@ -11,11 +11,13 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "adapter.h"
-#include "check/checker.h"
+#include "linfuzz/adapter.h"
+#include "linfuzz/check.h"
 #include "commands.h"
-#include "format/format.h"
+#include "linfuzz/format.h"
 #include "runner/runner.h"
+#include "util/clock.h"
+#include "util/parse.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -44,29 +46,8 @@ static void help(FILE *out) {
             LF_WORKLOAD_MAX_THREADS);
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
-static bool parse_u64(const char *s, uint64_t *out) {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || *end || *s == '-') return false;
-    *out = v;
-    return true;
-}
 
-static bool parse_double(const char *s, double *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= 0)) return false;
-    *out = v;
-    return true;
-}
 
 typedef struct stress_options {
     const char *adapter, *out_dir;
@@ -96,17 +77,17 @@ static int parse_args(int argc, char **argv, stress_options *o) {
             fprintf(stderr, "linfuzz stress: %s needs a value\n", a);
             return LF_EXIT_USAGE;
         } else if (!strcmp(a, "--seconds")) {
-            ok = parse_double(v, &o->seconds);
+            ok = lf_parse_seconds(v, 0, LF_MAX_SECONDS, &o->seconds);
         } else if (!strcmp(a, "--timeout")) {
-            ok = parse_double(v, &o->timeout);
+            ok = lf_parse_seconds(v, 0, LF_MAX_SECONDS, &o->timeout);
         } else if (!strcmp(a, "--runs")) {
-            ok = parse_u64(v, &o->runs);
+            ok = lf_parse_u64(v, 0, UINT64_MAX, &o->runs);
         } else if (!strcmp(a, "--threads")) {
-            ok = parse_u64(v, &o->threads) && o->threads >= 1 && o->threads <= LF_WORKLOAD_MAX_THREADS;
+            ok = lf_parse_u64(v, 1, LF_WORKLOAD_MAX_THREADS, &o->threads);
         } else if (!strcmp(a, "--ops")) {
-            ok = parse_u64(v, &o->ops) && o->ops >= 1 && o->ops <= LF_WORKLOAD_MAX_OPS;
+            ok = lf_parse_u64(v, 1, LF_WORKLOAD_MAX_OPS, &o->ops);
         } else if (!strcmp(a, "--seed")) {
-            ok = parse_u64(v, &o->seed);
+            ok = lf_parse_u64(v, 0, UINT64_MAX, &o->seed);
         } else if (!strcmp(a, "--out")) {
             o->out_dir = v;
         } else if (!strcmp(a, "--clock")) {
@@ -158,7 +139,7 @@ static int report_violation(const stress_options *o, const lf_adapter *a, const 
 int cmd_stress(int argc, char **argv) {
     stress_options o = {.out_dir = ".", .seconds = 10, .timeout = 5, .threads = 4, .ops = 100,
                         .clock = LF_CLOCK_TICKET, .engine = LF_ENGINE_AUTO};
-    o.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)(now_s() * 1e9);
+    o.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)(lf_now_s() * 1e9);
     int status = parse_args(argc, argv, &o);
     if (status >= 0) return status;
 
@@ -194,11 +175,11 @@ int cmd_stress(int argc, char **argv) {
 
     lf_history h;
     lf_history_init(&h, a->type);
-    double start = now_s(), next_report = start + 1;
+    double start = lf_now_s(), next_report = start + 1;
     uint64_t run = 0, ops_checked = 0, unknown = 0;
     char first_unknown[512] = "";
     status = LF_EXIT_OK;
-    for (; (!o.runs || run < o.runs) && now_s() - start < o.seconds; run++) {
+    for (; (!o.runs || run < o.runs) && lf_now_s() - start < o.seconds; run++) {
         lf_workload w;
         lf_workload_random(&w, o.seed + run, (uint32_t)o.threads, (uint32_t)o.ops);
         if (o.no_perturb) memset(&w.perturb, 0, sizeof w.perturb);
@@ -219,14 +200,14 @@ int cmd_stress(int argc, char **argv) {
         }
         if (res.verdict == LF_UNKNOWN && unknown++ == 0) snprintf(first_unknown, sizeof first_unknown, "%s", res.reason);
         lf_result_free(&res);
-        double t = now_s();
+        double t = lf_now_s();
         if (!o.quiet && t >= next_report) {
             fprintf(stderr, "  %4.0fs  %" PRIu64 " runs (%.0f/s)  %" PRIu64 " ops checked  %" PRIu64 " unknown\n",
                     t - start, run + 1, (run + 1) / (t - start), ops_checked, unknown);
             next_report = t + 1;
         }
     }
-    double elapsed = now_s() - start;
+    double elapsed = lf_now_s() - start;
     if (!o.quiet || status != LF_EXIT_OK)
         fprintf(stderr,
                 "linfuzz stress: %s: %" PRIu64 " runs in %.1fs (%.0f/s), %" PRIu64 " ops checked, %" PRIu64

@@ -8,12 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "commands.h"
 #include "corpus/entry.h"
 #include "corpus/triage.h"
 #include "json_out.h"
 #include "testcase/replay.h"
+#include "util/parse.h"
 
 #define MAX_INPUT_BYTES (1u << 20) /* a fuzz case is at most a few hundred bytes; libFuzzer's -max_len 4096 */
 
@@ -59,23 +60,7 @@ typedef struct options {
     bool json;
 } options;
 
-static bool parse_u64(const char *s, uint64_t *out) {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || *s == '-') return false;
-    *out = v;
-    return true;
-}
 
-static bool parse_seconds(const char *s, double *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v > 0) || v > 1e6) return false;
-    *out = v;
-    return true;
-}
 
 /* Where the programs are, for pasteable commands: this executable's directory, relative to the current
  * directory when inside it ("build/bin/"), else absolute; "" when unknown. */
@@ -353,9 +338,9 @@ int cmd_triage(int argc, char **argv) {
                        : !strcmp(v, "bucket") ? LF_TRIAGE_BY_BUCKET
                                               : LF_TRIAGE_BY_SIGNATURE;
             } else if (!strcmp(a, "--runs")) {
-                ok = parse_u64(v, &o.replay.runs) && o.replay.runs > 0;
+                ok = lf_parse_u64(v, 1, UINT64_MAX, &o.replay.runs);
             } else if (!strcmp(a, "--seconds")) {
-                ok = parse_seconds(v, &o.replay.seconds);
+                ok = lf_parse_seconds(v, 0.001, LF_MAX_SECONDS, &o.replay.seconds);
             } else {
                 o.save = v;
             }

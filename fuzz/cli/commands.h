@@ -11,6 +11,11 @@ enum {
     LF_EXIT_IO = 4,         /* a file could not be read or written */
 };
 
+/* Runs `linfuzz argv[1] argv[2...]`: the subcommand named by argv[1] (argv[0] is the program). */
+int lf_cli_main(int argc, char **argv);
+/* Whether name is a subcommand of lf_cli_main. */
+int lf_cli_is_command(const char *name);
+
 int cmd_check(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_convert(int argc, char **argv);

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "adapter.h"
-#include "history/history.h"
+#include "linfuzz/adapter.h"
+#include "linfuzz/history.h"
 #include "recorder/clock.h"
 
 typedef struct lf_thread_log {

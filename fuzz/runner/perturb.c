@@ -4,7 +4,7 @@
 #include <sched.h>
 #include <stddef.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 
 static _Thread_local lf_perturb_state *bound_state;
 

@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "adapter.h"
-#include "check/checker.h"
-#include "history/history.h"
+#include "linfuzz/adapter.h"
+#include "linfuzz/check.h"
+#include "linfuzz/history.h"
 #include "recorder/clock.h"
 #include "recorder/recorder.h"
 #include "runner/pool.h"

@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "adapter.h"
-#include "history/history.h"
+#include "linfuzz/adapter.h"
+#include "linfuzz/history.h"
 #include "runner/perturb.h"
 
 #define LF_WORKLOAD_MAX_THREADS 64

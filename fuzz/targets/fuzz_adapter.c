@@ -1,5 +1,8 @@
-/* libFuzzer harness for one adapter (docs/fuzzing.md). Linked into every build/bin/fuzz_<adapter>; the adapter
- * comes from lf_fuzz_adapter_name, defined by that binary's one-line adapter_name.c.
+/* libFuzzer harness for the adapters (docs/fuzzing.md). One binary carries every adapter it was linked with;
+ * it fuzzes the one named by LINFUZZ_ADAPTER, else by its own file name (fuzz_<adapter>: build/bin/fuzz_* are
+ * hard links to build/bin/linfuzz-fuzz), else the only one it has. Given a `linfuzz` subcommand as its first
+ * argument (`fuzz_my_queue repro ENTRY`, `show`, `triage`, `adapters`, ...) it runs that instead, with its own
+ * adapters: how a target built for an adapter outside this repository reproduces its findings.
  *
  * One execution: the input bytes decode into a fuzz case (fuzz/testcase/fuzz_case.h), which runs `repeats`
  * times on fresh objects; each history is checked (engine auto) and its features go to the fuzzer through
@@ -32,19 +35,22 @@
 #include <string.h>
 #include <time.h>
 
-#include "adapter.h"
-#include "check/checker.h"
+#include "commands.h"
+#include "linfuzz/adapter.h"
+#include "linfuzz/check.h"
 #include "corpus/capture.h"
 #include "corpus/entry.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
 #include "testcase/history_signal.h"
+#include "util/clock.h"
+#include "util/env.h"
+#include "util/parse.h"
 
 #ifndef LINFUZZ_CORPUS_DIR
 #define LINFUZZ_CORPUS_DIR "corpus"
 #endif
 
-extern const char lf_fuzz_adapter_name[];
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
 /* libFuzzer reads every byte of this section as extra coverage counters (cleared before each execution). */
@@ -66,16 +72,7 @@ static struct {
     uint64_t capture_max, captured; /* LINFUZZ_FUZZ_CAPTURE; violations minimised and saved so far */
 } G;
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
-static bool env_off(const char *name) {
-    const char *v = getenv(name);
-    return v && (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off"));
-}
 
 static void print_summary(void) {
     char first[32] = "-", line[PATH_MAX + 512];
@@ -97,32 +94,54 @@ static void print_summary(void) {
     }
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    G.adapter = lf_adapter_find(lf_fuzz_adapter_name);
-    if (!G.adapter) {
-        fprintf(stderr, "linfuzz-fuzz: adapter '%s' is not in this build\n", lf_fuzz_adapter_name);
-        exit(2);
+/* The adapter to fuzz: LINFUZZ_ADAPTER, else the program's name fuzz_<adapter>, else the only one linked in. */
+static const lf_adapter *select_adapter(const char *program) {
+    const char *wanted = getenv("LINFUZZ_ADAPTER");
+    const char *base = program ? strrchr(program, '/') : NULL;
+    base = base ? base + 1 : program;
+    if ((!wanted || !*wanted) && base && !strncmp(base, "fuzz_", 5)) wanted = base + 5;
+    if (wanted && *wanted) {
+        const lf_adapter *a = lf_adapter_find(wanted);
+        if (a) return a;
+        fprintf(stderr, "linfuzz-fuzz: no adapter '%s' in this binary", wanted);
+    } else if (lf_adapter_count() == 1) {
+        return lf_adapter_at(0);
+    } else {
+        fprintf(stderr, "linfuzz-fuzz: %zu adapters in this binary: name one with LINFUZZ_ADAPTER=NAME, or run it as "
+                        "fuzz_NAME", lf_adapter_count());
     }
+    fprintf(stderr, "; it has:");
+    for (size_t i = 0; i < lf_adapter_count(); i++) fprintf(stderr, " %s", lf_adapter_at(i)->name);
+    fprintf(stderr, "\n");
+    return NULL;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    if (*argc >= 2 && lf_cli_is_command((*argv)[1])) exit(lf_cli_main(*argc, *argv));
+    G.adapter = select_adapter(*argc >= 1 ? (*argv)[0] : NULL);
+    if (!G.adapter) exit(2);
     lf_method ms[LF_M_COUNT];
     G.n_methods = lf_fuzz_case_methods(G.adapter, ms);
+    /* The environment (util/env.h: one meaning for every flag; a malformed value stops the run). */
+    char err[256];
     const char *which = getenv("LINFUZZ_FUZZ_SIGNAL");
-    G.signal = which && *which && !env_off("LINFUZZ_FUZZ_SIGNAL");
     G.overlap_only = which && !strcmp(which, "overlap");
     G.witness_only = which && !strcmp(which, "witness");
     G.nearmiss_only = which && !strcmp(which, "nearmiss");
-    G.mutator = !env_off("LINFUZZ_FUZZ_MUTATOR");
-    G.perturb = !env_off("LINFUZZ_FUZZ_PERTURB");
-    const char *keep = getenv("LINFUZZ_KEEP_DUPLICATES"), *cont = getenv("LINFUZZ_FUZZ_CONTINUE");
-    G.keep_duplicates = keep && strcmp(keep, "0") != 0;
-    G.keep_going = cont && strcmp(cont, "0") != 0;
+    bool env_ok = (G.overlap_only || G.witness_only || G.nearmiss_only)
+                      ? (G.signal = true)
+                      : lf_env_flag("LINFUZZ_FUZZ_SIGNAL", false, &G.signal, err, sizeof err);
+    env_ok = env_ok && lf_env_flag("LINFUZZ_FUZZ_MUTATOR", true, &G.mutator, err, sizeof err) &&
+             lf_env_flag("LINFUZZ_FUZZ_PERTURB", true, &G.perturb, err, sizeof err) &&
+             lf_env_flag("LINFUZZ_KEEP_DUPLICATES", false, &G.keep_duplicates, err, sizeof err) &&
+             lf_env_flag("LINFUZZ_FUZZ_CONTINUE", false, &G.keep_going, err, sizeof err) &&
+             lf_env_u64("LINFUZZ_FUZZ_CAPTURE", 1, 1, UINT32_MAX, &G.capture_max, err, sizeof err) &&
+             lf_env_seconds("LINFUZZ_FUZZ_SECONDS", 0, 0, LF_MAX_SECONDS, &G.budget, err, sizeof err);
+    if (!env_ok) {
+        fprintf(stderr, "linfuzz-fuzz: %s (LINFUZZ_FUZZ_SIGNAL also takes overlap, witness or nearmiss)\n", err);
+        exit(2);
+    }
     G.first_violation = -1;
-    const char *capture = getenv("LINFUZZ_FUZZ_CAPTURE");
-    G.capture_max = capture ? strtoull(capture, NULL, 10) : 1;
-    if (G.capture_max < 1) G.capture_max = 1;
-    const char *secs = getenv("LINFUZZ_FUZZ_SECONDS");
-    G.budget = secs ? strtod(secs, NULL) : 0;
     const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
     if (dir && *dir)
         snprintf(G.violations_dir, sizeof G.violations_dir, "%s", dir);
@@ -136,7 +155,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     lf_history_init(&G.history, G.adapter->type);
     lf_check_options_default(&G.check);
     G.check.timeout_s = 5;
-    G.start = now_s();
+    G.start = lf_now_s();
     atexit(print_summary);
     fprintf(stderr,
             "linfuzz-fuzz: adapter %s (%s, %s), history signal %s, structured mutator %s, perturbation %s, "
@@ -160,7 +179,7 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     bool power_of_two = (G.violations & (G.violations - 1)) == 0;
     if (G.captured >= G.capture_max || !power_of_two) return;
     G.captured++;
-    double found_after = now_s() - G.start;
+    double found_after = lf_now_s() - G.start;
     bool first = G.first_violation < 0;
     if (first) G.first_violation = found_after;
     char desc[4096], origin[256], err[512], path[PATH_MAX] = "";
@@ -220,7 +239,7 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (G.budget > 0 && now_s() - G.start >= G.budget) {
+    if (G.budget > 0 && lf_now_s() - G.start >= G.budget) {
         /* _Exit, not exit: libFuzzer treats a target calling exit() as a crash. Everything it keeps (the
          * corpus, crash inputs) is already on disk. */
         print_summary();

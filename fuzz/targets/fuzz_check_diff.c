@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/checker.h"
-#include "format/text_format.h"
-#include "generate/bytes_history.h"
+#include "linfuzz/check.h"
+#include "linfuzz/format.h"
+#include "bytes_history.h"
 
 static lf_verdict run(const lf_history *h, lf_engine e, lf_result *r) {
     lf_check_options o;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/lfz_format.h"
+#include "linfuzz/lfz.h"
 #include "history_equal.h"
 
 static void fail(const char *what, const char *detail) {

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/checker.h"
-#include "format/lfz_format.h"
-#include "format/text_format.h"
+#include "linfuzz/check.h"
+#include "linfuzz/lfz.h"
+#include "linfuzz/format.h"
 #include "history_equal.h"
 
 static void fail(const char *what, const char *detail) {

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "history/history.h"
+#include "linfuzz/history.h"
 
 static inline bool lf_fuzz_histories_equal(const lf_history *a, const lf_history *b) {
     if (a->type != b->type || a->n != b->n || a->has_init != b->has_init) return false;

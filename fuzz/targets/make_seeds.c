@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "corpus/entry.h"
 #include "testcase/fuzz_case.h"
 

@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "adapter.h"
-#include "history/history.h"
+#include "linfuzz/adapter.h"
+#include "linfuzz/history.h"
 #include "recorder/recorder.h"
 #include "runner/pool.h"
 #include "runner/workload.h"

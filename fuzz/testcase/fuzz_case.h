@@ -1,6 +1,6 @@
 /* Fuzz cases: the structured meaning of a fuzzer's input bytes (docs/fuzzing.md, "Input format").
  *
- * A case is an invocation matrix in the spirit of Line-Up (seed-003-004.md §1.7 D): a few threads, each with
+ * A case is an invocation matrix in the spirit of Line-Up ([Burckhardt10]): a few threads, each with
  * a short body of (method, argument) pairs that it repeats `rounds` times, an optional serial prefix run
  * before the threads start (prefill), an optional drain after they stop (observers that make lost updates
  * visible: pop until empty, contains of every key, a final get), a tiny key domain so that keys collide,
@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "runner/perturb.h"
 
 #define LF_FUZZ_CASE_FORMAT "fuzz-case 1" /* recorded in corpus entries as workload_format */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spec/spec.h"
+#include "linfuzz/spec.h"
 
 static inline void bump(uint8_t *c) {
     if (*c != 255) (*c)++;

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "history/history.h"
+#include "linfuzz/history.h"
 
 #define LF_SIGNAL_OUTCOMES 4
 #define LF_SIGNAL_OM (LF_M_COUNT * LF_SIGNAL_OUTCOMES) /* (method, outcome) pairs */

@@ -11,10 +11,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "check/checker.h"
+#include "linfuzz/check.h"
 #include "corpus/capture.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
+#include "util/clock.h"
 
 void lf_replay_options_default(lf_replay_options *o) {
     o->runs = 200;
@@ -23,11 +24,6 @@ void lf_replay_options_default(lf_replay_options *o) {
     o->stop_at_first = false;
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
                   lf_replay_result *r) {
@@ -50,8 +46,8 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
     lf_history h;
     lf_history_init(&h, a->type);
     bool ok = true;
-    double start = now_s();
-    for (uint64_t k = 0; k < o->runs && now_s() - start < o->seconds; k++) {
+    double start = lf_now_s();
+    for (uint64_t k = 0; k < o->runs && lf_now_s() - start < o->seconds; k++) {
         if (!lf_fc_execute(&x, &plan, (unsigned)k, &h)) {
             ok = false;
             break;
@@ -183,10 +179,10 @@ lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data
     /* Read the answer until EOF or the deadline. */
     uint8_t *buf = NULL;
     size_t n = 0, cap = 0;
-    double deadline = now_s() + limit_s;
+    double deadline = lf_now_s() + limit_s;
     bool timed_out = false, nomem = false;
     for (;;) {
-        double left = deadline - now_s();
+        double left = deadline - lf_now_s();
         if (left <= 0) {
             timed_out = true;
             break;
@@ -218,7 +214,7 @@ lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data
     } else {
         /* The child exits right after closing its end; still, never wait past the deadline. */
         while (waitpid(pid, &status, WNOHANG) == 0) {
-            if (now_s() >= deadline) {
+            if (lf_now_s() >= deadline) {
                 kill(pid, SIGKILL);
                 waitpid(pid, &status, 0);
                 timed_out = true;

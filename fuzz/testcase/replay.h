@@ -16,9 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "corpus/entry.h"
-#include "history/history.h"
+#include "linfuzz/history.h"
 
 typedef struct lf_replay_options {
     uint64_t runs;        /* at most this many runs (default 200) */

@@ -6,13 +6,9 @@
 # ASan and libFuzzer and run over their seed corpus; a missing variable is an error.
 # Usage: test_cflite_build.sh      (exit 77, skipped, when clang is missing)
 set -u
+source "$(dirname "$0")/../lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 command -v clang >/dev/null || { echo "clang not found: skipped"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 
 mkdir -p "$tmp/src" "$tmp/out" "$tmp/work"
 ln -s "$ROOT" "$tmp/src/linfuzz"
@@ -54,5 +50,4 @@ done
 (unset OUT; cd "$tmp/src/linfuzz" && bash "$SRC/build.sh") >"$tmp/noenv.log" 2>&1
 [ $? != 0 ] && grep -q 'build.sh: \$OUT is not set' "$tmp/noenv.log" && ok || bad "missing \$OUT: $(cat "$tmp/noenv.log")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -4,14 +4,9 @@
 # with k3 declared linearizable (--expect) fails with exit 1 and says why; bad usage exits 2.
 # Usage: test_fuzz_sh.sh BUILD_DIR
 set -u
+source "$(dirname "$0")/../lib.sh"
 BUILD=$(cd "$1" && pwd)
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-has() { grep -q -- "$2" "$1" && ok || bad "$3: no '$2' in: $(cat "$1")"; }
 fuzz() { BUILD=$BUILD bash "$ROOT/ci/fuzz.sh" --jobs 1 "$@" >"$tmp/out" 2>"$tmp/err"; }
 
 fuzz --seconds 2 --self-seconds 1 --adapters mutex_queue,k3_trylock_queue --out "$tmp/run1"
@@ -48,5 +43,4 @@ has "$tmp/err" "no adapter 'no_such_adapter'" "unknown adapter named"
 fuzz --expect mutex_queue=maybe; [ $? = 2 ] && ok || bad "--expect NAME=maybe accepted"
 fuzz --bogus; [ $? = 2 ] && ok || bad "unknown option accepted"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

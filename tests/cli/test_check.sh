@@ -2,19 +2,10 @@
 # `linfuzz check`: output lines, JSON, exit codes (0 linearizable, 1 violation, 2 usage/malformed, 3 unknown,
 # 4 unreadable file) and how several files combine.
 set -u
+source "$(dirname "$0")/../lib.sh"
 LF=$1
-SHARED=$2
+DATA=$2
 DATA=$(cd "$(dirname "$0")/../data" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_rc() { # expected_rc description cmd...
-  local want=$1 what=$2; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  if [ "$rc" = "$want" ]; then ok; else bad "$what: exit $rc, wanted $want ($(head -c 300 "$tmp/out" "$tmp/err"))"; fi
-}
 
 printf 'type queue\n0 1 2 enq 1\n1 3 4 enq 2\n0 5 6 deq -> 1\n' >"$tmp/lin.hist"
 printf 'type queue\n0 1 2 enq 1\n1 3 4 enq 2\n0 5 6 deq -> 2\n1 7 8 deq -> 1\n' >"$tmp/viol.hist"
@@ -65,11 +56,10 @@ expect_rc 1 "counter violation" "$LF" check "$tmp/counter.hist"
 grep -q 'get -> 0' "$tmp/out" && ! grep -q 'get 0 ->' "$tmp/out" && ok || bad "counter get described: $(cat "$tmp/out")"
 
 # Every hand-checked monitor case, through the command line.
-for f in "$DATA"/seed002/*.hist; do
+for f in "$DATA"/monitor_cases/*.hist; do
   want=$(sed -n '1s/# expect: //p' "$f")
   got=$("$LF" check "$f" | sed -e 's/^[^:]*: //' -e 's/[: ].*//')
   [ "$got" = "$want" ] && ok || bad "$f: $got, wanted $want"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

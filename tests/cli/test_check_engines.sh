@@ -3,12 +3,8 @@
 # " [monitor]", " [hitting d=N]" or " [wgl]"; JSON has "engine" (and "depth" for hitting); --engine hitting
 # only proves (unknown otherwise); --max-depth reaches deeper witnesses.
 set -u
+source "$(dirname "$0")/../lib.sh"
 LF=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 line_is() { # expected_rc expected_line args...
   local rc_want=$1 want=$2; shift 2
   local out rc
@@ -51,5 +47,4 @@ assert [(r["verdict"], r["engine"], r.get("depth")) for r in rows] == [
     ("violation", "wgl", None)], rows
 PY
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

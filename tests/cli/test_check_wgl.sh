@@ -3,19 +3,15 @@
 # the violation explanation in JSON, and budgets: --timeout and --max-memory answer unknown (exit 3) with
 # the budget named, in time.
 set -u
+source "$(dirname "$0")/../lib.sh"
 LF=$1
-SHARED=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+DATA=$2
 
 # etcd: the verdict of every file, as verdicts.txt says.
-"$LF" check --engine wgl "$SHARED"/data/etcd/*.hist >"$tmp/etcd.out"; rc=$?
+"$LF" check --engine wgl "$DATA"/etcd/*.hist >"$tmp/etcd.out"; rc=$?
 [ $rc = 1 ] && ok || bad "etcd: exit $rc (wanted 1)"
 sed -E 's|^.*/(etcd_[0-9]+\.hist): ([a-z]+).*|\1 \2|' "$tmp/etcd.out" | sort >"$tmp/got"
-sort "$SHARED/data/etcd/verdicts.txt" >"$tmp/want"
+sort "$DATA/etcd/verdicts.txt" >"$tmp/want"
 diff -q "$tmp/got" "$tmp/want" >/dev/null && ok || bad "etcd verdicts differ: $(diff "$tmp/got" "$tmp/want" | head -5)"
 
 # JSON: a witness for a linearizable history, prefix and culprits for a violation.
@@ -46,5 +42,4 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 out=$("$LF" check --engine wgl --max-memory 1 "$tmp/hard.hist"); rc=$?
 [ $rc = 3 ] && [[ "$out" == *"unknown: memory budget exhausted"* ]] && ok || bad "max-memory: exit $rc: $out"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -1,16 +1,10 @@
 #!/bin/bash
 # `linfuzz gen` through the command line: output of every type parses and checks, corrupted histories are
 # usually violations, a seed gives the same history, -o writes the same text, bad usage exits 2.
-# Usage: test_gen.sh LINFUZZ_BIN SHARED_DIR
+# Usage: test_gen.sh LINFUZZ_BIN TEST_DATA_DIR
 set -u
+source "$(dirname "$0")/../lib.sh"
 BIN=$1
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-failures=0
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
 
 ALL_TYPES="register cas-register set stack queue pqueue kv counter deque"
 MONITOR_TYPES="register set stack queue pqueue"
@@ -20,25 +14,25 @@ MONITOR_TYPES="register set stack queue pqueue"
 for type in $ALL_TYPES; do
     for seed in 1 2 3 4 5; do
         for extra in "" "--values 3" "--pending 0.5"; do
-            f=$TMP/small-$type-$seed.hist
+            f=$tmp/small-$type-$seed.hist
             "$BIN" gen "$type" 14 --threads 3 --seed "$seed" --peek 0.3 --empty 0.3 $extra >"$f" ||
-                fail "gen $type 14 --seed $seed $extra exited $?"
+                bad "gen $type 14 --seed $seed $extra exited $?"
             "$BIN" check -q --engine brute "$f"
             code=$?
-            [ $code -eq 0 ] || fail "gen $type 14 --seed $seed --peek 0.3 --empty 0.3 $extra: brute force exit $code, want 0"
+            [ $code -eq 0 ] && ok || bad "gen $type 14 --seed $seed --peek 0.3 --empty 0.3 $extra: brute force exit $code, want 0"
         done
     done
 done
 
 # Larger histories parse; the monitor types are decided linearizable by the default engine.
 for type in $ALL_TYPES; do
-    f=$TMP/big-$type.hist
-    "$BIN" gen "$type" 2000 --seed 9 --peek 0.2 --empty 0.2 --threads 8 >"$f" || fail "gen $type 2000 exited $?"
+    f=$tmp/big-$type.hist
+    "$BIN" gen "$type" 2000 --seed 9 --peek 0.2 --empty 0.2 --threads 8 >"$f" || bad "gen $type 2000 exited $?"
     "$BIN" check -q "$f"
     code=$?
     case " $MONITOR_TYPES " in
-    *" $type "*) [ $code -eq 0 ] || fail "gen $type 2000: check exit $code, want 0 (linearizable)" ;;
-    *) [ $code -eq 0 ] || [ $code -eq 3 ] || fail "gen $type 2000: check exit $code, want 0 or 3" ;;
+    *" $type "*) [ $code -eq 0 ] || bad "gen $type 2000: check exit $code, want 0 (linearizable)" ;;
+    *) [ $code -eq 0 ] || [ $code -eq 3 ] || bad "gen $type 2000: check exit $code, want 0 or 3" ;;
     esac
 done
 
@@ -46,39 +40,35 @@ done
 for type in $MONITOR_TYPES; do
     violations=0
     for seed in $(seq 1 20); do
-        "$BIN" gen "$type" 300 --seed "$seed" --peek 0.2 --empty 0.2 --bad 3 >"$TMP/bad.hist" ||
-            fail "gen $type --bad 3 exited $?"
-        "$BIN" check -q "$TMP/bad.hist"
+        "$BIN" gen "$type" 300 --seed "$seed" --peek 0.2 --empty 0.2 --bad 3 >"$tmp/bad.hist" ||
+            bad "gen $type --bad 3 exited $?"
+        "$BIN" check -q "$tmp/bad.hist"
         code=$?
         [ $code -eq 1 ] && violations=$((violations + 1))
-        [ $code -eq 2 ] && fail "gen $type --bad 3 --seed $seed: malformed output"
+        [ $code -eq 2 ] && bad "gen $type --bad 3 --seed $seed: malformed output"
     done
     echo "$type: $violations of 20 corrupted histories are violations"
-    [ $violations -ge 10 ] || fail "$type: only $violations of 20 --bad histories are violations"
+    [ $violations -ge 10 ] && ok || bad "$type: only $violations of 20 --bad histories are violations"
 done
 
 # Determinism: the same seed gives the same bytes; another seed gives other bytes; -o writes the same text.
-"$BIN" gen deque 500 --seed 77 --peek 0.3 --empty 0.3 --bad 2 --pending 0.5 >"$TMP/a.hist"
-"$BIN" gen deque 500 --seed 77 --peek 0.3 --empty 0.3 --bad 2 --pending 0.5 >"$TMP/b.hist"
-"$BIN" gen deque 500 --seed 78 --peek 0.3 --empty 0.3 --bad 2 --pending 0.5 >"$TMP/c.hist"
-"$BIN" gen deque 500 --seed 77 --peek 0.3 --empty 0.3 --bad 2 --pending 0.5 -o "$TMP/d.hist" ||
-    fail "gen -o exited $?"
-cmp -s "$TMP/a.hist" "$TMP/b.hist" || fail "same seed, different output"
-cmp -s "$TMP/a.hist" "$TMP/c.hist" && fail "different seeds, same output"
-cmp -s "$TMP/a.hist" "$TMP/d.hist" || fail "-o FILE differs from standard output"
-grep -q ' ? ' "$TMP/a.hist" || fail "--pending 0.5 produced no pending op"
-[ "$(grep -c '^[0-9]' "$TMP/a.hist")" -eq 500 ] || fail "gen deque 500 did not write 500 ops"
+"$BIN" gen deque 500 --seed 77 --peek 0.3 --empty 0.3 --bad 2 --pending 0.5 >"$tmp/a.hist"
+"$BIN" gen deque 500 --seed 77 --peek 0.3 --empty 0.3 --bad 2 --pending 0.5 >"$tmp/b.hist"
+"$BIN" gen deque 500 --seed 78 --peek 0.3 --empty 0.3 --bad 2 --pending 0.5 >"$tmp/c.hist"
+"$BIN" gen deque 500 --seed 77 --peek 0.3 --empty 0.3 --bad 2 --pending 0.5 -o "$tmp/d.hist" ||
+    bad "gen -o exited $?"
+cmp -s "$tmp/a.hist" "$tmp/b.hist" || bad "same seed, different output"
+cmp -s "$tmp/a.hist" "$tmp/c.hist" && bad "different seeds, same output"
+cmp -s "$tmp/a.hist" "$tmp/d.hist" || bad "-o FILE differs from standard output"
+grep -q ' ? ' "$tmp/a.hist" || bad "--pending 0.5 produced no pending op"
+[ "$(grep -c '^[0-9]' "$tmp/a.hist")" -eq 500 ] || bad "gen deque 500 did not write 500 ops"
 
 # Bad usage exits 2.
 for args in "" "queue" "nosuchtype 10" "queue ten" "queue 10 --peek 2" "queue 10 --threads 0" \
     "queue 10 --values 0" "queue 10 --bogus 1" "queue 10 extra"; do
     "$BIN" gen $args >/dev/null 2>&1
     code=$?
-    [ $code -eq 2 ] || fail "gen $args: exit $code, want 2"
+    [ $code -eq 2 ] && ok || bad "gen $args: exit $code, want 2"
 done
 
-if [ $failures -ne 0 ]; then
-    echo "$failures failures" >&2
-    exit 1
-fi
-echo "all gen tests passed"
+finish

@@ -3,17 +3,8 @@
 # violating history is written and `linfuzz check` confirms it), correct adapters run clean, the TSC clock
 # works where available, and usage errors exit 2.
 set -u
+source "$(dirname "$0")/../lib.sh"
 LF=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_rc() { # expected_rc description cmd...
-  local want=$1 what=$2; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  if [ "$rc" = "$want" ]; then ok; else bad "$what: exit $rc, wanted $want ($(tail -c 400 "$tmp/err"))"; fi
-}
 
 # --- adapters ---
 expect_rc 0 "adapters" "$LF" adapters
@@ -61,5 +52,4 @@ if "$LF" stress ms_queue --clock tsc --runs 1 -q 2>/dev/null; then
   expect_rc 1 "tsc catches" "$LF" stress treiber_aba --clock tsc --seconds 30 --seed 1 --out "$tmp" -q
 fi
 
-echo "test_stress: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

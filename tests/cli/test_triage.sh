@@ -5,19 +5,9 @@
 # crash inputs are replayed (--adapter, or the adapter named by their directory) and their entries saved;
 # table and JSON agree; usage errors exit 2, unreadable paths 4.
 set -u
+source "$(dirname "$0")/../lib.sh"
 LF=$1
 CORPUS=$(cd "$(dirname "$0")/../../corpus" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_rc() { # expected_rc description cmd...
-  local want=$1 what=$2; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  if [ "$rc" = "$want" ]; then ok; else bad "$what: exit $rc, wanted $want ($(head -c 600 "$tmp/out" "$tmp/err"))"; fi
-}
-has() { grep -q -- "$2" "$1" && ok || bad "$3: no '$2' in $(head -c 1500 "$1")"; }
 HEX=0123456789abcdef0123456789abcdef0123456
 
 k3=$(ls "$CORPUS"/k3_trylock_queue/violations/*.lfz | head -1)
@@ -111,5 +101,4 @@ expect_rc 4 "missing path" "$LF" triage "$tmp/no/such/dir"
 has "$tmp/err" "no/such/dir: No such file or directory" "missing path named"
 expect_rc 0 "help" "$LF" triage --help
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -4,20 +4,15 @@
 # leaves a valid corpus entry and a crash input; a correct adapter's target stays clean.
 # Usage: test_fuzz_targets.sh LINFUZZ_BIN BIN_DIR CORPUS_DIR
 set -uo pipefail
+source "$(dirname "$0")/../lib.sh"
 LF=$1 BIN=$2 CORPUS=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # check DESCRIPTION COMMAND...
-  if "${@:2}"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi
-}
 
-# 1. One target per adapter of the registry.
+# 1. One target per adapter of the registry (the hard links fuzz_<adapter> to linfuzz-fuzz, made at build time).
 missing=""
 while read -r name _; do
   [ -x "$BIN/fuzz_$name" ] || missing="$missing $name"
 done < <("$LF" adapters)
-check "every adapter has a fuzz target (missing:${missing:- none}; add it to fuzz/targets/CMakeLists.txt)" test -z "$missing"
+check "every adapter has a fuzz target (missing:${missing:- none})" test -z "$missing"
 
 # 2. A known-buggy adapter: violation found, entry saved, crash input written.
 fuzz_buggy() { # ADAPTER
@@ -52,5 +47,23 @@ LINFUZZ_VIOLATIONS_DIR="$tmp/violations-ok" "$BIN/fuzz_mutex_queue" -runs=300 -m
 rc=$?
 check "fuzz_mutex_queue runs clean (rc $rc)" test "$rc" -eq 0
 check "no entry for the correct adapter" test ! -e "$tmp/violations-ok"
+# 4. The harness answers linfuzz's subcommands with its own adapters, and says which adapter it cannot find.
+"$BIN/fuzz_mutex_queue" adapters --names >"$tmp/names" 2>&1
+check "fuzz_<adapter> adapters --names lists the adapters it carries" grep -qx treiber_aba "$tmp/names"
+if [ -n "${entry:-}" ]; then
+  "$BIN/fuzz_k3_trylock_queue" repro "$entry" --runs 0 >"$tmp/repro-target" 2>&1
+  check "fuzz_<adapter> repro ENTRY works like linfuzz repro (exit 1)" test $? -eq 1
+  "$BIN/fuzz_k3_trylock_queue" show "$entry" >"$tmp/show-target" 2>&1
+  check "fuzz_<adapter> show ENTRY prints the report" grep -q "LINEARIZABILITY VIOLATION" "$tmp/show-target"
+fi
+LINFUZZ_ADAPTER=no_such_adapter "$BIN/linfuzz-fuzz" -runs=1 >"$tmp/noadapter" 2>&1
+rc=$?
+check "an unknown LINFUZZ_ADAPTER is an error (rc $rc) naming the adapters there are" \
+  bash -c "[ $rc -eq 2 ] && grep -q \"no adapter 'no_such_adapter'.*treiber_aba\" '$tmp/noadapter'"
+"$BIN/linfuzz-fuzz" -runs=1 >"$tmp/unnamed" 2>&1
+rc=$?
+check "linfuzz-fuzz without an adapter name asks for one (rc $rc)" \
+  bash -c "[ $rc -eq 2 ] && grep -q 'LINFUZZ_ADAPTER=NAME' '$tmp/unnamed'"
+
 [ "$fail" = 0 ] || { echo "--- logs ---"; tail -n 30 "$tmp"/log-*; }
-exit "$fail"
+finish

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adapter.h"
-#include "check/checker.h"
+#include "linfuzz/adapter.h"
+#include "linfuzz/check.h"
 #include "runner/runner.h"
 #include "runner/workload.h"
 #include "test_util.h"

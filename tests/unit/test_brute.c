@@ -1,5 +1,5 @@
-/* Tests of the brute-force oracle (engines/brute): the hand-checked cases of seed-002 §7 and seed-001 §8
- * (the .hist files of tests/data/seed001 and seed002, expected verdict on their first line), hand-verified
+/* Tests of the brute-force oracle (engines/brute): the hand-checked cases of tests/data/monitor_cases and
+ * tests/data/search_cases (the .hist files, expected verdict on their first line), hand-verified
  * cases for the types and features those do not cover (cas-register, kv, counter, deque, nil values, pending
  * ops), witness validity checked by an independent sequential replay, and the op-count, time and memory
  * limits. */
@@ -11,8 +11,7 @@
 #include <string.h>
 
 #include "brute/brute.h"
-#include "format/format.h"
-#include "format/text_format.h"
+#include "linfuzz/format.h"
 #include "test_util.h"
 
 /* ---- an independent sequential model, used only to replay witnesses and prefixes ----
@@ -369,7 +368,7 @@ static const hand_case HAND[] = {
 
 /* ---- limits ---- */
 
-/* seed-001 §8 fan(k): k concurrent adds of 1..k, then contains 0 -> true. Not linearizable; without the
+/* Case fan(k): k concurrent adds of 1..k, then contains 0 -> true. Not linearizable; without the
  * memo the search tries every order of the adds. */
 static void make_fan(lf_history *h, size_t k) {
     lf_history_init(h, LF_TYPE_SET);
@@ -500,10 +499,10 @@ static void test_permutation_invariance(void) {
 }
 
 int main(void) {
-    int n2 = check_directory(LINFUZZ_TEST_DATA "/seed002");
-    CHECKF(n2 == 73, "seed002: %d cases, want 73", n2);
-    int n1 = check_directory(LINFUZZ_TEST_DATA "/seed001");
-    CHECKF(n1 == 31, "seed001: %d cases, want 31 (H22 cannot be written in format v1)", n1);
+    int n2 = check_directory(LINFUZZ_TEST_DATA "/monitor_cases");
+    CHECKF(n2 == 73, "monitor_cases: %d cases, want 73", n2);
+    int n1 = check_directory(LINFUZZ_TEST_DATA "/search_cases");
+    CHECKF(n1 == 31, "search_cases: %d cases, want 31 (H22 cannot be written in format v1)", n1);
     for (size_t c = 0; c < sizeof HAND / sizeof HAND[0]; c++) check_text(HAND[c].text, HAND[c].want, HAND[c].name);
     test_permutation_invariance();
     test_limits();

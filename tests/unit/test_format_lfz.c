@@ -9,11 +9,10 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "format/format.h"
-#include "format/lfz_format.h"
-#include "format/text_format.h"
+#include "linfuzz/format.h"
+#include "linfuzz/lfz.h"
 #include <xxhash.h>
-#include "history/history.h"
+#include "linfuzz/history.h"
 #include "test_util.h"
 
 static uint64_t rng_state;

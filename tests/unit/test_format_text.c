@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/format.h"
-#include "format/text_format.h"
-#include "history/history.h"
+#include "linfuzz/format.h"
+#include "linfuzz/history.h"
 #include "test_util.h"
 
 #define NAME "t.hist"
@@ -324,7 +323,7 @@ static void test_shared_data(void) {
     char path[512], err[512];
     int files = 0;
     for (int i = 0; i < 200; i++) {
-        snprintf(path, sizeof path, "%s/data/etcd/etcd_%03d.hist", LINFUZZ_SHARED_DIR, i);
+        snprintf(path, sizeof path, "%s/etcd/etcd_%03d.hist", LINFUZZ_TEST_DATA, i);
         FILE *probe = fopen(path, "rb");
         if (!probe) continue;
         fclose(probe);

@@ -5,9 +5,9 @@
  * history contains. */
 #include <string.h>
 
-#include "adapter.h"
-#include "check/checker.h"
-#include "generate/history_gen.h"
+#include "linfuzz/adapter.h"
+#include "linfuzz/check.h"
+#include "linfuzz/generate.h"
 #include "test_util.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"

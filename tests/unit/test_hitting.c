@@ -1,5 +1,5 @@
 /* Tests of the hitting-family prover (engines/hitting/hitting.c, replay.c): the exact depth at which the
- * end-to-end examples of shared/reference/seed-000.md §7 (E1-E4) are proven, pending ops (omitted or
+ * end-to-end examples of [Ozkan19] (E1-E4) are proven, pending ops (omitted or
  * taking effect), prefix sharing, budgets, and on random small histories of every type:
  *  P8 witness soundness — every witness is a linear extension of the completed ops plus some pending ops,
  *     and its replay reproduces every recorded result (witness_util.h);
@@ -13,11 +13,10 @@
 #include <string.h>
 
 #include "brute/brute.h"
-#include "format/format.h"
-#include "format/text_format.h"
-#include "generate/history_gen.h"
+#include "linfuzz/format.h"
+#include "linfuzz/generate.h"
 #include "hitting/hitting.h"
-#include "spec/spec.h"
+#include "linfuzz/spec.h"
 #include "test_util.h"
 #include "witness_util.h"
 
@@ -33,14 +32,14 @@ static void prove(const lf_history *h, int max_depth, lf_result *r, lf_hitting_s
     lf_hitting_options_default(&o);
     o.max_depth = max_depth;
     o.want_witness = true;
-    o.chains = HIT_CHAINS_THREADS; /* the convention of seed-000 §7 */
+    o.chains = HIT_CHAINS_THREADS; /* the convention of [Ozkan19] */
     lf_spec_env env;
     lf_spec_env_of_history(h, &env);
     lf_result_init(r);
     lf_hitting_check_spec(lf_spec_builtin(h->type), &env, &o, r, st);
 }
 
-/* ---- E1-E4 (seed-000 §7), exact first depth ---- */
+/* ---- E1-E4 ([Ozkan19]'s examples), exact first depth ---- */
 
 typedef struct {
     const char *name, *text;
@@ -375,18 +374,18 @@ static void test_pending_random(void) {
     printf("pending: %zu linearizable by brute force, %zu proven at depth <= 3\n", lin, proven);
 }
 
-/* The etcd histories (shared/data/etcd): many pending ops (timed-out writes and CASes). Every proof is of a
+/* The etcd histories (tests/data/etcd): many pending ops (timed-out writes and CASes). Every proof is of a
  * history that porcupine's test suite calls linearizable, and most of those are proven at a small depth. */
 static void test_etcd(void) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/data/etcd/verdicts.txt", LINFUZZ_SHARED_DIR);
+    snprintf(path, sizeof path, "%s/etcd/verdicts.txt", LINFUZZ_TEST_DATA);
     FILE *f = fopen(path, "r");
     CHECKF(f != NULL, "cannot open %s", path);
     if (!f) return;
     char name[256], verdict[64];
     size_t files = 0, lin = 0, proven[4] = {0}, wrong = 0;
     while (fscanf(f, "%255s %63s", name, verdict) == 2) {
-        snprintf(path, sizeof path, "%s/data/etcd/%s", LINFUZZ_SHARED_DIR, name);
+        snprintf(path, sizeof path, "%s/etcd/%s", LINFUZZ_TEST_DATA, name);
         lf_history h;
         char err[300];
         if (lf_history_read(path, &h, err, sizeof err) != LF_OK) {

@@ -1,5 +1,5 @@
 /* Tests of the strong d-hitting family construction (engines/hitting/poset.c, family.c): the golden
- * families and both published-bug regressions of shared/reference/seed-000.md §7 (R1: literal pseudocode
+ * families and both published-bug regressions of [Ozkan19] (R1: literal pseudocode
  * with a return-time order; R2: the artifact's case-2 comparison), and the property tests P1-P7, P10, P11
  * on random interval orders, every "strongly hits" checked against Definition 4.1 directly. A fifth of the
  * random histories have a pending op: the properties then hold over the completed ops (pending ops are in
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generate/history_gen.h"
+#include "linfuzz/generate.h"
 #include "hitting/family.h"
 #include "hitting/poset.h"
 #include "test_util.h"
@@ -147,7 +147,7 @@ static hit_poset poset_of(const interval *v, size_t n, hit_chain_mode mode) {
     return p;
 }
 
-/* ---- golden examples (seed-000.md §7; chains = threads, ids in call order) ---- */
+/* ---- golden examples ([Ozkan19]; chains = threads, ids in call order) ---- */
 
 static void test_golden(void) {
     {   /* G-seq: one schedule at every depth */

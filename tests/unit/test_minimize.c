@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "brute/brute.h"
-#include "generate/history_gen.h"
-#include "minimize/minimize.h"
+#include "linfuzz/generate.h"
+#include "linfuzz/minimize.h"
 #include "test_util.h"
 
 static lf_verdict brute(const lf_history *h) {
@@ -206,7 +206,7 @@ static void push_op(lf_history *h, uint32_t thread, uint64_t call, uint64_t ret,
     lf_history_push(h, &op);
 }
 
-/* seed-003-004.md §3.1: dropping push(b) from push(b); pop->b || pop->b leaves a violation for a fake reason.
+/* [Cirisci20]: dropping push(b) from push(b); pop->b || pop->b leaves a violation for a fake reason.
  * The value is one unit: either all three ops stay or none; and none would leave nothing. */
 static void never_fake_reasons(void) {
     lf_history h, out;

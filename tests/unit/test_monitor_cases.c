@@ -1,4 +1,4 @@
-/* Monitors on hand-checked histories: every seed-002 §7 case (tests/data/seed002), the seed-001 §8 cases the
+/* Monitors on hand-checked histories: every hand-checked case (tests/data/monitor_cases), the tests/data/search_cases cases the
  * monitors apply to, tie semantics, pending operations, and the culprits named in violation reports. */
 #include <dirent.h>
 #include <stdbool.h>
@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/result.h"
-#include "format/format.h"
-#include "format/text_format.h"
+#include "linfuzz/check.h"
+#include "linfuzz/format.h"
 #include "monitor/monitor.h"
 #include "test_util.h"
 
@@ -102,9 +101,9 @@ static bool has_culprit(const lf_result *r, uint32_t op) {
 }
 
 int main(void) {
-    int n002 = run_dir(LINFUZZ_TEST_DATA "/seed002", true);
-    CHECKF(n002 == 73, "expected all 73 seed-002 cases decided, got %d", n002);
-    run_dir(LINFUZZ_TEST_DATA "/seed001", false);
+    int n002 = run_dir(LINFUZZ_TEST_DATA "/monitor_cases", true);
+    CHECKF(n002 == 73, "expected all 73 monitor cases decided, got %d", n002);
+    run_dir(LINFUZZ_TEST_DATA "/search_cases", false);
 
     /* Tie semantics: equal stamps are concurrent (invocation before response). */
     expect("tie push/empty", "type stack\n0 1 2 push 1\n1 2 3 pop -> empty\n", LF_LINEARIZABLE);

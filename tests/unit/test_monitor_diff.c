@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "brute/brute.h"
-#include "format/text_format.h"
-#include "generate/history_gen.h"
+#include "linfuzz/format.h"
+#include "linfuzz/generate.h"
 #include "monitor/monitor.h"
 #include "test_util.h"
 

@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "brute/brute.h"
-#include "check/checker.h"
+#include "linfuzz/check.h"
 #include "check/pipeline.h"
-#include "format/text_format.h"
-#include "generate/history_gen.h"
+#include "linfuzz/format.h"
+#include "linfuzz/generate.h"
 #include "test_util.h"
 #include "witness_util.h"
 
@@ -53,7 +53,7 @@ static const attribution CASES[] = {
     /* Ambiguous (1 written twice), witness at depth 1. */
     {"ambiguous d1", "type register\n0 0 10 write 1\n1 1 11 write 1\n2 2 12 read -> 1\n", LF_LINEARIZABLE,
      "hitting", 1},
-    /* E2 of seed-000 §7 plus a later write of 1 that makes it ambiguous: depth 2. */
+    /* E2 of [Ozkan19]'s examples plus a later write of 1 that makes it ambiguous: depth 2. */
     {"ambiguous d2", "type register\n0 0 10 read -> 0\n1 1 11 write 1\n2 2 12 read -> 1\n0 20 21 write 1\n",
      LF_LINEARIZABLE, "hitting", 2},
     /* E3b (depth 4) made ambiguous: beyond the pipeline's depth 2, so WGL proves it. */

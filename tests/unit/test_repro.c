@@ -7,10 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "corpus/capture.h"
 #include "corpus/entry.h"
-#include "format/lfz_format.h"
+#include "linfuzz/lfz.h"
 #include "test_util.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adapter.h"
-#include "check/checker.h"
+#include "linfuzz/adapter.h"
+#include "linfuzz/check.h"
 #include "recorder/recorder.h"
 #include "runner/pool.h"
 #include "runner/runner.h"

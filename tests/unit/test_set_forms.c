@@ -1,10 +1,10 @@
 /* The set monitor's two forms agree: the direct one lf_monitor_check uses (no standardisation) and the
- * standardised one of seed-002 §4.2, on large generated histories (linearizable, corrupted, with pending ops
+ * standardised one of [Lee25], on large generated histories (linearizable, corrupted, with pending ops
  * and timestamp ties) where the brute-force oracle cannot go. */
 #include <stdio.h>
 #include <string.h>
 
-#include "generate/history_gen.h"
+#include "linfuzz/generate.h"
 #include "monitor/monitors.h"
 #include "monitor/standardize.h"
 #include "test_util.h"

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generate/history_gen.h"
-#include "spec/spec.h"
+#include "linfuzz/generate.h"
+#include "linfuzz/spec.h"
 #include "test_util.h"
 
 #define MAXV 2048

@@ -12,11 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "adapter.h"
+#include "linfuzz/adapter.h"
 #include "corpus/capture.h"
 #include "corpus/entry.h"
 #include "corpus/triage.h"
-#include "format/text_format.h"
+#include "linfuzz/format.h"
 #include "test_util.h"
 #include "testcase/fuzz_case.h"
 #include "testcase/replay.h"

@@ -7,9 +7,9 @@
 
 #include "corpus/capture.h"
 #include "corpus/entry.h"
-#include "format/lfz_format.h"
-#include "generate/history_gen.h"
-#include "report/report.h"
+#include "linfuzz/lfz.h"
+#include "linfuzz/generate.h"
+#include "linfuzz/report.h"
 #include "test_util.h"
 
 static bool same_history(const lf_history *a, const lf_history *b) {

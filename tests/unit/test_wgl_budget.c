@@ -13,9 +13,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "check/checker.h"
+#include "linfuzz/check.h"
 #include "test_util.h"
 #include "wgl/wgl.h"
+#include "util/clock.h"
 
 #define WIDE 26
 #define QWIDE 12
@@ -32,11 +33,6 @@
 #define RSS_SLACK_MIB 8
 #endif
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static long max_rss_kib(void) {
     struct rusage ru;
@@ -91,9 +87,9 @@ static void run(const lf_history *h, double timeout, size_t mem, uint64_t steps,
     o.max_memory_bytes = mem;
     o.max_steps = steps;
     lf_result_init(r);
-    double t0 = now_s();
+    double t0 = lf_now_s();
     lf_wgl_check(h, &o, r);
-    *secs = now_s() - t0;
+    *secs = lf_now_s() - t0;
 }
 
 int main(void) {
@@ -135,9 +131,9 @@ int main(void) {
     co.timeout_s = 0.3;
     co.engine = LF_ENGINE_WGL;
     lf_result_init(&r);
-    double t0 = now_s();
+    double t0 = lf_now_s();
     lf_check(&h, &co, &r);
-    secs = now_s() - t0;
+    secs = lf_now_s() - t0;
     CHECKF(r.verdict == LF_UNKNOWN && strcmp(r.engine, "wgl") == 0 && strstr(r.reason, "time budget"),
            "lf_check wgl: %s by %s: %s", lf_verdict_name(r.verdict), r.engine, r.reason);
     CHECKF(secs < 0.3 + 0.3, "lf_check wgl took %.3f s", secs);

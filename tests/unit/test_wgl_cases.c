@@ -1,4 +1,4 @@
-/* WGL on the hand-checked histories of seed-001 §8 (tests/data/seed001, expected verdict on the first
+/* WGL on the hand-checked histories of tests/data/search_cases ( expected verdict on the first
  * line) under every search variant (partitioned or not, cache on or off, per-thread or bitset keys), with
  * every witness and every linearizable prefix checked; the true forms of H21/H22 (empty() and size()
  * observe the whole set) through a user-defined spec; sound coarse partition keys (H31); the fan(k)
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/format.h"
+#include "linfuzz/format.h"
 #include "test_util.h"
 #include "wgl/wgl.h"
 #include "wgl_test_util.h"
@@ -81,7 +81,7 @@ static void check_result(const char *what, const lf_history *h, const lf_result 
 }
 
 static int seed_cases(void) {
-    const char *dir = LINFUZZ_TEST_DATA "/seed001";
+    const char *dir = LINFUZZ_TEST_DATA "/search_cases";
     DIR *d = opendir(dir);
     CHECKF(d != NULL, "cannot open %s", dir);
     if (!d) return 0;
@@ -288,7 +288,7 @@ static void fan_cases(void) {
         lf_wgl_check(&h, &o, &split);
         CHECKF(with.verdict == LF_VIOLATION && without.verdict == LF_VIOLATION && split.verdict == LF_VIOLATION,
                "fan(%d): %s / %s / %s", k, with.reason, without.reason, split.reason);
-        /* With the cache each configuration is expanded once: about (k+2) 2^(k-1) steps (seed-001 §2.5). */
+        /* With the cache each configuration is expanded once: about (k+2) 2^(k-1) steps ([Horn15]). */
         CHECKF(with.steps <= (uint64_t)(k + 2) << k, "fan(%d): %" PRIu64 " steps with the cache", k, with.steps);
         if (k >= 7)
             CHECKF(without.steps > 10 * with.steps, "fan(%d): the cache saves little (%" PRIu64 " vs %" PRIu64 ")", k,
@@ -347,7 +347,7 @@ static void explanation_cases(void) {
 
 int main(void) {
     int files = seed_cases();
-    CHECKF(files >= 31, "expected the 31 seed-001 case files, found %d", files);
+    CHECKF(files >= 31, "expected the 31 search case files, found %d", files);
     user_spec_cases();
     fan_cases();
     explanation_cases();

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "brute/brute.h"
-#include "format/text_format.h"
-#include "generate/history_gen.h"
+#include "linfuzz/format.h"
+#include "linfuzz/generate.h"
 #include "test_util.h"
 #include "wgl/wgl.h"
 #include "wgl_test_util.h"

@@ -1,4 +1,4 @@
-/* WGL on the 102 real etcd cas-register histories of shared/data/etcd (Jepsen, via porcupine's test data)
+/* WGL on the 102 real etcd cas-register histories of tests/data/etcd (Jepsen, via porcupine's test data)
  * against verdicts.txt: every verdict must match, every witness must be a valid linearization and every
  * violation must come with a valid linearizable prefix and the ops that could not go next. Also through
  * lf_check (engine wgl, and auto, whose last resort for cas-registers is WGL). */
@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/checker.h"
-#include "format/format.h"
+#include "linfuzz/check.h"
+#include "linfuzz/format.h"
 #include "test_util.h"
 #include "wgl/wgl.h"
 #include "wgl_test_util.h"
 
-#define ETCD_DIR LINFUZZ_SHARED_DIR "/data/etcd"
+#define ETCD_DIR LINFUZZ_TEST_DATA "/etcd"
 
 int main(void) {
     FILE *f = fopen(ETCD_DIR "/verdicts.txt", "r");

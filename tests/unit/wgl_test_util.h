@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "brute/brute.h"
-#include "check/result.h"
-#include "history/history.h"
-#include "spec/spec.h"
+#include "linfuzz/check.h"
+#include "linfuzz/history.h"
+#include "linfuzz/spec.h"
 
 /* The verdict named on a "# expect: linearizable|violation" first line; LF_UNKNOWN when absent. */
 static inline lf_verdict expect_of_file(const char *path) {

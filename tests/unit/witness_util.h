@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "history/history.h"
-#include "spec/spec.h"
+#include "linfuzz/history.h"
+#include "linfuzz/spec.h"
 
 static bool witness_valid(const lf_history *h, const uint32_t *w, size_t len) {
     size_t n = h->n;

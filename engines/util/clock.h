@@ -1,0 +1,9 @@
+/* The one monotonic clock of linfuzz: seconds since an arbitrary start, for deadlines, time budgets, progress
+ * lines and benchmarks (engines and the fuzzing layer alike). Never the wall clock, which can jump. */
+#ifndef LINFUZZ_UTIL_CLOCK_H
+#define LINFUZZ_UTIL_CLOCK_H
+
+/* CLOCK_MONOTONIC, in seconds. */
+double lf_now_s(void);
+
+#endif

@@ -1,0 +1,53 @@
+/* `linfuzz` subcommand dispatch. Dispatches to one subcommand per file (cmd_*.c); lf_cli_main is also what a fuzz
+ * target runs when its first argument is a subcommand (fuzz/targets/fuzz_adapter.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command COMMANDS[] = {
+    {"check", cmd_check, "check history files for linearizability"},
+    {"convert", cmd_convert, "convert a history between text (.hist) and compressed (.lfz)"},
+    {"stress", cmd_stress, "fuzz an adapter with random concurrent workloads until a violation"},
+    {"adapters", cmd_adapters, "list the data structures under test"},
+    {"gen", cmd_gen, "write a random history (linearizable by construction unless --bad)"},
+    {"repro", cmd_repro, "re-check a violation entry and re-run its workload"},
+    {"show", cmd_show, "print the report of a violation entry (or its histories, metadata, input)"},
+    {"triage", cmd_triage, "group violation entries and fuzzer crash inputs by signature, one line per bug"},
+};
+#define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
+
+int lf_cli_is_command(const char *name) {
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(name, COMMANDS[i].name)) return 1;
+    return 0;
+}
+
+static void usage(FILE *out) {
+    fprintf(out, "usage: linfuzz <command> [options] [args]\n\ncommands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++) fprintf(out, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    fprintf(out, "\n'linfuzz <command> --help' describes a command. Exit codes: 0 ok/linearizable, 1 violation,\n"
+                 "2 bad usage or malformed input, 3 unknown, 4 I/O error.\n");
+}
+
+int lf_cli_main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return LF_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return LF_EXIT_OK;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(argv[1], COMMANDS[i].name)) return COMMANDS[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "linfuzz: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return LF_EXIT_USAGE;
+}

@@ -1,0 +1,83 @@
+/* Adapter interface: how the runner drives one concurrent data structure under test.
+ *
+ * An adapter is one constant struct: a name, the specification type it claims to implement (lf_type), whether
+ * it is expected to be linearizable, create/destroy, and a single `op` entry point that performs one method
+ * call. The runner calls `op` concurrently from several threads on one object; everything else is called from
+ * one thread with no op in flight. docs/writing-an-adapter.md has a complete example. */
+#ifndef LINFUZZ_ADAPTER_H
+#define LINFUZZ_ADAPTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linfuzz/history.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* LF_YIELD(): a point where the harness may inject a busy-wait or sched_yield to widen race windows. Put it
+ * between the shared-memory steps of an operation (after a load whose value is acted on later, before a CAS,
+ * inside a lock). It compiles to nothing unless the file is built with LINFUZZ_HARNESS, so the same source can
+ * be used outside the fuzzer at no cost. */
+#ifdef LINFUZZ_HARNESS
+void lf_yield_point(void);
+#define LF_YIELD() lf_yield_point()
+#else
+#define LF_YIELD() ((void)0)
+#endif
+
+/* Bit of method m in lf_adapter.methods. */
+#define LF_METHOD_BIT(m) (UINT32_C(1) << (m))
+
+/* Performs one call of method m (a method of the adapter's type) with args[0..nargs-1] on obj.
+ * Returns the result kind as the history records it: LF_K_NONE for methods without a result (write, push, enq,
+ * insert, put, inc), LF_K_INT with the value stored in *value, or LF_K_EMPTY/TRUE/FALSE/OK/FAIL/NIL.
+ * Values inserted by the runner are always >= 1, so an adapter may use 0 internally as "no value". */
+typedef lf_kind (*lf_adapter_op_fn)(void *obj, lf_method m, const int64_t *args, int64_t *value);
+
+typedef struct lf_adapter {
+    const char *name;    /* unique, [a-z0-9_-]: used on the command line */
+    const char *summary; /* one line: the algorithm, and for a known-buggy adapter the bug */
+    lf_type type;        /* the specification its histories are checked against */
+    bool linearizable;   /* expected verdict: false for the known-buggy and relaxed adapters */
+    uint32_t methods;    /* LF_METHOD_BIT mask of the methods `op` implements (a subset of the type's) */
+    /* A fresh, empty object. max_ops is an upper bound on the calls the run will make (sizes pools that
+     * never reuse memory during a run). Returns NULL when out of memory. */
+    void *(*create)(size_t max_ops);
+    /* Frees the object and everything it allocated. No thread is inside the object any more. */
+    void (*destroy)(void *obj);
+    lf_adapter_op_fn op;
+    /* Optional (NULL = nothing to do): called by every worker thread before its first and after its last op
+     * on obj, e.g. to register the thread with an RCU library. */
+    void (*thread_enter)(void *obj);
+    void (*thread_leave)(void *obj);
+} lf_adapter;
+
+/* ---- registration: one line in the adapter's own file ----
+ *
+ *     const lf_adapter my_queue_adapter = { .name = "my_queue", ... };
+ *     LF_REGISTER_ADAPTER(my_queue_adapter);
+ *
+ * puts a pointer to the adapter into the linker section "lf_adapters"; every program the file is linked into
+ * (the `linfuzz` command, a fuzz target built with linfuzz_add_fuzz_target, a test) finds it there. No list to
+ * edit anywhere else. Link adapter files as object files (a CMake OBJECT library, or the sources themselves),
+ * not from a static archive, whose unreferenced members the linker would drop. */
+#define LF_REGISTER_ADAPTER(var)                                                                              \
+    __attribute__((used, section("lf_adapters"), aligned(sizeof(void *)))) static const lf_adapter *const  \
+        lf_registered_##var = &(var)
+
+/* ---- the adapters linked into this program (fuzz/runner/registry.c) ----
+ * Ordered: the adapters expected to be linearizable first, then the known-buggy ones, each by name. */
+size_t lf_adapter_count(void);
+/* The i-th adapter, or NULL when i >= lf_adapter_count(). */
+const lf_adapter *lf_adapter_at(size_t i);
+/* The adapter called name, or NULL. */
+const lf_adapter *lf_adapter_find(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

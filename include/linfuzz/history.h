@@ -1,0 +1,142 @@
+/* History model: the operations of one concurrent object, as recorded (call/return stamps per thread).
+ *
+ * Every engine, format and tool works on lf_history. One op is 48 bytes so that a million-op history
+ * fits comfortably in memory next to the checkers' own structures. The type and method tables here are
+ * the single source of truth for names, arities and allowed results (see docs/formats.md). */
+#ifndef LINFUZZ_HISTORY_H
+#define LINFUZZ_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum lf_type {
+    LF_TYPE_REGISTER,
+    LF_TYPE_CAS_REGISTER,
+    LF_TYPE_SET,
+    LF_TYPE_STACK,
+    LF_TYPE_QUEUE,
+    LF_TYPE_PQUEUE,
+    LF_TYPE_KV,
+    LF_TYPE_COUNTER,
+    LF_TYPE_DEQUE,
+    LF_TYPE_COUNT
+} lf_type;
+
+typedef enum lf_method {
+    LF_M_WRITE, LF_M_READ, LF_M_CAS,            /* register, cas-register */
+    LF_M_ADD, LF_M_REMOVE, LF_M_CONTAINS,       /* set */
+    LF_M_PUSH, LF_M_POP, LF_M_PEEK,             /* stack (peek is shared with queue, pqueue) */
+    LF_M_ENQ, LF_M_DEQ,                         /* queue */
+    LF_M_INSERT, LF_M_POLL,                     /* pqueue (min first) */
+    LF_M_PUT, LF_M_GET, LF_M_DELETE,            /* kv (get is shared with counter) */
+    LF_M_INC,                                   /* counter */
+    LF_M_PUSH_FRONT, LF_M_PUSH_BACK, LF_M_POP_FRONT, LF_M_POP_BACK, LF_M_PEEK_FRONT, LF_M_PEEK_BACK,
+    LF_M_COUNT
+} lf_method;
+
+/* Kind of an argument or result. Arguments are INT or NIL. */
+typedef enum lf_kind {
+    LF_K_NONE = 0, /* no result (methods without "->") */
+    LF_K_INT,
+    LF_K_NIL,
+    LF_K_EMPTY,
+    LF_K_TRUE,
+    LF_K_FALSE,
+    LF_K_OK,
+    LF_K_FAIL,
+    LF_K_PENDING, /* the op has no response: ret is meaningless and the result unknown */
+    LF_K_COUNT
+} lf_kind;
+
+#define LF_KBIT(k) (1u << (k))
+
+/* What an op does to the abstract state, as the monitors and minimiser see it. */
+typedef enum lf_role {
+    LF_ROLE_INSERT,  /* write, add, push, enq, insert, put, push_front/back, inc */
+    LF_ROLE_REMOVE,  /* remove, pop, deq, poll, delete, pop_front/back */
+    LF_ROLE_OBSERVE, /* read, contains, peek, get: never changes the state */
+    LF_ROLE_UPDATE   /* cas: may change the state depending on it */
+} lf_role;
+
+typedef struct lf_method_info {
+    lf_type type;
+    lf_method method;
+    const char *name;
+    uint8_t nargs;    /* exact number of arguments */
+    uint16_t results; /* LF_KBIT mask of allowed result kinds; LF_KBIT(LF_K_NONE) = no "->" part */
+    lf_role role;
+} lf_method_info;
+
+/* One operation. Arguments and result are 64-bit integers unless their kind says otherwise. */
+typedef struct lf_op {
+    uint64_t call;
+    uint64_t ret;      /* meaningless when res_kind == LF_K_PENDING */
+    int64_t arg[2];    /* arg[i] meaningful when arg i is LF_K_INT */
+    int64_t res;       /* meaningful when res_kind == LF_K_INT */
+    uint32_t thread;
+    uint8_t method;    /* lf_method */
+    uint8_t arg_nil;   /* bit i set: argument i is nil */
+    uint8_t res_kind;  /* lf_kind */
+    uint8_t reserved;
+} lf_op;
+
+typedef struct lf_history {
+    lf_type type;
+    bool has_init;     /* registers: an "init" line was given; without one, init_kind is LF_K_INT and init 0 */
+    uint8_t init_kind; /* LF_K_INT or LF_K_NIL */
+    int64_t init;
+    lf_op *ops;
+    size_t n, cap;
+} lf_history;
+
+/* ---- type and method tables ---- */
+const char *lf_type_name(lf_type t);
+bool lf_type_from_name(const char *name, size_t len, lf_type *out);
+/* The method of type t called name, or NULL. */
+const lf_method_info *lf_method_lookup(lf_type t, const char *name, size_t len);
+const lf_method_info *lf_method_info_of(lf_type t, lf_method m);
+const char *lf_method_name(lf_method m);
+const char *lf_kind_name(lf_kind k); /* "nil", "empty", "true", ... ("int" for LF_K_INT) */
+
+static inline bool lf_op_pending(const lf_op *op) { return op->res_kind == LF_K_PENDING; }
+static inline bool lf_arg_is_nil(const lf_op *op, int i) { return (op->arg_nil >> i) & 1u; }
+/* Real-time order: a precedes b iff a returned strictly before b was called. */
+static inline bool lf_precedes(const lf_op *a, const lf_op *b) {
+    return !lf_op_pending(a) && a->ret < b->call;
+}
+
+/* ---- building histories ---- */
+void lf_history_init(lf_history *h, lf_type type);
+void lf_history_free(lf_history *h);
+/* Appends a copy of op; returns false only when memory runs out. */
+bool lf_history_push(lf_history *h, const lf_op *op);
+bool lf_history_copy(lf_history *dst, const lf_history *src);
+/* dst := the ops of src selected by keep[i] (in order); type and init are copied. */
+bool lf_history_select(lf_history *dst, const lf_history *src, const bool *keep);
+
+/* Structural validation (well-formedness, not linearizability): known method for the type, argument and
+ * result kinds allowed, call <= ret, each thread sequential (prev.ret < next.call), nothing after a
+ * thread's pending op. On failure writes a message naming the op (by index) into err and returns the index
+ * of the offending op; returns SIZE_MAX when the history is well-formed. */
+size_t lf_history_validate(const lf_history *h, char *err, size_t errlen);
+
+/* Writes a one-op description such as "t3 [12,15] pop -> 7" (no newline) of an op of type t.
+ * Returns chars written. */
+int lf_op_describe_typed(char *buf, size_t len, lf_type t, const lf_op *op);
+/* The same without the type: exact for every method except "get", which is printed as kv's get (one
+ * argument); describe counter ops with lf_op_describe_typed. */
+int lf_op_describe(char *buf, size_t len, const lf_op *op);
+
+/* True when every value is inserted at most once (the monitors' precondition; see the format spec). */
+bool lf_history_unambiguous(const lf_history *h);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

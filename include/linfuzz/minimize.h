@@ -1,0 +1,90 @@
+/* Sound minimisation of a non-linearizable history ([Cirisci20]).
+ *
+ * Deleting arbitrary operations from a history can invent violations (drop a push and a later pop looks
+ * impossible), so the minimiser only uses reductions R with the property "R(H) non-linearizable implies H
+ * non-linearizable". Every history it returns is therefore a genuine proof of the violation in H:
+ *
+ *  - drop a whole value: the insert(s) of value v together with every op that returned or observed v
+ *    (register, stack, queue, pqueue, deque), or every op on key k (set, kv: P-compositionality). Projecting a
+ *    legal sequential history of these types onto the other values leaves it legal, so a linearizable H
+ *    would give a linearizable R(H);
+ *  - drop a state-preserving op: an observer (read, contains, peek, get) or an update whose result says it
+ *    did nothing (add/remove/delete -> false, pop/deq/poll -> empty, cas -> fail). Removing such an op from
+ *    a witness leaves the witness legal;
+ *  - cut a prefix by time (optional): linearizability is prefix-closed, so the shortest prefix of events that
+ *    is still a violation ends at the first impossible return; ops in flight at the cut become pending;
+ *  - drop everything before a forced state (optional): at a quiescent op (every other op returned before
+ *    it was called or was called after it returned) that fixes the state whatever came before and is legal
+ *    on the initial state (a register write; an empty result of a stack, queue, pqueue or deque; on a set or
+ *    kv history of one key, a result saying the key was absent, or a put), every linearisation passes through
+ *    that same state, so a violating suffix from there proves the whole history a violation.
+ *
+ * A reduction is kept only when the checker says "violation" for the smaller history; "unknown" (a budget ran
+ * out) keeps the larger one, so budgets only make the result less minimal, never unsound. cas-register and
+ * counter histories have no value reduction (a cas or an inc is meaningful only with all the others). */
+#ifndef LINFUZZ_MINIMIZE_H
+#define LINFUZZ_MINIMIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linfuzz/check.h"
+#include "linfuzz/history.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lf_minimize_options {
+    lf_check_options check; /* how each candidate is checked (engine auto, per-check timeout) */
+    bool cut_prefix;        /* also cut at the first impossible return (may leave pending ops) */
+    bool drop_forced_prefix; /* also drop what comes before the last quiescent state-forcing op */
+    size_t max_checks;      /* candidate checks in all; 0: LF_MINIMIZE_DEFAULT_CHECKS */
+    double timeout_s;       /* wall-clock budget of the whole minimisation; 0: none */
+} lf_minimize_options;
+
+#define LF_MINIMIZE_DEFAULT_CHECKS 20000
+
+typedef struct lf_minimize_stats {
+    size_t checks;            /* candidate histories checked */
+    size_t values_dropped;    /* whole values (or keys) removed */
+    size_t observers_dropped; /* state-preserving ops removed */
+    size_t ops_cut;           /* ops removed by the prefix cut (called after it) */
+    size_t ops_made_pending;  /* ops in flight at the cut, kept as pending */
+    bool cut;                 /* a prefix cut was applied */
+    uint64_t cut_stamp;       /* the cut: the return stamp of the first impossible return */
+    bool suffix;              /* the ops before a forced state were dropped */
+    uint64_t suffix_stamp;    /* the call stamp of the op that forces the state (the first op kept) */
+    size_t ops_before_suffix; /* ops dropped by that */
+    bool complete;            /* no reduction is left to try (false: a budget stopped the search) */
+} lf_minimize_stats;
+
+/* Defaults: engine auto with a 2 s per-check timeout, both cuts on, LF_MINIMIZE_DEFAULT_CHECKS, 60 s. */
+void lf_minimize_options_default(lf_minimize_options *o);
+
+/* Minimises h, which should be a violation under o->check. Returns the verdict of h itself: when it is
+ * LF_VIOLATION, out (initialised here; free it with lf_history_free) is a violating history obtained from h by
+ * the sound reductions above, and usually much smaller; otherwise out is a copy of h. Returns LF_UNKNOWN with
+ * out empty when memory runs out. stats may be NULL. */
+lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_history *out, lf_minimize_stats *stats);
+
+/* ---- the reductions' building blocks, for tests and triage tools ---- */
+
+/* True when op cannot change the state of its type (see above). Pending ops are state-preserving only when
+ * their method is an observer. */
+bool lf_op_state_preserving(lf_type t, const lf_op *op);
+
+/* The value (or key) an op belongs to for whole-value dropping: false when the type has no value reduction
+ * or the op carries no value (pop -> empty, counter inc, ...). Values are compared with their nil flag. */
+typedef struct lf_value_key {
+    int64_t value;
+    bool nil;
+} lf_value_key;
+bool lf_op_value_key(lf_type t, const lf_op *op, lf_value_key *key);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
