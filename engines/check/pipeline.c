@@ -187,7 +187,7 @@ static void check_part(pipeline *pl, const lf_op *ops, size_t n, const uint32_t 
     wgl_search_opts sopts = {true, false, o->want_witness, false};
     wgl_part_result wr;
     memset(&wr, 0, sizeof wr);
-    wgl_decide(pl->spec, &env, orig, &sopts, &pl->budget, &wr);
+    lf_wgl_decide(pl->spec, &env, orig, &sopts, &pl->budget, &wr);
     if (known_lin) { /* only a witness was wanted */
         if (wr.verdict == LF_LINEARIZABLE) copy_mapped(&out->order, &out->order_len, wr.order, wr.order_len, orig);
         wgl_part_result_free(&wr);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/clock.h"
 #include "wgl/frontier.h"
 
 /* Runs one stage on a copy of the budget with at most `steps` more steps (0: the budget's own limit) and
@@ -48,7 +49,7 @@ static void stage_init(stage *st, const lf_spec *spec, const lf_spec_env *env, c
 
 static void stage_run(stage *st) {
     if (st->frontier)
-        wgl_frontier(st->spec, st->env, st->orig, st->opts, st->beam, &st->b, &st->r);
+        lf_wgl_frontier(st->spec, st->env, st->orig, st->opts, st->beam, &st->b, &st->r);
     else
         wgl_search(st->spec, st->env, st->orig, st->opts, &st->b, &st->r);
 }
@@ -76,7 +77,7 @@ static void take(wgl_part_result *out, stage *st) {
 
 /* Whether the budget itself (not a stage's own cap) is spent. */
 static bool spent(const wgl_budget *b) {
-    return (b->max_steps && b->steps >= b->max_steps) || (b->deadline > 0 && wgl_now() > b->deadline);
+    return (b->max_steps && b->steps >= b->max_steps) || (b->deadline > 0 && lf_now_s() > b->deadline);
 }
 
 static bool two_cores(void) {
@@ -84,7 +85,7 @@ static bool two_cores(void) {
     return n >= 2;
 }
 
-void wgl_decide(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
+void lf_wgl_decide(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
                 wgl_budget *budget, wgl_part_result *out) {
     if (opts->no_frontier) {
         wgl_search(spec, env, orig, opts, budget, out);

@@ -16,7 +16,7 @@
 #define WGL_BEAM_PER_OP 4096
 #define WGL_BEAM_BASE 65536
 
-void wgl_decide(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
+void lf_wgl_decide(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
                 wgl_budget *budget, wgl_part_result *out);
 
 #endif

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/clock.h"
 #include "util/hash.h"
 #include "util/radix_sort.h"
 #include "wgl/frontier_path.h"
@@ -54,8 +55,8 @@ typedef struct sweep {
     uint64_t *better; /* K * W: open slots whose identical op returns first */
     uint64_t *open, *obs, *pend;
     /* sets */
-    fr_set cur, next, seen;
-    fr_paths paths;
+    lf_fset cur, next, seen;
+    lf_fpaths paths;
     size_t limit;     /* bytes the sets and paths may still take */
     size_t fixed_bytes;
     size_t gc_at;
@@ -201,7 +202,7 @@ static bool budget_ok(sweep *s) {
     if (used > b->peak_bytes) b->peak_bytes = used;
     if (b->max_steps && b->steps + s->steps >= b->max_steps)
         s->stop_why = "step budget";
-    else if (b->deadline > 0 && wgl_now() > b->deadline)
+    else if (b->deadline > 0 && lf_now_s() > b->deadline)
         s->stop_why = "time budget";
     else if (wgl_cancelled(b))
         s->stop_why = "portfolio (another search decided first)";
@@ -236,8 +237,8 @@ static size_t saturate(sweep *s, uint64_t *mask, const void *state, unsigned cha
 
 /* path + op + added[0..k); UINT32_MAX when out of memory. */
 static uint32_t extend_path(sweep *s, uint32_t path, uint32_t op, size_t k) {
-    if (op != UINT32_MAX) path = fr_paths_add(&s->paths, path, op);
-    for (size_t i = 0; i < k && path != UINT32_MAX; i++) path = fr_paths_add(&s->paths, path, s->added[i]);
+    if (op != UINT32_MAX) path = lf_fpaths_add(&s->paths, path, op);
+    for (size_t i = 0; i < k && path != UINT32_MAX; i++) path = lf_fpaths_add(&s->paths, path, s->added[i]);
     return path;
 }
 
@@ -246,16 +247,16 @@ static uint32_t extend_path(sweep *s, uint32_t path, uint32_t op, size_t k) {
  * the skips both ways have (skips only leave out redundant moves: allowing more is always right); *grown
  * tells whether it is new, got a larger t or lost a skip (then its successors must be looked at again).
  * False when out of memory (stop_why set). */
-static bool put(sweep *s, fr_set *set, const uint64_t *mask, const void *state, uint32_t path_parent, uint32_t op,
+static bool put(sweep *s, lf_fset *set, const uint64_t *mask, const void *state, uint32_t path_parent, uint32_t op,
                 size_t k, uint32_t t, uint64_t skips, bool *grown, size_t *idx) {
     size_t i;
-    fr_set_outcome got = fr_set_insert(set, config_hash(s, mask, state), mask, state, 0, &i);
-    if (got == FR_SET_NOMEM) {
+    lf_fset_outcome got = lf_fset_insert(set, config_hash(s, mask, state), mask, state, 0, &i);
+    if (got == LF_FSET_NOMEM) {
         s->stop_why = "memory budget";
         return false;
     }
-    uint64_t *pay = fr_set_payload(set, fr_set_rec(set, i));
-    bool more = got == FR_SET_NEW;
+    uint64_t *pay = lf_fset_payload(set, lf_fset_rec(set, i));
+    bool more = got == LF_FSET_NEW;
     if (!more) {
         uint64_t old = *pay;
         skips &= old;
@@ -266,7 +267,7 @@ static bool put(sweep *s, fr_set *set, const uint64_t *mask, const void *state, 
             more = true;
         }
     }
-    if (more && (got == FR_SET_NEW || t > pay_t(*pay))) {
+    if (more && (got == LF_FSET_NEW || t > pay_t(*pay))) {
         uint32_t path = extend_path(s, path_parent, op, k);
         if (path == UINT32_MAX) {
             s->stop_why = "memory budget";
@@ -283,7 +284,7 @@ static bool put(sweep *s, fr_set *set, const uint64_t *mask, const void *state, 
  * the same without one of its linearized open overwriting ops w, in the same state, where w is killable
  * (an overwrite after w's call); or the same with a linearized open op p replaced by an identical open op
  * that returns before p (the later deadline stays open), with an overwrite as late. */
-static bool dominated_in(sweep *s, const fr_set *set, const uint64_t *mask, const void *state, uint32_t tv) {
+static bool dominated_in(sweep *s, const lf_fset *set, const uint64_t *mask, const void *state, uint32_t tv) {
     size_t W = s->W;
     uint64_t *x = s->x + 2 * W;
     for (size_t w = 0; w < W; w++) {
@@ -295,8 +296,8 @@ static bool dominated_in(sweep *s, const fr_set *set, const uint64_t *mask, cons
             memcpy(x, mask, W * sizeof *x);
             bit_clear(x, i);
             if (s->blind[o]) {
-                size_t j = fr_set_find(set, config_hash(s, x, state), x, state);
-                if (j != SIZE_MAX && pay_t(*fr_set_payload(set, fr_set_rec(set, j))) > s->call_ev[o] + 1) {
+                size_t j = lf_fset_find(set, config_hash(s, x, state), x, state);
+                if (j != SIZE_MAX && pay_t(*lf_fset_payload(set, lf_fset_rec(set, j))) > s->call_ev[o] + 1) {
                     return true;
                 }
             }
@@ -305,9 +306,9 @@ static bool dominated_in(sweep *s, const fr_set *set, const uint64_t *mask, cons
                 uint32_t q = s->slot_op[j2];
                 if (s->cls[q] != s->cls[o] || s->order[q] > s->order[o]) continue;
                 bit_set(x, j2);
-                size_t j = fr_set_find(set, config_hash(s, x, state), x, state);
+                size_t j = lf_fset_find(set, config_hash(s, x, state), x, state);
                 bit_clear(x, j2);
-                if (j != SIZE_MAX && pay_t(*fr_set_payload(set, fr_set_rec(set, j))) >= tv) {
+                if (j != SIZE_MAX && pay_t(*lf_fset_payload(set, lf_fset_rec(set, j))) >= tv) {
                     return true;
                 }
             }
@@ -353,10 +354,10 @@ static bool closure(sweep *s, size_t t, size_t e, size_t qn) {
     bool grown;
     size_t idx;
     for (size_t head = 0; head < qn; head++) {
-        uint64_t *rec = fr_set_rec(&s->seen, s->stack[head]);
-        const uint64_t *mask = fr_set_mask(&s->seen, rec);
-        const void *state = fr_set_state(&s->seen, rec);
-        uint64_t pay = *fr_set_payload(&s->seen, rec);
+        uint64_t *rec = lf_fset_rec(&s->seen, s->stack[head]);
+        const uint64_t *mask = lf_fset_mask(&s->seen, rec);
+        const void *state = lf_fset_state(&s->seen, rec);
+        uint64_t pay = *lf_fset_payload(&s->seen, rec);
         uint32_t path = pay_path(pay), tv = pay_t(pay);
         bool no_blind = (pay & SKIPS) != 0, sticky = (pay & NO_OVERWRITE) != 0;
         if (!tick(s)) return false;
@@ -401,15 +402,15 @@ static bool closure(sweep *s, size_t t, size_t e, size_t qn) {
 /* Compacts the path arena when it has grown well beyond what the frontier holds. */
 static void collect_paths(sweep *s) {
     if (s->paths.n < s->gc_at) return;
-    if (fr_paths_gc_begin(&s->paths)) {
+    if (lf_fpaths_gc_begin(&s->paths)) {
         for (size_t i = 0; i < s->cur.n; i++)
-            fr_paths_mark(&s->paths, pay_path(*fr_set_payload(&s->cur, fr_set_rec(&s->cur, i))));
-        fr_paths_gc_end(&s->paths);
+            lf_fpaths_mark(&s->paths, pay_path(*lf_fset_payload(&s->cur, lf_fset_rec(&s->cur, i))));
+        lf_fpaths_gc_end(&s->paths);
         for (size_t i = 0; i < s->cur.n; i++) {
-            uint64_t *p = fr_set_payload(&s->cur, fr_set_rec(&s->cur, i));
-            *p = (*p & ~(uint64_t)UINT32_MAX) | fr_paths_moved(&s->paths, pay_path(*p));
+            uint64_t *p = lf_fset_payload(&s->cur, lf_fset_rec(&s->cur, i));
+            *p = (*p & ~(uint64_t)UINT32_MAX) | lf_fpaths_moved(&s->paths, pay_path(*p));
         }
-        fr_paths_gc_done(&s->paths);
+        lf_fpaths_gc_done(&s->paths);
     }
     s->gc_at = 2 * s->paths.n > ((size_t)1 << 20) ? 2 * s->paths.n : (size_t)1 << 20;
 }
@@ -442,7 +443,7 @@ static bool index_masks(sweep *s) {
     s->heads_n = need;
     memset(s->heads, 0xff, need * sizeof *s->heads);
     for (size_t r = 0; r < n; r++) {
-        size_t b = mask_hash(fr_set_mask(&s->next, fr_set_rec(&s->next, r)), s->W) & (need - 1);
+        size_t b = mask_hash(lf_fset_mask(&s->next, lf_fset_rec(&s->next, r)), s->W) & (need - 1);
         s->chain[r] = s->heads[b];
         s->heads[b] = (uint32_t)r;
     }
@@ -459,10 +460,10 @@ static bool dominated_by_fewer(sweep *s, const uint64_t *x, size_t i, const void
     unsigned char *scratch = s->st + 2 * (s->ss ? s->ss : 1);
     size_t b = mask_hash(x, s->W) & (s->heads_n - 1);
     for (uint32_t r = s->heads[b]; r != UINT32_MAX; r = s->chain[r]) {
-        uint64_t *rec = fr_set_rec(&s->next, r);
-        if (memcmp(fr_set_mask(&s->next, rec), x, s->W * sizeof *x) != 0) continue;
-        const void *s1 = fr_set_state(&s->next, rec);
-        uint32_t t1 = pay_t(*fr_set_payload(&s->next, rec));
+        uint64_t *rec = lf_fset_rec(&s->next, r);
+        if (memcmp(lf_fset_mask(&s->next, rec), x, s->W * sizeof *x) != 0) continue;
+        const void *s1 = lf_fset_state(&s->next, rec);
+        uint32_t t1 = pay_t(*lf_fset_payload(&s->next, rec));
         if ((blind || t1 >= t2) && lf_spec_step(&s->inst, s1, &s->ops[o], scratch) &&
             lf_spec_equal(&s->inst, scratch, s2))
             return true;
@@ -481,14 +482,14 @@ static bool prune_dominated(sweep *s) {
         s->stop_why = "memory budget";
         return false;
     }
-    fr_set_clear(&s->seen);
+    lf_fset_clear(&s->seen);
     size_t dropped = 0;
     for (size_t r = 0; r < s->next.n; r++) {
         if (!tick(s)) return false;
-        uint64_t *rec = fr_set_rec(&s->next, r);
-        const uint64_t *mask = fr_set_mask(&s->next, rec);
-        const void *state = fr_set_state(&s->next, rec);
-        uint32_t t2 = pay_t(*fr_set_payload(&s->next, rec));
+        uint64_t *rec = lf_fset_rec(&s->next, r);
+        const uint64_t *mask = lf_fset_mask(&s->next, rec);
+        const void *state = lf_fset_state(&s->next, rec);
+        uint32_t t2 = pay_t(*lf_fset_payload(&s->next, rec));
         bool dominated = dominated_in(s, &s->next, mask, state, t2);
         for (size_t w = 0; w < W && !dominated; w++) {
             uint64_t c = s->open[w] & mask[w] & ~s->obs[w];
@@ -505,13 +506,13 @@ static bool prune_dominated(sweep *s) {
             continue;
         }
         size_t idx;
-        if (fr_set_insert(&s->seen, rec[0], mask, state, *fr_set_payload(&s->next, rec), &idx) == FR_SET_NOMEM) {
+        if (lf_fset_insert(&s->seen, rec[0], mask, state, *lf_fset_payload(&s->next, rec), &idx) == LF_FSET_NOMEM) {
             s->stop_why = "memory budget";
             return false;
         }
     }
     if (dropped) {
-        fr_set t = s->next;
+        lf_fset t = s->next;
         s->next = s->seen;
         s->seen = t;
     }
@@ -529,7 +530,7 @@ static bool keep_best(sweep *s, size_t beam) {
         return false;
     }
     for (size_t r = 0; r < n; r++) {
-        const uint64_t *m = fr_set_mask(&s->next, fr_set_rec(&s->next, r));
+        const uint64_t *m = lf_fset_mask(&s->next, lf_fset_rec(&s->next, r));
         size_t pc = 0;
         for (size_t w = 0; w < s->W; w++) pc += (size_t)__builtin_popcountll(m[w] & s->open[w] & ~s->obs[w]);
         score[r] = (unsigned char)(pc < 64 ? 64 - pc : 0); /* lower is better */
@@ -538,38 +539,38 @@ static bool keep_best(sweep *s, size_t beam) {
     size_t taken = 0, cut = 0;
     while (cut < 65 && taken + cnt[cut] <= beam) taken += cnt[cut++];
     size_t room = beam - taken; /* configurations of score cut still admitted */
-    fr_set_clear(&s->seen);
+    lf_fset_clear(&s->seen);
     for (size_t r = 0; r < n; r++) {
         if (score[r] > cut || (score[r] == cut && room == 0)) continue;
         if (score[r] == cut) room--;
-        uint64_t *rec = fr_set_rec(&s->next, r);
+        uint64_t *rec = lf_fset_rec(&s->next, r);
         size_t idx;
-        if (fr_set_insert(&s->seen, rec[0], fr_set_mask(&s->next, rec), fr_set_state(&s->next, rec),
-                          *fr_set_payload(&s->next, rec), &idx) == FR_SET_NOMEM) {
+        if (lf_fset_insert(&s->seen, rec[0], lf_fset_mask(&s->next, rec), lf_fset_state(&s->next, rec),
+                          *lf_fset_payload(&s->next, rec), &idx) == LF_FSET_NOMEM) {
             free(score);
             s->stop_why = "memory budget";
             return false;
         }
     }
     free(score);
-    fr_set t = s->next;
+    lf_fset t = s->next;
     s->next = s->seen;
     s->seen = t;
     return true;
 }
 
 static void swap_sets(sweep *s) {
-    fr_set t = s->cur;
+    lf_fset t = s->cur;
     s->cur = s->next;
     s->next = t;
-    fr_set_clear(&s->next);
+    lf_fset_clear(&s->next);
 }
 
 /* The linearization a path stands for: its ops in order, each killed (overwritten, unobserved) op placed
  * just before the last overwriting op linearized before it was killed (one linearized at a return after
- * its call: docs/wgl.md). out has room for fr_paths_len ops; returns the length, 0 if out of memory. */
+ * its call: docs/wgl.md). out has room for lf_fpaths_len ops; returns the length, 0 if out of memory. */
 static size_t read_order(const sweep *s, uint32_t path, uint32_t *out) {
-    size_t len = fr_paths_len(&s->paths, path);
+    size_t len = lf_fpaths_len(&s->paths, path);
     uint32_t *raw = malloc((len ? len : 1) * sizeof *raw);
     uint32_t *before = malloc((len ? len : 1) * sizeof *before); /* killed op -> the raw index it precedes */
     if (!raw || !before) {
@@ -577,7 +578,7 @@ static size_t read_order(const sweep *s, uint32_t path, uint32_t *out) {
         free(before);
         return 0;
     }
-    fr_paths_read(&s->paths, path, raw);
+    lf_fpaths_read(&s->paths, path, raw);
     size_t last = SIZE_MAX;
     for (size_t i = 0; i < len; i++) {
         before[i] = UINT32_MAX;
@@ -609,15 +610,15 @@ static void explain(sweep *s, size_t t, wgl_part_result *out) {
     uint32_t must = s->slot_op[t];
     size_t best = 0, best_len = 0;
     for (size_t i = 0; i < s->cur.n; i++) {
-        size_t len = fr_paths_len(&s->paths, pay_path(*fr_set_payload(&s->cur, fr_set_rec(&s->cur, i))));
+        size_t len = lf_fpaths_len(&s->paths, pay_path(*lf_fset_payload(&s->cur, lf_fset_rec(&s->cur, i))));
         if (i == 0 || len > best_len) best = i, best_len = len;
     }
-    uint64_t *rec = fr_set_rec(&s->cur, best);
-    const uint64_t *mask = fr_set_mask(&s->cur, rec);
-    const void *state = fr_set_state(&s->cur, rec);
+    uint64_t *rec = lf_fset_rec(&s->cur, best);
+    const uint64_t *mask = lf_fset_mask(&s->cur, rec);
+    const void *state = lf_fset_state(&s->cur, rec);
     unsigned char *scratch = s->st;
     out->order = malloc((best_len ? best_len : 1) * sizeof *out->order);
-    if (out->order) out->order_len = read_order(s, pay_path(*fr_set_payload(&s->cur, rec)), out->order);
+    if (out->order) out->order_len = read_order(s, pay_path(*lf_fset_payload(&s->cur, rec)), out->order);
     out->culprits = malloc(s->K * sizeof *out->culprits + sizeof *out->culprits);
     char st[160], od[200];
     lf_spec_describe_state(&s->inst, state, st, sizeof st);
@@ -669,10 +670,10 @@ static bool on_call(sweep *s, uint32_t o) {
     unsigned char *scratch = s->st;
     for (size_t r = 0; r < s->cur.n; r++) {
         if (!tick(s)) return false;
-        uint64_t *rec = fr_set_rec(&s->cur, r);
-        memcpy(x, fr_set_mask(&s->cur, rec), W * sizeof *x);
-        const void *state = fr_set_state(&s->cur, rec);
-        uint64_t pay = *fr_set_payload(&s->cur, rec);
+        uint64_t *rec = lf_fset_rec(&s->cur, r);
+        memcpy(x, lf_fset_mask(&s->cur, rec), W * sizeof *x);
+        const void *state = lf_fset_state(&s->cur, rec);
+        uint64_t pay = *lf_fset_payload(&s->cur, rec);
         uint32_t op = UINT32_MAX;
         if (lf_spec_step(&s->inst, state, &s->ops[o], scratch)) {
             bit_set(x, i);
@@ -699,7 +700,7 @@ static bool covered_for_overwrite(sweep *s, const uint64_t *mask, const void *st
             if (i == t || !s->blind[s->slot_op[i]]) continue;
             memcpy(x, mask, W * sizeof *x);
             bit_clear(x, i);
-            size_t j = fr_set_find(&s->cur, config_hash(s, x, state), x, state);
+            size_t j = lf_fset_find(&s->cur, config_hash(s, x, state), x, state);
             if (j != SIZE_MAX) return true;
         }
     }
@@ -710,27 +711,27 @@ static bool covered_for_overwrite(sweep *s, const uint64_t *mask, const void *st
 static bool on_return(sweep *s, uint32_t o, size_t e) {
     size_t t = s->slot[o], W = s->W;
     uint64_t *x = s->x;
-    fr_set_clear(&s->seen);
+    lf_fset_clear(&s->seen);
     for (size_t r = 0; r < s->cur.n; r++) {
         if (!tick(s)) return false;
-        uint64_t *rec = fr_set_rec(&s->cur, r);
-        const uint64_t *mask = fr_set_mask(&s->cur, rec);
+        uint64_t *rec = lf_fset_rec(&s->cur, r);
+        const uint64_t *mask = lf_fset_mask(&s->cur, rec);
         if (!bit_get(mask, t)) continue;
         memcpy(x, mask, W * sizeof *x);
         bit_clear(x, t);
-        uint64_t pay = *fr_set_payload(&s->cur, rec);
-        if (!put(s, &s->next, x, fr_set_state(&s->cur, rec), pay_path(pay), UINT32_MAX, 0, pay_t(pay), 0, NULL,
+        uint64_t pay = *lf_fset_payload(&s->cur, rec);
+        if (!put(s, &s->next, x, lf_fset_state(&s->cur, rec), pay_path(pay), UINT32_MAX, 0, pay_t(pay), 0, NULL,
                  NULL))
             return false;
     }
     bool target_blind = s->blind[o];
     size_t qn = 0;
     for (size_t r = 0; r < s->cur.n; r++) {
-        uint64_t *rec = fr_set_rec(&s->cur, r);
-        const uint64_t *mask = fr_set_mask(&s->cur, rec);
+        uint64_t *rec = lf_fset_rec(&s->cur, r);
+        const uint64_t *mask = lf_fset_mask(&s->cur, rec);
         if (bit_get(mask, t)) continue;
-        const void *state = fr_set_state(&s->cur, rec);
-        uint64_t pay = *fr_set_payload(&s->cur, rec);
+        const void *state = lf_fset_state(&s->cur, rec);
+        uint64_t pay = *lf_fset_payload(&s->cur, rec);
         bool no_overwrite = covered_for_overwrite(s, mask, state, t);
         /* an overwriting o could only be killed, and not after an overwrite it has not had */
         if (no_overwrite && target_blind && pay_t(pay) <= s->call_ev[o] + 1) continue;
@@ -754,10 +755,10 @@ static void release_slot(sweep *s, size_t t) {
 }
 
 static void sweep_free(sweep *s) {
-    fr_set_free(&s->cur);
-    fr_set_free(&s->next);
-    fr_set_free(&s->seen);
-    fr_paths_free(&s->paths);
+    lf_fset_free(&s->cur);
+    lf_fset_free(&s->next);
+    lf_fset_free(&s->seen);
+    lf_fpaths_free(&s->paths);
     lf_spec_close(&s->inst);
     free(s->ev);
     free(s->slot);
@@ -777,7 +778,7 @@ static void sweep_free(sweep *s) {
     free(s->chain);
 }
 
-void wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
+void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
                   size_t beam, wgl_budget *budget, wgl_part_result *out) {
     sweep s;
     memset(&s, 0, sizeof s);
@@ -835,10 +836,10 @@ void wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t *o
     }
     size_t base = s.fixed_bytes + lf_spec_ctx_bytes(&s.inst);
     s.limit = base < budget->max_bytes ? budget->max_bytes - base : 0;
-    fr_set_init(&s.cur, W, &s.inst, &s.limit);
-    fr_set_init(&s.next, W, &s.inst, &s.limit);
-    fr_set_init(&s.seen, W, &s.inst, &s.limit);
-    if (!ready || !fr_paths_init(&s.paths, &s.limit)) {
+    lf_fset_init(&s.cur, W, &s.inst, &s.limit);
+    lf_fset_init(&s.next, W, &s.inst, &s.limit);
+    lf_fset_init(&s.seen, W, &s.inst, &s.limit);
+    if (!ready || !lf_fpaths_init(&s.paths, &s.limit)) {
         sweep_free(&s);
         set_unknown(out, "out of memory setting up the frontier sweep of %zu ops", n);
         return;
@@ -849,7 +850,7 @@ void wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t *o
     memset(s.x, 0, W * sizeof *s.x);
     lf_spec_init(&s.inst, s.st);
     enum { RUNNING, FOUND, NONE, STOPPED, BEAM_DIED } status = RUNNING;
-    if (!put(&s, &s.cur, s.x, s.st, FR_PATH_ROOT, UINT32_MAX, 0, 0, 0, NULL, NULL)) status = STOPPED;
+    if (!put(&s, &s.cur, s.x, s.st, LF_FPATH_ROOT, UINT32_MAX, 0, 0, 0, NULL, NULL)) status = STOPPED;
     size_t peak = 1;
     for (size_t e = 0; status == RUNNING && e < s.n_ev; e++) {
         uint32_t o = s.ev[e] >> 1;
@@ -904,8 +905,8 @@ void wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t *o
     case FOUND:
         out->verdict = LF_LINEARIZABLE;
         if (opts->want_order && s.cur.n) {
-            uint32_t path = pay_path(*fr_set_payload(&s.cur, fr_set_rec(&s.cur, 0)));
-            size_t len = fr_paths_len(&s.paths, path);
+            uint32_t path = pay_path(*lf_fset_payload(&s.cur, lf_fset_rec(&s.cur, 0)));
+            size_t len = lf_fpaths_len(&s.paths, path);
             out->order = malloc((len ? len : 1) * sizeof *out->order);
             if (out->order) out->order_len = read_order(&s, path, out->order);
         }

@@ -12,7 +12,7 @@
 /* beam = 0: the exact sweep (linearizable, violation, or unknown when the budget runs out). beam > 0: a
  * prover that keeps at most `beam` configurations per step, those that have linearized the most open ops:
  * it answers linearizable (with a real witness) or unknown, never violation. */
-void wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
+void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
                   size_t beam, wgl_budget *budget, wgl_part_result *out);
 
 #endif

@@ -6,7 +6,7 @@
 
 #define MARK UINT32_MAX
 
-bool fr_paths_init(fr_paths *p, size_t *limit) {
+bool lf_fpaths_init(lf_fpaths *p, size_t *limit) {
     memset(p, 0, sizeof *p);
     p->limit = limit;
     p->cap = 1024;
@@ -15,12 +15,12 @@ bool fr_paths_init(fr_paths *p, size_t *limit) {
     if (!p->nodes) return false;
     p->bytes = p->cap * sizeof *p->nodes;
     *limit -= p->bytes;
-    p->nodes[0] = (fr_path_node){UINT32_MAX, 0};
+    p->nodes[0] = (lf_fpath_node){UINT32_MAX, 0};
     p->n = 1;
     return true;
 }
 
-void fr_paths_free(fr_paths *p) {
+void lf_fpaths_free(lf_fpaths *p) {
     free(p->nodes);
     free(p->fwd);
     *p->limit += p->bytes;
@@ -29,34 +29,34 @@ void fr_paths_free(fr_paths *p) {
     p->limit = limit;
 }
 
-uint32_t fr_paths_add(fr_paths *p, uint32_t parent, uint32_t op) {
+uint32_t lf_fpaths_add(lf_fpaths *p, uint32_t parent, uint32_t op) {
     if (p->n == p->cap) {
         size_t cap = 2 * p->cap, add = (cap - p->cap) * sizeof *p->nodes;
         /* realloc may copy: the old block lives until the copy is done */
         if (cap >= UINT32_MAX || add + p->bytes > *p->limit) return UINT32_MAX;
-        fr_path_node *nn = realloc(p->nodes, cap * sizeof *nn);
+        lf_fpath_node *nn = realloc(p->nodes, cap * sizeof *nn);
         if (!nn) return UINT32_MAX;
         p->nodes = nn;
         p->cap = cap;
         p->bytes += add;
         *p->limit -= add;
     }
-    p->nodes[p->n] = (fr_path_node){op, parent};
+    p->nodes[p->n] = (lf_fpath_node){op, parent};
     return (uint32_t)p->n++;
 }
 
-size_t fr_paths_len(const fr_paths *p, uint32_t path) {
+size_t lf_fpaths_len(const lf_fpaths *p, uint32_t path) {
     size_t len = 0;
-    for (; path != FR_PATH_ROOT; path = p->nodes[path].parent) len++;
+    for (; path != LF_FPATH_ROOT; path = p->nodes[path].parent) len++;
     return len;
 }
 
-void fr_paths_read(const fr_paths *p, uint32_t path, uint32_t *out) {
-    size_t len = fr_paths_len(p, path);
-    for (; path != FR_PATH_ROOT; path = p->nodes[path].parent) out[--len] = p->nodes[path].op;
+void lf_fpaths_read(const lf_fpaths *p, uint32_t path, uint32_t *out) {
+    size_t len = lf_fpaths_len(p, path);
+    for (; path != LF_FPATH_ROOT; path = p->nodes[path].parent) out[--len] = p->nodes[path].op;
 }
 
-bool fr_paths_gc_begin(fr_paths *p) {
+bool lf_fpaths_gc_begin(lf_fpaths *p) {
     size_t need = p->n * sizeof *p->fwd;
     if (need > *p->limit) return false;
     p->fwd = malloc(need);
@@ -68,7 +68,7 @@ bool fr_paths_gc_begin(fr_paths *p) {
     return true;
 }
 
-void fr_paths_mark(fr_paths *p, uint32_t path) {
+void lf_fpaths_mark(lf_fpaths *p, uint32_t path) {
     if (!p->fwd) return;
     while (p->fwd[path] != MARK) {
         p->fwd[path] = MARK;
@@ -76,12 +76,12 @@ void fr_paths_mark(fr_paths *p, uint32_t path) {
     }
 }
 
-void fr_paths_gc_end(fr_paths *p) {
+void lf_fpaths_gc_end(lf_fpaths *p) {
     if (!p->fwd) return;
     size_t k = 0;
     for (size_t i = 0; i < p->n; i++) {
         if (p->fwd[i] != MARK) continue;
-        fr_path_node nd = p->nodes[i];
+        lf_fpath_node nd = p->nodes[i];
         if (i) nd.parent = p->fwd[nd.parent]; /* parents come first: already renumbered */
         p->nodes[k] = nd;
         p->fwd[i] = (uint32_t)k++;
@@ -89,7 +89,7 @@ void fr_paths_gc_end(fr_paths *p) {
     p->n = k;
 }
 
-void fr_paths_gc_done(fr_paths *p) {
+void lf_fpaths_gc_done(lf_fpaths *p) {
     if (!p->fwd) return;
     free(p->fwd);
     *p->limit += p->fwd_cap * sizeof *p->fwd;

@@ -10,38 +10,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FR_PATH_ROOT 0u /* the empty path */
+#define LF_FPATH_ROOT 0u /* the empty path */
 
-typedef struct fr_path_node {
+typedef struct lf_fpath_node {
     uint32_t op, parent;
-} fr_path_node;
+} lf_fpath_node;
 
-typedef struct fr_paths {
-    fr_path_node *nodes; /* nodes[0] is the root */
+typedef struct lf_fpaths {
+    lf_fpath_node *nodes; /* nodes[0] is the root */
     size_t n, cap;
     size_t bytes;
     size_t *limit;       /* bytes still available, shared with the sweep's sets */
     uint32_t *fwd;       /* scratch of the compaction */
     size_t fwd_cap;
-} fr_paths;
+} lf_fpaths;
 
-bool fr_paths_init(fr_paths *p, size_t *limit);
-void fr_paths_free(fr_paths *p);
+bool lf_fpaths_init(lf_fpaths *p, size_t *limit);
+void lf_fpaths_free(lf_fpaths *p);
 /* The path parent + op; UINT32_MAX when out of memory. */
-uint32_t fr_paths_add(fr_paths *p, uint32_t parent, uint32_t op);
+uint32_t lf_fpaths_add(lf_fpaths *p, uint32_t parent, uint32_t op);
 /* Length of a path. */
-size_t fr_paths_len(const fr_paths *p, uint32_t path);
-/* Writes the ops of path, first to last, into out[0..fr_paths_len). */
-void fr_paths_read(const fr_paths *p, uint32_t path, uint32_t *out);
+size_t lf_fpaths_len(const lf_fpaths *p, uint32_t path);
+/* Writes the ops of path, first to last, into out[0..lf_fpaths_len). */
+void lf_fpaths_read(const lf_fpaths *p, uint32_t path, uint32_t *out);
 
-/* Compaction: mark every live path with fr_paths_mark (after fr_paths_gc_begin), then fr_paths_gc_end
- * renumbers, and fr_paths_moved gives each live path's new index. False when the scratch cannot be had
- * (then nothing changes and fr_paths_moved is the identity). */
-bool fr_paths_gc_begin(fr_paths *p);
-void fr_paths_mark(fr_paths *p, uint32_t path);
-void fr_paths_gc_end(fr_paths *p);
-static inline uint32_t fr_paths_moved(const fr_paths *p, uint32_t path) { return p->fwd ? p->fwd[path] : path; }
+/* Compaction: mark every live path with lf_fpaths_mark (after lf_fpaths_gc_begin), then lf_fpaths_gc_end
+ * renumbers, and lf_fpaths_moved gives each live path's new index. False when the scratch cannot be had
+ * (then nothing changes and lf_fpaths_moved is the identity). */
+bool lf_fpaths_gc_begin(lf_fpaths *p);
+void lf_fpaths_mark(lf_fpaths *p, uint32_t path);
+void lf_fpaths_gc_end(lf_fpaths *p);
+static inline uint32_t lf_fpaths_moved(const lf_fpaths *p, uint32_t path) { return p->fwd ? p->fwd[path] : path; }
 /* Releases the compaction scratch once the live paths are renumbered. */
-void fr_paths_gc_done(fr_paths *p);
+void lf_fpaths_gc_done(lf_fpaths *p);
 
 #endif

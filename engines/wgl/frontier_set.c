@@ -7,7 +7,7 @@
 #define CHUNK_SHIFT 14
 #define CHUNK_RECS ((size_t)1 << CHUNK_SHIFT)
 
-void fr_set_init(fr_set *s, size_t mask_words, const lf_spec_inst *spec, size_t *limit) {
+void lf_fset_init(lf_fset *s, size_t mask_words, const lf_spec_inst *spec, size_t *limit) {
     memset(s, 0, sizeof *s);
     s->mask_words = mask_words;
     s->state_size = spec->state_size;
@@ -18,7 +18,7 @@ void fr_set_init(fr_set *s, size_t mask_words, const lf_spec_inst *spec, size_t 
     s->custom_equal = spec->spec->equal != NULL;
 }
 
-void fr_set_free(fr_set *s) {
+void lf_fset_free(lf_fset *s) {
     for (size_t i = 0; i < s->n_chunks; i++) free(s->chunks[i]);
     free(s->chunks);
     free(s->slots);
@@ -29,7 +29,7 @@ void fr_set_free(fr_set *s) {
     s->limit = limit;
 }
 
-void fr_set_clear(fr_set *s) {
+void lf_fset_clear(lf_fset *s) {
     if (s->n_slots) {
         memset(s->slots, 0, s->n_slots * sizeof *s->slots);
         /* A table much larger than what it held last time is given back (the next one regrows). */
@@ -46,19 +46,19 @@ void fr_set_clear(fr_set *s) {
     s->n = 0;
 }
 
-static bool take(fr_set *s, size_t bytes) {
+static bool take(lf_fset *s, size_t bytes) {
     if (bytes > *s->limit) return false;
     *s->limit -= bytes;
     s->bytes += bytes;
     return true;
 }
 
-static void give(fr_set *s, size_t bytes) {
+static void give(lf_fset *s, size_t bytes) {
     *s->limit += bytes;
     s->bytes -= bytes;
 }
 
-static bool grow_slots(fr_set *s) {
+static bool grow_slots(lf_fset *s) {
     size_t n = s->n_slots ? 2 * s->n_slots : 1024;
     size_t per = sizeof *s->slots + sizeof *s->frags;
     if (!take(s, n * per)) return false; /* the old table is still alive while rehashing */
@@ -73,7 +73,7 @@ static bool grow_slots(fr_set *s) {
     for (size_t i = 0; i < s->n_slots; i++) {
         uint32_t v = s->slots[i];
         if (!v) continue;
-        uint64_t h = fr_set_rec(s, v - 1)[0];
+        uint64_t h = lf_fset_rec(s, v - 1)[0];
         size_t j = h & (n - 1);
         while (sl[j]) j = (j + 1) & (n - 1);
         sl[j] = v;
@@ -88,7 +88,7 @@ static bool grow_slots(fr_set *s) {
     return true;
 }
 
-static bool grow_records(fr_set *s) {
+static bool grow_records(lf_fset *s) {
     if (s->n_chunks == s->chunks_cap) {
         size_t cap = s->chunks_cap ? 2 * s->chunks_cap : 16;
         if (!take(s, (cap - s->chunks_cap) * sizeof *s->chunks)) return false;
@@ -111,25 +111,25 @@ static bool grow_records(fr_set *s) {
     return true;
 }
 
-fr_set_outcome fr_set_insert(fr_set *s, uint64_t h, const uint64_t *mask, const void *state, uint64_t payload,
+lf_fset_outcome lf_fset_insert(lf_fset *s, uint64_t h, const uint64_t *mask, const void *state, uint64_t payload,
                              size_t *idx) {
-    if (2 * (s->n + 1) > s->n_slots && !grow_slots(s)) return FR_SET_NOMEM;
+    if (2 * (s->n + 1) > s->n_slots && !grow_slots(s)) return LF_FSET_NOMEM;
     uint32_t frag = (uint32_t)(h >> 32);
     size_t m = s->n_slots - 1, j = h & m;
     size_t mask_bytes = s->mask_words * sizeof *mask;
     for (uint32_t v; (v = s->slots[j]) != 0; j = (j + 1) & m) {
         if (s->frags[j] != frag) continue;
-        uint64_t *r = fr_set_rec(s, v - 1);
+        uint64_t *r = lf_fset_rec(s, v - 1);
         if (r[0] != h || memcmp(r + 1, mask, mask_bytes) != 0) continue;
         const void *rs = r + 1 + s->mask_words;
         if (s->custom_equal ? lf_spec_equal(s->spec, rs, state) : memcmp(rs, state, s->state_size) == 0) {
             *idx = v - 1;
-            return FR_SET_HIT;
+            return LF_FSET_HIT;
         }
     }
-    if (s->n >= UINT32_MAX - 1) return FR_SET_NOMEM;
-    if (s->n == s->n_chunks * CHUNK_RECS && !grow_records(s)) return FR_SET_NOMEM;
-    uint64_t *r = fr_set_rec(s, s->n);
+    if (s->n >= UINT32_MAX - 1) return LF_FSET_NOMEM;
+    if (s->n == s->n_chunks * CHUNK_RECS && !grow_records(s)) return LF_FSET_NOMEM;
+    uint64_t *r = lf_fset_rec(s, s->n);
     r[s->rec_words - 2] = 0; /* the state's padding: no uninitialised bytes are kept */
     r[0] = h;
     memcpy(r + 1, mask, mask_bytes);
@@ -138,17 +138,17 @@ fr_set_outcome fr_set_insert(fr_set *s, uint64_t h, const uint64_t *mask, const 
     s->slots[j] = (uint32_t)(s->n + 1);
     s->frags[j] = frag;
     *idx = s->n++;
-    return FR_SET_NEW;
+    return LF_FSET_NEW;
 }
 
-size_t fr_set_find(const fr_set *s, uint64_t h, const uint64_t *mask, const void *state) {
+size_t lf_fset_find(const lf_fset *s, uint64_t h, const uint64_t *mask, const void *state) {
     if (!s->n_slots) return SIZE_MAX;
     uint32_t frag = (uint32_t)(h >> 32);
     size_t m = s->n_slots - 1, j = h & m;
     size_t mask_bytes = s->mask_words * sizeof *mask;
     for (uint32_t v; (v = s->slots[j]) != 0; j = (j + 1) & m) {
         if (s->frags[j] != frag) continue;
-        uint64_t *r = fr_set_rec(s, v - 1);
+        uint64_t *r = lf_fset_rec(s, v - 1);
         if (r[0] != h || memcmp(r + 1, mask, mask_bytes) != 0) continue;
         const void *rs = r + 1 + s->mask_words;
         if (s->custom_equal ? lf_spec_equal(s->spec, rs, state) : memcmp(rs, state, s->state_size) == 0)

@@ -3,7 +3,7 @@
  * table of record indices with a hash fragment beside each. Unlike Lowe's cache (wgl_cache.h) the set is
  * emptied and refilled at every step of the sweep, so clearing keeps the memory for reuse, and records carry
  * a payload that the sweep updates (the path of the configuration, a merged bound). Every byte is counted:
- * an insertion that would exceed the limit answers FR_SET_NOMEM. */
+ * an insertion that would exceed the limit answers LF_FSET_NOMEM. */
 #ifndef LINFUZZ_FRONTIER_SET_H
 #define LINFUZZ_FRONTIER_SET_H
 
@@ -11,11 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "spec/spec.h"
+#include "linfuzz/spec.h"
 
-typedef enum { FR_SET_NEW, FR_SET_HIT, FR_SET_NOMEM } fr_set_outcome;
+typedef enum { LF_FSET_NEW, LF_FSET_HIT, LF_FSET_NOMEM } lf_fset_outcome;
 
-typedef struct fr_set {
+typedef struct lf_fset {
     size_t mask_words;  /* words of the configuration mask */
     size_t state_words; /* the spec state, padded to words */
     size_t state_size;
@@ -30,26 +30,26 @@ typedef struct fr_set {
     size_t *limit;      /* shared with the other sets of the sweep: bytes all of them may still take */
     const lf_spec_inst *spec;
     bool custom_equal;
-} fr_set;
+} lf_fset;
 
-void fr_set_init(fr_set *s, size_t mask_words, const lf_spec_inst *spec, size_t *limit);
-void fr_set_free(fr_set *s);
+void lf_fset_init(lf_fset *s, size_t mask_words, const lf_spec_inst *spec, size_t *limit);
+void lf_fset_free(lf_fset *s);
 /* Empties the set, keeping its memory. */
-void fr_set_clear(fr_set *s);
+void lf_fset_clear(lf_fset *s);
 
-static inline uint64_t *fr_set_rec(const fr_set *s, size_t i) {
+static inline uint64_t *lf_fset_rec(const lf_fset *s, size_t i) {
     return s->chunks[i >> 14] + (i & ((1u << 14) - 1)) * s->rec_words;
 }
-static inline uint64_t *fr_set_mask(const fr_set *s, uint64_t *rec) { (void)s; return rec + 1; }
-static inline void *fr_set_state(const fr_set *s, uint64_t *rec) { return rec + 1 + s->mask_words; }
-static inline uint64_t *fr_set_payload(const fr_set *s, uint64_t *rec) { return rec + s->rec_words - 1; }
+static inline uint64_t *lf_fset_mask(const lf_fset *s, uint64_t *rec) { (void)s; return rec + 1; }
+static inline void *lf_fset_state(const lf_fset *s, uint64_t *rec) { return rec + 1 + s->mask_words; }
+static inline uint64_t *lf_fset_payload(const lf_fset *s, uint64_t *rec) { return rec + s->rec_words - 1; }
 
 /* Adds (mask, state) with hash h unless an equal configuration is there; *idx is the record either way
  * (a new record's payload is set to payload). */
-fr_set_outcome fr_set_insert(fr_set *s, uint64_t h, const uint64_t *mask, const void *state, uint64_t payload,
+lf_fset_outcome lf_fset_insert(lf_fset *s, uint64_t h, const uint64_t *mask, const void *state, uint64_t payload,
                              size_t *idx);
 
 /* The record of (mask, state) with hash h, or SIZE_MAX. */
-size_t fr_set_find(const fr_set *s, uint64_t h, const uint64_t *mask, const void *state);
+size_t lf_fset_find(const lf_fset *s, uint64_t h, const uint64_t *mask, const void *state);
 
 #endif

@@ -174,7 +174,7 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
     if (!keyed) {
         wgl_part_result pr;
         memset(&pr, 0, sizeof pr);
-        wgl_decide(spec, env, NULL, &sopts, &budget, &pr);
+        lf_wgl_decide(spec, env, NULL, &sopts, &budget, &pr);
         lf_result_set(r, pr.verdict, "wgl", "%s", pr.reason);
         if (pr.verdict == LF_LINEARIZABLE && o->want_witness) {
             r->witness = pr.order;
@@ -227,7 +227,7 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
         sub_env.n = m;
         wgl_part_result pr;
         memset(&pr, 0, sizeof pr);
-        wgl_decide(spec, &sub_env, orig, &sopts, &budget, &pr);
+        lf_wgl_decide(spec, &sub_env, orig, &sopts, &budget, &pr);
         int64_t key = (int64_t)keyed[i].key;
         if (pr.verdict == LF_VIOLATION) {
             violation = true;

@@ -7,15 +7,15 @@
  * violation prefix a linearizable prefix, with the op that could not go first among the culprits. The beam
  * prover (widths 1 and 3) must never say violation, and every linearizable answer must come with a real
  * witness. Medium histories, beyond brute force, compare the sweep with the WGL search alone, and
- * wgl_decide (the stages together) with both. A mismatch prints the history and its seed. */
+ * lf_wgl_decide (the stages together) with both. A mismatch prints the history and its seed. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "brute/brute.h"
-#include "format/text_format.h"
-#include "generate/history_gen.h"
+#include "linfuzz/format.h"
+#include "linfuzz/generate.h"
 #include "test_util.h"
 #include "wgl/decide.h"
 #include "wgl/frontier.h"
@@ -43,11 +43,11 @@ static void run(const lf_history *h, run_kind k, uint64_t max_steps, wgl_part_re
     wgl_search_opts so = {true, false, true, k == RUN_WGL};
     memset(r, 0, sizeof *r);
     switch (k) {
-    case RUN_SWEEP: wgl_frontier(spec, &env, NULL, &so, 0, &b, r); break;
-    case RUN_BEAM1: wgl_frontier(spec, &env, NULL, &so, 1, &b, r); break;
-    case RUN_BEAM3: wgl_frontier(spec, &env, NULL, &so, 3, &b, r); break;
+    case RUN_SWEEP: lf_wgl_frontier(spec, &env, NULL, &so, 0, &b, r); break;
+    case RUN_BEAM1: lf_wgl_frontier(spec, &env, NULL, &so, 1, &b, r); break;
+    case RUN_BEAM3: lf_wgl_frontier(spec, &env, NULL, &so, 3, &b, r); break;
     case RUN_WGL:
-    case RUN_DECIDE: wgl_decide(spec, &env, NULL, &so, &b, r); break;
+    case RUN_DECIDE: lf_wgl_decide(spec, &env, NULL, &so, &b, r); break;
     }
 }
 
