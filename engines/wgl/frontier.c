@@ -64,6 +64,8 @@ typedef struct sweep {
     uint64_t *x;      /* masks: W words each, a few of them */
     unsigned char *st; /* states: a few of them */
     uint32_t *added;  /* observers linearized by one saturation */
+    uint64_t added_hash; /* the XOR of their slots' words */
+    uint64_t *zob;    /* per slot: its Zobrist word */
     size_t *stack;
     size_t stack_cap;
     uint32_t *heads, *chain; /* the mask index of prune_dominated */
@@ -92,14 +94,10 @@ static inline bool bit_get(const uint64_t *m, size_t i) { return (m[i >> 6] >> (
 static inline void bit_set(uint64_t *m, size_t i) { m[i >> 6] |= (uint64_t)1 << (i & 63); }
 static inline void bit_clear(uint64_t *m, size_t i) { m[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
 
-static uint64_t mask_hash(const uint64_t *m, size_t w) {
-    uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (size_t i = 0; i < w; i++) h = lf_mix64(h ^ m[i]) + i;
-    return h;
-}
-
-static uint64_t config_hash(sweep *s, const uint64_t *mask, const void *state) {
-    return mask_hash(mask, s->W) ^ (lf_spec_hash(&s->inst, state) * 0xbf58476d1ce4e5b9ULL);
+/* A configuration's hash is the XOR of its mask's slot words (Zobrist: adding or removing a slot is one
+ * XOR, so every hash is derived from its parent's) and its state's mixed hash. */
+static inline uint64_t state_hash(const sweep *s, const void *state) {
+    return lf_mix64(lf_spec_hash(&s->inst, state) + 0x9e3779b97f4a7c15ULL);
 }
 
 static void set_unknown(wgl_part_result *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -217,9 +215,10 @@ static bool budget_ok(sweep *s) {
 static inline bool tick(sweep *s) { return (++s->steps & (CHECK_EVERY - 1)) != 0 || budget_ok(s); }
 
 /* Linearizes every open, not yet linearized observer that is legal in state (it changes nothing), and
- * lists them in added; returns how many. */
+ * lists them in added (their slots' words XORed in added_hash); returns how many. */
 static size_t saturate(sweep *s, uint64_t *mask, const void *state, unsigned char *scratch) {
     size_t k = 0;
+    uint64_t h = 0;
     for (size_t w = 0; w < s->W; w++) {
         uint64_t c = s->obs[w] & ~mask[w];
         while (c) {
@@ -229,9 +228,11 @@ static size_t saturate(sweep *s, uint64_t *mask, const void *state, unsigned cha
             if (lf_spec_step(&s->inst, state, &s->ops[o], scratch)) {
                 bit_set(mask, i);
                 s->added[k++] = o;
+                h ^= s->zob[i];
             }
         }
     }
+    s->added_hash = h;
     return k;
 }
 
@@ -242,15 +243,15 @@ static uint32_t extend_path(sweep *s, uint32_t path, uint32_t op, size_t k) {
     return path;
 }
 
-/* Inserts (mask, state) into set, reached by path_parent + op + s->added[0..k) with last overwrite t and
+/* Inserts (mask, state) with hash h into set, reached by path_parent + op + s->added[0..k) with last overwrite t and
  * the skip bits. A configuration already there keeps the larger t (with the path that gave it) and only
  * the skips both ways have (skips only leave out redundant moves: allowing more is always right); *grown
  * tells whether it is new, got a larger t or lost a skip (then its successors must be looked at again).
  * False when out of memory (stop_why set). */
-static bool put(sweep *s, lf_fset *set, const uint64_t *mask, const void *state, uint32_t path_parent, uint32_t op,
-                size_t k, uint32_t t, uint64_t skips, bool *grown, size_t *idx) {
+static bool put(sweep *s, lf_fset *set, uint64_t h, const uint64_t *mask, const void *state, uint32_t path_parent,
+                uint32_t op, size_t k, uint32_t t, uint64_t skips, bool *grown, size_t *idx) {
     size_t i;
-    lf_fset_outcome got = lf_fset_insert(set, config_hash(s, mask, state), mask, state, 0, &i);
+    lf_fset_outcome got = lf_fset_insert(set, h, mask, state, 0, &i);
     if (got == LF_FSET_NOMEM) {
         s->stop_why = "memory budget";
         return false;
@@ -280,11 +281,12 @@ static bool put(sweep *s, lf_fset *set, const uint64_t *mask, const void *state,
     return true;
 }
 
-/* Whether (mask, state) with t-value tv is dominated by a configuration of set (docs/wgl.md, "Domination"):
- * the same without one of its linearized open overwriting ops w, in the same state, where w is killable
- * (an overwrite after w's call); or the same with a linearized open op p replaced by an identical open op
- * that returns before p (the later deadline stays open), with an overwrite as late. */
-static bool dominated_in(sweep *s, const lf_fset *set, const uint64_t *mask, const void *state, uint32_t tv) {
+/* Whether (mask, state) with hash h and t-value tv is dominated by a configuration of set (docs/wgl.md,
+ * "Domination"): the same without one of its linearized open overwriting ops w, in the same state, where w
+ * is killable (an overwrite after w's call); or the same with a linearized open op p replaced by an
+ * identical open op that returns before p (the later deadline stays open), with an overwrite as late. */
+static bool dominated_in(sweep *s, const lf_fset *set, uint64_t h, const uint64_t *mask, const void *state,
+                         uint32_t tv) {
     size_t W = s->W;
     uint64_t *x = s->x + 2 * W;
     for (size_t w = 0; w < W; w++) {
@@ -293,23 +295,25 @@ static bool dominated_in(sweep *s, const lf_fset *set, const uint64_t *mask, con
             size_t i = w * 64 + (size_t)__builtin_ctzll(c);
             c &= c - 1;
             uint32_t o = s->slot_op[i];
+            const uint64_t *better = s->better + i * W;
+            bool swap = false;
+            for (size_t v = 0; v < W && !swap; v++) swap = (better[v] & ~mask[v]) != 0;
+            if (!s->blind[o] && !swap) continue;
             memcpy(x, mask, W * sizeof *x);
             bit_clear(x, i);
+            uint64_t hx = h ^ s->zob[i];
             if (s->blind[o]) {
-                size_t j = lf_fset_find(set, config_hash(s, x, state), x, state);
-                if (j != SIZE_MAX && pay_t(*lf_fset_payload(set, lf_fset_rec(set, j))) > s->call_ev[o] + 1) {
+                size_t j = lf_fset_find(set, hx, x, state);
+                if (j != SIZE_MAX && pay_t(*lf_fset_payload(set, lf_fset_rec(set, j))) > s->call_ev[o] + 1)
                     return true;
-                }
             }
-            for (size_t j2 = 0; j2 < s->K; j2++) {
-                if (!bit_get(s->open, j2) || bit_get(mask, j2)) continue;
-                uint32_t q = s->slot_op[j2];
-                if (s->cls[q] != s->cls[o] || s->order[q] > s->order[o]) continue;
-                bit_set(x, j2);
-                size_t j = lf_fset_find(set, config_hash(s, x, state), x, state);
-                bit_clear(x, j2);
-                if (j != SIZE_MAX && pay_t(*lf_fset_payload(set, lf_fset_rec(set, j))) >= tv) {
-                    return true;
+            for (size_t v = 0; v < W && swap; v++) {
+                for (uint64_t d = better[v] & ~mask[v]; d; d &= d - 1) {
+                    size_t j2 = v * 64 + (size_t)__builtin_ctzll(d);
+                    bit_set(x, j2);
+                    size_t j = lf_fset_find(set, hx ^ s->zob[j2], x, state);
+                    bit_clear(x, j2);
+                    if (j != SIZE_MAX && pay_t(*lf_fset_payload(set, lf_fset_rec(set, j))) >= tv) return true;
                 }
             }
         }
@@ -361,10 +365,11 @@ static bool closure(sweep *s, size_t t, size_t e, size_t qn) {
         uint32_t path = pay_path(pay), tv = pay_t(pay);
         bool no_blind = (pay & SKIPS) != 0, sticky = (pay & NO_OVERWRITE) != 0;
         if (!tick(s)) return false;
-        if (dominated_in(s, &s->seen, mask, state, tv)) continue;
+        uint64_t h = rec[0], hm = h ^ state_hash(s, state);
+        if (dominated_in(s, &s->seen, h, mask, state, tv)) continue;
         s->closures++;
         if (target_blind && tv > kill_after &&
-            !put(s, &s->next, mask, state, path, target | KILLED, 0, tv, 0, NULL, NULL))
+            !put(s, &s->next, h, mask, state, path, target | KILLED, 0, tv, 0, NULL, NULL))
             return false;
         for (size_t w = 0; w < W; w++) {
             uint64_t c = s->open[w] & ~mask[w] & ~s->obs[w];
@@ -383,15 +388,16 @@ static bool closure(sweep *s, size_t t, size_t e, size_t qn) {
                 memcpy(x, mask, W * sizeof *x);
                 bit_set(x, i);
                 size_t k = saturate(s, x, st, scratch);
+                uint64_t h2 = hm ^ s->zob[i] ^ s->added_hash ^ state_hash(s, st);
                 uint32_t t2 = s->blind[o] ? now : tv;
                 if (bit_get(x, t)) {
                     bit_clear(x, t);
-                    if (!put(s, &s->next, x, st, path, o, k, t2, 0, NULL, NULL)) return false;
+                    if (!put(s, &s->next, h2 ^ s->zob[t], x, st, path, o, k, t2, 0, NULL, NULL)) return false;
                     continue;
                 }
                 /* An overwrite that no observer saw must not be overwritten next (it would be dead). */
                 uint64_t skips = s->blind[o] && k == 0 ? NO_BLIND : sticky ? SKIPS : 0;
-                if (!put(s, &s->seen, x, st, path, o, k, t2, skips, &grown, &idx)) return false;
+                if (!put(s, &s->seen, h2, x, st, path, o, k, t2, skips, &grown, &idx)) return false;
                 if (grown && !enqueue(s, idx, &qn)) return false;
             }
         }
@@ -443,22 +449,23 @@ static bool index_masks(sweep *s) {
     s->heads_n = need;
     memset(s->heads, 0xff, need * sizeof *s->heads);
     for (size_t r = 0; r < n; r++) {
-        size_t b = mask_hash(lf_fset_mask(&s->next, lf_fset_rec(&s->next, r)), s->W) & (need - 1);
+        uint64_t *rec = lf_fset_rec(&s->next, r);
+        size_t b = (rec[0] ^ state_hash(s, lf_fset_state(&s->next, rec))) & (need - 1);
         s->chain[r] = s->heads[b];
         s->heads[b] = (uint32_t)r;
     }
     return true;
 }
 
-/* Whether some configuration of s->next with mask x dominates (x + the op in slot i, state s2) with last
+/* Whether some configuration of s->next with mask x (mask hash hx) dominates (x + the op in slot i, state s2) with last
  * overwrite t2: one that can still kill that op (overwriting, its last overwrite after the op's call) in
  * the same state, or one from which linearizing the op leads to s2 (it can do so at the next step; t
  * compatible). */
-static bool dominated_by_fewer(sweep *s, const uint64_t *x, size_t i, const void *s2, uint32_t t2) {
+static bool dominated_by_fewer(sweep *s, uint64_t hx, const uint64_t *x, size_t i, const void *s2, uint32_t t2) {
     uint32_t o = s->slot_op[i];
     bool blind = s->blind[o];
     unsigned char *scratch = s->st + 2 * (s->ss ? s->ss : 1);
-    size_t b = mask_hash(x, s->W) & (s->heads_n - 1);
+    size_t b = hx & (s->heads_n - 1);
     for (uint32_t r = s->heads[b]; r != UINT32_MAX; r = s->chain[r]) {
         uint64_t *rec = lf_fset_rec(&s->next, r);
         if (memcmp(lf_fset_mask(&s->next, rec), x, s->W * sizeof *x) != 0) continue;
@@ -490,7 +497,8 @@ static bool prune_dominated(sweep *s) {
         const uint64_t *mask = lf_fset_mask(&s->next, rec);
         const void *state = lf_fset_state(&s->next, rec);
         uint32_t t2 = pay_t(*lf_fset_payload(&s->next, rec));
-        bool dominated = dominated_in(s, &s->next, mask, state, t2);
+        uint64_t hm = rec[0] ^ state_hash(s, state);
+        bool dominated = dominated_in(s, &s->next, rec[0], mask, state, t2);
         for (size_t w = 0; w < W && !dominated; w++) {
             uint64_t c = s->open[w] & mask[w] & ~s->obs[w];
             while (c && !dominated) {
@@ -498,7 +506,7 @@ static bool prune_dominated(sweep *s) {
                 c &= c - 1;
                 memcpy(x, mask, W * sizeof *x);
                 bit_clear(x, i);
-                dominated = dominated_by_fewer(s, x, i, state, t2);
+                dominated = dominated_by_fewer(s, hm ^ s->zob[i], x, i, state, t2);
             }
         }
         if (dominated) {
@@ -675,11 +683,13 @@ static bool on_call(sweep *s, uint32_t o) {
         const void *state = lf_fset_state(&s->cur, rec);
         uint64_t pay = *lf_fset_payload(&s->cur, rec);
         uint32_t op = UINT32_MAX;
+        uint64_t h = rec[0];
         if (lf_spec_step(&s->inst, state, &s->ops[o], scratch)) {
             bit_set(x, i);
             op = o;
+            h ^= s->zob[i];
         }
-        if (!put(s, &s->next, x, state, pay_path(pay), op, 0, pay_t(pay), 0, NULL, NULL)) return false;
+        if (!put(s, &s->next, h, x, state, pay_path(pay), op, 0, pay_t(pay), 0, NULL, NULL)) return false;
     }
     swap_sets(s);
     return true;
@@ -689,7 +699,7 @@ static bool on_call(sweep *s, uint32_t o) {
  * every configuration its closure could reach through an overwrite: the same configuration without one of
  * its linearized open overwriting ops w is in the frontier; after any overwrite at this return both reach
  * the same configurations, with w killable in the one that left it open. */
-static bool covered_for_overwrite(sweep *s, const uint64_t *mask, const void *state, size_t t) {
+static bool covered_for_overwrite(sweep *s, uint64_t h, const uint64_t *mask, const void *state, size_t t) {
     size_t W = s->W;
     uint64_t *x = s->x + W;
     for (size_t w = 0; w < W; w++) {
@@ -700,8 +710,7 @@ static bool covered_for_overwrite(sweep *s, const uint64_t *mask, const void *st
             if (i == t || !s->blind[s->slot_op[i]]) continue;
             memcpy(x, mask, W * sizeof *x);
             bit_clear(x, i);
-            size_t j = lf_fset_find(&s->cur, config_hash(s, x, state), x, state);
-            if (j != SIZE_MAX) return true;
+            if (lf_fset_find(&s->cur, h ^ s->zob[i], x, state) != SIZE_MAX) return true;
         }
     }
     return false;
@@ -720,8 +729,8 @@ static bool on_return(sweep *s, uint32_t o, size_t e) {
         memcpy(x, mask, W * sizeof *x);
         bit_clear(x, t);
         uint64_t pay = *lf_fset_payload(&s->cur, rec);
-        if (!put(s, &s->next, x, lf_fset_state(&s->cur, rec), pay_path(pay), UINT32_MAX, 0, pay_t(pay), 0, NULL,
-                 NULL))
+        if (!put(s, &s->next, rec[0] ^ s->zob[t], x, lf_fset_state(&s->cur, rec), pay_path(pay), UINT32_MAX, 0,
+                 pay_t(pay), 0, NULL, NULL))
             return false;
     }
     bool target_blind = s->blind[o];
@@ -732,13 +741,13 @@ static bool on_return(sweep *s, uint32_t o, size_t e) {
         if (bit_get(mask, t)) continue;
         const void *state = lf_fset_state(&s->cur, rec);
         uint64_t pay = *lf_fset_payload(&s->cur, rec);
-        bool no_overwrite = covered_for_overwrite(s, mask, state, t);
+        bool no_overwrite = covered_for_overwrite(s, rec[0], mask, state, t);
         /* an overwriting o could only be killed, and not after an overwrite it has not had */
         if (no_overwrite && target_blind && pay_t(pay) <= s->call_ev[o] + 1) continue;
         bool grown;
         size_t idx;
-        if (!put(s, &s->seen, mask, state, pay_path(pay), UINT32_MAX, 0, pay_t(pay), no_overwrite ? SKIPS : 0,
-                 &grown, &idx))
+        if (!put(s, &s->seen, rec[0], mask, state, pay_path(pay), UINT32_MAX, 0, pay_t(pay),
+                 no_overwrite ? SKIPS : 0, &grown, &idx))
             return false;
         if (grown && !enqueue(s, idx, &qn)) return false;
     }
@@ -773,6 +782,7 @@ static void sweep_free(sweep *s) {
     free(s->x);
     free(s->st);
     free(s->added);
+    free(s->zob);
     free(s->stack);
     free(s->heads);
     free(s->chain);
@@ -822,13 +832,16 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
         s.x = malloc(3 * W * sizeof *s.x);
         s.st = calloc(3, ss1);
         s.added = malloc(K * sizeof *s.added);
-        ready = s.slot_op && s.better && s.open && s.x && s.st && s.added;
+        s.zob = malloc(K * sizeof *s.zob);
+        ready = s.slot_op && s.better && s.open && s.x && s.st && s.added && s.zob;
     }
     if (ready) {
         s.obs = s.open + W;
         s.pend = s.open + 2 * W;
-        s.fixed_bytes += K * (sizeof *s.slot_op + W * sizeof *s.better + sizeof *s.added) + 5 * W * sizeof *s.x +
-                         3 * ss1;
+        s.fixed_bytes += K * (sizeof *s.slot_op + W * sizeof *s.better + sizeof *s.added + sizeof *s.zob) +
+                         3 * W * sizeof *s.x + 3 * ss1;
+        uint64_t seed = 0x243f6a8885a308d3ULL ^ K;
+        for (size_t i = 0; i < K; i++) s.zob[i] = lf_mix64(seed += 0x9e3779b97f4a7c15ULL);
         for (size_t i = 0; i < n; i++) {
             s.observer[i] = lf_spec_observer(spec, &s.ops[i]);
             s.blind[i] = lf_spec_overwrites(spec, &s.ops[i]);
@@ -850,7 +863,8 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
     memset(s.x, 0, W * sizeof *s.x);
     lf_spec_init(&s.inst, s.st);
     enum { RUNNING, FOUND, NONE, STOPPED, BEAM_DIED } status = RUNNING;
-    if (!put(&s, &s.cur, s.x, s.st, LF_FPATH_ROOT, UINT32_MAX, 0, 0, 0, NULL, NULL)) status = STOPPED;
+    if (!put(&s, &s.cur, state_hash(&s, s.st), s.x, s.st, LF_FPATH_ROOT, UINT32_MAX, 0, 0, 0, NULL, NULL))
+        status = STOPPED;
     size_t peak = 1;
     for (size_t e = 0; status == RUNNING && e < s.n_ev; e++) {
         uint32_t o = s.ev[e] >> 1;

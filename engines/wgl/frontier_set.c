@@ -22,7 +22,6 @@ void lf_fset_free(lf_fset *s) {
     for (size_t i = 0; i < s->n_chunks; i++) free(s->chunks[i]);
     free(s->chunks);
     free(s->slots);
-    free(s->frags);
     *s->limit += s->bytes;
     size_t *limit = s->limit;
     memset(s, 0, sizeof *s);
@@ -34,12 +33,10 @@ void lf_fset_clear(lf_fset *s) {
         memset(s->slots, 0, s->n_slots * sizeof *s->slots);
         /* A table much larger than what it held last time is given back (the next one regrows). */
         if (s->n_slots > 4096 && 8 * s->n < s->n_slots) {
-            *s->limit += s->n_slots * (sizeof *s->slots + sizeof *s->frags);
-            s->bytes -= s->n_slots * (sizeof *s->slots + sizeof *s->frags);
+            *s->limit += s->n_slots * sizeof *s->slots;
+            s->bytes -= s->n_slots * sizeof *s->slots;
             free(s->slots);
-            free(s->frags);
             s->slots = NULL;
-            s->frags = NULL;
             s->n_slots = 0;
         }
     }
@@ -60,30 +57,22 @@ static void give(lf_fset *s, size_t bytes) {
 
 static bool grow_slots(lf_fset *s) {
     size_t n = s->n_slots ? 2 * s->n_slots : 1024;
-    size_t per = sizeof *s->slots + sizeof *s->frags;
-    if (!take(s, n * per)) return false; /* the old table is still alive while rehashing */
-    uint32_t *sl = calloc(n, sizeof *sl);
-    uint32_t *fr = malloc(n * sizeof *fr);
-    if (!sl || !fr) {
-        free(sl);
-        free(fr);
-        give(s, n * per);
+    if (!take(s, n * sizeof *s->slots)) return false; /* the old table is still alive while rehashing */
+    uint64_t *sl = calloc(n, sizeof *sl);
+    if (!sl) {
+        give(s, n * sizeof *s->slots);
         return false;
     }
     for (size_t i = 0; i < s->n_slots; i++) {
-        uint32_t v = s->slots[i];
+        uint64_t v = s->slots[i];
         if (!v) continue;
-        uint64_t h = lf_fset_rec(s, v - 1)[0];
-        size_t j = h & (n - 1);
+        size_t j = lf_fset_rec(s, (uint32_t)v - 1)[0] & (n - 1);
         while (sl[j]) j = (j + 1) & (n - 1);
         sl[j] = v;
-        fr[j] = (uint32_t)(h >> 32);
     }
     free(s->slots);
-    free(s->frags);
-    give(s, s->n_slots * per);
+    give(s, s->n_slots * sizeof *s->slots);
     s->slots = sl;
-    s->frags = fr;
     s->n_slots = n;
     return true;
 }
@@ -111,19 +100,33 @@ static bool grow_records(lf_fset *s) {
     return true;
 }
 
+/* Whether record r holds (mask, state): words first, the state's tail bytes by memcmp. */
+static inline bool same(const lf_fset *s, const uint64_t *r, const uint64_t *mask, const void *state) {
+    for (size_t i = 0; i < s->mask_words; i++)
+        if (r[1 + i] != mask[i]) return false;
+    const void *rs = r + 1 + s->mask_words;
+    if (s->custom_equal) return lf_spec_equal(s->spec, rs, state);
+    size_t full = s->state_size / 8;
+    const unsigned char *a = rs, *b = state;
+    for (size_t i = 0; i < full; i++) {
+        uint64_t x, y;
+        memcpy(&x, a + 8 * i, 8);
+        memcpy(&y, b + 8 * i, 8);
+        if (x != y) return false;
+    }
+    return memcmp(a + 8 * full, b + 8 * full, s->state_size - 8 * full) == 0;
+}
+
 lf_fset_outcome lf_fset_insert(lf_fset *s, uint64_t h, const uint64_t *mask, const void *state, uint64_t payload,
-                             size_t *idx) {
+                               size_t *idx) {
     if (2 * (s->n + 1) > s->n_slots && !grow_slots(s)) return LF_FSET_NOMEM;
-    uint32_t frag = (uint32_t)(h >> 32);
+    uint64_t frag = h & ~(uint64_t)UINT32_MAX;
     size_t m = s->n_slots - 1, j = h & m;
-    size_t mask_bytes = s->mask_words * sizeof *mask;
-    for (uint32_t v; (v = s->slots[j]) != 0; j = (j + 1) & m) {
-        if (s->frags[j] != frag) continue;
-        uint64_t *r = lf_fset_rec(s, v - 1);
-        if (r[0] != h || memcmp(r + 1, mask, mask_bytes) != 0) continue;
-        const void *rs = r + 1 + s->mask_words;
-        if (s->custom_equal ? lf_spec_equal(s->spec, rs, state) : memcmp(rs, state, s->state_size) == 0) {
-            *idx = v - 1;
+    for (uint64_t v; (v = s->slots[j]) != 0; j = (j + 1) & m) {
+        if ((v & ~(uint64_t)UINT32_MAX) != frag) continue;
+        const uint64_t *r = lf_fset_rec(s, (uint32_t)v - 1);
+        if (r[0] == h && same(s, r, mask, state)) {
+            *idx = (uint32_t)v - 1;
             return LF_FSET_HIT;
         }
     }
@@ -132,27 +135,22 @@ lf_fset_outcome lf_fset_insert(lf_fset *s, uint64_t h, const uint64_t *mask, con
     uint64_t *r = lf_fset_rec(s, s->n);
     r[s->rec_words - 2] = 0; /* the state's padding: no uninitialised bytes are kept */
     r[0] = h;
-    memcpy(r + 1, mask, mask_bytes);
+    memcpy(r + 1, mask, s->mask_words * sizeof *mask);
     memcpy(r + 1 + s->mask_words, state, s->state_size);
     r[s->rec_words - 1] = payload;
-    s->slots[j] = (uint32_t)(s->n + 1);
-    s->frags[j] = frag;
+    s->slots[j] = frag | (uint64_t)(s->n + 1);
     *idx = s->n++;
     return LF_FSET_NEW;
 }
 
 size_t lf_fset_find(const lf_fset *s, uint64_t h, const uint64_t *mask, const void *state) {
     if (!s->n_slots) return SIZE_MAX;
-    uint32_t frag = (uint32_t)(h >> 32);
+    uint64_t frag = h & ~(uint64_t)UINT32_MAX;
     size_t m = s->n_slots - 1, j = h & m;
-    size_t mask_bytes = s->mask_words * sizeof *mask;
-    for (uint32_t v; (v = s->slots[j]) != 0; j = (j + 1) & m) {
-        if (s->frags[j] != frag) continue;
-        uint64_t *r = lf_fset_rec(s, v - 1);
-        if (r[0] != h || memcmp(r + 1, mask, mask_bytes) != 0) continue;
-        const void *rs = r + 1 + s->mask_words;
-        if (s->custom_equal ? lf_spec_equal(s->spec, rs, state) : memcmp(rs, state, s->state_size) == 0)
-            return v - 1;
+    for (uint64_t v; (v = s->slots[j]) != 0; j = (j + 1) & m) {
+        if ((v & ~(uint64_t)UINT32_MAX) != frag) continue;
+        const uint64_t *r = lf_fset_rec(s, (uint32_t)v - 1);
+        if (r[0] == h && same(s, r, mask, state)) return (uint32_t)v - 1;
     }
     return SIZE_MAX;
 }

@@ -23,8 +23,7 @@ typedef struct lf_fset {
     uint64_t **chunks;
     size_t n_chunks, chunks_cap;
     size_t n;           /* records */
-    uint32_t *slots;    /* record + 1; 0 = empty */
-    uint32_t *frags;    /* the upper half of each slot's hash */
+    uint64_t *slots;    /* upper half of the hash << 32 | (record + 1); 0 = empty */
     size_t n_slots;     /* power of two (0 before the first insertion) */
     size_t bytes;       /* everything allocated */
     size_t *limit;      /* shared with the other sets of the sweep: bytes all of them may still take */
