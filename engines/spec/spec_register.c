@@ -75,7 +75,10 @@ static bool reg_step(void *ctx, const void *state, const lf_op *op, void *next) 
 }
 
 /* A write replaces the whole state, whatever it was, and is legal everywhere. */
-static bool reg_overwrites(const lf_op *op) { return op->method == LF_M_WRITE; }
+static bool reg_overwrites(void *ctx, const lf_op *op) {
+    (void)ctx;
+    return op->method == LF_M_WRITE;
+}
 
 static uint64_t reg_hash(void *ctx, const void *state) {
     (void)ctx;

@@ -283,12 +283,23 @@ static bool put(sweep *s, lf_fset *set, uint64_t h, const uint64_t *mask, const 
 
 /* Whether (mask, state) with hash h and t-value tv is dominated by a configuration of set (docs/wgl.md,
  * "Domination"): the same without one of its linearized open overwriting ops w, in the same state, where w
- * is killable (an overwrite after w's call); or the same with a linearized open op p replaced by an
- * identical open op that returns before p (the later deadline stays open), with an overwrite as late. */
+ * is killable (an overwrite after w's call); the same without one of its linearized pending ops, in the
+ * same state (that op may as well never take effect), with an overwrite as late; or the same with a
+ * linearized open op p replaced by an identical open op that returns before p (the later deadline stays
+ * open), with an overwrite as late. */
 static bool dominated_in(sweep *s, const lf_fset *set, uint64_t h, const uint64_t *mask, const void *state,
                          uint32_t tv) {
     size_t W = s->W;
     uint64_t *x = s->x + 2 * W;
+    for (size_t w = 0; w < W; w++) {
+        for (uint64_t c = s->pend[w] & mask[w]; c; c &= c - 1) {
+            size_t i = w * 64 + (size_t)__builtin_ctzll(c);
+            memcpy(x, mask, W * sizeof *x);
+            bit_clear(x, i);
+            size_t j = lf_fset_find(set, h ^ s->zob[i], x, state);
+            if (j != SIZE_MAX && pay_t(*lf_fset_payload(set, lf_fset_rec(set, j))) >= tv) return true;
+        }
+    }
     for (size_t w = 0; w < W; w++) {
         uint64_t c = s->open[w] & mask[w] & ~s->obs[w] & ~s->pend[w];
         while (c) {
@@ -844,7 +855,7 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
         for (size_t i = 0; i < K; i++) s.zob[i] = lf_mix64(seed += 0x9e3779b97f4a7c15ULL);
         for (size_t i = 0; i < n; i++) {
             s.observer[i] = lf_spec_observer(spec, &s.ops[i]);
-            s.blind[i] = lf_spec_overwrites(spec, &s.ops[i]);
+            s.blind[i] = lf_spec_overwrites(&s.inst, &s.ops[i]);
         }
     }
     size_t base = s.fixed_bytes + lf_spec_ctx_bytes(&s.inst);

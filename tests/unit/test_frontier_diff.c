@@ -220,7 +220,7 @@ static void wide_histories(lf_type type, tally *t, int count) {
     for (int i = 0; i < count; i++, seed++) {
         lf_gen_small_options so;
         lf_gen_small_options_default(&so, type, i % 3 == 2 ? LF_GEN_CORRUPTED : LF_GEN_CONSTRUCTED);
-        so.values = 2;
+        so.values = type == LF_TYPE_KV ? 1 + (uint64_t)(i % 2) : 2; /* kv: one key (puts overwrite) or two */
         so.min_ops = 13;
         so.max_ops = 16;
         so.max_threads = 8;
