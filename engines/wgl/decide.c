@@ -163,7 +163,7 @@ void lf_wgl_decide(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
         take(out, win);
     } else {
         out->verdict = LF_UNKNOWN;
-        snprintf(out->reason, sizeof out->reason, "%.300s; WGL search: %.200s", sweep.r.reason, dfs.r.reason);
+        snprintf(out->reason, sizeof out->reason, "%.300s; WGL search: %.190s", sweep.r.reason, dfs.r.reason);
     }
     wgl_part_result_free(&sweep.r);
     wgl_part_result_free(&dfs.r);
