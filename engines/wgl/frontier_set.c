@@ -114,7 +114,8 @@ static inline bool same(const lf_fset *s, const uint64_t *r, const uint64_t *mas
         memcpy(&y, b + 8 * i, 8);
         if (x != y) return false;
     }
-    return memcmp(a + 8 * full, b + 8 * full, s->state_size - 8 * full) == 0;
+    size_t rest = s->state_size - 8 * full;
+    return rest == 0 || memcmp(a + 8 * full, b + 8 * full, rest) == 0;
 }
 
 lf_fset_outcome lf_fset_insert(lf_fset *s, uint64_t h, const uint64_t *mask, const void *state, uint64_t payload,
