@@ -34,6 +34,14 @@
 
 #define CHECK_EVERY 1024
 
+/* A candidate dominator of a configuration: slot i removed, slot j added (or none), the t-value it needs
+ * (at least need), its hash. */
+typedef struct dom_cand {
+    uint32_t i, j;
+    uint32_t need;
+    uint64_t h;
+} dom_cand;
+
 typedef struct sweep {
     const lf_op *ops;
     size_t n;
@@ -66,6 +74,8 @@ typedef struct sweep {
     uint32_t *added;  /* observers linearized by one saturation */
     uint64_t added_hash; /* the XOR of their slots' words */
     uint64_t *zob;    /* per slot: its Zobrist word */
+    dom_cand *cands;  /* dominated_in's candidates */
+    size_t cands_cap;
     size_t *stack;
     size_t stack_cap;
     uint32_t *heads, *chain; /* the mask index of prune_dominated */
@@ -291,43 +301,35 @@ static bool dominated_in(sweep *s, const lf_fset *set, uint64_t h, const uint64_
                          uint32_t tv) {
     size_t W = s->W;
     uint64_t *x = s->x + 2 * W;
+    /* The candidates first (slot i removed, slot j added or none, the t-value needed), their table slots
+     * prefetched, then the lookups: they mostly miss, and in parallel the misses cost one wait. */
+    dom_cand *cs = s->cands;
+    size_t nc = 0;
     for (size_t w = 0; w < W; w++) {
         for (uint64_t c = s->pend[w] & mask[w]; c; c &= c - 1) {
             size_t i = w * 64 + (size_t)__builtin_ctzll(c);
-            memcpy(x, mask, W * sizeof *x);
-            bit_clear(x, i);
-            size_t j = lf_fset_find(set, h ^ s->zob[i], x, state);
-            if (j != SIZE_MAX && pay_t(*lf_fset_payload(set, lf_fset_rec(set, j))) >= tv) return true;
+            cs[nc++] = (dom_cand){(uint32_t)i, UINT32_MAX, tv, h ^ s->zob[i]};
+        }
+        for (uint64_t c = s->open[w] & mask[w] & ~s->obs[w] & ~s->pend[w]; c; c &= c - 1) {
+            size_t i = w * 64 + (size_t)__builtin_ctzll(c);
+            uint32_t o = s->slot_op[i];
+            if (s->blind[o]) cs[nc++] = (dom_cand){(uint32_t)i, UINT32_MAX, s->call_ev[o] + 2, h ^ s->zob[i]};
+            const uint64_t *better = s->better + i * W;
+            for (size_t v = 0; v < W; v++)
+                for (uint64_t d = better[v] & ~mask[v]; d; d &= d - 1) {
+                    size_t j = v * 64 + (size_t)__builtin_ctzll(d);
+                    if (nc < s->cands_cap) cs[nc++] = (dom_cand){(uint32_t)i, (uint32_t)j, tv, h ^ s->zob[i] ^ s->zob[j]};
+                }
+            if (nc + s->K + 1 > s->cands_cap) break; /* (never with the capacity of setup: 2K + K*K) */
         }
     }
-    for (size_t w = 0; w < W; w++) {
-        uint64_t c = s->open[w] & mask[w] & ~s->obs[w] & ~s->pend[w];
-        while (c) {
-            size_t i = w * 64 + (size_t)__builtin_ctzll(c);
-            c &= c - 1;
-            uint32_t o = s->slot_op[i];
-            const uint64_t *better = s->better + i * W;
-            bool swap = false;
-            for (size_t v = 0; v < W && !swap; v++) swap = (better[v] & ~mask[v]) != 0;
-            if (!s->blind[o] && !swap) continue;
-            memcpy(x, mask, W * sizeof *x);
-            bit_clear(x, i);
-            uint64_t hx = h ^ s->zob[i];
-            if (s->blind[o]) {
-                size_t j = lf_fset_find(set, hx, x, state);
-                if (j != SIZE_MAX && pay_t(*lf_fset_payload(set, lf_fset_rec(set, j))) > s->call_ev[o] + 1)
-                    return true;
-            }
-            for (size_t v = 0; v < W && swap; v++) {
-                for (uint64_t d = better[v] & ~mask[v]; d; d &= d - 1) {
-                    size_t j2 = v * 64 + (size_t)__builtin_ctzll(d);
-                    bit_set(x, j2);
-                    size_t j = lf_fset_find(set, hx ^ s->zob[j2], x, state);
-                    bit_clear(x, j2);
-                    if (j != SIZE_MAX && pay_t(*lf_fset_payload(set, lf_fset_rec(set, j))) >= tv) return true;
-                }
-            }
-        }
+    for (size_t k = 0; k < nc; k++) lf_fset_prefetch(set, cs[k].h);
+    for (size_t k = 0; k < nc; k++) {
+        memcpy(x, mask, W * sizeof *x);
+        bit_clear(x, cs[k].i);
+        if (cs[k].j != UINT32_MAX) bit_set(x, cs[k].j);
+        size_t j = lf_fset_find(set, cs[k].h, x, state);
+        if (j != SIZE_MAX && pay_t(*lf_fset_payload(set, lf_fset_rec(set, j))) >= cs[k].need) return true;
     }
     return false;
 }
@@ -794,6 +796,7 @@ static void sweep_free(sweep *s) {
     free(s->st);
     free(s->added);
     free(s->zob);
+    free(s->cands);
     free(s->stack);
     free(s->heads);
     free(s->chain);
@@ -844,12 +847,15 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
         s.st = calloc(3, ss1);
         s.added = malloc(K * sizeof *s.added);
         s.zob = malloc(K * sizeof *s.zob);
-        ready = s.slot_op && s.better && s.open && s.x && s.st && s.added && s.zob;
+        s.cands_cap = 2 * K + K * K;
+        s.cands = malloc(s.cands_cap * sizeof *s.cands);
+        ready = s.slot_op && s.better && s.open && s.x && s.st && s.added && s.zob && s.cands;
     }
     if (ready) {
         s.obs = s.open + W;
         s.pend = s.open + 2 * W;
         s.fixed_bytes += K * (sizeof *s.slot_op + W * sizeof *s.better + sizeof *s.added + sizeof *s.zob) +
+                         s.cands_cap * sizeof *s.cands +
                          3 * W * sizeof *s.x + 3 * ss1;
         uint64_t seed = 0x243f6a8885a308d3ULL ^ K;
         for (size_t i = 0; i < K; i++) s.zob[i] = lf_mix64(seed += 0x9e3779b97f4a7c15ULL);

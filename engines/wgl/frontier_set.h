@@ -48,6 +48,11 @@ static inline uint64_t *lf_fset_payload(const lf_fset *s, uint64_t *rec) { retur
 lf_fset_outcome lf_fset_insert(lf_fset *s, uint64_t h, const uint64_t *mask, const void *state, uint64_t payload,
                              size_t *idx);
 
+/* Asks the cache for the table slot of hash h (a lookup or insertion of h soon after will not wait). */
+static inline void lf_fset_prefetch(const lf_fset *s, uint64_t h) {
+    if (s->n_slots) __builtin_prefetch(&s->slots[h & (s->n_slots - 1)]);
+}
+
 /* The record of (mask, state) with hash h, or SIZE_MAX. */
 size_t lf_fset_find(const lf_fset *s, uint64_t h, const uint64_t *mask, const void *state);
 
