@@ -26,13 +26,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spec/spec_blocks.h"
 #include "util/clock.h"
 #include "util/hash.h"
 #include "util/radix_sort.h"
+#include "wgl/frontier_order.h"
 #include "wgl/frontier_path.h"
 #include "wgl/frontier_set.h"
 
 #define CHECK_EVERY 1024
+
+/* A chained index of the configurations of s->next by a 64-bit key: heads of chains per key bucket. */
+typedef struct chain_index {
+    uint32_t *heads, *chain;
+    size_t heads_cap, heads_n, chain_cap;
+} chain_index;
 
 /* A candidate dominator of a configuration: slot i removed, slot j added (or none), the t-value it needs
  * (at least need), its hash. */
@@ -71,6 +79,7 @@ typedef struct sweep {
     /* scratch */
     uint64_t *x;      /* masks: W words each, a few of them */
     unsigned char *st; /* states: a few of them */
+    bool blocks;      /* the spec is a block variant (spec_blocks.h): products are sealed, covering dominates */
     uint32_t *added;  /* observers linearized by one saturation */
     uint64_t added_hash; /* the XOR of their slots' words */
     uint64_t *zob;    /* per slot: its Zobrist word */
@@ -78,8 +87,9 @@ typedef struct sweep {
     size_t cands_cap;
     size_t *stack;
     size_t stack_cap;
-    uint32_t *heads, *chain; /* the mask index of prune_dominated */
-    size_t heads_cap, heads_n, chain_cap;
+    chain_index by_mask, by_content; /* s->next by mask, and (block states) by mask and contents */
+    uint64_t *keys;   /* per configuration of s->next: mask hash; then (blocks) the mask-and-contents key */
+    size_t keys_cap;
     /* budget */
     wgl_budget *budget;
     uint64_t steps, closures;
@@ -93,7 +103,8 @@ typedef struct sweep {
 #define NO_BLIND ((uint64_t)1 << 63)
 #define NO_OVERWRITE ((uint64_t)1 << 62)
 #define SKIPS (NO_BLIND | NO_OVERWRITE)
-#define KILLED ((uint32_t)1 << 31) /* a path node of an overwritten op, placed just before its overwriter */
+#define KILLED LF_FPATH_KILLED /* a path node of an overwritten op, placed just before its overwriter */
+#define SEALED LF_FPATH_SEALED /* a path node marking the end of a step (block states: blocks close) */
 static inline uint32_t pay_path(uint64_t p) { return (uint32_t)p; }
 static inline uint32_t pay_t(uint64_t p) { return (uint32_t)(p >> 32) & 0x3fffffffu; }
 static inline uint64_t pay_make(uint32_t path, uint32_t t, uint64_t skips) {
@@ -246,10 +257,11 @@ static size_t saturate(sweep *s, uint64_t *mask, const void *state, unsigned cha
     return k;
 }
 
-/* path + op + added[0..k); UINT32_MAX when out of memory. */
-static uint32_t extend_path(sweep *s, uint32_t path, uint32_t op, size_t k) {
+/* path + op + added[0..k) (+ a SEALED mark when sealed); UINT32_MAX when out of memory. */
+static uint32_t extend_path(sweep *s, uint32_t path, uint32_t op, size_t k, bool sealed) {
     if (op != UINT32_MAX) path = lf_fpaths_add(&s->paths, path, op);
     for (size_t i = 0; i < k && path != UINT32_MAX; i++) path = lf_fpaths_add(&s->paths, path, s->added[i]);
+    if (sealed && path != UINT32_MAX) path = lf_fpaths_add(&s->paths, path, SEALED);
     return path;
 }
 
@@ -279,7 +291,7 @@ static bool put(sweep *s, lf_fset *set, uint64_t h, const uint64_t *mask, const 
         }
     }
     if (more && (got == LF_FSET_NEW || t > pay_t(*pay))) {
-        uint32_t path = extend_path(s, path_parent, op, k);
+        uint32_t path = extend_path(s, path_parent, op, k, s->blocks && set == &s->next && op != UINT32_MAX);
         if (path == UINT32_MAX) {
             s->stop_why = "memory budget";
             return false;
@@ -382,7 +394,7 @@ static bool closure(sweep *s, size_t t, size_t e, size_t qn) {
         if (dominated_in(s, &s->seen, h, mask, state, tv)) continue;
         s->closures++;
         if (target_blind && tv > kill_after &&
-            !put(s, &s->next, h, mask, state, path, target | KILLED, 0, tv, 0, NULL, NULL))
+            !put(s, &s->next, h, mask, state, path, target | KILLED, 0, tv, 0, NULL, NULL)) /* (no blocks here) */
             return false;
         for (size_t w = 0; w < W; w++) {
             uint64_t c = s->open[w] & ~mask[w] & ~s->obs[w];
@@ -405,6 +417,11 @@ static bool closure(sweep *s, size_t t, size_t e, size_t qn) {
                 uint32_t t2 = s->blind[o] ? now : tv;
                 if (bit_get(x, t)) {
                     bit_clear(x, t);
+                    if (s->blocks) { /* the step ends: its inserts are one block, later ones come after */
+                        uint64_t before = state_hash(s, st);
+                        lf_spec_blocks_seal(s->inst.ctx, st);
+                        h2 ^= before ^ state_hash(s, st);
+                    }
                     if (!put(s, &s->next, h2 ^ s->zob[t], x, st, path, o, k, t2, 0, NULL, NULL)) return false;
                     continue;
                 }
@@ -434,40 +451,67 @@ static void collect_paths(sweep *s) {
     s->gc_at = 2 * s->paths.n > ((size_t)1 << 20) ? 2 * s->paths.n : (size_t)1 << 20;
 }
 
-/* A chained index of s->next by mask alone (the configurations that differ only by their state). */
-static bool index_masks(sweep *s) {
+
+/* The index walks at most this many configurations per lookup: a bound on the work of the dominations that
+ * use it (a configuration not looked at is only not pruned). */
+#define CHAIN_WALK 48
+
+static bool index_build(sweep *s, chain_index *ix, const uint64_t *keys) {
     size_t n = s->next.n, need = 1;
     while (need < 2 * n) need <<= 1;
-    if (need > s->heads_cap || n > s->chain_cap) {
-        size_t add = (need > s->heads_cap ? (need - s->heads_cap) * sizeof *s->heads : 0) +
-                     (n > s->chain_cap ? (n - s->chain_cap) * sizeof *s->chain : 0);
-        if (add > s->limit) return false;
-        if (need > s->heads_cap) {
-            uint32_t *h = realloc(s->heads, need * sizeof *h);
-            if (!h) return false;
-            s->fixed_bytes += (need - s->heads_cap) * sizeof *h;
-            s->limit -= (need - s->heads_cap) * sizeof *h;
-            s->heads = h;
-            s->heads_cap = need;
-        }
-        if (n > s->chain_cap) {
-            uint32_t *c = realloc(s->chain, n * sizeof *c);
-            if (!c) return false;
-            s->fixed_bytes += (n - s->chain_cap) * sizeof *c;
-            s->limit -= (n - s->chain_cap) * sizeof *c;
-            s->chain = c;
-            s->chain_cap = n;
-        }
+    if (need > ix->heads_cap) {
+        size_t add = (need - ix->heads_cap) * sizeof *ix->heads;
+        uint32_t *h = add <= s->limit ? realloc(ix->heads, need * sizeof *h) : NULL;
+        if (!h) return false;
+        s->fixed_bytes += add;
+        s->limit -= add;
+        ix->heads = h;
+        ix->heads_cap = need;
     }
-    s->heads_n = need;
-    memset(s->heads, 0xff, need * sizeof *s->heads);
-    for (size_t r = 0; r < n; r++) {
-        uint64_t *rec = lf_fset_rec(&s->next, r);
-        size_t b = (rec[0] ^ state_hash(s, lf_fset_state(&s->next, rec))) & (need - 1);
-        s->chain[r] = s->heads[b];
-        s->heads[b] = (uint32_t)r;
+    if (n > ix->chain_cap) {
+        size_t add = (n - ix->chain_cap) * sizeof *ix->chain;
+        uint32_t *c = add <= s->limit ? realloc(ix->chain, n * sizeof *c) : NULL;
+        if (!c) return false;
+        s->fixed_bytes += add;
+        s->limit -= add;
+        ix->chain = c;
+        ix->chain_cap = n;
+    }
+    ix->heads_n = need;
+    memset(ix->heads, 0xff, need * sizeof *ix->heads);
+    for (size_t r = n; r-- > 0;) { /* chains in record order */
+        size_t b = keys[r] & (need - 1);
+        ix->chain[r] = ix->heads[b];
+        ix->heads[b] = (uint32_t)r;
     }
     return true;
+}
+
+static void index_free(chain_index *ix) {
+    free(ix->heads);
+    free(ix->chain);
+}
+
+/* Keys of s->next: mask hashes in s->keys, and with block states (mask, contents) in s->keys2. */
+static bool index_next(sweep *s) {
+    size_t n = s->next.n;
+    if (n > s->keys_cap) {
+        size_t add = (n - s->keys_cap) * 2 * sizeof *s->keys;
+        uint64_t *k = add <= s->limit ? realloc(s->keys, 2 * n * sizeof *k) : NULL;
+        if (!k) return false;
+        s->fixed_bytes += add;
+        s->limit -= add;
+        s->keys = k;
+        s->keys_cap = n;
+    }
+    uint64_t *keys2 = s->keys + n;
+    for (size_t r = 0; r < n; r++) {
+        uint64_t *rec = lf_fset_rec(&s->next, r);
+        const void *state = lf_fset_state(&s->next, rec);
+        s->keys[r] = rec[0] ^ state_hash(s, state);
+        if (s->blocks) keys2[r] = s->keys[r] ^ lf_mix64(lf_spec_blocks_content(s->inst.ctx, state));
+    }
+    return index_build(s, &s->by_mask, s->keys) && (!s->blocks || index_build(s, &s->by_content, keys2));
 }
 
 /* Whether some configuration of s->next with mask x (mask hash hx) dominates (x + the op in slot i, state s2) with last
@@ -478,15 +522,18 @@ static bool dominated_by_fewer(sweep *s, uint64_t hx, const uint64_t *x, size_t 
     uint32_t o = s->slot_op[i];
     bool blind = s->blind[o];
     unsigned char *scratch = s->st + 2 * (s->ss ? s->ss : 1);
-    size_t b = hx & (s->heads_n - 1);
-    for (uint32_t r = s->heads[b]; r != UINT32_MAX; r = s->chain[r]) {
+    const chain_index *ix = &s->by_mask;
+    size_t walked = 0;
+    for (uint32_t r = ix->heads[hx & (ix->heads_n - 1)]; r != UINT32_MAX && walked++ < CHAIN_WALK; r = ix->chain[r]) {
+        if (s->keys[r] != hx) continue;
         uint64_t *rec = lf_fset_rec(&s->next, r);
         if (memcmp(lf_fset_mask(&s->next, rec), x, s->W * sizeof *x) != 0) continue;
         const void *s1 = lf_fset_state(&s->next, rec);
         uint32_t t1 = pay_t(*lf_fset_payload(&s->next, rec));
-        if ((blind || t1 >= t2) && lf_spec_step(&s->inst, s1, &s->ops[o], scratch) &&
-            lf_spec_equal(&s->inst, scratch, s2))
-            return true;
+        if (!(blind || t1 >= t2) || !lf_spec_step(&s->inst, s1, &s->ops[o], scratch)) continue;
+        /* A block left open after the op stands for more than the sealed s2: sealed, it must equal it. */
+        if (s->blocks) lf_spec_blocks_seal(s->inst.ctx, scratch);
+        if (lf_spec_equal(&s->inst, scratch, s2)) return true;
     }
     return false;
 }
@@ -495,10 +542,27 @@ static bool dominated_by_fewer(sweep *s, uint64_t hx, const uint64_t *x, size_t 
  * (X, state) is dominated by (X - {w}, state') when w is open and either overwriting and killable there
  * (state' = state), or linearizable there with state as its result; and by (X - {w} + {v}, state) when v is
  * an open op identical to w that returns before it. s->seen is the scratch for the survivors. */
+/* Block states: whether a configuration of s->next with the same mask and contents, and an overwrite as
+ * late, has a state that covers the state of configuration r (stands for every sequence it stands for). */
+static bool covered_by_coarser(sweep *s, size_t r, const uint64_t *mask, const void *state, uint32_t t2) {
+    const chain_index *ix = &s->by_content;
+    const uint64_t *keys2 = s->keys + s->next.n;
+    size_t walked = 0;
+    for (uint32_t q = ix->heads[keys2[r] & (ix->heads_n - 1)]; q != UINT32_MAX && walked++ < CHAIN_WALK;
+         q = ix->chain[q]) {
+        if (q == r || keys2[q] != keys2[r]) continue;
+        uint64_t *rec = lf_fset_rec(&s->next, q);
+        if (memcmp(lf_fset_mask(&s->next, rec), mask, s->W * sizeof *mask) != 0) continue;
+        if (pay_t(*lf_fset_payload(&s->next, rec)) < t2) continue;
+        if (lf_spec_blocks_covers(s->inst.ctx, lf_fset_state(&s->next, rec), state)) return true;
+    }
+    return false;
+}
+
 static bool prune_dominated(sweep *s) {
     size_t W = s->W;
     uint64_t *x = s->x + W;
-    if (!index_masks(s)) {
+    if (!index_next(s)) {
         s->stop_why = "memory budget";
         return false;
     }
@@ -510,8 +574,9 @@ static bool prune_dominated(sweep *s) {
         const uint64_t *mask = lf_fset_mask(&s->next, rec);
         const void *state = lf_fset_state(&s->next, rec);
         uint32_t t2 = pay_t(*lf_fset_payload(&s->next, rec));
-        uint64_t hm = rec[0] ^ state_hash(s, state);
+        uint64_t hm = s->keys[r];
         bool dominated = dominated_in(s, &s->next, rec[0], mask, state, t2);
+        if (!dominated && s->blocks) dominated = covered_by_coarser(s, r, mask, state, t2);
         for (size_t w = 0; w < W && !dominated; w++) {
             uint64_t c = s->open[w] & mask[w] & ~s->obs[w];
             while (c && !dominated) {
@@ -587,40 +652,13 @@ static void swap_sets(sweep *s) {
     lf_fset_clear(&s->next);
 }
 
-/* The linearization a path stands for: its ops in order, each killed (overwritten, unobserved) op placed
- * just before the last overwriting op linearized before it was killed (one linearized at a return after
- * its call: docs/wgl.md). out has room for lf_fpaths_len ops; returns the length, 0 if out of memory. */
+/* The linearization a path stands for (frontier_order.h); its length, 0 if out of memory. */
 static size_t read_order(const sweep *s, uint32_t path, uint32_t *out) {
-    size_t len = lf_fpaths_len(&s->paths, path);
-    uint32_t *raw = malloc((len ? len : 1) * sizeof *raw);
-    uint32_t *before = malloc((len ? len : 1) * sizeof *before); /* killed op -> the raw index it precedes */
-    if (!raw || !before) {
-        free(raw);
-        free(before);
-        return 0;
-    }
-    lf_fpaths_read(&s->paths, path, raw);
-    size_t last = SIZE_MAX;
-    for (size_t i = 0; i < len; i++) {
-        before[i] = UINT32_MAX;
-        if (raw[i] & KILLED)
-            before[i] = last == SIZE_MAX ? (uint32_t)i : (uint32_t)last; /* never without an overwrite before */
-        else if (s->blind[raw[i]])
-            last = i;
-    }
-    /* Emit: at each linearized op, first the ops killed before it (in kill order), then the op. */
-    size_t k = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (raw[i] & KILLED) continue;
-        for (size_t j = i + 1; j < len; j++)
-            if (before[j] == i) out[k++] = raw[j] & ~KILLED;
-        out[k++] = raw[i];
-    }
-    for (size_t j = 0; j < len; j++) /* (defensive: a kill with no overwrite before it stays in place) */
-        if (before[j] == j) out[k++] = raw[j] & ~KILLED;
-    free(raw);
-    free(before);
-    return k;
+    lf_forder_kind kind = !s->blocks ? LF_FORDER_PLAIN
+                          : lf_spec_blocks_is_stack(s->inst.spec) ? LF_FORDER_STACK_BLOCKS
+                                                                  : LF_FORDER_QUEUE_BLOCKS;
+    size_t n = lf_frontier_order(&s->paths, path, s->ops, s->blind, kind, out);
+    return n == SIZE_MAX ? 0 : n;
 }
 
 static uint32_t name_of(const sweep *s, uint32_t op) { return s->orig ? s->orig[op] : op; }
@@ -798,8 +836,9 @@ static void sweep_free(sweep *s) {
     free(s->zob);
     free(s->cands);
     free(s->stack);
-    free(s->heads);
-    free(s->chain);
+    index_free(&s->by_mask);
+    index_free(&s->by_content);
+    free(s->keys);
 }
 
 void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
@@ -814,6 +853,12 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
     if (n >= ((size_t)1 << 29)) { /* events and t-values fit in 30 bits */
         set_unknown(out, "history too long for the frontier sweep (%zu ops)", n);
         return;
+    }
+    /* Queues and stacks: block states (one state for all orders of values inserted together). */
+    const lf_spec *blocks = lf_spec_blocks_variant(spec, env);
+    if (blocks) {
+        spec = blocks;
+        s.blocks = true;
     }
     if (!lf_spec_open(spec, env, &s.inst)) {
         set_unknown(out, "out of memory opening the %s spec", spec->name);
