@@ -12,12 +12,20 @@
 # Fuzz times are the harness's own (start to detection); stress times are wall clock (a few ms more).
 #
 # Usage: ci/bench_fuzz.sh [CAP_SECONDS [REPEATS [EXEC_SECONDS]]]   (defaults 10, 3, 3; EXEC_SECONDS 0 skips table 1)
-#        BUILD_DIR=dir ADAPTERS="treiber_aba ms_queue_lost_tail" CONFIGS="noperturb noperturb-nosignal" ci/bench_fuzz.sh
+#        LINFUZZ_BUILD_DIR=dir ADAPTERS="treiber_aba ms_queue_lost_tail" CONFIGS="noperturb noperturb-signal" \
+#          ci/bench_fuzz.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source ci/lib.sh
+ci_help "$@"
+[ $# -le 3 ] || ci_die "unexpected argument '$4' (--help says what it takes)"
 cap=${1:-10} repeats=${2:-3} exec_secs=${3:-3}
-bdir=${BUILD_DIR:-build}
-[ -x "$bdir/bin/fuzz_treiber_aba" ] || bash ci/build.sh "$bdir" >/dev/null
+ci_count CAP_SECONDS "$cap"
+ci_count REPEATS "$repeats"
+[ "$exec_secs" = 0 ] || ci_count EXEC_SECONDS "$exec_secs"
+bdir=${LINFUZZ_BUILD_DIR:-build}
+ci_use_build "$bdir" fuzz_treiber_aba
+progress_start "$CI_SCRIPT"
 LF=$bdir/bin/linfuzz
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -31,12 +39,14 @@ printf '| %-30s | %-8s | %9s | %9s | %10s |\n' target expected "exec/s" "runs/s"
 printf '|%s|%s|%s|%s|%s|\n' "--------------------------------" "----------" "-----------" "-----------" "------------"
 while read -r name _ expected _; do
   [ -x "$bdir/bin/fuzz_$name" ] || continue
+  progress "executions per second: fuzz_$name"
   rm -rf "$tmp/work" && mkdir -p "$tmp/work"
   LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_SECONDS=$exec_secs "$bdir/bin/fuzz_$name" -max_total_time=$((exec_secs + 10)) \
     -artifact_prefix="$tmp/" "$tmp/work" "corpus/$name/seeds" >"$tmp/log" 2>&1 || true
   s=$(grep -o 'linfuzz-fuzz: summary .*' "$tmp/log" | tail -1)
   e=$(sed -n 's/.* executions=\([0-9]*\).*/\1/p' <<<"$s") r=$(sed -n 's/.* runs=\([0-9]*\).*/\1/p' <<<"$s")
   v=$(sed -n 's/.* violations=\([0-9]*\).*/\1/p' <<<"$s")
+  progress_end
   printf '| %-30s | %-8s | %9s | %9s | %10s |\n' "fuzz_$name" "$expected" "$(awk -v n="${e:-0}" -v t="$exec_secs" \
     'BEGIN{printf "%.0f", n/t}')" "$(awk -v n="${r:-0}" -v t="$exec_secs" 'BEGIN{printf "%.0f", n/t}')" "${v:--}"
 done < <("$LF" adapters)
@@ -67,7 +77,7 @@ stress_once() {
   if [ "$rc" = 1 ]; then awk -v d=$((t1 - t0)) 'BEGIN{printf "%.3f\n", d/1e9}'; else echo inf; fi
 }
 # median of the values on stdin ("inf" sorts last), with the number found: "0.123 (3/3)" or ">10 (1/3)"
-median() {
+median_found() {
   sort -g | awk -v cap="$cap" '{v[NR]=$1; if ($1 != "inf") f++} END {
     m = v[int((NR + 1) / 2)]; if (m == "inf") m = ">" cap; else m = sprintf("%.3f", m);
     printf "%s (%d/%d)", m, f, NR }'
@@ -104,13 +114,17 @@ one_run() { # ADAPTER CONFIG: seconds to the first violation, or inf
   esac
 }
 for a in $buggy; do
-  printf '| %-26s |' "$a"
   # Rounds over the configs, not config after config: the machine's load drifts (other jobs), and
   # interleaving spreads the drift over every column alike.
   for c in "${configs[@]}"; do : >"$tmp/times-$c"; done
   for ((i = 0; i < repeats; i++)); do
-    for c in "${configs[@]}"; do one_run "$a" "$c" >>"$tmp/times-$c"; done
+    for c in "${configs[@]}"; do
+      progress "time to the first violation: $a, round $((i + 1)) of $repeats, $c"
+      one_run "$a" "$c" >>"$tmp/times-$c"
+    done
   done
-  for c in "${configs[@]}"; do printf ' %-18s |' "$(median <"$tmp/times-$c")"; done
+  progress_end
+  printf '| %-26s |' "$a" # the whole row at once: the progress line shares the terminal
+  for c in "${configs[@]}"; do printf ' %-18s |' "$(median_found <"$tmp/times-$c")"; done
   echo
 done

@@ -25,6 +25,7 @@
 #include "hitting/hitting.h"
 #include "linfuzz/spec.h"
 #include "util/clock.h"
+#include "util/parse.h"
 
 /* Thread CPU time: on a loaded machine, waiting for a core is not the engines' cost. */
 static double now_s(void) {
@@ -41,6 +42,22 @@ typedef struct options {
     const char *etcd;
     FILE *csv;              /* per-history rows: type,ops,verdict,wgl_us,auto_us,hit_depth,hit_us */
 } options;
+
+/* The generator's options for the benchmark's small ambiguous histories, the k-th of their class: three values
+ * (so they repeat), 20% observers and empty results, 10% pending ops, every fourth history corrupted once. */
+static void ambiguous_options(lf_gen_options *go, lf_type type, uint32_t threads, size_t n_ops, uint64_t seed,
+                              size_t k) {
+    lf_gen_options_default(go);
+    go->type = type;
+    go->threads = threads;
+    go->n_ops = n_ops;
+    go->seed = seed;
+    go->values = 3;
+    go->peek = 0.2;
+    go->empty = 0.2;
+    go->pending = 0.1;
+    go->bad = k % 4 == 3 ? 1 : 0;
+}
 
 typedef struct totals {
     size_t histories, lin, viol, unknown, disagree;
@@ -206,16 +223,7 @@ static void explore(const options *opt, const lf_type *types, size_t n_types) {
             size_t decided[3] = {0};
             for (size_t k = 0; k < opt->per_class; k++) {
                 lf_gen_options go;
-                lf_gen_options_default(&go);
-                go.type = types[ti];
-                go.threads = 2 + (uint32_t)(k % 7);
-                go.n_ops = sizes[si];
-                go.seed = 7919 * k + 31 * ti + si + 1;
-                go.values = 3;
-                go.peek = 0.2;
-                go.empty = 0.2;
-                go.pending = 0.1;
-                go.bad = k % 4 == 3 ? 1 : 0;
+                ambiguous_options(&go, types[ti], 2 + (uint32_t)(k % 7), sizes[si], 7919 * k + 31 * ti + si + 1, k);
                 lf_history h;
                 char err[200];
                 if (!lf_gen_history(&go, &h, err, sizeof err)) continue;
@@ -234,7 +242,8 @@ static void explore(const options *opt, const lf_type *types, size_t n_types) {
             }
             printf("%-13s %4zu %8.2f |", lf_type_name(types[ti]), sizes[si], tw * 1e6 / (double)opt->per_class);
             for (int v = 0; v < 3; v++)
-                printf("  %5.2f (%3.0f%%) |", tw > 0 ? tv[v] / tw : 0, 100.0 * (double)decided[v] / (double)opt->per_class);
+                printf("  %5.2f (%3.0f%%) |", tw > 0 ? tv[v] / tw : 0,
+                       100.0 * (double)decided[v] / (double)opt->per_class);
             printf("\n");
             fflush(stdout);
         }
@@ -249,16 +258,38 @@ int main(int argc, char **argv) {
             for (int j = i; j + 1 < argc; j++) argv[j] = argv[j + 1];
             argc--;
         }
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--per-class")) opt.per_class = strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--reps")) opt.reps = strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--depth")) opt.depth = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--work")) opt.work = strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--depth-curve")) opt.curve_depth = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--etcd")) opt.etcd = argv[i + 1];
-        else if (!strcmp(argv[i], "--csv")) opt.csv = fopen(argv[i + 1], "w");
-        else {
-            fprintf(stderr, "bench_pipeline: unknown option %s\n", argv[i]);
+    for (int i = 1; i < argc; i += 2) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t u = 0;
+        bool ok = v != NULL;
+        if (!strcmp(a, "--per-class")) {
+            ok = ok && lf_parse_u64(v, 1, 1000000, &u);
+            opt.per_class = u;
+        } else if (!strcmp(a, "--reps")) {
+            ok = ok && lf_parse_u64(v, 1, 1000, &u);
+            opt.reps = u;
+        } else if (!strcmp(a, "--depth")) {
+            ok = ok && lf_parse_u64(v, 1, 64, &u);
+            opt.depth = (int)u;
+        } else if (!strcmp(a, "--work")) {
+            ok = ok && lf_parse_u64(v, 1, UINT32_MAX, &u);
+            opt.work = u;
+        } else if (!strcmp(a, "--depth-curve")) {
+            ok = ok && lf_parse_u64(v, 1, 8, &u);
+            opt.curve_depth = (int)u;
+        } else if (!strcmp(a, "--etcd")) {
+            opt.etcd = v;
+        } else if (!strcmp(a, "--csv")) {
+            if (v && !(opt.csv = fopen(v, "w"))) {
+                fprintf(stderr, "bench_pipeline: cannot write %s\n", v);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "bench_pipeline: unknown option %s (ci/bench_pipeline.sh --help lists them)\n", a);
+            return 2;
+        }
+        if (!ok) {
+            fprintf(stderr, "bench_pipeline: %s needs %s\n", a, v ? "a number in its range" : "a value");
             return 2;
         }
     }
@@ -279,16 +310,7 @@ int main(int argc, char **argv) {
         for (size_t k = 0; k < opt.per_class; k++) {
             size_t a = k % 3, b = (k / 3) % 3;
             lf_gen_options go;
-            lf_gen_options_default(&go);
-            go.type = types[ti];
-            go.threads = thread_counts[a];
-            go.n_ops = op_counts[b];
-            go.seed = 1000 * ti + k + 1;
-            go.values = 3;
-            go.peek = 0.2;
-            go.empty = 0.2;
-            go.pending = 0.1;
-            go.bad = k % 4 == 3 ? 1 : 0;
+            ambiguous_options(&go, types[ti], thread_counts[a], op_counts[b], 1000 * ti + k + 1, k);
             lf_history h;
             char err[200];
             if (!lf_gen_history(&go, &h, err, sizeof err)) {

@@ -10,12 +10,15 @@
 # Builds BUILD_DIR (default build-bench, Release) first. Run it on a quiet machine: it is timing-sensitive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dir=${1:-build-bench}
-shift || true
-if [ ! -f "$dir/build.ninja" ]; then
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release >/dev/null
+source ci/lib.sh
+ci_help "$@"
+dir=build-bench
+if [ $# -gt 0 ] && [[ $1 != -* ]]; then # the build directory, then the options of bench_pipeline
+  dir=$1
+  shift
 fi
-ninja -C "$dir" -j2 linfuzz_engines >/dev/null
+ci_build_dir "$dir"
+ci_build "$dir" --target=linfuzz_engines -DCMAKE_BUILD_TYPE=Release
 cc=$(command -v clang || command -v gcc)
 # The libraries the engines link against, as CMake found them (*_LIBRARY entries of the cache).
 libs=$(sed -n 's/^[A-Z0-9_]*_LIBRARY:FILEPATH=//p' "$dir/CMakeCache.txt")

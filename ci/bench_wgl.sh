@@ -7,18 +7,20 @@
 #   - the shape of Horn & Kroening's Table 1: 4 threads x 70K ops on 24 keys (280K ops);
 #   - unpartitionable cas-register histories with many crashed (pending) ops.
 #
-# Usage: ci/bench_wgl.sh        Env: RUNS (default 5), BUILD (default build)
+# Usage: ci/bench_wgl.sh        Env: RUNS (default 5), LINFUZZ_BUILD_DIR (default build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
+source ci/lib.sh
+ci_no_args "$@"
+BUILD=${LINFUZZ_BUILD_DIR:-build}
 RUNS=${RUNS:-5}
+ci_count RUNS "$RUNS"
+ci_use_build "$BUILD" linfuzz
 DATA=tests/data
-[ -x "$BUILD/bin/linfuzz" ] || bash ci/build.sh "$BUILD" >/dev/null
+progress_start "$CI_SCRIPT"
 LF="$BUILD/bin/linfuzz"
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
-
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 # row NAME OPS FILES...: runs `check --engine wgl` on all FILES in one process.
 row() {
@@ -27,7 +29,8 @@ row() {
   local verdicts times=() mem
   verdicts=$( { "$LF" check --engine wgl "$@" || true; } | awk '{print $2}' | sed 's/:$//' | sort | uniq -c |
              awk '{printf "%s%d %s", (NR>1?", ":""), $1, $2}')
-  for _ in $(seq "$RUNS"); do
+  for r in $(seq "$RUNS"); do
+    progress "$name: run $r of $RUNS"
     local t0 t1
     t0=$(date +%s%N)
     "$LF" check --engine wgl -q "$@" || true
@@ -37,11 +40,12 @@ row() {
   mem=$( { /usr/bin/time -f "%M" "$LF" check --engine wgl -q "$@" || true; } 2>&1 >/dev/null | tail -1)
   local us
   us=$(printf '%s\n' "${times[@]}" | median)
+  progress_end
   printf '| %s | %s | %s | %.1f | %.1f |\n' "$name" "$ops" "$verdicts" "$(echo "$us / 1000" | bc -l)" \
     "$(echo "$mem / 1024" | bc -l)"
 }
 
-gen() { "$LF" gen "$@" >/dev/null; }
+gen() { progress "generating the histories"; "$LF" gen -q "$@" >/dev/null; }
 
 gen set 10000 --values 1000 --threads 8 --peek 0.3 --empty 0.3 --pending 0.1 --seed 3 -o "$DIR/set-10k.hist"
 gen set 10000 --values 1000 --threads 8 --peek 0.3 --empty 0.3 --bad 3 --seed 4 -o "$DIR/set-10k-bad.hist"
@@ -54,6 +58,7 @@ gen cas-register 10000 --values 5 --threads 8 --peek 0.4 --pending 0.5 --seed 10
 gen cas-register 10000 --values 5 --threads 8 --peek 0.4 --pending 0.5 --bad 2 --seed 11 -o "$DIR/cas-10k-bad.hist"
 gen cas-register 10000 --values 5 --threads 16 --peek 0.4 --seed 10 -o "$DIR/cas-10k-wide.hist"
 
+progress_end
 echo "linfuzz check --engine wgl: median of $RUNS runs (whole process, parsing included), $(nproc) cores"
 echo
 echo "| histories | ops | verdicts | ms | peak MB |"

@@ -3,7 +3,7 @@
 # (parsers, engine differential) for a time budget each, merges what they learnt into a corpus directory,
 # collects the violations and crash inputs, and prints a markdown summary: per adapter, whether it is expected
 # to be linearizable, executions, violations, distinct signatures (`linfuzz triage`), an example entry; then
-# the self targets; then the triage table of every finding.
+# the self targets; then the triage table of every finding; and one HTML page per entry (`linfuzz show --html`).
 #
 # Exit 1 when an adapter expected to be linearizable produced a violation or crashed, or a self target crashed
 # (a known-buggy adapter's violations are expected: never a failure); 2 bad usage or no fuzz targets; else 0.
@@ -14,24 +14,29 @@
 #   --adapters A,B,..  only these adapters (default: every adapter of `linfuzz adapters`)
 #   --no-self          skip the self targets;  --self-only: only them
 #   --out DIR          results (default: a new temporary directory): summary.md, triage.md, violations/ADAPTER/
-#                      (entries), crashes/ (libFuzzer artifacts of adapter targets), self-crashes/, logs/
+#                      (entries), html/ADAPTER/ (a page per entry), crashes/ (libFuzzer artifacts of adapter
+#                      targets), self-crashes/, logs/
 #   --corpus DIR       corpus to start from and merge into (-merge=1): DIR/ADAPTER/, DIR/self/TARGET/ (default
 #                      OUT/corpus; keep it between runs, e.g. as a CI cache, so that each run starts further on)
 #   --jobs N           targets fuzzed at the same time (default: half the cores, at least 1)
 #   --fork N           libFuzzer -fork=N inside each target (default 0: one process per target)
 #   --capture N        violations minimized and saved per target, spread over the run (default 8)
 #   --expect NAME=yes|no  treat NAME as expected linearizable (yes) or known buggy (no); repeatable
-# Env: BUILD (build directory, default build; built with ci/build.sh when it has no fuzz targets).
+#   --build DIR        the build (default $LINFUZZ_BUILD_DIR or build; built with ci/build.sh when it has no
+#                      fuzz targets)
+#   -q                 no progress line (by default one line on stderr: targets done, running, executions,
+#                      violations and failures so far, time left; in place on a terminal, every 5 s elsewhere)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$PWD
+source ci/lib.sh
 
-usage() { sed -n '/^# Usage:/,/^# Env:/p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
-die() { echo "ci/fuzz.sh: $*" >&2; exit 2; }
+die() { ci_die "$@"; }
 is_seconds() { [[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]] && awk -v s="$1" 'BEGIN{exit !(s > 0)}'; }
 ceil() { awk -v s="$1" 'BEGIN{c = int(s); if (c < s) c++; print c}'; }
 
 secs=10 self_secs="" only="" run_adapters=1 run_self=1 out="" corpus="" fork=0 capture=8
+BUILD=${LINFUZZ_BUILD_DIR:-build}
 jobs=$(( $(nproc 2>/dev/null || echo 2) / 2 )); [ "$jobs" -ge 1 ] || jobs=1
 declare -A expect_override=()
 while [ $# -gt 0 ]; do
@@ -48,15 +53,17 @@ while [ $# -gt 0 ]; do
     --capture) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--capture needs a positive integer"; capture=$2; shift ;;
     --expect) [[ ${2:-} =~ ^[a-z0-9_-]+=(yes|no)$ ]] || die "--expect needs NAME=yes or NAME=no"
               expect_override[${2%%=*}]=${2#*=}; shift ;;
-    -h|--help) usage ;;
+    --build) [ $# -ge 2 ] || die "--build needs a directory"; BUILD=$2; shift ;;
+    -q|--quiet) progress_quiet ;;
+    -h|--help) ci_help --help ;;
     *) die "unknown argument '$1' (--help lists the options)" ;;
   esac
   shift
 done
 self_secs=$(ceil "${self_secs:-$secs}")
-BUILD=${BUILD:-build}
+ci_build_dir "$BUILD"
 if [ ! -x "$BUILD/bin/linfuzz" ] || ! ls "$BUILD"/bin/fuzz_* >/dev/null 2>&1; then
-  bash ci/build.sh "$BUILD" >/dev/null || die "cannot build $BUILD"
+  bash ci/build.sh "$BUILD" || die "cannot build $BUILD"
 fi
 ls "$BUILD"/bin/fuzz_* >/dev/null 2>&1 || die "$BUILD has no fuzz targets (they need clang's libFuzzer)"
 BUILD=$(cd "$BUILD" && pwd)
@@ -130,7 +137,7 @@ fuzz_adapter() {
   local sigs=0 example=- result
   if compgen -G "$out/violations/$name/*.lfz" >/dev/null; then
     local json
-    json=$("$LF" triage --json "$out/violations/$name" 2>/dev/null)
+    json=$("$LF" triage -q --json "$out/violations/$name" 2>/dev/null)
     sigs=$(grep -c '^  {"id": ' <<<"$json")
     example=$(grep -m1 '^  {"id": ' <<<"$json" | sed -n 's/.*"smallest": "\([^"]*\)".*/\1/p')
     example=${example#"$out"/}
@@ -175,18 +182,69 @@ echo "ci/fuzz.sh: ${#adapters[@]} adapter targets x ${secs} s and ${#self_target
   "$jobs at a time (about $(awk -v a=${#adapters[@]} -v s="$secs" -v b=${#self_targets[@]} -v t="$self_secs" \
   -v j="$jobs" 'BEGIN{printf "%.0f", (a * (s + 1) + b * (t + 1)) / j}') s); results in $out" >&2
 start=$(date +%s)
-running=0
-for name in "${adapters[@]}"; do
-  fuzz_adapter "$name" &
-  running=$((running + 1))
-  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
-done
-for t in "${self_targets[@]}"; do
-  fuzz_self "$t" &
-  running=$((running + 1))
-  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
-done
+expected_s=$(awk -v a=${#adapters[@]} -v s="$secs" -v b=${#self_targets[@]} -v t="$self_secs" -v j="$jobs" \
+  'BEGIN{printf "%.0f", (a * (s + 1) + b * (t + 1)) / j}')
+
+# The progress line: targets done and running, executions, violations and failures so far, time left. Done
+# targets have their row; running ones their log (libFuzzer's "#N" lines count executions, the harness's
+# "violation" lines the violations captured so far).
+started=() pids=()
+fuzz_progress() {
+  progress_due || return 0
+  local done_n=0 execs=0 viol=0 viol_adapters=0 fails=0 running=() name e v result f t
+  for t in "${started[@]}"; do
+    f=$out/rows/$t
+    if [ -e "$f" ]; then
+      done_n=$((done_n + 1))
+      if [[ $t == a-* ]]; then
+        IFS=$'\t' read -r name _ e v _ _ result <"$f"
+      else
+        IFS=$'\t' read -r name e result <"$f"
+        v=0
+      fi
+      [[ $e =~ ^[0-9]+$ ]] && execs=$((execs + e))
+      [[ $v =~ ^[0-9]+$ ]] && [ "$v" -gt 0 ] && viol=$((viol + v)) viol_adapters=$((viol_adapters + 1))
+      [[ $result == FAIL* ]] && fails=$((fails + 1))
+    else
+      running+=("fuzz_${t#?-}")
+      f=$out/logs/fuzz_${t#?-}.log
+      e=$(grep -ao '^#[0-9]*' "$f" 2>/dev/null | tail -1)
+      e=${e#\#}
+      execs=$((execs + ${e:-0}))
+      v=$(grep -c 'linfuzz-fuzz: violation ' "$f" 2>/dev/null)
+      [ "${v:-0}" -gt 0 ] && viol=$((viol + v)) viol_adapters=$((viol_adapters + 1))
+    fi
+  done
+  local left=$((expected_s - $(date +%s) + start))
+  [ "$left" -gt 0 ] || left=0
+  progress "$done_n of $n_targets targets done; so far $execs executions, violations: $viol ($viol_adapters" \
+    "adapters), failures: $fails; about $left s left; running ${running[*]:-nothing}"
+}
+# Waits, drawing the progress line, until fewer than $1 targets run.
+wait_below() {
+  while :; do
+    local alive=() p
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive+=("$p"); done
+    pids=("${alive[@]}")
+    [ "${#pids[@]}" -lt "$1" ] && return
+    fuzz_progress
+    sleep 0.2
+  done
+}
+# Runs "$@" in the background as target row $1 once fewer than --jobs run.
+launch() {
+  wait_below "$jobs"
+  started+=("$1")
+  shift
+  "$@" &
+  pids+=($!)
+}
+progress_start "$CI_SCRIPT"
+for name in "${adapters[@]}"; do launch "a-$name" fuzz_adapter "$name"; done
+for t in "${self_targets[@]}"; do launch "s-$t" fuzz_self "$t"; done
+wait_below 1
 wait
+progress_end
 [ "$n_targets" -gt 0 ] || die "nothing to fuzz"
 
 # ---- summary ----
@@ -224,13 +282,22 @@ cat "$out/summary.md"
 
 # ---- triage of every finding: entries saved, crash inputs of adapter targets ----
 if compgen -G "$out/violations/*/*.lfz" >/dev/null || compgen -G "$out/crashes/*" >/dev/null; then
+  progress_start "$CI_SCRIPT"
   {
     echo
     echo "### Triage (\`linfuzz triage\`)"
     echo
-    "$LF" triage "$out/violations" "$out/crashes" 2>&1
+    "$LF" triage -q "$out/violations" "$out/crashes" 2>&1
     echo "triage-exit $?"
-  } >"$out/triage.md"
+  } >"$out/triage.md" &
+  triage_pid=$!
+  n_entries=$(find "$out/violations" -name '*.lfz' | wc -l) n_inputs=$(find "$out/crashes" -type f | wc -l)
+  while kill -0 "$triage_pid" 2>/dev/null; do
+    progress "linfuzz triage of $n_entries entries and $n_inputs crash inputs (replayed in a child each)"
+    sleep 0.2
+  done
+  wait "$triage_pid"
+  progress_end
   # 1 only says that some group needs a person (the table above already judged each adapter); 2 and above
   # mean that triage could not read what the targets wrote, or failed itself.
   triage_rc=$(sed -n 's/^triage-exit //p' "$out/triage.md")
@@ -241,7 +308,23 @@ if compgen -G "$out/violations/*/*.lfz" >/dev/null || compgen -G "$out/crashes/*
     status=1
   fi
 fi
+# ---- one self-contained HTML page per entry (linfuzz show --html), next to the summary: html/ADAPTER/ ----
+if compgen -G "$out/violations/*/*.lfz" >/dev/null; then
+  html_ok=1
+  for dir in "$out"/violations/*/; do
+    name=$(basename "$dir")
+    compgen -G "$dir*.lfz" >/dev/null || continue
+    "$LF" show --html -o "$out/html/$name/" "$dir"*.lfz 2>>"$out/logs/html.log" || html_ok=0
+  done
+  if [ "$html_ok" = 1 ]; then
+    echo "HTML pages: $(find "$out/html" -name '*.html' | wc -l) in html/ADAPTER/ (one per entry; open them in a browser)" |
+      tee -a "$out/triage.md"
+  else
+    echo "**FAILED**: linfuzz show --html could not write every page (logs/html.log)" | tee -a "$out/summary.md"
+    status=1
+  fi
+fi
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] && cat "$out/summary.md" "$out"/triage.md >>"$GITHUB_STEP_SUMMARY" 2>/dev/null
 echo
-echo "results: $out (entries: violations/ADAPTER/, explain one with $LF show ENTRY); corpus: $corpus"
+echo "results: $out (entries: violations/ADAPTER/, explain one with $LF show ENTRY; pages: html/ADAPTER/); corpus: $corpus"
 exit "$status"

@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # ThreadSanitizer build and run of the correct adapters (not a ctest: it needs its own build).
-# Usage: ci/tsan.sh [BUILD_DIR] [SECONDS_PER_ADAPTER]
 #
 # Covered: every adapter expected to be linearizable whose code is ours (adapters/correct and the correct
-# twins in adapters/buggy), driven by the real runner and recorder, so races in the harness show up too;
-# and the checker's two-thread stage (engines/wgl/decide.c: the frontier sweep beside WGL), on histories
-# where the sweep answers first, where WGL does, and where both run to the deadline.
+# twins in adapters/buggy), driven by the real runner and recorder, so races in the harness show up too; the
+# progress line's reporter thread (fuzz/cli/status_line.c) next to a running command; and the checker's
+# two-thread stage (engines/wgl/decide.c: the frontier sweep beside WGL), on histories where the sweep
+# answers first, where WGL does, and where both run to the deadline.
 # Not covered: ck_* and urcu_* (Concurrency Kit's ck_pr uses inline assembly that TSan cannot see, and
 # liburcu is a prebuilt uninstrumented library: both give false reports) and the known-buggy adapters
 # (their bugs are atomicity violations on _Atomic fields, invisible to TSan by design).
+#
+# Usage: ci/tsan.sh [BUILD_DIR [SECONDS_PER_ADAPTER]]   (default build-tsan, 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash ci/deps.sh
+source ci/lib.sh
+ci_help "$@"
+[ $# -le 2 ] || ci_die "unexpected argument '$3' (--help says what it takes)"
 dir=${1:-build-tsan}
 secs=${2:-2}
-cmake -S . -B "$dir" -G Ninja -DCMAKE_C_COMPILER=clang -DLINFUZZ_TSAN=ON >/dev/null
-ninja -C "$dir" -j2 linfuzz test_runtime >/dev/null
+ci_build_dir "$dir"
+ci_seconds SECONDS_PER_ADAPTER "$secs"
+bash ci/deps.sh
+ci_build "$dir" --target=linfuzz --target=test_runtime -DLINFUZZ_TSAN=ON
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}"
 "$dir/bin/test_runtime" >/dev/null
 adapters=$("$dir/bin/linfuzz" adapters | awk '$3 == "yes" && $1 !~ /^(ck|urcu)_/ {print $1}')
@@ -48,4 +54,12 @@ for h in sweep-first deadline wgl-first; do
   fi
 done
 rm -rf "$tmp"
+# The progress line's reporter thread against the command's own (linfuzz stress draws it 5 times a second here).
+if LINFUZZ_PROGRESS_SECONDS=0.2 "$dir/bin/linfuzz" stress mutex_queue --seconds 1.5 --seed 1 --out "${TMPDIR:-/tmp}" \
+  2>/dev/null; then
+  echo "tsan: the progress line clean"
+else
+  echo "tsan: the progress line FAILED (exit $?)"
+  failed=1
+fi
 exit $failed

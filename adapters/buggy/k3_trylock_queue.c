@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "common/variants.h"
 #include "linfuzz/adapter.h"
 
 typedef struct lock_queue {
@@ -32,8 +33,8 @@ static void *create_with(size_t max_ops, bool give_up_when_busy) {
     return q;
 }
 
-static void *k3_create(size_t max_ops) { return create_with(max_ops, true); }
-static void *lock_queue_create(size_t max_ops) { return create_with(max_ops, false); }
+LF_VARIANT_CREATE(k3_create, create_with, true)
+LF_VARIANT_CREATE(lock_queue_create, create_with, false)
 
 static void lock_queue_destroy(void *obj) {
     lock_queue *q = obj;
@@ -69,26 +70,8 @@ static lf_kind lock_queue_op(void *obj, lf_method m, const int64_t *args, int64_
 
 #define QUEUE_METHODS (LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ) | LF_METHOD_BIT(LF_M_PEEK))
 
-const lf_adapter lf_adapter_k3_trylock_queue = {
-    .name = "k3_trylock_queue",
-    .summary = "K3: mutex queue whose deq/peek use trylock and answer empty when the lock is busy",
-    .type = LF_TYPE_QUEUE,
-    .linearizable = false,
-    .methods = QUEUE_METHODS,
-    .create = k3_create,
-    .destroy = lock_queue_destroy,
-    .op = lock_queue_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_k3_trylock_queue);
+LF_DEFINE_ADAPTER(k3_trylock_queue, LF_TYPE_QUEUE, false, QUEUE_METHODS, k3_create, lock_queue_destroy, lock_queue_op,
+                  "K3: mutex queue whose deq/peek use trylock and answer empty when the lock is busy");
 
-const lf_adapter lf_adapter_lock_queue = {
-    .name = "lock_queue",
-    .summary = "K3's correct twin: mutex queue whose deq/peek wait for the lock",
-    .type = LF_TYPE_QUEUE,
-    .linearizable = true,
-    .methods = QUEUE_METHODS,
-    .create = lock_queue_create,
-    .destroy = lock_queue_destroy,
-    .op = lock_queue_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_lock_queue);
+LF_DEFINE_ADAPTER(lock_queue, LF_TYPE_QUEUE, true, QUEUE_METHODS, lock_queue_create, lock_queue_destroy, lock_queue_op,
+                  "K3's correct twin: mutex queue whose deq/peek wait for the lock");

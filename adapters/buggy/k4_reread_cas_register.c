@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "common/variants.h"
 #include "linfuzz/adapter.h"
 
 #define HIT (UINT64_C(1) << 32)
@@ -24,15 +25,16 @@ typedef struct hit_register {
     bool reread_bug;
 } hit_register;
 
-static void *create_with(bool reread_bug) {
+static void *create_with(size_t max_ops, bool reread_bug) {
+    (void)max_ops;
     hit_register *r = malloc(sizeof *r);
     if (!r) return NULL;
     atomic_init(&r->word, 0);
     r->reread_bug = reread_bug;
     return r;
 }
-static void *k4_create(size_t max_ops) { (void)max_ops; return create_with(true); }
-static void *hit_create(size_t max_ops) { (void)max_ops; return create_with(false); }
+LF_VARIANT_CREATE(k4_create, create_with, true)
+LF_VARIANT_CREATE(hit_create, create_with, false)
 static void hit_destroy(void *obj) { free(obj); }
 
 /* Replaces the value part of the word, keeping the hit counter. */
@@ -66,26 +68,8 @@ static lf_kind hit_op(void *obj, lf_method m, const int64_t *args, int64_t *valu
 
 #define CASREG_METHODS (LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ) | LF_METHOD_BIT(LF_M_CAS))
 
-const lf_adapter lf_adapter_k4_reread_cas_register = {
-    .name = "k4_reread_cas_register",
-    .summary = "K4: read's hit-counter CAS takes expected from one load and the new word from another (ABA)",
-    .type = LF_TYPE_CAS_REGISTER,
-    .linearizable = false,
-    .methods = CASREG_METHODS,
-    .create = k4_create,
-    .destroy = hit_destroy,
-    .op = hit_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_k4_reread_cas_register);
+LF_DEFINE_ADAPTER(k4_reread_cas_register, LF_TYPE_CAS_REGISTER, false, CASREG_METHODS, k4_create, hit_destroy, hit_op,
+                  "K4: read's hit-counter CAS takes expected from one load and the new word from another (ABA)");
 
-const lf_adapter lf_adapter_hit_count_cas_register = {
-    .name = "hit_count_cas_register",
-    .summary = "K4's correct twin: CAS register with a read-hit counter, new word computed from the expected",
-    .type = LF_TYPE_CAS_REGISTER,
-    .linearizable = true,
-    .methods = CASREG_METHODS,
-    .create = hit_create,
-    .destroy = hit_destroy,
-    .op = hit_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_hit_count_cas_register);
+LF_DEFINE_ADAPTER(hit_count_cas_register, LF_TYPE_CAS_REGISTER, true, CASREG_METHODS, hit_create, hit_destroy, hit_op,
+                  "K4's correct twin: CAS register with a read-hit counter, new word computed from the expected");

@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "common/variants.h"
 #include "linfuzz/adapter.h"
 
 typedef struct afek_stack {
@@ -29,8 +30,8 @@ static void *create_with(size_t max_ops, bool pop_without_swap) {
     for (size_t i = 0; i < cap; i++) atomic_init(&s->items[i], 0);
     return s;
 }
-static void *r1_create(size_t max_ops) { return create_with(max_ops, true); }
-static void *afek_create(size_t max_ops) { return create_with(max_ops, false); }
+LF_VARIANT_CREATE(r1_create, create_with, true)
+LF_VARIANT_CREATE(afek_create, create_with, false)
 static void afek_destroy(void *obj) { free(obj); }
 
 static lf_kind afek_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
@@ -63,26 +64,8 @@ static lf_kind afek_op(void *obj, lf_method m, const int64_t *args, int64_t *val
 
 #define STACK_METHODS (LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP))
 
-const lf_adapter lf_adapter_r1_afek_stack_no_swap = {
-    .name = "r1_afek_stack_no_swap",
-    .summary = "R1: Afek array stack whose pop clears a slot with load + store instead of swap",
-    .type = LF_TYPE_STACK,
-    .linearizable = false,
-    .methods = STACK_METHODS,
-    .create = r1_create,
-    .destroy = afek_destroy,
-    .op = afek_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_r1_afek_stack_no_swap);
+LF_DEFINE_ADAPTER(r1_afek_stack_no_swap, LF_TYPE_STACK, false, STACK_METHODS, r1_create, afek_destroy, afek_op,
+                  "R1: Afek array stack whose pop clears a slot with load + store instead of swap");
 
-const lf_adapter lf_adapter_afek_stack = {
-    .name = "afek_stack",
-    .summary = "R1's correct twin: Afek-Gafni-Morrison array stack (fetch-add push, swap pop)",
-    .type = LF_TYPE_STACK,
-    .linearizable = true,
-    .methods = STACK_METHODS,
-    .create = afek_create,
-    .destroy = afek_destroy,
-    .op = afek_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_afek_stack);
+LF_DEFINE_ADAPTER(afek_stack, LF_TYPE_STACK, true, STACK_METHODS, afek_create, afek_destroy, afek_op,
+                  "R1's correct twin: Afek-Gafni-Morrison array stack (fetch-add push, swap pop)");

@@ -15,8 +15,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "linfuzz/adapter.h"
 #include "common/arena.h"
+#include "common/variants.h"
+#include "linfuzz/adapter.h"
 
 typedef enum { R2_CORRECT, R2_ADD_UNLOCKED_TRAVERSAL, R2_REMOVE_UNLOCKED_CHECK } r2_variant;
 
@@ -39,7 +40,8 @@ static r2_node *new_node(r2_set *s, int64_t key, r2_node *next) {
     return n;
 }
 
-static void *create_with(r2_variant variant) {
+static void *create_with(size_t max_ops, r2_variant variant) {
+    (void)max_ops;
     r2_set *s = malloc(sizeof *s);
     if (!s) return NULL;
     if (pthread_rwlock_init(&s->lock, NULL) != 0) {
@@ -51,9 +53,9 @@ static void *create_with(r2_variant variant) {
     s->head = new_node(s, INT64_MIN, new_node(s, INT64_MAX, NULL));
     return s;
 }
-static void *correct_create(size_t max_ops) { (void)max_ops; return create_with(R2_CORRECT); }
-static void *add_variant_create(size_t max_ops) { (void)max_ops; return create_with(R2_ADD_UNLOCKED_TRAVERSAL); }
-static void *remove_variant_create(size_t max_ops) { (void)max_ops; return create_with(R2_REMOVE_UNLOCKED_CHECK); }
+LF_VARIANT_CREATE(correct_create, create_with, R2_CORRECT)
+LF_VARIANT_CREATE(add_variant_create, create_with, R2_ADD_UNLOCKED_TRAVERSAL)
+LF_VARIANT_CREATE(remove_variant_create, create_with, R2_REMOVE_UNLOCKED_CHECK)
 
 static void r2_destroy(void *obj) {
     r2_set *s = obj;
@@ -104,8 +106,7 @@ static bool r2_remove(r2_set *s, int64_t key) {
             return false;
         }
     }
-    atomic_store_explicit(&pred->next, atomic_load_explicit(&curr->next, memory_order_acquire),
-                          memory_order_release);
+    atomic_store_explicit(&pred->next, atomic_load_explicit(&curr->next, memory_order_acquire), memory_order_release);
     pthread_rwlock_unlock(&s->lock);
     return true;
 }
@@ -126,20 +127,9 @@ static lf_kind r2_op(void *obj, lf_method m, const int64_t *args, int64_t *value
 }
 
 #define SET_METHODS (LF_METHOD_BIT(LF_M_ADD) | LF_METHOD_BIT(LF_M_REMOVE) | LF_METHOD_BIT(LF_M_CONTAINS))
-#define R2_ADAPTER(ident, summary_text, lin, create_fn)                                               \
-    const lf_adapter lf_adapter_##ident = {.name = #ident,                                            \
-                                           .summary = summary_text,                                   \
-                                           .type = LF_TYPE_SET,                                       \
-                                           .linearizable = lin,                                       \
-                                           .methods = SET_METHODS,                                    \
-                                           .create = create_fn,                                       \
-                                           .destroy = r2_destroy,                                     \
-                                           .op = r2_op};                                              \
-    LF_REGISTER_ADAPTER(lf_adapter_##ident);
-
-R2_ADAPTER(rwlock_list_set, "R2's correct twin: sorted list set, updates under the write lock, contains under the read lock",
-           true, correct_create)
-R2_ADAPTER(r2_rwlock_list_add, "R2 add variant: rwlock list set whose add traverses before taking the lock", false,
-           add_variant_create)
-R2_ADAPTER(r2_rwlock_list_remove, "R2 remove variant: rwlock list set whose remove finds and checks the key unlocked",
-           false, remove_variant_create)
+LF_DEFINE_ADAPTER(rwlock_list_set, LF_TYPE_SET, true, SET_METHODS, correct_create, r2_destroy, r2_op,
+                  "R2's correct twin: sorted list set, updates under the write lock, contains under the read lock");
+LF_DEFINE_ADAPTER(r2_rwlock_list_add, LF_TYPE_SET, false, SET_METHODS, add_variant_create, r2_destroy, r2_op,
+                  "R2 add variant: rwlock list set whose add traverses before taking the lock");
+LF_DEFINE_ADAPTER(r2_rwlock_list_remove, LF_TYPE_SET, false, SET_METHODS, remove_variant_create, r2_destroy, r2_op,
+                  "R2 remove variant: rwlock list set whose remove finds and checks the key unlocked");

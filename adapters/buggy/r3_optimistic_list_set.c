@@ -16,8 +16,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "linfuzz/adapter.h"
 #include "common/arena.h"
+#include "common/variants.h"
+#include "linfuzz/adapter.h"
 
 typedef enum { R3_CORRECT, R3_ADD_VALIDATES_UNLOCKED, R3_REMOVE_VALIDATES_UNLOCKED } r3_variant;
 
@@ -41,7 +42,8 @@ static r3_node *new_node(r3_set *s, int64_t key, r3_node *next) {
     return n;
 }
 
-static void *create_with(r3_variant variant) {
+static void *create_with(size_t max_ops, r3_variant variant) {
+    (void)max_ops;
     r3_set *s = malloc(sizeof *s);
     if (!s) return NULL;
     s->variant = variant;
@@ -49,9 +51,9 @@ static void *create_with(r3_variant variant) {
     s->head = new_node(s, INT64_MIN, new_node(s, INT64_MAX, NULL));
     return s;
 }
-static void *correct_create(size_t max_ops) { (void)max_ops; return create_with(R3_CORRECT); }
-static void *add_variant_create(size_t max_ops) { (void)max_ops; return create_with(R3_ADD_VALIDATES_UNLOCKED); }
-static void *remove_variant_create(size_t max_ops) { (void)max_ops; return create_with(R3_REMOVE_VALIDATES_UNLOCKED); }
+LF_VARIANT_CREATE(correct_create, create_with, R3_CORRECT)
+LF_VARIANT_CREATE(add_variant_create, create_with, R3_ADD_VALIDATES_UNLOCKED)
+LF_VARIANT_CREATE(remove_variant_create, create_with, R3_REMOVE_VALIDATES_UNLOCKED)
 
 static void r3_destroy(void *obj) {
     r3_set *s = obj;
@@ -125,20 +127,9 @@ static lf_kind r3_op(void *obj, lf_method m, const int64_t *args, int64_t *value
 }
 
 #define SET_METHODS (LF_METHOD_BIT(LF_M_ADD) | LF_METHOD_BIT(LF_M_REMOVE) | LF_METHOD_BIT(LF_M_CONTAINS))
-#define R3_ADAPTER(ident, summary_text, lin, create_fn)                                               \
-    const lf_adapter lf_adapter_##ident = {.name = #ident,                                            \
-                                           .summary = summary_text,                                   \
-                                           .type = LF_TYPE_SET,                                       \
-                                           .linearizable = lin,                                       \
-                                           .methods = SET_METHODS,                                    \
-                                           .create = create_fn,                                       \
-                                           .destroy = r3_destroy,                                     \
-                                           .op = r3_op};                                              \
-    LF_REGISTER_ADAPTER(lf_adapter_##ident);
-
-R3_ADAPTER(optimistic_list_set, "R3's correct twin: Herlihy-Shavit optimistic list set (validate after locking)",
-           true, correct_create)
-R3_ADAPTER(r3_optimistic_list_add, "R3 add variant: optimistic list set whose add validates before locking", false,
-           add_variant_create)
-R3_ADAPTER(r3_optimistic_list_remove, "R3 remove variant: optimistic list set whose remove validates before locking",
-           false, remove_variant_create)
+LF_DEFINE_ADAPTER(optimistic_list_set, LF_TYPE_SET, true, SET_METHODS, correct_create, r3_destroy, r3_op,
+                  "R3's correct twin: Herlihy-Shavit optimistic list set (validate after locking)");
+LF_DEFINE_ADAPTER(r3_optimistic_list_add, LF_TYPE_SET, false, SET_METHODS, add_variant_create, r3_destroy, r3_op,
+                  "R3 add variant: optimistic list set whose add validates before locking");
+LF_DEFINE_ADAPTER(r3_optimistic_list_remove, LF_TYPE_SET, false, SET_METHODS, remove_variant_create, r3_destroy, r3_op,
+                  "R3 remove variant: optimistic list set whose remove validates before locking");

@@ -8,8 +8,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "linfuzz/adapter.h"
 #include "common/arena.h"
+#include "common/variants.h"
+#include "linfuzz/adapter.h"
 
 typedef struct cks_entry {
     ck_stack_entry_t link; /* first member: a ck_stack_entry_t * is a cks_entry * */
@@ -22,7 +23,8 @@ typedef struct cks_object {
     lf_arena entries;
 } cks_object;
 
-static void *create_with(bool mpmc) {
+static void *create_with(size_t max_ops, bool mpmc) {
+    (void)max_ops;
     cks_object *o = aligned_alloc(64, (sizeof *o + 63) / 64 * 64);
     if (!o) return NULL;
     ck_stack_init(&o->stack);
@@ -30,8 +32,8 @@ static void *create_with(bool mpmc) {
     lf_arena_init(&o->entries, sizeof(cks_entry));
     return o;
 }
-static void *upmc_create(size_t max_ops) { (void)max_ops; return create_with(false); }
-static void *mpmc_create(size_t max_ops) { (void)max_ops; return create_with(true); }
+LF_VARIANT_CREATE(upmc_create, create_with, false)
+LF_VARIANT_CREATE(mpmc_create, create_with, true)
 
 static void cks_destroy(void *obj) {
     cks_object *o = obj;
@@ -56,26 +58,10 @@ static lf_kind cks_op(void *obj, lf_method m, const int64_t *args, int64_t *valu
     return LF_K_INT;
 }
 
-const lf_adapter lf_adapter_ck_stack_upmc = {
-    .name = "ck_stack_upmc",
-    .summary = "Concurrency Kit ck_stack push/pop_upmc (single-word CAS; entries never reused)",
-    .type = LF_TYPE_STACK,
-    .linearizable = true,
-    .methods = LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP),
-    .create = upmc_create,
-    .destroy = cks_destroy,
-    .op = cks_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_ck_stack_upmc);
+LF_DEFINE_ADAPTER(ck_stack_upmc, LF_TYPE_STACK, true, LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP), upmc_create,
+                  cks_destroy, cks_op,
+                  "Concurrency Kit ck_stack push/pop_upmc (single-word CAS; entries never reused)");
 
-const lf_adapter lf_adapter_ck_stack_mpmc = {
-    .name = "ck_stack_mpmc",
-    .summary = "Concurrency Kit ck_stack push/pop_mpmc (generation-counted double-width CAS pop)",
-    .type = LF_TYPE_STACK,
-    .linearizable = true,
-    .methods = LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP),
-    .create = mpmc_create,
-    .destroy = cks_destroy,
-    .op = cks_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_ck_stack_mpmc);
+LF_DEFINE_ADAPTER(ck_stack_mpmc, LF_TYPE_STACK, true, LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP), mpmc_create,
+                  cks_destroy, cks_op,
+                  "Concurrency Kit ck_stack push/pop_mpmc (generation-counted double-width CAS pop)");

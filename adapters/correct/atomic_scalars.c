@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "common/variants.h"
 #include "linfuzz/adapter.h"
 
 typedef struct scalar_object {
@@ -23,16 +24,12 @@ static void scalar_destroy(void *obj) { free(obj); }
 static lf_kind register_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
     scalar_object *o = obj;
     switch (m) {
-    case LF_M_WRITE:
-        atomic_store(&o->word, args[0]);
-        return LF_K_NONE;
+    case LF_M_WRITE: atomic_store(&o->word, args[0]); return LF_K_NONE;
     case LF_M_CAS: {
         int64_t expected = args[0];
         return atomic_compare_exchange_strong(&o->word, &expected, args[1]) ? LF_K_OK : LF_K_FAIL;
     }
-    default: /* read */
-        *value = atomic_load(&o->word);
-        return LF_K_INT;
+    default: /* read */ *value = atomic_load(&o->word); return LF_K_INT;
     }
 }
 
@@ -47,38 +44,12 @@ static lf_kind counter_op(void *obj, lf_method m, const int64_t *args, int64_t *
     return LF_K_INT;
 }
 
-const lf_adapter lf_adapter_atomic_register = {
-    .name = "atomic_register",
-    .summary = "register as one atomic word (store / load)",
-    .type = LF_TYPE_REGISTER,
-    .linearizable = true,
-    .methods = LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ),
-    .create = scalar_create,
-    .destroy = scalar_destroy,
-    .op = register_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_atomic_register);
+LF_DEFINE_ADAPTER(atomic_register, LF_TYPE_REGISTER, true, LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ),
+                  scalar_create, scalar_destroy, register_op, "register as one atomic word (store / load)");
 
-const lf_adapter lf_adapter_atomic_cas_register = {
-    .name = "atomic_cas_register",
-    .summary = "CAS register as one atomic word (store / load / compare-exchange)",
-    .type = LF_TYPE_CAS_REGISTER,
-    .linearizable = true,
-    .methods = LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ) | LF_METHOD_BIT(LF_M_CAS),
-    .create = scalar_create,
-    .destroy = scalar_destroy,
-    .op = register_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_atomic_cas_register);
+LF_DEFINE_ADAPTER(atomic_cas_register, LF_TYPE_CAS_REGISTER, true,
+                  LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ) | LF_METHOD_BIT(LF_M_CAS), scalar_create,
+                  scalar_destroy, register_op, "CAS register as one atomic word (store / load / compare-exchange)");
 
-const lf_adapter lf_adapter_atomic_counter = {
-    .name = "atomic_counter",
-    .summary = "counter as one atomic word (fetch-add / load)",
-    .type = LF_TYPE_COUNTER,
-    .linearizable = true,
-    .methods = LF_METHOD_BIT(LF_M_INC) | LF_METHOD_BIT(LF_M_GET),
-    .create = scalar_create,
-    .destroy = scalar_destroy,
-    .op = counter_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_atomic_counter);
+LF_DEFINE_ADAPTER(atomic_counter, LF_TYPE_COUNTER, true, LF_METHOD_BIT(LF_M_INC) | LF_METHOD_BIT(LF_M_GET),
+                  scalar_create, scalar_destroy, counter_op, "counter as one atomic word (fetch-add / load)");

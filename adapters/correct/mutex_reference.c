@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/variants.h"
 #include "linfuzz/adapter.h"
 
 typedef struct mutex_object {
@@ -18,7 +19,7 @@ typedef struct mutex_object {
     size_t n, head, cap;
 } mutex_object;
 
-static void *create_typed(lf_type type, size_t max_ops) {
+static void *create_typed(size_t max_ops, lf_type type) {
     mutex_object *o = calloc(1, sizeof *o);
     if (!o) return NULL;
     o->type = type;
@@ -153,8 +154,7 @@ static lf_kind apply(mutex_object *o, lf_method m, const int64_t *args, int64_t 
         }
         return bool_kind(present);
     }
-    default:
-        return LF_K_NONE; /* deque: no reference adapter */
+    default: return LF_K_NONE; /* deque: no reference adapter */
     }
 }
 
@@ -168,25 +168,16 @@ static lf_kind mutex_op(void *obj, lf_method m, const int64_t *args, int64_t *va
 }
 
 #define MB LF_METHOD_BIT
-#define MUTEX_ADAPTER(ident, type_name, TYPE, mask)                                                   \
-    static void *create_##ident(size_t max_ops) { return create_typed(TYPE, max_ops); }               \
-    const lf_adapter lf_adapter_mutex_##ident = {                                                     \
-        .name = "mutex_" type_name,                                                                   \
-        .summary = "reference: the sequential " type_name " specification under one pthread mutex", \
-        .type = TYPE,                                                                                 \
-        .linearizable = true,                                                                         \
-        .methods = (mask),                                                                            \
-        .create = create_##ident,                                                                     \
-        .destroy = mutex_destroy,                                                                     \
-        .op = mutex_op,                                                                               \
-    };                                                                                                \
-    LF_REGISTER_ADAPTER(lf_adapter_mutex_##ident);
+#define MUTEX_ADAPTER(ident, TYPE, mask)                                                                               \
+    LF_VARIANT_CREATE(create_##ident, create_typed, TYPE)                                                              \
+    LF_DEFINE_ADAPTER(mutex_##ident, TYPE, true, mask, create_##ident, mutex_destroy, mutex_op,                        \
+                      "reference: the sequential " #ident " specification under one pthread mutex");
 
-MUTEX_ADAPTER(register, "register", LF_TYPE_REGISTER, MB(LF_M_WRITE) | MB(LF_M_READ))
-MUTEX_ADAPTER(cas_register, "cas_register", LF_TYPE_CAS_REGISTER, MB(LF_M_WRITE) | MB(LF_M_READ) | MB(LF_M_CAS))
-MUTEX_ADAPTER(counter, "counter", LF_TYPE_COUNTER, MB(LF_M_INC) | MB(LF_M_GET))
-MUTEX_ADAPTER(set, "set", LF_TYPE_SET, MB(LF_M_ADD) | MB(LF_M_REMOVE) | MB(LF_M_CONTAINS))
-MUTEX_ADAPTER(stack, "stack", LF_TYPE_STACK, MB(LF_M_PUSH) | MB(LF_M_POP) | MB(LF_M_PEEK))
-MUTEX_ADAPTER(queue, "queue", LF_TYPE_QUEUE, MB(LF_M_ENQ) | MB(LF_M_DEQ) | MB(LF_M_PEEK))
-MUTEX_ADAPTER(pqueue, "pqueue", LF_TYPE_PQUEUE, MB(LF_M_INSERT) | MB(LF_M_POLL) | MB(LF_M_PEEK))
-MUTEX_ADAPTER(kv, "kv", LF_TYPE_KV, MB(LF_M_PUT) | MB(LF_M_GET) | MB(LF_M_DELETE))
+MUTEX_ADAPTER(register, LF_TYPE_REGISTER, MB(LF_M_WRITE) | MB(LF_M_READ))
+MUTEX_ADAPTER(cas_register, LF_TYPE_CAS_REGISTER, MB(LF_M_WRITE) | MB(LF_M_READ) | MB(LF_M_CAS))
+MUTEX_ADAPTER(counter, LF_TYPE_COUNTER, MB(LF_M_INC) | MB(LF_M_GET))
+MUTEX_ADAPTER(set, LF_TYPE_SET, MB(LF_M_ADD) | MB(LF_M_REMOVE) | MB(LF_M_CONTAINS))
+MUTEX_ADAPTER(stack, LF_TYPE_STACK, MB(LF_M_PUSH) | MB(LF_M_POP) | MB(LF_M_PEEK))
+MUTEX_ADAPTER(queue, LF_TYPE_QUEUE, MB(LF_M_ENQ) | MB(LF_M_DEQ) | MB(LF_M_PEEK))
+MUTEX_ADAPTER(pqueue, LF_TYPE_PQUEUE, MB(LF_M_INSERT) | MB(LF_M_POLL) | MB(LF_M_PEEK))
+MUTEX_ADAPTER(kv, LF_TYPE_KV, MB(LF_M_PUT) | MB(LF_M_GET) | MB(LF_M_DELETE))

@@ -397,6 +397,13 @@ lf_status lf_lfz_encode(const lf_lfz_writer *w, int level, uint8_t **out, size_t
         free(file);
         return fail(err, errlen, "zstd compression failed: %s", ZSTD_getErrorName(stored));
     }
+    if (w->len > lf_lfz_payload_budget(stored)) { /* the reader would take it for a decompression bomb */
+        free(file);
+        return fail(err, errlen,
+                    "the %zu-byte payload compresses to %zu bytes, more than %d:1 beyond the first 64 MiB, which the "
+                    "reader refuses as a decompression bomb: keep a history this regular as text (.hist)",
+                    w->len, stored, LF_LFZ_BUDGET_RATIO);
+    }
     memcpy(file, MAGIC, sizeof MAGIC);
     put_le(file + 8, LF_LFZ_VERSION, 2);
     put_le(file + 10, 0, 2);
@@ -734,6 +741,60 @@ static lf_status parse_meta(section_ctx *sc, lf_lfz_section *s, char **arena, si
     return LF_OK;
 }
 
+/* Whether a reader's complaint only means that the bytes ended (more may still arrive). */
+static bool ran_out(const char *why) {
+    return why && (!strcmp(why, "truncated") || !strcmp(why, "truncated varint") ||
+                   !strcmp(why, "string runs past the end"));
+}
+
+/* Reads the header of section i at c: kind, name (*name, *name_len point into the payload) and body length,
+ * which must fit in the payload of payload_end bytes; sets s->kind, s->offset, s->len and moves c past the
+ * header. While the payload is still arriving (c->end < payload_end), a header that is not complete yet
+ * sets *more and leaves c alone. */
+static lf_status section_header(const lf_lfz_reader *r, cursor *c, size_t payload_end, uint32_t i, uint32_t declared,
+                                lf_lfz_section *s, const uint8_t **name, size_t *name_len, bool *more, char *err,
+                                size_t errlen) {
+    cursor h = *c;
+    bool partial = c->end < payload_end;
+    uint8_t kind;
+    uint64_t body_len;
+    const char *why;
+    *more = false;
+    if ((why = rd_u8(&h, &kind)) && !partial)
+        return fail(err, errlen, "%s: payload offset %zu: the payload ends after %" PRIu32 " of %" PRIu32
+                    " declared sections", r->file, c->pos, i, declared);
+    if (!why && (kind < LF_LFZ_HISTORY || kind > LF_LFZ_META))
+        return fail(err, errlen, "%s: payload offset %zu: section %" PRIu32 ": unknown section kind %u", r->file,
+                    c->pos, i, kind);
+    if (!why) why = rd_string(&h, LF_LFZ_MAX_NAME, name, name_len);
+    if (partial && ran_out(why)) {
+        *more = true;
+        return LF_OK;
+    }
+    if (why || !valid_name((const char *)*name, *name_len, LF_LFZ_MAX_NAME))
+        return fail(err, errlen, "%s: payload offset %zu: section %" PRIu32 ": bad name: %s", r->file, c->pos + 1, i,
+                    why ? why : "not 1-64 characters of A-Z a-z 0-9 _ . -");
+    why = rd_varint(&h, &body_len);
+    if (partial && ran_out(why)) {
+        *more = true;
+        return LF_OK;
+    }
+    const char *kind_name = lf_lfz_kind_name((lf_lfz_kind)kind);
+    if (why)
+        return fail(err, errlen, "%s: payload offset %zu: section %" PRIu32 " '%.*s' (%s): body length: %s", r->file,
+                    h.pos, i, (int)*name_len, (const char *)*name, kind_name, why);
+    if (body_len > payload_end - h.pos)
+        return fail(err, errlen,
+                    "%s: payload offset %zu: section %" PRIu32 " '%.*s' (%s): body of %" PRIu64
+                    " bytes runs past the payload's end (%zu bytes left)",
+                    r->file, h.pos, i, (int)*name_len, (const char *)*name, kind_name, body_len, payload_end - h.pos);
+    s->kind = (lf_lfz_kind)kind;
+    s->offset = h.pos;
+    s->len = (size_t)body_len;
+    c->pos = h.pos;
+    return LF_OK;
+}
+
 /* Splits the verified payload into sections and checks each one's structure. */
 static lf_status parse_sections(lf_lfz_reader *r, uint32_t declared, char *err, size_t errlen) {
     if (declared > r->payload_len / MIN_SECTION_BYTES)
@@ -754,42 +815,13 @@ static lf_status parse_sections(lf_lfz_reader *r, uint32_t declared, char *err, 
     for (uint32_t i = 0; i < declared && st == LF_OK; i++) {
         lf_lfz_section *s = &r->sections[i];
         section_ctx sc = {r, s, i, err, errlen};
-        size_t at = c.pos;
-        uint8_t kind;
-        const char *why;
-        if ((why = rd_u8(&c, &kind))) {
-            st = fail(err, errlen, "%s: payload offset %zu: the payload ends after %" PRIu32 " of %" PRIu32
-                      " declared sections", r->file, at, i, declared);
-            break;
-        }
-        if (kind < LF_LFZ_HISTORY || kind > LF_LFZ_META) {
-            st = fail(err, errlen, "%s: payload offset %zu: section %" PRIu32 ": unknown section kind %u", r->file,
-                      at, i, kind);
-            break;
-        }
-        s->kind = (lf_lfz_kind)kind;
         const uint8_t *name;
         size_t name_len;
-        if ((why = rd_string(&c, LF_LFZ_MAX_NAME, &name, &name_len)) ||
-            !valid_name((const char *)name, name_len, LF_LFZ_MAX_NAME)) {
-            st = fail(err, errlen, "%s: payload offset %zu: section %" PRIu32 ": bad name: %s", r->file, at + 1, i,
-                      why ? why : "not 1-64 characters of A-Z a-z 0-9 _ . -");
+        bool more;
+        if ((st = section_header(r, &c, r->payload_len, i, declared, s, &name, &name_len, &more, err, errlen)))
             break;
-        }
         s->name = names[i] = arena_put(&arena, name, name_len);
-        uint64_t body_len;
-        if ((why = rd_varint(&c, &body_len))) {
-            st = sec_fail(&sc, c.pos, "body length: %s", why);
-            break;
-        }
-        if (body_len > c.end - c.pos) {
-            st = sec_fail(&sc, c.pos, "body of %" PRIu64 " bytes runs past the payload's end (%zu bytes left)",
-                          body_len, c.end - c.pos);
-            break;
-        }
-        s->offset = c.pos;
-        s->len = (size_t)body_len;
-        s->data = r->payload + c.pos;
+        s->data = r->payload + s->offset;
         c.pos += s->len;
         if (s->kind == LF_LFZ_TEXT) {
             size_t bad = utf8_bad_offset(s->data, s->len);
@@ -817,6 +849,97 @@ static lf_status parse_sections(lf_lfz_reader *r, uint32_t declared, char *err, 
                 /* when every meta section is empty no array exists: NULL + 0 is undefined, keep NULL */
                 r->sections[i].pairs = r->pairs ? r->pairs + (uintptr_t)r->sections[i].pairs : NULL;
     free(names);
+    return st;
+}
+
+/* ---- streaming decompression ---- */
+
+uint64_t lf_lfz_payload_budget(uint64_t compressed) {
+    uint64_t b = compressed > LF_LFZ_MAX_PAYLOAD / LF_LFZ_BUDGET_RATIO ? LF_LFZ_MAX_PAYLOAD
+                                                                       : compressed * LF_LFZ_BUDGET_RATIO;
+    if (b < LF_LFZ_BUDGET_FLOOR) b = LF_LFZ_BUDGET_FLOOR;
+    return b < LF_LFZ_MAX_PAYLOAD ? b : LF_LFZ_MAX_PAYLOAD;
+}
+
+#define INFLATE_FIRST_BYTES (1u << 20) /* the payload buffer starts this big and doubles as output arrives */
+
+/* Checks the headers of the sections that have arrived in r->payload[0, avail) of a payload_len-byte payload:
+ * *pos is where the next unchecked header starts, *index its number. A history body starts with its type
+ * name, checked as soon as it is out too. */
+static lf_status scan_arrived(const lf_lfz_reader *r, size_t avail, size_t payload_len, uint32_t declared,
+                              size_t *pos, uint32_t *index, char *err, size_t errlen) {
+    while (*index < declared && *pos < avail) {
+        cursor c = {r->payload, *pos, avail};
+        lf_lfz_section s;
+        const uint8_t *name, *type;
+        size_t name_len, type_len;
+        bool more;
+        lf_status st = section_header(r, &c, payload_len, *index, declared, &s, &name, &name_len, &more, err, errlen);
+        if (st != LF_OK || more) return st;
+        cursor body = {r->payload, s.offset, s.offset + s.len < avail ? s.offset + s.len : avail};
+        lf_type t;
+        if (s.kind == LF_LFZ_HISTORY && !rd_string(&body, MAX_TYPE_NAME, &type, &type_len) &&
+            !lf_type_from_name((const char *)type, type_len, &t))
+            return fail(err, errlen,
+                        "%s: payload offset %zu: section %" PRIu32 " '%.*s' (history): unknown type '%.*s'", r->file,
+                        body.pos, *index, (int)name_len, (const char *)name, (int)type_len, (const char *)type);
+        *pos = s.offset + s.len;
+        ++*index;
+    }
+    if (*index == declared && *pos < avail)
+        return fail(err, errlen, "%s: payload offset %zu: %zu unexpected bytes after the last declared section",
+                    r->file, *pos, payload_len - *pos);
+    return LF_OK;
+}
+
+/* Decompresses the stored frame into r->payload: payload_len bytes, as the header and the frame both declare
+ * (and within the budget). The buffer grows with the output, and the sections are checked as they arrive. */
+static lf_status inflate_payload(lf_lfz_reader *r, const uint8_t *frame, size_t stored, size_t payload_len,
+                                 uint32_t declared, char *err, size_t errlen) {
+    size_t cap = payload_len < INFLATE_FIRST_BYTES ? payload_len : INFLATE_FIRST_BYTES, out = 0, pos = 0;
+    uint32_t index = 0;
+    r->payload = malloc(cap ? cap : 1);
+    ZSTD_DCtx *d = ZSTD_createDCtx();
+    if (!r->payload || !d) {
+        ZSTD_freeDCtx(d);
+        snprintf(err, errlen, "%s: out of memory for a %zu-byte payload", r->file, payload_len);
+        return LF_ERR_NOMEM;
+    }
+    ZSTD_inBuffer in = {frame, stored, 0};
+    lf_status st = LF_OK;
+    for (;;) {
+        if (out == cap && cap < payload_len) {
+            size_t grown = cap > payload_len / 2 ? payload_len : cap * 2;
+            uint8_t *p = realloc(r->payload, grown);
+            if (!p) {
+                snprintf(err, errlen, "%s: out of memory for a %zu-byte payload", r->file, payload_len);
+                st = LF_ERR_NOMEM;
+                break;
+            }
+            r->payload = p;
+            cap = grown;
+        }
+        ZSTD_outBuffer ob = {r->payload, cap, out};
+        size_t in_before = in.pos;
+        size_t left = ZSTD_decompressStream(d, &ob, &in);
+        if (ZSTD_isError(left)) {
+            st = fail(err, errlen, "%s: zstd: %s", r->file, ZSTD_getErrorName(left));
+            break;
+        }
+        bool progress = ob.pos != out || in.pos != in_before;
+        out = ob.pos;
+        if ((st = scan_arrived(r, out, payload_len, declared, &pos, &index, err, errlen)) != LF_OK) break;
+        if (left == 0) break; /* the frame is complete */
+        if (!progress) {
+            st = fail(err, errlen, "%s: the zstd frame does not decompress to the declared %zu bytes", r->file,
+                      payload_len);
+            break;
+        }
+    }
+    ZSTD_freeDCtx(d);
+    if (st == LF_OK && out != payload_len)
+        st = fail(err, errlen, "%s: decompressed %zu bytes, the header declares %zu", r->file, out, payload_len);
+    r->payload_len = out;
     return st;
 }
 
@@ -884,6 +1007,15 @@ lf_status lf_lfz_decode(lf_lfz_reader *r, const void *file_data, size_t len, con
                   name, payload_len, stored, ZSTD_MAX_RATIO);
         goto out;
     }
+    uint64_t budget = lf_lfz_payload_budget(stored);
+    if (payload_len > budget) {
+        st = fail(err, errlen,
+                  "%s: declares a payload of %" PRIu64 " bytes from %" PRIu64 " compressed bytes (%" PRIu64
+                  ":1); linfuzz decompresses at most %" PRIu64 " bytes from a file this size (64 MiB, or %d bytes "
+                  "per compressed byte): refused as a decompression bomb",
+                  name, payload_len, stored, stored ? payload_len / stored : payload_len, budget, LF_LFZ_BUDGET_RATIO);
+        goto out;
+    }
     const uint8_t *frame = f + LF_LFZ_HEADER_SIZE;
     if (get_le(f + 40, 8) != XXH64(frame, (size_t)stored, 0)) {
         st = fail(err, errlen, "%s: compressed data checksum mismatch (the file is corrupted)", name);
@@ -903,25 +1035,9 @@ lf_status lf_lfz_decode(lf_lfz_reader *r, const void *file_data, size_t len, con
         st = fail(err, errlen, "%s: the compressed data is not exactly one zstd frame", name);
         goto out;
     }
-    r->payload = malloc(payload_len ? (size_t)payload_len : 1);
-    ZSTD_DCtx *dctx = ZSTD_createDCtx();
-    if (!r->payload || !dctx) {
-        ZSTD_freeDCtx(dctx);
-        snprintf(err, errlen, "%s: out of memory for a %" PRIu64 "-byte payload", name, payload_len);
-        st = LF_ERR_NOMEM;
+    if ((st = inflate_payload(r, frame, (size_t)stored, (size_t)payload_len, (uint32_t)n_sections, err, errlen)))
         goto out;
-    }
-    size_t got = ZSTD_decompressDCtx(dctx, r->payload, (size_t)payload_len, frame, (size_t)stored);
-    ZSTD_freeDCtx(dctx);
-    if (ZSTD_isError(got)) {
-        st = fail(err, errlen, "%s: zstd: %s", name, ZSTD_getErrorName(got));
-        goto out;
-    }
-    if (got != payload_len) {
-        st = fail(err, errlen, "%s: decompressed %zu bytes, the header declares %" PRIu64, name, got, payload_len);
-        goto out;
-    }
-    r->payload_len = got;
+    size_t got = r->payload_len;
     if (get_le(f + 32, 8) != XXH64(r->payload, got, 0)) {
         st = fail(err, errlen, "%s: payload checksum mismatch", name);
         goto out;

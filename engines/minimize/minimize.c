@@ -1,6 +1,6 @@
-/* Sound history minimisation: delta debugging over whole values and state-preserving ops, and binary
- * searches for the first impossible return and for the last forced state (see minimize.h for why each
- * reduction is sound). */
+/* Sound history minimisation: a binary search for the first impossible return (first, so that the op that
+ * went wrong stays), delta debugging over whole values, state-preserving ops and (counters) incs that every
+ * get orders, and a binary search for the last forced state (see minimize.h for why each reduction is sound). */
 #include "linfuzz/minimize.h"
 
 #include <stdlib.h>
@@ -15,6 +15,7 @@ void lf_minimize_options_default(lf_minimize_options *o) {
     o->check.timeout_s = 2;
     o->cut_prefix = true;
     o->drop_forced_prefix = true;
+    o->shift_counters = true;
     o->max_checks = LF_MINIMIZE_DEFAULT_CHECKS;
     o->timeout_s = 60;
 }
@@ -65,7 +66,14 @@ typedef struct minimizer {
     lf_minimize_stats *st;
     double deadline; /* 0: none */
     bool exhausted;  /* a budget ran out: stop trying */
+    size_t unknown;  /* checks that answered unknown (a per-check budget ran out) */
 } minimizer;
+
+/* The ops of the first impossible return: never removed once it is known. Stamps identify them in every
+ * later candidate (reductions remove ops, they never move one). */
+static bool kept_for_good(const minimizer *m, const lf_op *op) {
+    return m->st->first_bad && !lf_op_pending(op) && op->ret == m->st->first_bad_stamp;
+}
 
 
 /* Whether candidate is a violation; false when a budget is spent (and from then on). */
@@ -81,6 +89,7 @@ static bool is_violation(minimizer *m, const lf_history *candidate) {
     lf_result_init(&r);
     lf_check(candidate, &m->o->check, &r);
     bool violation = r.verdict == LF_VIOLATION;
+    m->unknown += r.verdict == LF_UNKNOWN;
     lf_result_free(&r);
     return violation;
 }
@@ -103,11 +112,20 @@ static int cmp_key_ref(const void *pa, const void *pb) {
     return a->op < b->op ? -1 : a->op > b->op;
 }
 
+/* Builds the candidate made of the ops of cur selected by keep. Returns false when out of memory; *admissible
+ * false: the candidate breaks a rule of the reduction and must not even be checked. */
+typedef bool (*build_fn)(const lf_history *cur, const bool *keep, lf_history *out, bool *admissible);
+
+static bool build_select(const lf_history *cur, const bool *keep, lf_history *out, bool *admissible) {
+    *admissible = true;
+    return lf_history_select(out, cur, keep);
+}
+
 /* Delta debugging over items: tries to remove chunks of n/2, n/4, ..., 1 items; a removal is kept when the
- * rest is still a violation. keep[] (ops of cur) is updated; returns the number of items removed, or
- * SIZE_MAX when memory runs out. */
+ * rest (as build makes it) is still a violation. keep[] (ops of cur) is updated; returns the number of items
+ * removed, or SIZE_MAX when memory runs out. */
 static size_t reduce_items(minimizer *m, const lf_history *cur, bool *keep, item *items, size_t n_items,
-                           const uint32_t *members) {
+                           const uint32_t *members, build_fn build) {
     size_t removed_items = 0;
     bool *trial = malloc((cur->n ? cur->n : 1) * sizeof *trial);
     if (!trial) return SIZE_MAX;
@@ -122,11 +140,12 @@ static size_t reduce_items(minimizer *m, const lf_history *cur, bool *keep, item
             }
             if (!live) continue;
             lf_history cand;
-            if (!lf_history_select(&cand, cur, trial)) {
+            bool admissible;
+            if (!build(cur, trial, &cand, &admissible)) {
                 free(trial);
                 return SIZE_MAX;
             }
-            if (is_violation(m, &cand)) {
+            if (admissible && is_violation(m, &cand)) {
                 memcpy(keep, trial, cur->n * sizeof *keep);
                 for (size_t i = start; i < end; i++)
                     if (!items[i].removed) {
@@ -142,10 +161,11 @@ static size_t reduce_items(minimizer *m, const lf_history *cur, bool *keep, item
     return removed_items;
 }
 
-/* Replaces *cur by the ops selected in keep. */
-static bool apply_keep(lf_history *cur, const bool *keep) {
+/* Replaces *cur by the candidate that build makes of the ops selected in keep. */
+static bool apply_keep(lf_history *cur, const bool *keep, build_fn build) {
     lf_history next;
-    if (!lf_history_select(&next, cur, keep)) return false;
+    bool admissible;
+    if (!build(cur, keep, &next, &admissible)) return false;
     lf_history_free(cur);
     *cur = next;
     return true;
@@ -161,6 +181,15 @@ static size_t drop_values(minimizer *m, lf_history *cur) {
         if (lf_op_value_key(cur->type, &cur->ops[i], &k)) refs[n_refs++] = (key_ref){k, (uint32_t)i};
     }
     qsort(refs, n_refs, sizeof *refs, cmp_key_ref);
+    /* A value that the first impossible return belongs to stays whole: leave its ops out of the items. */
+    size_t w = 0;
+    for (size_t a = 0, b; a < n_refs; a = b) {
+        bool stays = false;
+        for (b = a; b < n_refs && cmp_key_ref(&(key_ref){refs[b].key, 0}, &(key_ref){refs[a].key, 0}) == 0; b++)
+            stays = stays || kept_for_good(m, &cur->ops[refs[b].op]);
+        for (size_t k = a; k < b && !stays; k++) refs[w++] = refs[k];
+    }
+    n_refs = w;
     item *items = malloc((n_refs ? n_refs : 1) * sizeof *items);
     uint32_t *members = malloc((n_refs ? n_refs : 1) * sizeof *members);
     bool *keep = malloc((n ? n : 1) * sizeof *keep);
@@ -173,8 +202,8 @@ static size_t drop_values(minimizer *m, lf_history *cur) {
             items[n_items - 1].count++;
         }
         for (size_t i = 0; i < n; i++) keep[i] = true;
-        result = reduce_items(m, cur, keep, items, n_items, members);
-        if (result != SIZE_MAX && result && !apply_keep(cur, keep)) result = SIZE_MAX;
+        result = reduce_items(m, cur, keep, items, n_items, members, build_select);
+        if (result != SIZE_MAX && result && !apply_keep(cur, keep, build_select)) result = SIZE_MAX;
     }
     free(refs);
     free(items);
@@ -192,13 +221,13 @@ static size_t drop_observers(minimizer *m, lf_history *cur) {
     if (items && members && keep) {
         for (size_t i = 0; i < n; i++) {
             keep[i] = true;
-            if (!lf_op_state_preserving(cur->type, &cur->ops[i])) continue;
+            if (!lf_op_state_preserving(cur->type, &cur->ops[i]) || kept_for_good(m, &cur->ops[i])) continue;
             members[n_items] = (uint32_t)i;
             items[n_items] = (item){.first = n_items, .count = 1};
             n_items++;
         }
-        result = reduce_items(m, cur, keep, items, n_items, members);
-        if (result != SIZE_MAX && result && !apply_keep(cur, keep)) result = SIZE_MAX;
+        result = reduce_items(m, cur, keep, items, n_items, members, build_select);
+        if (result != SIZE_MAX && result && !apply_keep(cur, keep, build_select)) result = SIZE_MAX;
     }
     free(items);
     free(members);
@@ -249,6 +278,7 @@ static int cut_prefix(minimizer *m, lf_history *cur) {
         if (!lf_op_pending(&cur->ops[i])) rets[n_rets++] = cur->ops[i].ret;
     qsort(rets, n_rets, sizeof *rets, cmp_u64);
     int status = 0;
+    size_t unknown_before = m->unknown;
     if (n_rets) {
         size_t lo = 0, hi = n_rets - 1, n_cut, n_pending;
         lf_history cand;
@@ -271,7 +301,13 @@ static int cut_prefix(minimizer *m, lf_history *cur) {
                 lo = mid + 1;
             lf_history_free(&cand);
         }
-        /* hi is a verified violating cut (or the top, which is cur or was verified). */
+        /* hi is a verified violating cut (or the top, which is cur or was verified): its return is the first
+         * impossible one, unless a budget stopped the search half-way or a check could not decide (then it is
+         * only some violating cut, and nothing is claimed of it). */
+        if (top_ok && !m->exhausted && m->unknown == unknown_before) {
+            m->st->first_bad = true;
+            m->st->first_bad_stamp = rets[hi];
+        }
         if (top_ok) {
             if (!prefix_at(cur, rets[hi], &cand, &n_cut, &n_pending)) {
                 free(rets);
@@ -382,7 +418,8 @@ static int drop_forced_prefix(minimizer *m, lf_history *cur) {
             free(points);
             return -1;
         }
-        bool violation = dropped > 0 && is_violation(m, &cand);
+        /* a suffix that drops nothing is cur itself, a violation: the predicate stays monotone */
+        bool violation = dropped == 0 || is_violation(m, &cand);
         lf_history_free(&cand);
         if (violation)
             lo = mid;
@@ -397,6 +434,11 @@ static int drop_forced_prefix(minimizer *m, lf_history *cur) {
             free(points);
             return -1;
         }
+        if (!dropped) {
+            lf_history_free(&cand);
+            free(points);
+            return 0;
+        }
         m->st->suffix = true;
         m->st->suffix_stamp = cur->ops[points[lo]].call;
         m->st->ops_before_suffix += dropped;
@@ -408,17 +450,171 @@ static int drop_forced_prefix(minimizer *m, lf_history *cur) {
     return status;
 }
 
-/* Values and state-preserving ops, alternately, until neither removes anything. */
+/* ---- counters: incs that every get orders ---- */
+
+/* Whether inc op i of a counter history is ordered in real time with every get (so that every linearisation
+ * puts it between the same gets). */
+static bool inc_ordered_with_gets(const lf_history *h, size_t i) {
+    const lf_op *inc = &h->ops[i];
+    if (inc->method != LF_M_INC || lf_op_pending(inc)) return false;
+    for (size_t j = 0; j < h->n; j++) {
+        const lf_op *g = &h->ops[j];
+        if (g->method == LF_M_GET && !lf_precedes(inc, g) && !lf_precedes(g, inc)) return false;
+    }
+    return true;
+}
+
+typedef struct span {
+    uint64_t call, ret; /* ret UINT64_MAX: pending */
+} span;
+
+static int cmp_span(const void *pa, const void *pb) {
+    const span *a = pa, *b = pb;
+    return a->call < b->call ? -1 : a->call > b->call;
+}
+
+/* Whether two incs of h selected by keep (NULL: all) overlap in time (neither precedes the other). -1 when out
+ * of memory. */
+static int incs_overlap(const lf_history *h, const bool *keep) {
+    span *s = malloc((h->n ? h->n : 1) * sizeof *s);
+    if (!s) return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < h->n; i++)
+        if ((!keep || keep[i]) && h->ops[i].method == LF_M_INC)
+            s[n++] = (span){h->ops[i].call, lf_op_pending(&h->ops[i]) ? UINT64_MAX : h->ops[i].ret};
+    qsort(s, n, sizeof *s, cmp_span);
+    int overlap = 0;
+    uint64_t latest_ret = 0;
+    for (size_t i = 0; i < n && !overlap; i++) {
+        /* an earlier inc (by call) that has not returned before this call overlaps it */
+        if (i > 0 && s[i].call <= latest_ret) overlap = 1;
+        if (s[i].ret > latest_ret) latest_ret = s[i].ret;
+    }
+    free(s);
+    return overlap;
+}
+
+/* The counter candidate: the ops kept, every get lowered by the dropped incs that precede it. Admissible
+ * when no get goes below 0, and two incs still overlap if two overlapped before (see minimize.h). */
+static bool build_shifted(const lf_history *cur, const bool *keep, lf_history *out, bool *admissible) {
+    if (!lf_history_select(out, cur, keep)) return false;
+    *admissible = true;
+    for (size_t j = 0, k = 0; j < cur->n; j++) {
+        if (!keep[j]) continue;
+        lf_op *g = &out->ops[k++];
+        if (g->method != LF_M_GET || g->res_kind != LF_K_INT) continue;
+        int64_t lower = 0;
+        for (size_t i = 0; i < cur->n; i++)
+            if (!keep[i] && cur->ops[i].method == LF_M_INC && lf_precedes(&cur->ops[i], &cur->ops[j])) lower++;
+        if (g->res < lower) *admissible = false;
+        g->res -= lower;
+    }
+    int before = incs_overlap(cur, NULL), after = before > 0 ? incs_overlap(cur, keep) : 0;
+    if (before < 0 || after < 0) {
+        lf_history_free(out);
+        return false;
+    }
+    if (before && !after) *admissible = false;
+    return true;
+}
+
+/* One pass of dropping counter incs ordered with every get. Returns incs removed, or SIZE_MAX when out of
+ * memory. */
+static size_t shift_incs(minimizer *m, lf_history *cur) {
+    size_t n = cur->n, n_items = 0, result = SIZE_MAX;
+    item *items = malloc((n ? n : 1) * sizeof *items);
+    uint32_t *members = malloc((n ? n : 1) * sizeof *members);
+    bool *keep = malloc((n ? n : 1) * sizeof *keep);
+    if (items && members && keep) {
+        for (size_t i = 0; i < n; i++) {
+            keep[i] = true;
+            if (!inc_ordered_with_gets(cur, i)) continue;
+            members[n_items] = (uint32_t)i;
+            items[n_items] = (item){.first = n_items, .count = 1};
+            n_items++;
+        }
+        result = reduce_items(m, cur, keep, items, n_items, members, build_shifted);
+        if (result != SIZE_MAX && result && !apply_keep(cur, keep, build_shifted)) result = SIZE_MAX;
+    }
+    free(items);
+    free(members);
+    free(keep);
+    return result;
+}
+
+/* A lost update, certified: the first impossible return is a get that returned v while more than v incs had
+ * returned before it was called. Any history with that get and v' < (incs returned before it) is a violation
+ * for the same reason, and every such history of the run's ops proves the run a violation by it; the smallest
+ * that still shows a race is two incs that overlap each other, both returned before the get, and the get
+ * lowered to 1 (one inc, get -> 0, when no two of them overlap). Of the overlapping pairs, the one that
+ * returned last before the get. Which two incs lost the update is not in the history: these are a pair that
+ * could have. Returns 1 when cur was replaced, 0 when the certificate does not hold, -1 when out of memory. */
+static int lost_update_witness(minimizer *m, lf_history *cur) {
+    size_t x = SIZE_MAX;
+    for (size_t i = 0; i < cur->n; i++)
+        if (kept_for_good(m, &cur->ops[i])) {
+            if (x != SIZE_MAX) return 0; /* several ops return there: leave it to the other reductions */
+            x = i;
+        }
+    if (x == SIZE_MAX || cur->ops[x].method != LF_M_GET || cur->ops[x].res_kind != LF_K_INT) return 0;
+    const lf_op *g = &cur->ops[x];
+    int64_t done = 0;
+    size_t a = SIZE_MAX, b = SIZE_MAX, last = SIZE_MAX;
+    for (size_t i = 0; i < cur->n; i++) {
+        const lf_op *inc = &cur->ops[i];
+        if (inc->method != LF_M_INC || !lf_precedes(inc, g)) continue;
+        done++;
+        if (last == SIZE_MAX || inc->ret > cur->ops[last].ret) last = i;
+        for (size_t j = 0; j < i; j++) {
+            const lf_op *o = &cur->ops[j];
+            if (o->method != LF_M_INC || !lf_precedes(o, g) || lf_precedes(o, inc) || lf_precedes(inc, o)) continue;
+            uint64_t later = inc->ret > o->ret ? inc->ret : o->ret;
+            if (a == SIZE_MAX || later > (cur->ops[a].ret > cur->ops[b].ret ? cur->ops[a].ret : cur->ops[b].ret))
+                a = j, b = i;
+        }
+    }
+    if (g->res >= done || cur->n <= (a != SIZE_MAX ? 3u : 2u)) return 0; /* no certificate, or nothing to gain */
+    bool *keep = calloc(cur->n, sizeof *keep);
+    if (!keep) return -1;
+    keep[x] = true;
+    if (a != SIZE_MAX)
+        keep[a] = keep[b] = true;
+    else
+        keep[last] = true;
+    lf_history cand;
+    bool ok = lf_history_select(&cand, cur, keep);
+    free(keep);
+    if (!ok) return -1;
+    size_t removed = cur->n - cand.n;
+    for (size_t i = 0; i < cand.n; i++)
+        if (cand.ops[i].method == LF_M_GET) cand.ops[i].res = a != SIZE_MAX ? 1 : 0;
+    if (!is_violation(m, &cand)) { /* cannot be: the certificate holds in it */
+        lf_history_free(&cand);
+        return 0;
+    }
+    lf_history_free(cur);
+    *cur = cand;
+    m->st->lost_update = true;
+    m->st->lost_update_dropped = removed;
+    return 1;
+}
+
+/* Values, state-preserving ops and (counters) ordered incs, in turn, until a round removes nothing. */
 static bool reduce_to_fixpoint(minimizer *m, lf_history *cur) {
+    bool counter = cur->type == LF_TYPE_COUNTER && m->o->shift_counters;
     for (;;) {
         size_t v = drop_values(m, cur);
         if (v == SIZE_MAX) return false;
         size_t s = drop_observers(m, cur);
         if (s == SIZE_MAX) return false;
+        size_t c = counter ? shift_incs(m, cur) : 0;
+        if (c == SIZE_MAX) return false;
         m->st->values_dropped += v;
         m->st->observers_dropped += s;
-        /* Dropping observers can free a value and vice versa; stop when a full round changes nothing. */
-        if ((v == 0 && s == 0) || m->exhausted) return true;
+        m->st->incs_dropped += c;
+        /* Dropping observers can free a value and vice versa (and a dropped get can free an inc); stop when
+         * a full round changes nothing. */
+        if ((v == 0 && s == 0 && c == 0) || m->exhausted) return true;
     }
 }
 
@@ -440,12 +636,12 @@ lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_his
     }
     if (verdict != LF_VIOLATION) return verdict;
 
-    bool ok = reduce_to_fixpoint(&m, out);
-    if (ok && o->cut_prefix && !m.exhausted) {
-        int cut = cut_prefix(&m, out);
-        ok = cut >= 0;
-        if (cut > 0) ok = reduce_to_fixpoint(&m, out);
-    }
+    /* The cut first, on the history as recorded: its first impossible return is what went wrong first, and
+     * the reductions after it keep that return (kept_for_good). */
+    bool ok = true;
+    if (o->cut_prefix) ok = cut_prefix(&m, out) >= 0;
+    if (ok && out->type == LF_TYPE_COUNTER && o->shift_counters && !m.exhausted) ok = lost_update_witness(&m, out) >= 0;
+    if (ok) ok = reduce_to_fixpoint(&m, out);
     if (ok && o->drop_forced_prefix && !m.exhausted) {
         int cut = drop_forced_prefix(&m, out);
         ok = cut >= 0;

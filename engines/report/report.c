@@ -8,69 +8,89 @@
 #include <xxhash.h>
 
 #include "linfuzz/format.h"
+#include "report/ops.h"
 
-/* ---- op tags and labels ---- */
+/* ---- parts (serial prefix, drain) and recorded results ---- */
 
-/* Op indices of h sorted by call stamp (then index): tags follow this order. */
-static size_t *call_order(const lf_history *h) {
-    size_t *order = malloc((h->n ? h->n : 1) * sizeof *order);
-    if (!order) return NULL;
-    for (size_t i = 0; i < h->n; i++) order[i] = i;
-    /* insertion sort: reports show small histories, and recorded ones are nearly sorted already */
-    for (size_t i = 1; i < h->n; i++) {
-        size_t v = order[i], j = i;
-        while (j > 0 && h->ops[order[j - 1]].call > h->ops[v].call) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = v;
+const char *lf_op_part_name(lf_op_part p) {
+    return p == LF_PART_PREFIX ? "prefix" : p == LF_PART_DRAIN ? "drain" : "";
+}
+
+lf_op_part *lf_report_parts(const lf_report_input *in) {
+    const lf_history *h = in->history, *rec = in->recorded ? in->recorded : in->history;
+    lf_op_part *parts = malloc((h->n ? h->n : 1) * sizeof *parts);
+    if (!parts) return NULL;
+    /* The prefix runs before any worker is called, the drain after every worker returned. */
+    uint64_t first_worker_call = UINT64_MAX;
+    for (size_t i = 0; in->has_serial && i < rec->n; i++)
+        if (rec->ops[i].thread != in->serial_thread && rec->ops[i].call < first_worker_call)
+            first_worker_call = rec->ops[i].call;
+    for (size_t i = 0; i < h->n; i++) {
+        const lf_op *op = &h->ops[i];
+        parts[i] = !in->has_serial || op->thread != in->serial_thread ? LF_PART_WORKER
+                   : op->call < first_worker_call                    ? LF_PART_PREFIX
+                                                                      : LF_PART_DRAIN;
     }
-    return order;
+    return parts;
 }
 
-/* Tag of the op with call rank k: A..Z for up to 26 ops, else 1, 2, ... */
-static void tag_of(size_t k, size_t n, char out[24]) {
-    if (n <= 26)
-        snprintf(out, 24, "%c", (char)('A' + k));
-    else
-        snprintf(out, 24, "%zu", k + 1);
+typedef struct op_key {
+    uint32_t thread;
+    uint64_t call;
+    size_t index;
+} op_key;
+
+static int cmp_op_key(const void *pa, const void *pb) {
+    const op_key *a = pa, *b = pb;
+    if (a->thread != b->thread) return a->thread < b->thread ? -1 : 1;
+    return a->call < b->call ? -1 : a->call > b->call;
 }
 
-/* "push 7", "pop -> 7", "pop -> ?" (pending), with the method's arity for type t. */
-static void op_label(char *buf, size_t len, lf_type t, const lf_op *op) {
-    const lf_method_info *mi = lf_method_info_of(t, (lf_method)op->method);
-    int w = snprintf(buf, len, "%s", lf_method_name((lf_method)op->method));
-    for (int i = 0; mi && i < mi->nargs && w > 0 && (size_t)w < len; i++) {
-        if (lf_arg_is_nil(op, i))
-            w += snprintf(buf + w, len - (size_t)w, " nil");
-        else
-            w += snprintf(buf + w, len - (size_t)w, " %" PRId64, op->arg[i]);
+size_t *lf_report_match_recorded(const lf_report_input *in) {
+    const lf_history *h = in->history, *rec = in->recorded;
+    if (!rec) return NULL;
+    size_t *match = malloc((h->n ? h->n : 1) * sizeof *match);
+    op_key *keys = malloc((rec->n ? rec->n : 1) * sizeof *keys);
+    if (!match || !keys) {
+        free(match);
+        free(keys);
+        return NULL;
     }
-    if (w <= 0 || (size_t)w >= len) return;
-    if (lf_op_pending(op))
-        snprintf(buf + w, len - (size_t)w, " -> ?");
-    else if (op->res_kind == LF_K_INT)
-        snprintf(buf + w, len - (size_t)w, " -> %" PRId64, op->res);
-    else if (op->res_kind != LF_K_NONE)
-        snprintf(buf + w, len - (size_t)w, " -> %s", lf_kind_name((lf_kind)op->res_kind));
+    for (size_t i = 0; i < rec->n; i++) keys[i] = (op_key){rec->ops[i].thread, rec->ops[i].call, i};
+    qsort(keys, rec->n, sizeof *keys, cmp_op_key);
+    for (size_t i = 0; i < h->n; i++) {
+        op_key k = {h->ops[i].thread, h->ops[i].call, 0};
+        const op_key *hit = rec->n ? bsearch(&k, keys, rec->n, sizeof *keys, cmp_op_key) : NULL;
+        match[i] = hit ? hit->index : SIZE_MAX;
+    }
+    free(keys);
+    return match;
 }
 
-static int cmp_u32(const void *pa, const void *pb) {
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    return a < b ? -1 : a > b;
-}
+/* What the report says about op i beyond its label: its part, and the recorded result when the minimiser
+ * changed it (counters). Empty when nothing. */
+typedef struct op_notes {
+    const lf_op_part *parts; /* or NULL */
+    const size_t *match;     /* or NULL */
+    const lf_history *recorded;
+    lf_type type;
+} op_notes;
 
-/* Distinct thread ids of h, ascending, into a malloc'ed array. */
-static uint32_t *threads_of(const lf_history *h, size_t *n_out) {
-    uint32_t *t = malloc((h->n ? h->n : 1) * sizeof *t);
-    size_t n = 0;
-    if (!t) return NULL;
-    for (size_t i = 0; i < h->n; i++) t[i] = h->ops[i].thread;
-    qsort(t, h->n, sizeof *t, cmp_u32);
-    for (size_t i = 0; i < h->n; i++)
-        if (i == 0 || t[i] != t[n - 1]) t[n++] = t[i];
-    *n_out = n;
-    return t;
+static void note_of(const op_notes *nt, const lf_op *op, size_t i, char *buf, size_t len) {
+    int w = 0;
+    buf[0] = 0;
+    if (nt->parts && nt->parts[i] != LF_PART_WORKER)
+        w = snprintf(buf, len, " [%s]", lf_op_part_name(nt->parts[i]));
+    if (w < 0 || (size_t)w >= len) return;
+    if (nt->match && nt->match[i] != SIZE_MAX) {
+        const lf_op *r = &nt->recorded->ops[nt->match[i]];
+        char label[160];
+        lf_rep_op_label(label, sizeof label, nt->type, r);
+        if (lf_op_pending(op) && !lf_op_pending(r))
+            snprintf(buf + w, len - (size_t)w, " (in flight at the first impossible return; recorded: %s)", label);
+        else if (r->res_kind != op->res_kind || (r->res_kind == LF_K_INT && r->res != op->res))
+            snprintf(buf + w, len - (size_t)w, " (recorded: %s)", label);
+    }
 }
 
 /* ---- timeline ---- */
@@ -91,7 +111,23 @@ static int cmp_event(const void *pa, const void *pb) {
 
 #define COL 3 /* characters per event column */
 
+/* The lane name of thread t. */
+static void lane_name(char *buf, size_t len, uint32_t t, bool has_serial, uint32_t serial) {
+    if (has_serial && t == serial)
+        snprintf(buf, len, "T%" PRIu32 " (serial: prefix, drain)", t);
+    else
+        snprintf(buf, len, "T%" PRIu32, t);
+}
+
+static void timeline(FILE *f, const lf_history *h, const bool *marked, bool has_cut, uint64_t cut_stamp,
+                     bool has_serial, uint32_t serial);
+
 void lf_report_timeline(FILE *f, const lf_history *h, const bool *marked, bool has_cut, uint64_t cut_stamp) {
+    timeline(f, h, marked, has_cut, cut_stamp, false, 0);
+}
+
+static void timeline(FILE *f, const lf_history *h, const bool *marked, bool has_cut, uint64_t cut_stamp,
+                     bool has_serial, uint32_t serial) {
     size_t n = h->n;
     if (n == 0) {
         fprintf(f, "  (no operations)\n");
@@ -103,8 +139,8 @@ void lf_report_timeline(FILE *f, const lf_history *h, const bool *marked, bool h
     }
     event *ev = malloc(2 * n * sizeof *ev);
     size_t *call_rank = malloc(n * sizeof *call_rank), *ret_rank = malloc(n * sizeof *ret_rank);
-    size_t *order = call_order(h), n_threads = 0;
-    uint32_t *threads = threads_of(h, &n_threads);
+    size_t *order = lf_rep_call_order(h), n_threads = 0;
+    uint32_t *threads = lf_rep_threads(h, &n_threads);
     char *line = NULL;
     size_t n_ev = 0;
     if (!ev || !call_rank || !ret_rank || !order || !threads) goto out;
@@ -124,6 +160,12 @@ void lf_report_timeline(FILE *f, const lf_history *h, const bool *marked, bool h
     size_t width = COL * n_ev + 2;
     line = malloc(width + 1);
     if (!line) goto out;
+    int name_w = 5; /* lane names are left-aligned in a column this wide */
+    for (size_t ti = 0; ti < n_threads; ti++) {
+        char name[64];
+        lane_name(name, sizeof name, threads[ti], has_serial, serial);
+        if ((int)strlen(name) > name_w) name_w = (int)strlen(name);
+    }
     for (size_t ti = 0; ti < n_threads; ti++) {
         memset(line, ' ', width);
         for (size_t k = 0; k < n; k++) {
@@ -135,7 +177,7 @@ void lf_report_timeline(FILE *f, const lf_history *h, const bool *marked, bool h
             for (size_t x = x0 + 1; x < x1; x++) line[x] = '-';
             line[x1] = lf_op_pending(op) ? '>' : ']';
             char tag[24];
-            tag_of(k, n, tag);
+            lf_rep_tag(k, n, tag);
             size_t tl = strlen(tag);
             if (marked && marked[i] && tl + 1 < x1 - x0) {
                 tag[tl++] = '*';
@@ -146,17 +188,17 @@ void lf_report_timeline(FILE *f, const lf_history *h, const bool *marked, bool h
         size_t end = width;
         while (end > 0 && line[end - 1] == ' ') end--;
         line[end] = 0;
-        char name[24];
-        snprintf(name, sizeof name, "T%" PRIu32, threads[ti]);
-        fprintf(f, "  %-5s %s\n", name, line);
+        char name[64];
+        lane_name(name, sizeof name, threads[ti], has_serial, serial);
+        fprintf(f, "  %-*s %s\n", name_w, name, line);
     }
     if (cut_rank != SIZE_MAX) {
         char tag[24];
         size_t k = 0;
         while (k < n && order[k] != ev[cut_rank].op) k++;
-        tag_of(k, n, tag);
-        fprintf(f, "  %-5s %*s^ first impossible return (%s): every shorter prefix of the events is linearizable\n",
-                "", (int)(COL * cut_rank), "", tag);
+        lf_rep_tag(k, n, tag);
+        fprintf(f, "  %-*s %*s^ first impossible return (%s): every shorter prefix of the events is linearizable\n",
+                name_w, "", (int)(COL * cut_rank), "", tag);
     }
 out:
     free(ev);
@@ -171,10 +213,11 @@ out:
 
 #define TABLE_MAX_THREADS 4
 
-static void ops_by_thread(FILE *f, const lf_history *h, const bool *marked) {
+static void ops_by_thread(FILE *f, const lf_history *h, const bool *marked, const op_notes *nt, bool has_serial,
+                          uint32_t serial) {
     size_t n_threads = 0;
-    uint32_t *threads = threads_of(h, &n_threads);
-    size_t *order = call_order(h);
+    uint32_t *threads = lf_rep_threads(h, &n_threads);
+    size_t *order = lf_rep_call_order(h);
     if (!threads || !order || n_threads > TABLE_MAX_THREADS || h->n > LF_REPORT_TIMELINE_MAX_OPS) {
         free(threads);
         free(order);
@@ -182,38 +225,49 @@ static void ops_by_thread(FILE *f, const lf_history *h, const bool *marked) {
     }
     /* Column width: the longest label; rows: the busiest thread. */
     size_t col = 4, rows = 0, count[TABLE_MAX_THREADS] = {0};
-    char label[160], tag[24];
+    char label[160], tag[24], note[224];
+    for (size_t ti = 0; ti < n_threads; ti++) {
+        char name[64];
+        lane_name(name, sizeof name, threads[ti], has_serial, serial);
+        if (strlen(name) > col) col = strlen(name);
+    }
     for (size_t k = 0; k < h->n; k++) {
         const lf_op *op = &h->ops[order[k]];
-        op_label(label, sizeof label, h->type, op);
-        size_t len = strlen(label) + 5;
+        lf_rep_op_label(label, sizeof label, h->type, op);
+        note_of(nt, op, order[k], note, sizeof note);
+        size_t len = strlen(label) + strlen(note) + 5;
         if (len > col) col = len;
         for (size_t ti = 0; ti < n_threads; ti++)
             if (threads[ti] == op->thread && ++count[ti] > rows) rows = count[ti];
     }
     fprintf(f, "ops by thread (in call order; * = named by the explanation)\n ");
     for (size_t ti = 0; ti < n_threads; ti++) {
-        char name[24];
-        snprintf(name, sizeof name, "T%" PRIu32, threads[ti]);
+        char name[64];
+        lane_name(name, sizeof name, threads[ti], has_serial, serial);
         fprintf(f, " %-*s", ti + 1 < n_threads ? (int)col : 0, name); /* no trailing blanks */
     }
     fputc('\n', f);
     for (size_t row = 0; row < rows; row++) {
-        char cells[TABLE_MAX_THREADS][192];
+        char cells[TABLE_MAX_THREADS][448];
         size_t seen[TABLE_MAX_THREADS] = {0};
         for (size_t ti = 0; ti < n_threads; ti++) cells[ti][0] = 0;
         for (size_t k = 0; k < h->n; k++) {
             size_t i = order[k];
             for (size_t ti = 0; ti < n_threads; ti++) {
                 if (threads[ti] != h->ops[i].thread || seen[ti]++ != row) continue;
-                op_label(label, sizeof label, h->type, &h->ops[i]);
-                tag_of(k, h->n, tag);
-                snprintf(cells[ti], sizeof cells[ti], "%s %s%s", tag, label, marked && marked[i] ? " *" : "");
+                lf_rep_op_label(label, sizeof label, h->type, &h->ops[i]);
+                note_of(nt, &h->ops[i], i, note, sizeof note);
+                lf_rep_tag(k, h->n, tag);
+                snprintf(cells[ti], sizeof cells[ti], "%s %s%s%s", tag, label, marked && marked[i] ? " *" : "", note);
             }
         }
-        fputc(' ', f);
-        for (size_t ti = 0; ti < n_threads; ti++) fprintf(f, " %-*s", ti + 1 < n_threads ? (int)col : 0, cells[ti]);
-        fputc('\n', f);
+        char line[TABLE_MAX_THREADS * 460 + 8];
+        int w = snprintf(line, sizeof line, " ");
+        for (size_t ti = 0; ti < n_threads && w > 0 && (size_t)w < sizeof line; ti++)
+            w += snprintf(line + w, sizeof line - (size_t)w, " %-*s", (int)col, cells[ti]);
+        size_t end = strlen(line);
+        while (end > 0 && line[end - 1] == ' ') end--; /* no trailing blanks */
+        fprintf(f, "%.*s\n", (int)end, line);
     }
     fputc('\n', f);
     free(threads);
@@ -222,15 +276,48 @@ static void ops_by_thread(FILE *f, const lf_history *h, const bool *marked) {
 
 /* ---- the whole report ---- */
 
+/* The root-cause candidates: the best one with its source lines, the others one line each. */
+static void write_causes(FILE *f, const lf_report_input *in) {
+    for (size_t k = 0; k < in->n_causes; k++) {
+        const lf_report_cause *c = &in->causes[k];
+        char status[160];
+        if (!c->validated)
+            snprintf(status, sizeof status, "not validated");
+        else
+            snprintf(status, sizeof status, "%s: %" PRIu64 " violations in %" PRIu64 " schedules when %s",
+                     lf_report_cause_confirmed(c) ? "confirmed" : "not confirmed", c->violations, c->schedules,
+                     c->exclusion ? "enforced" : "atomic");
+        if (k == 0) {
+            fprintf(f, "root cause (candidate %u of %zu): %s\n", c->rank, in->n_causes, c->summary ? c->summary : "-");
+            fprintf(f, "  %s", status);
+            if (c->passing) fprintf(f, "; would forbid %" PRIu64 " of %" PRIu64 " passing runs", c->forbids, c->passing);
+            fputc('\n', f);
+            if (!c->exclusion && c->file) {
+                fprintf(f, "  %s:%u-%u%s%s%s\n", c->file, c->line_lo, c->line_hi, c->function ? " (in " : "",
+                        c->function ? c->function : "", c->function ? ")" : "");
+                for (size_t l = 0; c->source && l < c->n_source; l++)
+                    fprintf(f, "  %6zu | %s\n", (size_t)c->line_lo + l, c->source[l]);
+            }
+        } else {
+            if (k == 1) fprintf(f, "other candidates:\n");
+            fprintf(f, "  %u. %s (%s)\n", c->rank, c->summary ? c->summary : "-", status);
+        }
+    }
+    if (in->n_causes) fputc('\n', f);
+}
+
 void lf_report_write(FILE *f, const lf_report_input *in) {
     const lf_history *h = in->history;
     bool *marked = calloc(h->n ? h->n : 1, sizeof *marked);
     for (size_t w = 0; marked && w < in->n_why; w++)
         for (size_t c = 0; c < in->why[w].n_culprits; c++)
             if (in->why[w].culprits[c] < h->n) marked[in->why[w].culprits[c]] = true;
+    lf_op_part *parts = in->has_serial ? lf_report_parts(in) : NULL;
+    size_t *match = lf_report_match_recorded(in);
+    op_notes nt = {parts, match, in->recorded, h->type};
 
     size_t n_threads = 0;
-    free(threads_of(h, &n_threads));
+    free(lf_rep_threads(h, &n_threads));
     fprintf(f, "=== LINEARIZABILITY VIOLATION  adapter=%s  type=%s  shape=%s ===\n", in->adapter ? in->adapter : "-",
             lf_type_name(h->type), lf_violation_shape(h));
     if (in->origin) fprintf(f, "found by:   %s\n", in->origin);
@@ -239,14 +326,25 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
         fprintf(f, "history:    %zu ops recorded, shown: %zu ops on %zu threads\n", in->full_ops, h->n, n_threads);
     if (in->minimize_summary) fprintf(f, "minimized:  %s\n", in->minimize_summary);
     if (in->bucket) fprintf(f, "bucket:     %s\n", in->bucket);
+    size_t *order = lf_rep_call_order(h);
+    for (size_t k = 0; order && in->has_cut && k < h->n; k++) {
+        const lf_op *op = &h->ops[order[k]];
+        if (lf_op_pending(op) || op->ret != in->cut_stamp) continue;
+        char tag[24], desc[200], note[224];
+        lf_rep_tag(k, h->n, tag);
+        lf_op_describe_typed(desc, sizeof desc, h->type, op);
+        note_of(&nt, op, order[k], note, sizeof note);
+        fprintf(f, "first bad:  %s: %s%s (the first impossible result of the run)\n", tag, desc, note);
+    }
     fputc('\n', f);
+    write_causes(f, in);
     for (size_t w = 0; w < in->n_why; w++)
         fprintf(f, "why (%s): %s\n", in->why[w].engine, in->why[w].reason);
     if (in->n_why) fputc('\n', f);
 
-    ops_by_thread(f, h, marked);
+    ops_by_thread(f, h, marked, &nt, in->has_serial, in->serial_thread);
     fprintf(f, "timeline (one column per call/return event, in real-time order; [ call, ] return, > pending)\n");
-    lf_report_timeline(f, h, marked, in->has_cut, in->cut_stamp);
+    timeline(f, h, marked, in->has_cut, in->cut_stamp, in->has_serial, in->serial_thread);
     fputc('\n', f);
 
     fprintf(f, "history (text format: save as a .hist file and run `linfuzz check` on it)\n");
@@ -257,18 +355,20 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
         else
             fprintf(f, "init %" PRId64 "\n", h->init);
     }
-    size_t *order = call_order(h);
     for (size_t k = 0; order && k < h->n && k < 4 * LF_REPORT_TIMELINE_MAX_OPS; k++) {
-        char text[160], tag[24];
+        char text[160], tag[24], note[224];
         text[lf_text_format_op(text, h->type, &h->ops[order[k]])] = 0; /* it does not terminate */
-        tag_of(k, h->n, tag);
-        fprintf(f, "%-40s # %s%s\n", text, tag, marked && marked[order[k]] ? " *" : "");
+        lf_rep_tag(k, h->n, tag);
+        note_of(&nt, &h->ops[order[k]], order[k], note, sizeof note);
+        fprintf(f, "%-40s # %s%s%s\n", text, tag, marked && marked[order[k]] ? " *" : "", note);
     }
     if (h->n > 4 * LF_REPORT_TIMELINE_MAX_OPS)
         fprintf(f, "# ... %zu more ops: `linfuzz show --history minimized ENTRY` prints them all\n",
                 h->n - 4 * LF_REPORT_TIMELINE_MAX_OPS);
     free(order);
     free(marked);
+    free(parts);
+    free(match);
 }
 
 char *lf_report_render(const lf_report_input *in) {

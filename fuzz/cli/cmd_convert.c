@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "linfuzz/format.h"
 #include "linfuzz/lfz.h"
+#include "status_line.h"
 #include "util/parse.h"
 
 static void help(FILE *out) {
@@ -20,6 +21,8 @@ static void help(FILE *out) {
             "options:\n"
             "  --section NAME   read the history section NAME of an .lfz container (default: the first)\n"
             "  --level N        zstd compression level for .lfz output, 1..19 (default %d)\n"
+            "  -q, --quiet      no progress line on stderr (by default, for a file that takes a while: reading\n"
+            "                   or writing, in place on a terminal, every 5 s elsewhere)\n"
             "\n"
             "exit: 0 converted, 2 bad usage or malformed input, 4 a file could not be read or written.\n",
             LF_LFZ_DEFAULT_LEVEL);
@@ -40,12 +43,14 @@ int cmd_convert(int argc, char **argv) {
     int level = LF_LFZ_DEFAULT_LEVEL;
     const char *files[2];
     int n_files = 0;
-    bool options_done = false;
+    bool options_done = false, quiet = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!options_done && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
             help(stdout);
             return LF_EXIT_OK;
+        } else if (!options_done && (!strcmp(a, "-q") || !strcmp(a, "--quiet"))) {
+            quiet = true;
         } else if (!options_done && (!strcmp(a, "--section") || !strcmp(a, "--level"))) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "linfuzz convert: %s needs a value\n", a);
@@ -85,16 +90,21 @@ int cmd_convert(int argc, char **argv) {
     }
     char err[1024];
     lf_history h;
+    lf_status_line *line = lf_status_start("linfuzz convert", quiet);
+    lf_status_set(line, "reading %s", in);
     lf_status s = section ? lf_lfz_read_history(in, section, &h, err, sizeof err)
                           : lf_history_read(in, &h, err, sizeof err);
     if (s != LF_OK) {
+        lf_status_stop(line);
         fprintf(stderr, "linfuzz convert: %s\n", err);
         return exit_code_of(s);
     }
+    lf_status_set(line, "writing %zu ops to %s", h.n, out);
     if (strcmp(out, "-") != 0 && lf_format_of_path(out) == LF_FMT_LFZ)
         s = lf_lfz_write_history(out, &h, level, err, sizeof err);
     else
         s = lf_history_write(out, &h, err, sizeof err);
+    lf_status_stop(line);
     lf_history_free(&h);
     if (s != LF_OK) {
         fprintf(stderr, "linfuzz convert: %s\n", err);

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "linfuzz/format.h"
 #include "linfuzz/generate.h"
+#include "status_line.h"
 #include "util/parse.h"
 
 static void help(FILE *out) {
@@ -29,7 +30,9 @@ static void help(FILE *out) {
             "  --pending P   chance that a thread's last op is left pending (default 0)\n"
             "  --bad K       apply K random corruptions (change a result, swap two results, move an op\n"
             "                earlier). The history is then USUALLY but NOT ALWAYS non-linearizable.\n"
-            "  -o FILE       write to FILE instead of standard output\n");
+            "  -o FILE       write to FILE instead of standard output\n"
+            "  -q, --quiet   no progress line on stderr (by default, for a history that takes a while: what it\n"
+            "                is doing, in place on a terminal, every 5 s elsewhere)\n");
 }
 
 
@@ -41,11 +44,16 @@ int cmd_gen(int argc, char **argv) {
     const char *out_path = NULL;
     const char *positional[2];
     int n_positional = 0;
+    bool quiet = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             help(stdout);
             return LF_EXIT_OK;
+        }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            quiet = true;
+            continue;
         }
         if (a[0] != '-' || a[1] == '\0') {
             if (n_positional == 2) {
@@ -106,20 +114,25 @@ int cmd_gen(int argc, char **argv) {
 
     lf_history h;
     char err[512];
+    lf_status_line *line = lf_status_start("linfuzz gen", quiet);
+    lf_status_set(line, "generating %zu %s ops", o.n_ops, positional[0]);
     if (!lf_gen_history(&o, &h, err, sizeof err)) {
+        lf_status_stop(line);
         fprintf(stderr, "linfuzz gen: %s\n", err);
         return LF_EXIT_USAGE;
     }
+    lf_status_set(line, "writing %zu %s ops to %s", h.n, positional[0], out_path ? out_path : "standard output");
     int code = LF_EXIT_OK;
     if (out_path) {
         if (lf_history_write(out_path, &h, err, sizeof err) != LF_OK) {
-            fprintf(stderr, "linfuzz gen: %s\n", err);
+            lf_status_printf(line, stderr, "linfuzz gen: %s\n", err);
             code = LF_EXIT_IO;
         }
     } else if (lf_text_write_stream(stdout, &h) != LF_OK || fflush(stdout) != 0) {
-        fprintf(stderr, "linfuzz gen: cannot write to standard output\n");
+        lf_status_printf(line, stderr, "linfuzz gen: cannot write to standard output\n");
         code = LF_EXIT_IO;
     }
+    lf_status_stop(line);
     lf_history_free(&h);
     return code;
 }

@@ -17,6 +17,7 @@
 #include "testcase/fuzz_case.h"
 #include "testcase/replay.h"
 #include "util/parse.h"
+#include "status_line.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -31,7 +32,8 @@ static void help(FILE *out) {
             "  --runs N       runs of the workload (default 200; 0: only re-check the histories)\n"
             "  --seconds S    stop re-running after S seconds (default 60)\n"
             "  --timeout SEC  time budget per history for the search engines (default 60)\n"
-            "  -q, --quiet    only the summary line\n"
+            "  -q, --quiet    only the summary line (and no progress line on stderr: by default, while it\n"
+            "                 works, what it does and the runs so far; in place on a terminal, every 5 s elsewhere)\n"
             "\n"
             "exit: 1 the saved histories are violations or the violation reappeared, 0 neither,\n"
             "      2 bad usage or not a valid entry (corrupt, truncated, missing sections), 4 unreadable file.\n");
@@ -39,11 +41,28 @@ static void help(FILE *out) {
 
 
 
+/* The progress line of the runs of the workload. */
+typedef struct rerun_progress {
+    lf_status_line *line;
+    uint64_t runs;
+    double seconds;
+} rerun_progress;
+
+static void on_run(void *ctx, uint64_t runs, uint64_t violations) {
+    const rerun_progress *p = ctx;
+    lf_status_set(p->line,
+                  "re-running the workload: run %" PRIu64 " of %" PRIu64 " (at most %g s), %" PRIu64 " violating so far",
+                  runs, p->runs, p->seconds, violations);
+}
+
 /* Re-checks one saved history; returns its verdict. */
 static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_options *o, bool quiet) {
     lf_result r;
     lf_result_init(&r);
+    lf_status_line *line = lf_status_start("linfuzz repro", quiet); /* a long check shows it is at work */
+    lf_status_set(line, "re-checking the saved %s (%zu ops)", what, h->n);
     lf_check(h, o, &r);
+    lf_status_stop(line);
     if (!quiet) printf("  %-9s (%zu ops): %s [%s]: %s\n", what, h->n, lf_verdict_name(r.verdict), r.engine, r.reason);
     lf_verdict v = r.verdict;
     lf_result_free(&r);
@@ -68,7 +87,11 @@ static long rerun(const lf_violation_entry *e, const lf_adapter *a, uint64_t run
     o.check_timeout = timeout;
     lf_replay_result r;
     lf_history_init(&r.first, a->type);
+    rerun_progress progress = {lf_status_start("linfuzz repro", quiet), runs, seconds};
+    o.on_run = on_run;
+    o.on_run_ctx = &progress;
     bool ok = lf_fc_replay(a, e->workload, e->workload_len, &o, &r);
+    lf_status_stop(progress.line);
     *done = r.runs;
     if (ok && r.violations && !quiet)
         printf("  first reappearance: run %" PRIu64 " (%zu ops): %s [%s]\n", r.first_run + 1, r.first.n, r.first_reason,

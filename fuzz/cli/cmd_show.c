@@ -1,21 +1,30 @@
 /* `linfuzz show ENTRY`: prints a violation entry's report, or one of its parts (histories, metadata, the
- * input bytes), for triage. */
+ * input bytes), for triage; `--html` writes the self-contained HTML page of one or more entries, and
+ * `--reminimize DIR` captures entries again with this version's minimiser (for entries of older versions). */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "cli_entry.h"
 #include "commands.h"
 #include "corpus/capture.h"
 #include "corpus/entry.h"
+#include "corpus/entry_html.h"
 #include "linfuzz/format.h"
 
 static void help(FILE *out) {
     fprintf(out,
             "usage: linfuzz show ENTRY [--stored | --meta | --history full|minimized | --input FILE]\n"
+            "       linfuzz show --html [-o FILE|DIR] ENTRY...\n"
+            "       linfuzz show --reminimize DIR ENTRY...\n"
             "\n"
             "Prints the report of a violation entry (a .lfz file written by a fuzz target): the minimized\n"
-            "history by thread and as a timeline, and why it is not linearizable. The report is rendered\n"
-            "again from the saved histories (so the explanation is this checker's); the header says where\n"
-            "and when the entry was found.\n"
+            "history by thread and as a timeline, its first impossible result, and why it is not\n"
+            "linearizable. The report is rendered again from the saved histories (so the explanation is this\n"
+            "checker's); the header says where and when the entry was found.\n"
             "\n"
             "options:\n"
             "  --stored            print the report exactly as saved when the violation was found\n"
@@ -24,62 +33,138 @@ static void help(FILE *out) {
             "                      'linfuzz check -')\n"
             "  --input FILE        write the workload bytes (the fuzzer input) to FILE, to replay them with\n"
             "                      build/bin/fuzz_ADAPTER FILE\n"
+            "  --html              write one self-contained HTML page per entry (no network access: inline CSS\n"
+            "                      and JavaScript): timelines of the minimized and the recorded history, the\n"
+            "                      longest linearizable prefix with the state after each op (hover), the ops\n"
+            "                      that cannot go next and why, the root cause when the entry has one, the\n"
+            "                      commands that reproduce it. To standard output for one entry, else to -o\n"
+            "  -o FILE|DIR         where the pages go: a file for one entry; a directory (created) for\n"
+            "                      several, or when it exists or ends in '/': DIR/<entry name>.html\n"
+            "  --reminimize DIR    minimize each entry's recorded history again with this version and save the\n"
+            "                      new entry (same workload, history, origin and creation time) in DIR\n"
             "\n"
-            "exit: 0 printed, 2 bad usage or not a valid entry, 4 unreadable entry or FILE not writable.\n");
+            "exit: 0 done, 2 bad usage or not a valid entry, 4 unreadable entry or output not writable.\n");
 }
 
-int cmd_show(int argc, char **argv) {
-    const char *path = NULL, *history = NULL, *input = NULL;
-    bool stored = false, meta = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            return LF_EXIT_OK;
-        } else if (!strcmp(a, "--stored")) {
-            stored = true;
-        } else if (!strcmp(a, "--meta")) {
-            meta = true;
-        } else if (!strcmp(a, "--history") || !strcmp(a, "--input")) {
-            if (!v) {
-                fprintf(stderr, "linfuzz show: %s needs a value\n", a);
-                return LF_EXIT_USAGE;
-            }
-            if (!strcmp(a, "--input")) {
-                input = v;
-            } else if (!strcmp(v, "full") || !strcmp(v, "minimized")) {
-                history = v;
-            } else {
-                fprintf(stderr, "linfuzz show: --history takes 'full' or 'minimized', not '%s'\n", v);
-                return LF_EXIT_USAGE;
-            }
-            i++;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "linfuzz show: unknown option '%s'\n", a);
-            return LF_EXIT_USAGE;
-        } else if (!path) {
-            path = a;
-        } else {
-            fprintf(stderr, "linfuzz show: one entry at a time ('%s' is extra)\n", a);
-            return LF_EXIT_USAGE;
+static int load_error(const char *err, lf_status st) {
+    fprintf(stderr, "linfuzz show: %s\n", err);
+    return st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
+}
+
+/* The worse of two exit statuses (4 unreadable > 2 malformed > 0). */
+static int worse(int a, int b) { return a == LF_EXIT_IO || b == LF_EXIT_IO ? LF_EXIT_IO : a > b ? a : b; }
+
+/* ---- --html ---- */
+
+typedef struct html_job {
+    const lf_violation_entry *e;
+    const char *path, *bin;
+} html_job;
+
+static lf_status fill_html(FILE *f, void *ctx) {
+    const html_job *j = ctx;
+    char err[256];
+    return lf_entry_write_html(f, j->e, j->path, j->bin, err, sizeof err) == LF_OK && !ferror(f) ? LF_OK
+                                                                                                  : LF_ERR_IO;
+}
+
+/* DIR/<file name of entry without .lfz>.html */
+static void page_path(char *out, size_t len, const char *dir, const char *entry) {
+    const char *base = strrchr(entry, '/');
+    base = base ? base + 1 : entry;
+    size_t n = strlen(base);
+    if (n > 4 && !strcmp(base + n - 4, ".lfz")) n -= 4;
+    snprintf(out, len, "%s%s%.*s.html", dir, dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", (int)n, base);
+}
+
+static int show_html(const char *const *paths, size_t n_paths, const char *out) {
+    bool to_dir = false;
+    if (out) {
+        struct stat st;
+        size_t ol = strlen(out);
+        to_dir = n_paths > 1 || (ol && out[ol - 1] == '/') || (stat(out, &st) == 0 && S_ISDIR(st.st_mode));
+        if (to_dir && !lf_mkdirs(out)) {
+            fprintf(stderr, "linfuzz show: cannot create the directory %s: %s\n", out, strerror(errno));
+            return LF_EXIT_IO;
         }
-    }
-    if (!path) {
-        fprintf(stderr, "linfuzz show: which entry?\n");
-        help(stderr);
+    } else if (n_paths > 1) {
+        fprintf(stderr, "linfuzz show: %zu entries: --html writes one page per entry, give a directory with -o DIR\n",
+                n_paths);
         return LF_EXIT_USAGE;
     }
-    if ((stored + meta + (history != NULL) + (input != NULL)) > 1) {
-        fprintf(stderr, "linfuzz show: --stored, --meta, --history and --input exclude each other\n");
-        return LF_EXIT_USAGE;
+    char bin[PATH_MAX];
+    lf_cli_bin_prefix(bin, sizeof bin);
+    int status = LF_EXIT_OK;
+    for (size_t i = 0; i < n_paths; i++) {
+        lf_violation_entry e;
+        char err[1024];
+        lf_status st = lf_cli_load_entry(paths[i], &e, err, sizeof err);
+        if (st != LF_OK) {
+            status = worse(status, load_error(err, st));
+            continue;
+        }
+        html_job job = {&e, paths[i], bin};
+        if (!out) {
+            if (fill_html(stdout, &job) != LF_OK || fflush(stdout) != 0) {
+                fprintf(stderr, "linfuzz show: cannot write the page of %s to standard output\n", paths[i]);
+                status = worse(status, LF_EXIT_IO);
+            }
+        } else {
+            char page[PATH_MAX + 64];
+            if (to_dir)
+                page_path(page, sizeof page, out, paths[i]);
+            else
+                snprintf(page, sizeof page, "%s", out);
+            if (lf_write_file_atomic(page, fill_html, &job, err, sizeof err) != LF_OK) {
+                fprintf(stderr, "linfuzz show: %s\n", err);
+                status = worse(status, LF_EXIT_IO);
+            } else {
+                fprintf(stderr, "%s: %s\n", paths[i], page);
+            }
+        }
+        lf_entry_free(&e);
     }
+    return status;
+}
+
+/* ---- --reminimize ---- */
+
+static int reminimize(const char *const *paths, size_t n_paths, const char *dir) {
+    int status = LF_EXIT_OK;
+    for (size_t i = 0; i < n_paths; i++) {
+        lf_violation_entry old, e;
+        char err[1024], saved[PATH_MAX + 64];
+        lf_status st = lf_cli_load_entry(paths[i], &old, err, sizeof err);
+        if (st != LF_OK) {
+            status = worse(status, load_error(err, st));
+            continue;
+        }
+        st = lf_capture_again(&old, &e, err, sizeof err);
+        if (st != LF_OK) {
+            fprintf(stderr, "linfuzz show: %s: %s\n", paths[i], err);
+            status = worse(status, LF_EXIT_USAGE);
+        } else {
+            if (lf_entry_save(&e, dir, saved, sizeof saved, err, sizeof err) != LF_OK) {
+                fprintf(stderr, "linfuzz show: %s\n", err);
+                status = worse(status, LF_EXIT_IO);
+            } else {
+                fprintf(stderr, "%s: %zu -> %zu ops (was %zu): %s\n", paths[i], e.full.n, e.minimized.n,
+                        old.minimized.n, saved);
+            }
+            lf_entry_free(&e);
+        }
+        lf_entry_free(&old);
+    }
+    return status;
+}
+
+/* ---- one entry ---- */
+
+static int show_one(const char *path, bool stored, bool meta, const char *history, const char *input) {
     lf_violation_entry e;
     char err[1024];
-    lf_status st = lf_entry_load(path, &e, err, sizeof err);
-    if (st != LF_OK) {
-        fprintf(stderr, "linfuzz show: %s\n", err);
-        return st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
-    }
+    lf_status st = lf_cli_load_entry(path, &e, err, sizeof err);
+    if (st != LF_OK) return load_error(err, st);
     int status = LF_EXIT_OK;
     if (stored) {
         fputs(e.report, stdout);
@@ -89,7 +174,9 @@ int cmd_show(int argc, char **argv) {
         if (lf_text_write_stream(stdout, !strcmp(history, "full") ? &e.full : &e.minimized) != LF_OK) status = LF_EXIT_IO;
     } else if (input) {
         FILE *f = fopen(input, "wb");
-        if (!f || fwrite(e.workload, 1, e.workload_len, f) != e.workload_len || fclose(f) != 0) {
+        bool written = f && fwrite(e.workload, 1, e.workload_len, f) == e.workload_len;
+        if (f && fclose(f) != 0) written = false;
+        if (!written) {
             fprintf(stderr, "linfuzz show: cannot write %s\n", input);
             status = LF_EXIT_IO;
         } else {
@@ -114,5 +201,85 @@ int cmd_show(int argc, char **argv) {
         lf_entry_write_report(stdout, &e);
     }
     lf_entry_free(&e);
+    return status;
+}
+
+int cmd_show(int argc, char **argv) {
+    const char *history = NULL, *input = NULL, *out = NULL, *again = NULL;
+    bool stored = false, meta = false, html = false;
+    const char **paths = calloc((size_t)argc, sizeof *paths);
+    size_t n_paths = 0;
+    if (!paths) {
+        fprintf(stderr, "linfuzz show: out of memory\n");
+        return LF_EXIT_IO;
+    }
+    int status = LF_EXIT_OK;
+    for (int i = 1; i < argc && status == LF_EXIT_OK; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help(stdout);
+            free(paths);
+            return LF_EXIT_OK;
+        } else if (!strcmp(a, "--stored")) {
+            stored = true;
+        } else if (!strcmp(a, "--meta")) {
+            meta = true;
+        } else if (!strcmp(a, "--html")) {
+            html = true;
+        } else if (!strcmp(a, "--history") || !strcmp(a, "--input") || !strcmp(a, "-o") ||
+                   !strcmp(a, "--reminimize")) {
+            if (!v) {
+                fprintf(stderr, "linfuzz show: %s needs a value\n", a);
+                status = LF_EXIT_USAGE;
+                break;
+            }
+            if (!strcmp(a, "--input")) {
+                input = v;
+            } else if (!strcmp(a, "-o")) {
+                out = v;
+            } else if (!strcmp(a, "--reminimize")) {
+                again = v;
+            } else if (!strcmp(v, "full") || !strcmp(v, "minimized")) {
+                history = v;
+            } else {
+                fprintf(stderr, "linfuzz show: --history takes 'full' or 'minimized', not '%s'\n", v);
+                status = LF_EXIT_USAGE;
+            }
+            i++;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "linfuzz show: unknown option '%s'\n", a);
+            status = LF_EXIT_USAGE;
+        } else {
+            paths[n_paths++] = a;
+        }
+    }
+    if (status == LF_EXIT_OK && !n_paths) {
+        fprintf(stderr, "linfuzz show: which entry?\n");
+        help(stderr);
+        status = LF_EXIT_USAGE;
+    }
+    int modes = stored + meta + (history != NULL) + (input != NULL) + html + (again != NULL);
+    if (status == LF_EXIT_OK && modes > 1) {
+        fprintf(stderr, "linfuzz show: --stored, --meta, --history, --input, --html and --reminimize exclude each other\n");
+        status = LF_EXIT_USAGE;
+    }
+    if (status == LF_EXIT_OK && out && !html) {
+        fprintf(stderr, "linfuzz show: -o goes with --html\n");
+        status = LF_EXIT_USAGE;
+    }
+    if (status == LF_EXIT_OK && n_paths > 1 && !html && !again) {
+        fprintf(stderr, "linfuzz show: one entry at a time ('%s' is extra; --html and --reminimize take several)\n",
+                paths[1]);
+        status = LF_EXIT_USAGE;
+    }
+    if (status == LF_EXIT_OK) {
+        if (html)
+            status = show_html(paths, n_paths, out);
+        else if (again)
+            status = reminimize(paths, n_paths, again);
+        else
+            status = show_one(paths[0], stored, meta, history, input);
+    }
+    free(paths);
     return status;
 }

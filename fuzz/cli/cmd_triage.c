@@ -1,18 +1,19 @@
 /* `linfuzz triage DIR|FILE...`: groups violation entries and fuzzer crash inputs by signature and prints one
- * line per group (docs/triage.md). Collecting and grouping live in engines/corpus/triage.c, replaying crash
+ * line per group (docs/triage.md). Collecting and grouping live in fuzz/corpus/triage.c, replaying crash
  * inputs in fuzz/testcase/replay.c; this file reads the files, decides each input's adapter and prints. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "linfuzz/adapter.h"
+#include "cli_entry.h"
 #include "commands.h"
 #include "corpus/entry.h"
 #include "corpus/triage.h"
 #include "json_out.h"
+#include "status_line.h"
 #include "testcase/replay.h"
 #include "util/parse.h"
 
@@ -40,14 +41,18 @@ static void help(FILE *out) {
             "\n"
             "options:\n"
             "  --adapter NAME   the adapter of every fuzzer input\n"
-            "  --by signature|bucket|shape\n"
-            "                   what makes two findings one group: the signature (default: adapter, type,\n"
-            "                   shape, the set of methods, the method of the first impossible return), the\n"
-            "                   fuzz targets' dedup bucket (the same, methods counted), or adapter, type, shape\n"
+            "  --by signature|variant|bucket|shape\n"
+            "                   what makes two findings one group: the signature (default: adapter, type and\n"
+            "                   the root cause when the entry has a confirmed one: one line per bug, listing\n"
+            "                   its variants), the variant (the canonical form of the minimized history:\n"
+            "                   threads, values and stamps renamed), the fuzz targets' dedup bucket, or\n"
+            "                   adapter, type and shape\n"
             "  --runs N         runs per replayed input (default 200; it stops at the first violation)\n"
             "  --seconds S      time per replayed input (default 10; killed as STUCK after S + 60)\n"
             "  --save DIR       save the entries captured from replayed inputs in DIR/ADAPTER/ (one per bucket)\n"
             "  --json           one JSON object: groups (with their files), errors, counts\n"
+            "  -q, --quiet      no progress line on stderr (by default, while it works: files read, inputs\n"
+            "                   replayed, findings so far; in place on a terminal, every 5 s elsewhere)\n"
             "\n"
             "exit: 0 triaged, nothing unexpected; 1 some BUG, CRASH or STUCK group; 2 bad usage or some file\n"
             "      malformed (the rest triaged); 4 some file unreadable.\n");
@@ -57,28 +62,11 @@ typedef struct options {
     const char *adapter, *save;
     lf_triage_by by;
     lf_replay_options replay;
-    bool json;
+    bool json, quiet;
+    lf_status_line *line; /* the progress line, or NULL */
 } options;
 
 
-
-/* Where the programs are, for pasteable commands: this executable's directory, relative to the current
- * directory when inside it ("build/bin/"), else absolute; "" when unknown. */
-static void bin_prefix(char *out, size_t len) {
-    char exe[PATH_MAX], cwd[PATH_MAX];
-    out[0] = 0;
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return;
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (!slash) return;
-    slash[1] = 0;
-    size_t cl;
-    if (getcwd(cwd, sizeof cwd) && (cl = strlen(cwd)) > 1 && !strncmp(exe, cwd, cl) && exe[cl] == '/')
-        snprintf(out, len, "%s", exe + cl + 1);
-    else
-        snprintf(out, len, "%s", exe);
-}
 
 /* The adapter named by s[0..len) (an artifact prefix or a directory name, "fuzz_" and a trailing '-' or '_'
  * allowed), or NULL. */
@@ -142,8 +130,14 @@ static uint8_t *read_input(const char *path, size_t *len, char *err, size_t errl
     return buf;
 }
 
+static const char *base_name(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 typedef struct counts {
     size_t entries, inputs, replayed, duplicates, ignored;
+    size_t violations, unexpected; /* findings so far: violations, and BUG/CRASH/STUCK ones among all */
 } counts;
 
 /* Replays one input and records what it did. False when out of memory. */
@@ -153,7 +147,7 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
     size_t len = 0;
     uint8_t *data = read_input(path, &len, err, sizeof err, &io);
     if (!data) {
-        fprintf(stderr, "linfuzz triage: %s\n", err);
+        lf_status_printf(o->line, stderr, "linfuzz triage: %s\n", err);
         return lf_triage_add_error(t, path, err, io);
     }
     c->inputs++;
@@ -169,7 +163,7 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
                  "%s: a fuzzer input of unknown adapter: pass --adapter NAME, or keep it under a directory named "
                  "after the adapter",
                  path);
-        fprintf(stderr, "linfuzz triage: %s\n", err);
+        lf_status_printf(o->line, stderr, "linfuzz triage: %s\n", err);
         ok = lf_triage_add_error(t, path, err, false);
     } else {
         c->replayed++;
@@ -186,14 +180,16 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
                 if (bucket && lf_entry_find_bucket(dir, bucket, found, sizeof found)) {
                     snprintf(saved, sizeof saved, "%s", found);
                 } else if (lf_entry_save(&r.entry, dir, saved, sizeof saved, err, sizeof err) != LF_OK) {
-                    fprintf(stderr, "linfuzz triage: %s\n", err);
+                    lf_status_printf(o->line, stderr, "linfuzz triage: %s\n", err);
                     saved[0] = 0;
                 }
             }
             ok = lf_triage_add_violation(t, path, true, &r.entry, saved[0] ? saved : NULL) >= 0;
+            c->violations++;
+            c->unexpected += a->linearizable;
         } else if (r.outcome == LF_REPLAY_FAILED) {
             snprintf(err, sizeof err, "%s: cannot replay: %s", path, r.detail);
-            fprintf(stderr, "linfuzz triage: %s\n", err);
+            lf_status_printf(o->line, stderr, "linfuzz triage: %s\n", err);
             ok = lf_triage_add_error(t, path, err, true);
         } else {
             char detail[300];
@@ -205,6 +201,7 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
             else
                 snprintf(detail, sizeof detail, "%s", r.detail);
             ok = lf_triage_add_other(t, path, a->name, cat, detail, len) >= 0;
+            c->unexpected += lf_triage_category_unexpected(cat);
         }
         lf_entry_free(&r.entry);
     }
@@ -212,9 +209,19 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
     return ok;
 }
 
+/* Prints s for a markdown table cell: '|' escaped, at most max bytes ("..." after). */
+static void cell(const char *s, size_t max) {
+    size_t n = 0;
+    for (; *s && n < max; s++, n++) {
+        if (*s == '|') putchar('\\');
+        putchar(*s == '\n' ? ' ' : *s);
+    }
+    if (*s) fputs("...", stdout);
+}
+
 static void print_table(const lf_triage *t, const counts *c, const char *bin) {
-    printf("| # | category | count | adapter | signature | first seen | smallest example | reproduce |\n");
-    printf("|---|---|---|---|---|---|---|---|\n");
+    printf("| # | category | count | adapter | signature | variants | first seen | smallest example | reproduce |\n");
+    printf("|---|---|---|---|---|---|---|---|---|\n");
     char cmd[8400];
     for (size_t i = 0; i < t->n_groups; i++) {
         const lf_triage_group *g = &t->groups[i];
@@ -222,8 +229,16 @@ static void print_table(const lf_triage *t, const counts *c, const char *bin) {
         lf_triage_repro_command(t, g, bin, cmd, sizeof cmd);
         char size[64] = "";
         if (s->min_ops) snprintf(size, sizeof size, " (%zu ops)", s->min_ops);
-        printf("| %zu | %s | %zu | %s | %s | %s | %s%s | `%s` |\n", i + 1, lf_triage_category_name(g->category),
-               g->count, g->adapter, g->label, g->first_seen, s->example ? s->example : s->path, size, cmd);
+        printf("| %zu | %s | %zu | %s | ", i + 1, lf_triage_category_name(g->category), g->count, g->adapter);
+        cell(g->label, 300);
+        if (g->n_variants && s->variant) {
+            printf(" | %zu: `", g->n_variants);
+            cell(s->variant, 160);
+            printf("`");
+        } else {
+            printf(" | -");
+        }
+        printf(" | %s | %s%s | `%s` |\n", g->first_seen, s->example ? s->example : s->path, size, cmd);
     }
     size_t differs = 0;
     for (size_t i = 0; i < t->n_items; i++) differs += !t->items[i].is_input && t->items[i].bucket_differs;
@@ -234,6 +249,35 @@ static void print_table(const lf_triage *t, const counts *c, const char *bin) {
     if (differs)
         printf("note: %zu entries carry a bucket computed by another version; grouped by the recomputed one\n",
                differs);
+}
+
+/* The distinct variants of a group, in order of first appearance: id, canonical form, count, smallest
+ * example. */
+static void print_variants(const lf_triage *t, const lf_triage_group *g) {
+    printf(", \"variants\": [");
+    size_t shown = 0;
+    for (size_t a = 0; a < g->n_items; a++) {
+        const lf_triage_item *ia = &t->items[g->items[a]];
+        bool seen = !ia->variant;
+        for (size_t b = 0; b < a && !seen; b++)
+            seen = t->items[g->items[b]].variant && !strcmp(t->items[g->items[b]].variant_id, ia->variant_id);
+        if (seen) continue;
+        size_t count = 0, smallest = g->items[a];
+        for (size_t b = a; b < g->n_items; b++) {
+            const lf_triage_item *ib = &t->items[g->items[b]];
+            if (!ib->variant || strcmp(ib->variant_id, ia->variant_id) != 0) continue;
+            count += ib->duplicate_of < 0;
+            if (ib->min_ops < t->items[smallest].min_ops) smallest = g->items[b];
+        }
+        const lf_triage_item *sm = &t->items[smallest];
+        printf("%s{\"id\": \"%s\", \"count\": %zu, \"shape\": \"%s\", \"canonical\": ", shown++ ? ", " : "",
+               ia->variant_id, count, ia->sig.shape);
+        lf_json_string(stdout, ia->variant);
+        printf(", \"example\": ");
+        lf_json_string(stdout, sm->example ? sm->example : sm->path);
+        printf("}");
+    }
+    printf("]");
 }
 
 static void print_json(const lf_triage *t, const counts *c, const char *bin) {
@@ -250,10 +294,15 @@ static void print_json(const lf_triage *t, const counts *c, const char *bin) {
         lf_json_string(stdout, g->label);
         if (g->category == LF_TRIAGE_BUG || g->category == LF_TRIAGE_KNOWN_BUG) {
             printf(", \"type\": \"%s\", \"shape\": \"%s\"", s->sig.type, s->sig.shape);
-            if (t->by != LF_TRIAGE_BY_SHAPE)
-                printf(", \"methods\": \"%s\", \"cut_method\": \"%s\"", s->sig.methods, s->sig.cut_method);
+            printf(", \"methods\": \"%s\", \"cut_method\": \"%s\", \"cause\": ", s->sig.methods, s->sig.cut_method);
+            if (s->cause[0])
+                lf_json_string(stdout, s->cause);
+            else
+                printf("null");
+            print_variants(t, g);
         }
-        printf(", \"count\": %zu, \"first_seen\": \"%s\", \"smallest\": ", g->count, g->first_seen);
+        printf(", \"count\": %zu, \"n_variants\": %zu, \"first_seen\": \"%s\", \"smallest\": ", g->count,
+               g->n_variants, g->first_seen);
         lf_json_string(stdout, s->example ? s->example : s->path);
         printf(", \"smallest_ops\": %zu, \"reproduce\": ", s->min_ops);
         lf_json_string(stdout, cmd);
@@ -276,7 +325,7 @@ static void print_json(const lf_triage *t, const counts *c, const char *bin) {
         }
         printf("]}");
     }
-    printf("%s],\n \"errors\": [", t->n_groups ? "\n" : "");
+    printf("%s],\n \"by\": \"%s\", \"errors\": [", t->n_groups ? "\n" : "", lf_triage_by_name(t->by));
     for (size_t i = 0; i < t->n_errors; i++) {
         printf("%s{\"path\": ", i ? ", " : "");
         lf_json_string(stdout, t->errors[i].path);
@@ -314,6 +363,9 @@ int cmd_triage(int argc, char **argv) {
         } else if (!strcmp(a, "--json")) {
             o.json = true;
             continue;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o.quiet = true;
+            continue;
         } else if (!strcmp(a, "--")) {
             options_done = true; /* the rest are paths, even when they start with '-' */
             continue;
@@ -333,10 +385,7 @@ int cmd_triage(int argc, char **argv) {
                     return LF_EXIT_USAGE;
                 }
             } else if (!strcmp(a, "--by")) {
-                ok = !strcmp(v, "signature") || !strcmp(v, "bucket") || !strcmp(v, "shape");
-                o.by = !strcmp(v, "shape")    ? LF_TRIAGE_BY_SHAPE
-                       : !strcmp(v, "bucket") ? LF_TRIAGE_BY_BUCKET
-                                              : LF_TRIAGE_BY_SIGNATURE;
+                ok = lf_triage_by_from_name(v, &o.by);
             } else if (!strcmp(a, "--runs")) {
                 ok = lf_parse_u64(v, 1, UINT64_MAX, &o.replay.runs);
             } else if (!strcmp(a, "--seconds")) {
@@ -361,27 +410,38 @@ int cmd_triage(int argc, char **argv) {
         free(paths);
         return LF_EXIT_USAGE;
     }
+    o.line = lf_status_start("linfuzz triage", o.quiet);
     lf_triage_files fs = {0};
     bool ok = true;
-    for (size_t i = 0; ok && i < n_paths; i++) ok = lf_triage_collect(&fs, paths[i]);
+    for (size_t i = 0; ok && i < n_paths; i++) {
+        lf_status_set(o.line, "looking for entries and inputs in %s", paths[i]);
+        ok = lf_triage_collect(&fs, paths[i]);
+    }
     free(paths);
+    size_t n_entries = 0, n_inputs = 0;
+    for (size_t i = 0; i < fs.n; i++) {
+        n_entries += fs.files[i].kind == LF_TRIAGE_FILE_ENTRY;
+        n_inputs += fs.files[i].kind == LF_TRIAGE_FILE_INPUT;
+    }
     lf_triage t;
     lf_triage_init(&t, o.by);
     counts c = {0};
     /* Entries first, so that an input that is an entry's workload is recognised without a replay. */
-    for (size_t i = 0; ok && i < fs.n; i++) {
+    for (size_t i = 0, k = 0; ok && i < fs.n; i++) {
         const lf_triage_file *f = &fs.files[i];
         if (f->kind == LF_TRIAGE_FILE_OTHER) c.ignored++;
         if (f->kind == LF_TRIAGE_FILE_ERROR) {
-            fprintf(stderr, "linfuzz triage: %s\n", f->error);
+            lf_status_printf(o.line, stderr, "linfuzz triage: %s\n", f->error);
             ok = lf_triage_add_error(&t, f->path, f->error, true);
         }
         if (f->kind != LF_TRIAGE_FILE_ENTRY) continue;
+        lf_status_set(o.line, "entry %zu of %zu (then %zu inputs to replay): %s", ++k, n_entries, n_inputs,
+                      base_name(f->path));
         lf_violation_entry e;
         char err[1024];
-        lf_status st = lf_entry_load(f->path, &e, err, sizeof err);
+        lf_status st = lf_cli_load_entry(f->path, &e, err, sizeof err);
         if (st != LF_OK) {
-            fprintf(stderr, "linfuzz triage: %s\n", err);
+            lf_status_printf(o.line, stderr, "linfuzz triage: %s\n", err);
             ok = lf_triage_add_error(&t, f->path, err, st == LF_ERR_IO);
             continue;
         }
@@ -389,9 +449,15 @@ int cmd_triage(int argc, char **argv) {
         ok = lf_triage_add_violation(&t, f->path, false, &e, NULL) >= 0;
         lf_entry_free(&e);
     }
-    for (size_t i = 0; ok && i < fs.n; i++)
-        if (fs.files[i].kind == LF_TRIAGE_FILE_INPUT) ok = triage_input(&t, fs.files[i].path, &o, &c);
+    for (size_t i = 0, k = 0; ok && i < fs.n; i++) {
+        if (fs.files[i].kind != LF_TRIAGE_FILE_INPUT) continue;
+        lf_status_set(o.line, "input %zu of %zu, %zu replayed (%zu violations, %zu unexpected), %zu entries read: %s",
+                      ++k, n_inputs, c.replayed, c.violations, c.unexpected, c.entries, base_name(fs.files[i].path));
+        ok = triage_input(&t, fs.files[i].path, &o, &c);
+    }
+    lf_status_set(o.line, "grouping %zu findings", c.entries + c.inputs);
     ok = ok && lf_triage_group_all(&t);
+    lf_status_stop(o.line);
     if (!ok) {
         fprintf(stderr, "linfuzz triage: out of memory\n");
         lf_triage_free(&t);
@@ -399,7 +465,7 @@ int cmd_triage(int argc, char **argv) {
         return LF_EXIT_IO;
     }
     char bin[PATH_MAX];
-    bin_prefix(bin, sizeof bin);
+    lf_cli_bin_prefix(bin, sizeof bin);
     if (o.json)
         print_json(&t, &c, bin);
     else

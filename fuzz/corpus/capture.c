@@ -12,9 +12,7 @@
  * prefix and the state after it, which the monitors' reasons do not. */
 #define WGL_EXPLAIN_MAX_OPS 400
 
-/* Verdicts on h: auto, and WGL when small and auto was not WGL already. Returns how many results (each
- * initialised; free them) went to why[0..1]; the first one's verdict is h's verdict. */
-static size_t explain(const lf_history *h, lf_result why[2]) {
+size_t lf_entry_explain(const lf_history *h, lf_result why[2]) {
     lf_check_options o;
     lf_check_options_default(&o);
     o.timeout_s = 10;
@@ -42,28 +40,61 @@ static size_t thread_count(const lf_history *h) {
     return n;
 }
 
+/* A decimal number that fits in 64 bits, and nothing else. */
+static bool parse_u64(const char *s, uint64_t *out) {
+    if (!s || *s < '0' || *s > '9') return false;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10) return false;
+        v = v * 10 + (uint64_t)(*s - '0');
+    }
+    *out = v;
+    return true;
+}
+
+bool lf_entry_serial_thread(const lf_violation_entry *e, uint32_t *thread) {
+    uint64_t v;
+    if (!parse_u64(lf_entry_meta(e, "serial_thread"), &v) || v > UINT32_MAX) return false;
+    *thread = (uint32_t)v;
+    return true;
+}
+
+void lf_entry_report_input(const lf_violation_entry *e, lf_report_input *in, lf_rootcause *rc) {
+    uint64_t cut = 0;
+    memset(in, 0, sizeof *in);
+    memset(rc, 0, sizeof *rc);
+    char err[256];
+    if (e->rootcause && lf_rootcause_parse(e->rootcause, strlen(e->rootcause), rc, err, sizeof err) == LF_OK) {
+        in->causes = rc->causes;
+        in->n_causes = rc->n;
+    }
+    in->adapter = lf_entry_meta(e, "adapter");
+    in->origin = lf_entry_meta(e, "origin");
+    in->workload = lf_entry_meta(e, "workload");
+    in->minimize_summary = lf_entry_meta(e, "minimize");
+    in->bucket = lf_entry_meta(e, "bucket");
+    in->full_ops = e->full.n;
+    in->history = &e->minimized;
+    in->has_cut = parse_u64(lf_entry_meta(e, "cut_stamp"), &cut);
+    in->cut_stamp = cut;
+    in->recorded = &e->full;
+    in->has_serial = lf_entry_serial_thread(e, &in->serial_thread);
+}
+
 lf_verdict lf_entry_write_report(FILE *f, const lf_violation_entry *e) {
     lf_result why[2];
-    size_t n_why = explain(&e->minimized, why);
+    size_t n_why = lf_entry_explain(&e->minimized, why);
     lf_verdict v = why[0].verdict;
-    const char *cut = lf_entry_meta(e, "cut_stamp");
-    lf_report_input in = {
-        .adapter = lf_entry_meta(e, "adapter"),
-        .origin = lf_entry_meta(e, "origin"),
-        .workload = lf_entry_meta(e, "workload"),
-        .minimize_summary = lf_entry_meta(e, "minimize"),
-        .bucket = lf_entry_meta(e, "bucket"),
-        .full_ops = e->full.n,
-        .history = &e->minimized,
-        .why = why,
-        .n_why = v == LF_VIOLATION ? n_why : 0,
-        .has_cut = cut != NULL,
-        .cut_stamp = cut ? strtoull(cut, NULL, 10) : 0,
-    };
+    lf_report_input in;
+    lf_rootcause rc;
+    lf_entry_report_input(e, &in, &rc);
+    in.why = why;
+    in.n_why = v == LF_VIOLATION ? n_why : 0;
     if (v != LF_VIOLATION)
         fprintf(f, "NOTE: the minimized history is no longer a violation for this checker (%s: %s)\n\n",
                 lf_verdict_name(v), why[0].reason);
     lf_report_write(f, &in);
+    lf_rootcause_free(&rc);
     for (size_t i = 0; i < n_why; i++) lf_result_free(&why[i]);
     return v;
 }
@@ -119,26 +150,38 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
 
     /* metadata */
     char bucket[17], summary[512], when[32];
-    lf_violation_bucket(in->adapter, &e->minimized, ms.cut, ms.cut_stamp, bucket);
-    int w = snprintf(summary, sizeof summary, "%zu -> %zu ops (%zu -> %zu threads): %zu values dropped, %zu "
-                     "state-preserving ops dropped",
-                     in->full->n, e->minimized.n, thread_count(in->full), thread_count(&e->minimized),
-                     ms.values_dropped, ms.observers_dropped);
-    if (ms.cut && w > 0 && (size_t)w < sizeof summary)
-        w += snprintf(summary + w, sizeof summary - (size_t)w, ", cut at the first impossible return (%zu later ops "
-                      "dropped, %zu in flight kept as pending)", ms.ops_cut, ms.ops_made_pending);
-    if (ms.suffix && w > 0 && (size_t)w < sizeof summary)
-        w += snprintf(summary + w, sizeof summary - (size_t)w, ", %zu ops before a forced state dropped (a quiescent %s)",
-                      ms.ops_before_suffix,
-                      in->full->type == LF_TYPE_REGISTER || in->full->type == LF_TYPE_CAS_REGISTER ? "write"
-                                                                                                 : "empty result");
-    if (w > 0 && (size_t)w < sizeof summary)
-        snprintf(summary + w, sizeof summary - (size_t)w, "; %zu checks%s", ms.checks,
-                 ms.complete ? "" : ", stopped by a budget (not minimal)");
+    lf_violation_bucket(in->adapter, &e->minimized, ms.first_bad, ms.first_bad_stamp, bucket);
+    /* how it was minimized, in the order the minimizer went */
+    FILE *sf = fmemopen(summary, sizeof summary, "w");
+    if (sf) {
+        fprintf(sf, "%zu -> %zu ops (%zu -> %zu threads): ", in->full->n, e->minimized.n, thread_count(in->full),
+                thread_count(&e->minimized));
+        if (ms.cut)
+            fprintf(sf, "cut at the first impossible return (%zu later ops dropped, %zu in flight kept as pending), ",
+                    ms.ops_cut, ms.ops_made_pending);
+        else if (ms.first_bad)
+            fprintf(sf, "the first impossible return kept, ");
+        if (ms.lost_update)
+            fprintf(sf, "a lost update: the get that returned fewer than the incs done before it kept with %s (%zu "
+                        "ops dropped, the get lowered), ",
+                    e->minimized.n == 3 ? "two overlapping incs before it" : "an inc before it", ms.lost_update_dropped);
+        fprintf(sf, "%zu values dropped, %zu state-preserving ops dropped", ms.values_dropped, ms.observers_dropped);
+        if (ms.incs_dropped)
+            fprintf(sf, ", %zu incs ordered with every get dropped (the gets after them lowered)", ms.incs_dropped);
+        if (ms.suffix)
+            fprintf(sf, ", %zu ops before a forced state dropped (a quiescent %s)", ms.ops_before_suffix,
+                    in->full->type == LF_TYPE_REGISTER || in->full->type == LF_TYPE_CAS_REGISTER ? "write"
+                                                                                               : "empty result");
+        fprintf(sf, "; %zu checks%s", ms.checks, ms.complete ? "" : ", stopped by a budget (not minimal)");
+        fclose(sf); /* fmemopen keeps the text NUL-terminated within the buffer */
+    } else {
+        snprintf(summary, sizeof summary, "%zu -> %zu ops", in->full->n, e->minimized.n);
+    }
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (in->created) snprintf(when, sizeof when, "%s", in->created);
 
     ok = ok && e->workload && e->verdict && lf_entry_set_meta(e, "entry", LF_ENTRY_FORMAT) &&
          lf_entry_set_meta(e, "adapter", in->adapter) && lf_entry_set_meta(e, "type", lf_type_name(in->full->type)) &&
@@ -149,12 +192,23 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
          lf_entry_set_meta(e, "minimize", summary) &&
          lf_entry_set_meta(e, "minimize_complete", ms.complete ? "yes" : "no") &&
          set_meta_u64(e, "full_ops", in->full->n) && set_meta_u64(e, "minimized_ops", e->minimized.n);
-    if (ok && ms.cut) ok = set_meta_u64(e, "cut_stamp", ms.cut_stamp);
+    if (ok && ms.first_bad) ok = set_meta_u64(e, "cut_stamp", ms.first_bad_stamp);
+    if (ok && in->has_serial) ok = set_meta_u64(e, "serial_thread", in->serial_thread);
     if (ok && in->origin) ok = lf_entry_set_meta(e, "origin", in->origin);
     if (ok && in->workload_format) ok = lf_entry_set_meta(e, "workload_format", in->workload_format);
     if (ok && in->workload_desc) ok = lf_entry_set_meta(e, "workload", in->workload_desc);
     lf_result_free(&full_r);
     lf_result_free(&min_r);
+    if (ok && in->rootcause) {
+        lf_rootcause rc;
+        lf_status rst = lf_rootcause_parse(in->rootcause, strlen(in->rootcause), &rc, err, errlen);
+        lf_rootcause_free(&rc);
+        if (rst != LF_OK) {
+            lf_entry_free(e);
+            return rst;
+        }
+        ok = (e->rootcause = strdup(in->rootcause)) != NULL;
+    }
 
     /* the report, rendered exactly as `linfuzz show` renders it later */
     if (ok) {
@@ -172,4 +226,27 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
         return LF_ERR_NOMEM;
     }
     return LF_OK;
+}
+
+lf_status lf_capture_again(const lf_violation_entry *old, lf_violation_entry *e, char *err, size_t errlen) {
+    const char *expected = lf_entry_meta(old, "expected");
+    lf_capture_input in = {
+        .adapter = lf_entry_meta(old, "adapter"),
+        .expected_linearizable = !expected || strcmp(expected, "not linearizable") != 0,
+        .origin = lf_entry_meta(old, "origin"),
+        .workload_format = lf_entry_meta(old, "workload_format"),
+        .workload_desc = lf_entry_meta(old, "workload"),
+        .workload = old->workload,
+        .workload_len = old->workload_len,
+        .full = &old->full,
+        .created = lf_entry_meta(old, "created"),
+    };
+    in.has_serial = lf_entry_serial_thread(old, &in.serial_thread);
+    if (!in.adapter) {
+        snprintf(err, errlen, "the entry names no adapter");
+        return LF_ERR_FORMAT;
+    }
+    /* the root causes are the run's, not the minimised history's: they stay */
+    in.rootcause = old->rootcause;
+    return lf_capture_violation(&in, e, err, errlen);
 }

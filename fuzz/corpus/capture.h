@@ -11,7 +11,9 @@
 
 #include "linfuzz/check.h"
 #include "corpus/entry.h"
+#include "corpus/rootcause.h"
 #include "linfuzz/minimize.h"
+#include "linfuzz/report.h"
 
 typedef struct lf_capture_input {
     const char *adapter;             /* name of the data structure (required) */
@@ -23,12 +25,35 @@ typedef struct lf_capture_input {
     size_t workload_len;
     const lf_history *full;          /* the violating history as recorded */
     const lf_minimize_options *minimize; /* NULL: lf_minimize_options_default */
+    bool has_serial;                 /* the run had a serial part (prefix before the threads, drain after) ... */
+    uint32_t serial_thread;          /* ... recorded as this thread id (fuzz cases: the number of threads) */
+    const char *created;             /* the capture time to record ("YYYY-MM-DDTHH:MM:SSZ"); NULL: now */
+    const char *rootcause;           /* a `rootcause` section for the entry (corpus/rootcause.h), or NULL */
 } lf_capture_input;
 
 /* Builds a complete entry in e (initialised here): checks and minimises in->full, explains the minimised
  * history, renders the report. Returns LF_OK, LF_ERR_FORMAT when in->full is not a violation (message in
  * err), or LF_ERR_NOMEM. */
 lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e, char *err, size_t errlen);
+
+/* Captures the violation of an existing entry again from its recorded history, with this version's
+ * minimiser: the same workload, recorded history, origin, serial thread and creation time; a new minimised
+ * history, verdicts, report, bucket and name. For entries written by older versions. */
+lf_status lf_capture_again(const lf_violation_entry *old, lf_violation_entry *e, char *err, size_t errlen);
+
+/* The serial thread of an entry (meta "serial_thread"); false when it has none or the value is malformed. */
+bool lf_entry_serial_thread(const lf_violation_entry *e, uint32_t *thread);
+
+/* Fills in (the fields it knows of) a report input for e: adapter, origin, workload, minimisation summary,
+ * bucket, sizes, first impossible return, serial thread, the recorded history to match ops against, and the
+ * root-cause candidates, parsed into rc (free it with lf_rootcause_free after the report; empty when e has
+ * none, or memory ran out). */
+void lf_entry_report_input(const lf_violation_entry *e, lf_report_input *in, lf_rootcause *rc);
+
+/* Explains a history for a report: the auto engine's verdict, and the WGL search's too when the history is
+ * small and auto did not use it (its reason names the longest linearizable prefix and the state after it).
+ * Returns how many results went to why[] (each initialised: free them); why[0].verdict is h's verdict. */
+size_t lf_entry_explain(const lf_history *h, lf_result why[2]);
 
 /* Explains e's minimised history again (the checkers are deterministic) and writes its report to f, laid
  * out from the entry's metadata exactly as when it was captured. Returns the verdict of the minimised

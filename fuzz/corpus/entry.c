@@ -1,6 +1,8 @@
 /* Violation entries: building the metadata, naming by content, saving atomically, strict loading. */
 #include "corpus/entry.h"
 
+#include "corpus/rootcause.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #define SEC_MINIMIZED "minimized"
 #define SEC_VERDICT "verdict"
 #define SEC_REPORT "report"
+#define SEC_ROOTCAUSE "rootcause" /* optional */
 #define SEC_META "meta"
 
 void lf_entry_init(lf_violation_entry *e, lf_type type) {
@@ -30,6 +33,7 @@ void lf_entry_free(lf_violation_entry *e) {
     free(e->workload);
     free(e->verdict);
     free(e->report);
+    free(e->rootcause);
     for (size_t i = 0; i < e->n_meta; i++) {
         free((char *)e->meta[i].key);
         free((char *)e->meta[i].value);
@@ -135,6 +139,7 @@ static lf_status fill_writer(const lf_violation_entry *e, lf_lfz_writer *w, char
     if (st == LF_OK) st = lf_lfz_add_history(w, SEC_MINIMIZED, &e->minimized, err, errlen);
     if (st == LF_OK) st = lf_lfz_add_text(w, SEC_VERDICT, e->verdict ? e->verdict : "", err, errlen);
     if (st == LF_OK) st = lf_lfz_add_text(w, SEC_REPORT, e->report ? e->report : "", err, errlen);
+    if (st == LF_OK && e->rootcause) st = lf_lfz_add_text(w, SEC_ROOTCAUSE, e->rootcause, err, errlen);
     if (st == LF_OK) st = lf_lfz_add_meta(w, SEC_META, e->meta, e->n_meta, err, errlen);
     return st;
 }
@@ -209,6 +214,7 @@ static lf_status from_reader(const lf_lfz_reader *r, lf_violation_entry *e, char
     const lf_lfz_section *report = lf_lfz_find(r, LF_LFZ_TEXT, SEC_REPORT);
     const lf_lfz_section *full = lf_lfz_find(r, LF_LFZ_HISTORY, SEC_HISTORY);
     const lf_lfz_section *minimized = lf_lfz_find(r, LF_LFZ_HISTORY, SEC_MINIMIZED);
+    const lf_lfz_section *rootcause = lf_lfz_find(r, LF_LFZ_TEXT, SEC_ROOTCAUSE);
     const char *missing = !meta        ? "meta section 'meta'"
                           : !workload  ? "bytes section 'workload'"
                           : !full      ? "history section 'history'"
@@ -259,10 +265,22 @@ static lf_status from_reader(const lf_lfz_reader *r, lf_violation_entry *e, char
         lf_entry_free(e);
         return LF_ERR_FORMAT;
     }
+    if (rootcause) {
+        lf_rootcause rc;
+        char why[512];
+        lf_status rst = lf_rootcause_parse(rootcause->text, rootcause->len, &rc, why, sizeof why);
+        lf_rootcause_free(&rc);
+        if (rst != LF_OK) {
+            snprintf(err, errlen, "%s: violation entry: %s", file, why);
+            lf_entry_free(e);
+            return rst;
+        }
+    }
     e->workload = malloc(workload->len ? workload->len : 1);
     e->verdict = copy_text(verdict);
     e->report = copy_text(report);
-    bool ok = e->workload && e->verdict && e->report;
+    e->rootcause = rootcause ? copy_text(rootcause) : NULL;
+    bool ok = e->workload && e->verdict && e->report && (!rootcause || e->rootcause);
     if (ok) {
         memcpy(e->workload, workload->data, workload->len);
         e->workload_len = workload->len;

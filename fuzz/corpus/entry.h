@@ -6,6 +6,7 @@
  *   minimized  (history) a violating sub-history of it (engines/minimize: a genuine proof, not a guess)
  *   verdict    (text)    the checker's verdicts on both histories
  *   report     (text)    the report printed when it was found (engines/report)
+ *   rootcause  (text)    optional: candidate root causes, best first (corpus/rootcause.h)
  *   meta       (meta)    entry = "linfuzz-violation 1", adapter, type, expected, created, linfuzz_version,
  *                        bucket, shape, workload_format, ... (the full list is in docs/formats.md)
  * Entries are written atomically under a name made of their dedup bucket and a hash of their content,
@@ -32,6 +33,7 @@ typedef struct lf_violation_entry {
     uint8_t *workload;
     size_t workload_len;
     char *verdict, *report;
+    char *rootcause;   /* the optional `rootcause` section (corpus/rootcause.h), or NULL */
     lf_lfz_pair *meta; /* owned keys and values, ascending by key */
     size_t n_meta;
 } lf_violation_entry;
@@ -56,7 +58,7 @@ lf_status lf_entry_encode(const lf_violation_entry *e, uint8_t **out, size_t *ou
 
 /* Reads and checks an entry: every section present with its kind, meta "entry" is LF_ENTRY_FORMAT, both
  * histories of the type named by meta "type" and the minimised one no larger than the full one, adapter and
- * bucket well-formed. LF_ERR_IO when path cannot be read, LF_ERR_FORMAT otherwise ("PATH: ..."). */
+ * bucket well-formed, the optional rootcause section well-formed. LF_ERR_IO when path cannot be read, LF_ERR_FORMAT otherwise ("PATH: ..."). */
 lf_status lf_entry_load(const char *path, lf_violation_entry *e, char *err, size_t errlen);
 /* The same on a file held in memory; name is used in messages. */
 lf_status lf_entry_decode(const void *data, size_t len, const char *name, lf_violation_entry *e, char *err,

@@ -1,6 +1,8 @@
 /* Triage: collecting files, signatures and groups of findings (see triage.h). */
 #include "corpus/triage.h"
 
+#include "corpus/rootcause.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -203,6 +205,7 @@ void lf_triage_free(lf_triage *t) {
         free(it->example);
         free(it->detail);
         free(it->workload);
+        free(it->variant);
     }
     free(t->items);
     for (size_t i = 0; i < t->n_errors; i++) {
@@ -244,6 +247,42 @@ static void drop_last_item(lf_triage *t) {
     free(it->example);
     free(it->detail);
     free(it->workload);
+    free(it->variant);
+}
+
+const char *lf_triage_by_name(lf_triage_by by) {
+    switch (by) {
+    case LF_TRIAGE_BY_SIGNATURE: return "signature";
+    case LF_TRIAGE_BY_VARIANT: return "variant";
+    case LF_TRIAGE_BY_BUCKET: return "bucket";
+    case LF_TRIAGE_BY_SHAPE: return "shape";
+    }
+    return "?";
+}
+
+bool lf_triage_by_from_name(const char *name, lf_triage_by *by) {
+    for (int b = LF_TRIAGE_BY_SIGNATURE; b <= LF_TRIAGE_BY_SHAPE; b++)
+        if (!strcmp(name, lf_triage_by_name((lf_triage_by)b))) {
+            *by = (lf_triage_by)b;
+            return true;
+        }
+    return false;
+}
+
+/* The canonical form of e's minimized history and its hash (malloc'ed; NULL when out of memory). */
+static char *variant_of(const lf_violation_entry *e, bool has_cut, uint64_t cut_stamp, char id[17]) {
+    uint32_t serial;
+    const char *sv = lf_entry_meta(e, "serial_thread");
+    char *end = NULL;
+    unsigned long long v = sv ? strtoull(sv, &end, 10) : 0;
+    bool has_serial = sv && *sv && end && !*end && v <= UINT32_MAX;
+    serial = (uint32_t)v;
+    size_t len = lf_violation_canonical(&e->minimized, has_cut, cut_stamp, has_serial ? &serial : NULL, NULL, 0);
+    char *text = malloc(len + 1);
+    if (!text) return NULL;
+    lf_violation_canonical(&e->minimized, has_cut, cut_stamp, has_serial ? &serial : NULL, text, len + 1);
+    snprintf(id, 17, "%016llx", (unsigned long long)XXH64(text, len, 0));
+    return text;
 }
 
 long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, const lf_violation_entry *e,
@@ -264,14 +303,22 @@ long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, cons
     uint64_t cut_stamp = cut ? strtoull(cut, NULL, 10) : 0;
     lf_violation_signature(&e->minimized, has_cut, cut_stamp, &it->sig);
     lf_violation_bucket(it->adapter, &e->minimized, has_cut, cut_stamp, it->bucket);
+    if (e->rootcause) {
+        lf_rootcause rc;
+        char err[256];
+        if (lf_rootcause_parse(e->rootcause, strlen(e->rootcause), &rc, err, sizeof err) == LF_OK)
+            lf_rootcause_signature(&rc, it->cause, sizeof it->cause);
+        lf_rootcause_free(&rc);
+    }
+    it->variant = variant_of(e, has_cut, cut_stamp, it->variant_id);
     const char *stored = lf_entry_meta(e, "bucket");
     it->bucket_differs = !stored || strcmp(stored, it->bucket) != 0;
     it->min_ops = e->minimized.n;
     it->full_ops = e->full.n;
     it->input_len = e->workload_len;
     const char *example = is_input ? saved : path;
-    bool ok = true;
-    if (example) ok = (it->example = strdup(example)) != NULL;
+    bool ok = it->variant != NULL;
+    if (ok && example) ok = (it->example = strdup(example)) != NULL;
     if (ok && !is_input) {
         it->workload = malloc(e->workload_len ? e->workload_len : 1);
         ok = it->workload != NULL;
@@ -298,6 +345,9 @@ long lf_triage_add_duplicate(lf_triage *t, const char *path, size_t of) {
     memcpy(it->bucket, src->bucket, sizeof it->bucket);
     it->bucket_differs = src->bucket_differs;
     it->sig = src->sig;
+    memcpy(it->cause, src->cause, sizeof it->cause);
+    memcpy(it->variant_id, src->variant_id, sizeof it->variant_id);
+    it->variant = src->variant ? strdup(src->variant) : NULL;
     it->min_ops = src->min_ops;
     it->full_ops = src->full_ops;
     it->input_len = src->workload_len;
@@ -305,7 +355,7 @@ long lf_triage_add_duplicate(lf_triage *t, const char *path, size_t of) {
     char detail[4200];
     snprintf(detail, sizeof detail, "the input of %s", src->path);
     it->detail = strdup(detail);
-    if (!it->detail || (src->example && !(it->example = strdup(src->example)))) {
+    if (!it->detail || (src->example && !(it->example = strdup(src->example))) || (src->variant && !it->variant)) {
         drop_last_item(t);
         return -1;
     }
@@ -362,33 +412,29 @@ long lf_triage_find_workload(const lf_triage *t, const char *adapter, const uint
 
 static bool is_violation(lf_triage_category c) { return c == LF_TRIAGE_BUG || c == LF_TRIAGE_KNOWN_BUG; }
 
-/* "push*1,pop*12" -> "push,pop" (out as large as in). */
-static void method_set(const char *methods, char *out) {
-    size_t w = 0;
-    bool skip = false;
-    for (const char *p = methods; *p; p++) {
-        if (*p == '*') skip = true;
-        if (*p == ',') skip = false;
-        if (!skip) out[w++] = *p;
-    }
-    out[w] = 0;
-}
-
 /* The group label of an item (malloc'ed). */
 static char *label_of(const lf_triage *t, const lf_triage_item *it) {
-    char buf[512];
+    char buf[1400];
     if (is_violation(it->category)) {
         bool cut = strcmp(it->sig.cut_method, "-") != 0;
-        char methods[sizeof it->sig.methods];
-        if (t->by == LF_TRIAGE_BY_BUCKET)
-            snprintf(methods, sizeof methods, "%s", it->sig.methods);
-        else
-            method_set(it->sig.methods, methods);
-        if (t->by == LF_TRIAGE_BY_SHAPE)
+        switch (t->by) {
+        case LF_TRIAGE_BY_SIGNATURE:
+            if (it->cause[0])
+                snprintf(buf, sizeof buf, "%s, root cause: %s", it->sig.type, it->cause);
+            else
+                snprintf(buf, sizeof buf, "%s, no root cause", it->sig.type);
+            break;
+        case LF_TRIAGE_BY_VARIANT:
+            snprintf(buf, sizeof buf, "%.1300s", it->variant ? it->variant : "?");
+            break;
+        case LF_TRIAGE_BY_BUCKET:
+            snprintf(buf, sizeof buf, "%s %s %s%s%s", it->sig.type, it->sig.shape, it->sig.methods,
+                     cut ? ", cut at " : "", cut ? it->sig.cut_method : "");
+            break;
+        case LF_TRIAGE_BY_SHAPE:
             snprintf(buf, sizeof buf, "%s %s", it->sig.type, it->sig.shape);
-        else
-            snprintf(buf, sizeof buf, "%s %s %s%s%s", it->sig.type, it->sig.shape, methods, cut ? ", cut at " : "",
-                     cut ? it->sig.cut_method : "");
+            break;
+        }
     } else if (it->category == LF_TRIAGE_CRASH) {
         snprintf(buf, sizeof buf, "replay %s", it->detail ? it->detail : "crashed");
     } else if (it->category == LF_TRIAGE_STUCK) {
@@ -433,7 +479,7 @@ bool lf_triage_group_all(lf_triage *t) {
         if (is_violation(it->category) && t->by == LF_TRIAGE_BY_BUCKET) {
             memcpy(id, it->bucket, sizeof id);
         } else {
-            char key[1024];
+            char key[1600];
             int w = snprintf(key, sizeof key, "%s|%s|%s", it->adapter, lf_triage_category_name(it->category), label);
             size_t len = w > 0 && (size_t)w < sizeof key ? (size_t)w : sizeof key - 1;
             snprintf(id, sizeof id, "%016llx", (unsigned long long)XXH64(key, len, 0));
@@ -468,12 +514,23 @@ bool lf_triage_group_all(lf_triage *t) {
         if (strcmp(it->first_seen, "-") != 0 && (!strcmp(g->first_seen, "-") || strcmp(it->first_seen, g->first_seen) < 0))
             g->first_seen = it->first_seen;
     }
+    /* distinct variants per group (a group's items are few: quadratic is fine) */
+    for (size_t g = 0; ok && g < t->n_groups; g++) {
+        lf_triage_group *gr = &t->groups[g];
+        for (size_t a = 0; a < gr->n_items; a++) {
+            const lf_triage_item *ia = &t->items[gr->items[a]];
+            if (!ia->variant) continue;
+            bool seen = false;
+            for (size_t b = 0; b < a && !seen; b++)
+                seen = t->items[gr->items[b]].variant && !strcmp(t->items[gr->items[b]].variant_id, ia->variant_id);
+            gr->n_variants += !seen;
+        }
+    }
     if (ok) qsort(t->groups, t->n_groups, sizeof *t->groups, cmp_groups);
     return ok;
 }
 
-/* Appends s to out, single-quoted for the shell when it has characters that need it. */
-static void append_quoted(char *out, size_t len, const char *s) {
+void lf_shell_append_quoted(char *out, size_t len, const char *s) {
     size_t w = strlen(out);
     bool plain = *s != 0;
     for (const char *p = s; *p; p++)
@@ -500,9 +557,9 @@ void lf_triage_repro_command(const lf_triage *t, const lf_triage_group *g, const
     if (!len) return;
     if (it->example) {
         snprintf(out, len, "%slinfuzz repro ", bin);
-        append_quoted(out, len, it->example);
+        lf_shell_append_quoted(out, len, it->example);
     } else {
         snprintf(out, len, "%sfuzz_%s -runs=100 ", bin, it->adapter);
-        append_quoted(out, len, it->path);
+        lf_shell_append_quoted(out, len, it->path);
     }
 }

@@ -5,18 +5,22 @@
  * person looks at one line per bug: how often it was found, since when, its smallest example, the command
  * that reproduces it.
  *
- * Signature of a violation (engines/report's lf_violation_signature of the minimized history, recomputed
- * rather than read from the entry, so that entries of older versions group with new ones): the adapter, the
- * type, the shape, the *set* of methods and the method of the first impossible return. The dedup bucket the
- * fuzz targets name entries by also counts each method; triage drops the counts by default because a
- * history the minimizer could not shrink further (a lost update among 12 or among 40 incs) is the same bug.
- * `by bucket` groups by the exact bucket, `by shape` only by adapter, type and shape. Fuzzer inputs that are not
- * violations are grouped by what their replay did (crash detail, hang, nothing). Categories, after
- * [Burckhardt10]: BUG (an adapter that claims to be linearizable is not), KNOWN_BUG (a known-buggy
- * adapter's violation: expected), CRASH and STUCK (the replay of an input died or hung), NOT_REPRODUCED (the
- * replay showed no violation: a rare schedule, or a fixed bug).
+ * Signature of a violation: what one bug has in common however often and however differently it shows. A
+ * history does not name a bug: one race shows as a value popped twice in one run and as a value lost in the
+ * next (treiber_aba), and any history-level key (shape, methods, the first impossible op) splits one bug into
+ * several lines. So the signature is made of stable facts only: the adapter, the category, the type, and the
+ * root cause when the entry has a confirmed one (corpus/rootcause.h: the code region, which is what tells two
+ * bugs of one adapter apart; it takes precedence over anything the history says); without one, the adapter's
+ * violations are one line, and the line lists their *variants*: the distinct canonical forms of the minimized
+ * histories (lf_violation_canonical), with the smallest example, so that nothing is hidden. Everything is
+ * recomputed from the entry, never read from its stored metadata, so entries of older versions group with new
+ * ones. `by variant` groups by the canonical form instead, `by bucket` by the fuzz targets' dedup bucket,
+ * `by shape` by adapter, type and shape. Fuzzer inputs that are not violations are grouped by what their
+ * replay did (crash detail, hang, nothing). Categories, after [Burckhardt10]: BUG (an adapter that claims to be
+ * linearizable is not), KNOWN_BUG (a known-buggy adapter's violation: expected), CRASH and STUCK (the replay of
+ * an input died or hung), NOT_REPRODUCED (the replay showed no violation: a rare schedule, or a fixed bug).
  *
- * This module collects and classifies files and groups findings; reading entries is engines/corpus/entry.h,
+ * This module collects and classifies files and groups findings; reading entries is corpus/entry.h,
  * replaying inputs (which needs the adapters) is fuzz/testcase/replay.h, printing is fuzz/cli/cmd_triage.c. */
 #ifndef LINFUZZ_TRIAGE_H
 #define LINFUZZ_TRIAGE_H
@@ -74,7 +78,16 @@ const char *lf_triage_category_name(lf_triage_category c);
 /* Whether a finding of this category needs a person: BUG, CRASH, STUCK. */
 bool lf_triage_category_unexpected(lf_triage_category c);
 
-typedef enum lf_triage_by { LF_TRIAGE_BY_SIGNATURE, LF_TRIAGE_BY_BUCKET, LF_TRIAGE_BY_SHAPE } lf_triage_by;
+typedef enum lf_triage_by {
+    LF_TRIAGE_BY_SIGNATURE, /* adapter, category, type, root cause (default) */
+    LF_TRIAGE_BY_VARIANT,   /* adapter, category, the canonical form of the minimized history */
+    LF_TRIAGE_BY_BUCKET,    /* the dedup bucket */
+    LF_TRIAGE_BY_SHAPE,     /* adapter, category, type, shape */
+} lf_triage_by;
+
+/* "signature", "variant", "bucket", "shape"; and back (false for another name). */
+const char *lf_triage_by_name(lf_triage_by by);
+bool lf_triage_by_from_name(const char *name, lf_triage_by *by);
 
 typedef struct lf_triage_item {
     char *path;       /* the file */
@@ -86,6 +99,9 @@ typedef struct lf_triage_item {
     char bucket[17];     /* recomputed from the minimized history */
     bool bucket_differs; /* the entry's stored bucket is another one (written by another version) */
     lf_violation_sig sig;
+    char cause[320];     /* the best confirmed root cause (lf_rootcause_signature), or "" */
+    char *variant;       /* the canonical form of the minimized history (lf_violation_canonical), or NULL */
+    char variant_id[17]; /* its hash */
     size_t min_ops, full_ops;
     char *example;       /* the entry that reproduces it (path, or where a replay's entry was saved), or NULL */
     long duplicate_of;   /* an input with the bytes of an entry's workload: that entry's item, else -1 */
@@ -107,6 +123,7 @@ typedef struct lf_triage_group {
     size_t n_items;
     size_t smallest;  /* the smallest example: fewest minimized ops, then full ops, entries first */
     const char *first_seen;
+    size_t n_variants; /* violations: distinct canonical forms among the group's items */
 } lf_triage_group;
 
 typedef struct lf_triage_error {
@@ -143,7 +160,7 @@ bool lf_triage_add_error(lf_triage *t, const char *path, const char *message, bo
 /* The first entry item whose workload is exactly these bytes, of this adapter (NULL: any), or -1. */
 long lf_triage_find_workload(const lf_triage *t, const char *adapter, const uint8_t *data, size_t len);
 
-/* Groups the items (replacing earlier groups): by signature; groups in order of category (BUG, CRASH,
+/* Groups the items (replacing earlier groups) as t->by says; groups in order of category (BUG, CRASH,
  * STUCK, NOT_REPRODUCED, KNOWN_BUG), then count (largest first), then adapter and label. False when out of
  * memory. */
 bool lf_triage_group_all(lf_triage *t);
@@ -152,6 +169,10 @@ bool lf_triage_group_all(lf_triage *t);
  * has an entry, else "<bin>fuzz_<adapter> -runs=100 INPUT". bin is prepended to the program names
  * ("build/bin/", or "" for the PATH); paths are quoted when needed. */
 void lf_triage_repro_command(const lf_triage *t, const lf_triage_group *g, const char *bin, char *out, size_t len);
+
+/* Appends s to the string in out (len bytes in all), single-quoted for the shell when it has characters that
+ * need it. */
+void lf_shell_append_quoted(char *out, size_t len, const char *s);
 
 /* Formats a time as "YYYY-MM-DDTHH:MM:SSZ" (UTC) into out[24]. */
 void lf_triage_format_time(int64_t unix_seconds, char out[24]);

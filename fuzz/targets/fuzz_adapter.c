@@ -10,8 +10,9 @@
  * On a violation: minimise, save a corpus entry (engines/corpus), print the report, abort() so that libFuzzer
  * writes the crash input.
  *
- * Environment: LINFUZZ_VIOLATIONS_DIR (where entries go; default LINFUZZ_CORPUS/<adapter>/violations with
- * LINFUZZ_CORPUS defaulting to the source tree's corpus/), LINFUZZ_FUZZ_SIGNAL=1 (feed the history signal too;
+ * Environment: LINFUZZ_VIOLATIONS_DIR (where entries go; default $LINFUZZ_CORPUS/<adapter>/violations when
+ * LINFUZZ_CORPUS is set, else violations/<adapter>/ in the working directory, as libFuzzer's crash files:
+ * never the source tree unless asked), LINFUZZ_FUZZ_SIGNAL=1 (feed the history signal too;
  * off by default because it measured no faster on the bundled bugs, docs/fuzzing.md; "overlap", "witness",
  * "nearmiss": only that part of it, for ablations),
  * LINFUZZ_FUZZ_MUTATOR=0 (libFuzzer's byte mutations only), LINFUZZ_FUZZ_PERTURB=0 (no schedule perturbation
@@ -46,10 +47,6 @@
 #include "util/clock.h"
 #include "util/env.h"
 #include "util/parse.h"
-
-#ifndef LINFUZZ_CORPUS_DIR
-#define LINFUZZ_CORPUS_DIR "corpus"
-#endif
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
@@ -145,9 +142,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
     if (dir && *dir)
         snprintf(G.violations_dir, sizeof G.violations_dir, "%s", dir);
+    else if (corpus && *corpus)
+        snprintf(G.violations_dir, sizeof G.violations_dir, "%s/%s/violations", corpus, G.adapter->name);
     else
-        snprintf(G.violations_dir, sizeof G.violations_dir, "%s/%s/violations",
-                 corpus && *corpus ? corpus : LINFUZZ_CORPUS_DIR, G.adapter->name);
+        snprintf(G.violations_dir, sizeof G.violations_dir, "violations/%s", G.adapter->name);
     if (!lf_fc_executor_init(&G.executor, LF_CLOCK_TICKET)) {
         fprintf(stderr, "linfuzz-fuzz: cannot start %d worker threads\n", LF_FC_MAX_THREADS);
         exit(2);
@@ -208,6 +206,8 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
         .workload_len = size,
         .full = &G.history,
         .minimize = &mo,
+        .has_serial = true, /* the prefix and the drain: thread `threads` (case_runner.h) */
+        .serial_thread = c->threads,
     };
     lf_violation_entry e;
     lf_status st = lf_capture_violation(&in, &e, err, sizeof err);

@@ -18,6 +18,8 @@
 #include "util/clock.h"
 
 void lf_replay_options_default(lf_replay_options *o) {
+    o->on_run = NULL;
+    o->on_run_ctx = NULL;
     o->runs = 200;
     o->seconds = 30;
     o->check_timeout = 10;
@@ -48,6 +50,7 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
     bool ok = true;
     double start = lf_now_s();
     for (uint64_t k = 0; k < o->runs && lf_now_s() - start < o->seconds; k++) {
+        if (o->on_run) o->on_run(o->on_run_ctx, r->runs, r->violations);
         if (!lf_fc_execute(&x, &plan, (unsigned)k, &h)) {
             ok = false;
             break;
@@ -141,6 +144,8 @@ static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t 
         .workload_len = len,
         .full = &r.first,
         .minimize = &mo,
+        .has_serial = true, /* the prefix and the drain: thread `threads` (case_runner.h) */
+        .serial_thread = c.threads,
     };
     lf_violation_entry e;
     if (lf_capture_violation(&in, &e, err, sizeof err) != LF_OK) child_fail(fd, err);

@@ -21,6 +21,10 @@
 #include "linfuzz/history.h"
 
 typedef struct lf_replay_options {
+    /* lf_fc_replay calls this before each run with the runs done and the violating ones among them (a
+     * progress line); NULL (default): nothing */
+    void (*on_run)(void *ctx, uint64_t runs, uint64_t violations);
+    void *on_run_ctx;
     uint64_t runs;        /* at most this many runs (default 200) */
     double seconds;       /* and for at most this long (default 30) */
     double check_timeout; /* time budget per history for the search engines (default 10) */

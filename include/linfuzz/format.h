@@ -33,9 +33,11 @@ lf_status lf_history_write(const char *path, const lf_history *h, char *err, siz
 
 /* Fills a file through fill(f, ctx), which returns LF_OK or LF_ERR_IO. */
 typedef lf_status (*lf_fill_fn)(FILE *f, void *ctx);
-/* Writes path atomically: fill writes a temporary file in the same directory, which is flushed, fsynced
- * and renamed over path. A process killed at any point leaves the old file or the new one, never a part
- * of one (at worst a stray PATH.*.tmp). Errors name the path. */
+/* Writes path atomically: fill writes an unnamed file in the same directory (O_TMPFILE; where the file
+ * system lacks it, a temporary file .NAME.lf<pid>-<n>.tmp), which is flushed, fsynced and then linked or
+ * renamed to path. A process killed at any point leaves the old file or the new one, never a part of one;
+ * a temporary file it leaves (only possible without O_TMPFILE, or in the instant between link and rename)
+ * is removed by the next write into that directory. Errors name the path. */
 lf_status lf_write_file_atomic(const char *path, lf_fill_fn fill, void *ctx, char *err, size_t errlen);
 
 /* Reads a text history from an open stream. name is used in error messages ("FILE:LINE: ..."). */

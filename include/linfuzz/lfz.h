@@ -5,7 +5,17 @@
  * history, minimised history and verdict together. Every byte of a file is covered by a checksum (header,
  * stored frame, decompressed payload), and the reader trusts no declared size: it allocates in proportion
  * to bytes it has actually decompressed and refuses anything malformed with LF_ERR_FORMAT and a message
- * "FILE: ..." naming the problem (and the payload offset inside the sections). */
+ * "FILE: ..." naming the problem (and the payload offset inside the sections).
+ *
+ * Decompression bombs: zstd can expand one byte into 32768, so a 32 KB file can declare a 1 GiB payload. The
+ * reader decompresses at most lf_lfz_payload_budget(compressed bytes): 64 MiB from any file, 256 bytes per
+ * compressed byte beyond that, never more than the format's 4 GiB; a file declaring more is refused from
+ * its header, before anything is allocated. Within the budget the payload is decompressed in chunks into
+ * memory that grows with what arrives, and each section's header (kind, name, length) is checked as soon as
+ * it is out, so junk is refused after its first chunk. Linfuzz's histories compress 2-20x (a million ops of
+ * one thread repeating one op, the most regular history there is, about 10000x: 4 MB of payload, well
+ * within the floor); the writer refuses to write a file the reader would refuse (keep such a history as
+ * text). */
 #ifndef LINFUZZ_LFZ_H
 #define LINFUZZ_LFZ_H
 
@@ -23,6 +33,8 @@ extern "C" {
 #define LF_LFZ_VERSION 1
 #define LF_LFZ_HEADER_SIZE 56
 #define LF_LFZ_MAX_PAYLOAD (UINT64_C(4) << 30) /* decompressed payload limit: 4 GiB */
+#define LF_LFZ_BUDGET_FLOOR (UINT64_C(64) << 20) /* the reader decompresses this much from any file, */
+#define LF_LFZ_BUDGET_RATIO 256                  /* and this many bytes per compressed byte beyond it */
 #define LF_LFZ_MAX_SECTIONS 4096
 #define LF_LFZ_MAX_NAME 64   /* section names: 1..64 chars of A-Z a-z 0-9 _ . - */
 #define LF_LFZ_MAX_KEY 128   /* metadata keys: 1..128 chars of the same set */
@@ -72,6 +84,9 @@ lf_status lf_lfz_encode(const lf_lfz_writer *w, int level, uint8_t **out, size_t
 lf_status lf_lfz_save(const lf_lfz_writer *w, const char *path, int level, char *err, size_t errlen);
 
 /* ---- reading ---- */
+
+/* The largest payload the reader decompresses from a frame of `compressed` bytes (see the top). */
+uint64_t lf_lfz_payload_budget(uint64_t compressed);
 
 typedef struct lf_lfz_section {
     lf_lfz_kind kind;

@@ -13,6 +13,13 @@
  *    a witness leaves the witness legal;
  *  - cut a prefix by time (optional): linearizability is prefix-closed, so the shortest prefix of events that
  *    is still a violation ends at the first impossible return; ops in flight at the cut become pending;
+ *  - on a counter, drop an inc that is ordered in real time with every get (it returned before the get was
+ *    called, or was called after the get returned), lowering by one the result of every get it precedes:
+ *    every linearisation places such an inc between the same gets, so the smaller history is linearizable
+ *    exactly when the larger one is (both directions are proved in docs/fuzzing.md);
+ *  - on a counter whose first impossible return is a get that returned v although more than v incs returned
+ *    before it was called (a lost update), keep that get and two overlapping incs that returned before it (one
+ *    inc when none overlap), the get lowered to 1 (0): the same certificate makes both histories violations;
  *  - drop everything before a forced state (optional): at a quiescent op (every other op returned before
  *    it was called or was called after it returned) that fixes the state whatever came before and is legal
  *    on the initial state (a register write; an empty result of a stack, queue, pqueue or deque; on a set or
@@ -21,7 +28,15 @@
  *
  * A reduction is kept only when the checker says "violation" for the smaller history; "unknown" (a budget ran
  * out) keeps the larger one, so budgets only make the result less minimal, never unsound. cas-register and
- * counter histories have no value reduction (a cas or an inc is meaningful only with all the others). */
+ * counter histories have no value reduction (a cas or an inc is meaningful only with all the others).
+ *
+ * Keeping the bug, not a consequence: with the prefix cut on, the cut comes first, on the recorded history,
+ * and the ops whose return is the first impossible one are never removed afterwards. Every reduction above
+ * keeps a linearizable history linearizable, and the cut history without that return is linearizable, so the
+ * minimised history is still impossible exactly at that return: the first thing that went wrong in the run,
+ * not a later symptom of the damage (a drain that finds a value missing). Counters stop dropping incs before
+ * a get would return a negative count, and keep two overlapping incs when the history has any: the race that
+ * loses an update needs two incs in flight, and which two raced is not written in the history. */
 #ifndef LINFUZZ_MINIMIZE_H
 #define LINFUZZ_MINIMIZE_H
 
@@ -40,6 +55,7 @@ typedef struct lf_minimize_options {
     lf_check_options check; /* how each candidate is checked (engine auto, per-check timeout) */
     bool cut_prefix;        /* also cut at the first impossible return (may leave pending ops) */
     bool drop_forced_prefix; /* also drop what comes before the last quiescent state-forcing op */
+    bool shift_counters;    /* counters: drop incs ordered with every get, lowering the gets after them */
     size_t max_checks;      /* candidate checks in all; 0: LF_MINIMIZE_DEFAULT_CHECKS */
     double timeout_s;       /* wall-clock budget of the whole minimisation; 0: none */
 } lf_minimize_options;
@@ -52,15 +68,22 @@ typedef struct lf_minimize_stats {
     size_t observers_dropped; /* state-preserving ops removed */
     size_t ops_cut;           /* ops removed by the prefix cut (called after it) */
     size_t ops_made_pending;  /* ops in flight at the cut, kept as pending */
-    bool cut;                 /* a prefix cut was applied */
+    bool cut;                 /* a prefix cut was applied (ops after the first impossible return removed) */
     uint64_t cut_stamp;       /* the cut: the return stamp of the first impossible return */
+    bool first_bad;           /* the first impossible return was found (with cut_prefix, unless a budget ran out) */
+    uint64_t first_bad_stamp; /* its stamp: the ops returning there are kept, and are the minimised history's
+                               * first impossible return too (equal to cut_stamp when cut) */
+    size_t incs_dropped;      /* counter incs dropped with the gets after them lowered */
+    bool lost_update;         /* counter: replaced by a lost-update witness (below); ... */
+    size_t lost_update_dropped; /* ... which dropped this many ops */
     bool suffix;              /* the ops before a forced state were dropped */
     uint64_t suffix_stamp;    /* the call stamp of the op that forces the state (the first op kept) */
     size_t ops_before_suffix; /* ops dropped by that */
     bool complete;            /* no reduction is left to try (false: a budget stopped the search) */
 } lf_minimize_stats;
 
-/* Defaults: engine auto with a 2 s per-check timeout, both cuts on, LF_MINIMIZE_DEFAULT_CHECKS, 60 s. */
+/* Defaults: engine auto with a 2 s per-check timeout, both cuts and counter shifts on, LF_MINIMIZE_DEFAULT_CHECKS,
+ * 60 s. */
 void lf_minimize_options_default(lf_minimize_options *o);
 
 /* Minimises h, which should be a violation under o->check. Returns the verdict of h itself: when it is

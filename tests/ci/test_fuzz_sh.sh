@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # ci/fuzz.sh on a tiny budget: a correct adapter (mutex_queue) and a known-buggy one (k3_trylock_queue, found
-# within the budget from its seeds) give the summary table, entries, a merged corpus and exit 0; the same run
+# within the budget from its seeds) give the summary table, entries, a page per entry, a merged corpus and
+# exit 0; the same run
 # with k3 declared linearizable (--expect) fails with exit 1 and says why; bad usage exits 2.
 # Usage: test_fuzz_sh.sh BUILD_DIR
 set -u
 source "$(dirname "$0")/../lib.sh"
 BUILD=$(cd "$1" && pwd)
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-fuzz() { BUILD=$BUILD bash "$ROOT/ci/fuzz.sh" --jobs 1 "$@" >"$tmp/out" 2>"$tmp/err"; }
+fuzz() { bash "$ROOT/ci/fuzz.sh" --build "$BUILD" --jobs 1 "$@" >"$tmp/out" 2>"$tmp/err"; }
 
 fuzz --seconds 2 --self-seconds 1 --adapters mutex_queue,k3_trylock_queue --out "$tmp/run1"
 rc=$?
@@ -23,6 +24,14 @@ has "$tmp/out" "### Triage" "triage section"
 has "$tmp/out" "| KNOWN_BUG | [0-9]* | k3_trylock_queue |" "triage of the entries"
 cmp -s "$tmp/run1/summary.md" <(sed -n '/^## linfuzz fuzzing/,/^Every adapter/p' "$tmp/out") && ok || bad "summary.md is the printed table"
 ls "$tmp"/run1/violations/k3_trylock_queue/*.lfz >/dev/null 2>&1 && ok || bad "entries saved"
+# one HTML page per entry, next to the summary
+n_entries=$(ls "$tmp"/run1/violations/k3_trylock_queue/*.lfz 2>/dev/null | wc -l)
+[ "$(ls "$tmp"/run1/html/k3_trylock_queue/*.html 2>/dev/null | wc -l)" = "$n_entries" ] && ok ||
+  bad "one page per entry: $(ls -R "$tmp/run1/html" 2>&1)"
+page=$(ls "$tmp"/run1/html/k3_trylock_queue/*.html 2>/dev/null | head -1)
+[ -n "$page" ] && grep -q "First impossible result" "$page" && grep -q '<g class="op' "$page" && ok ||
+  bad "the page shows the violation"
+has "$tmp/out" "HTML pages: $n_entries in html/ADAPTER/" "the pages are announced"
 [ "$(ls "$tmp/run1/corpus/mutex_queue" | wc -l)" -gt 0 ] && ok || bad "corpus merged into OUT/corpus/ADAPTER"
 [ "$(ls "$tmp/run1/corpus/self/parse_text" | wc -l)" -gt 0 ] && ok || bad "self corpus merged"
 

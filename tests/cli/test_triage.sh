@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `linfuzz triage`: a directory of mixed findings (the committed known-buggy adapters' entries, a copy of one
 # under another name, crash inputs that are an entry's workload, a corrupt entry, a history that is not an
-# entry, seeds and logs) is grouped by signature, the bad files are named and the rest still triaged (exit 2);
+# entry, seeds and logs) is grouped by signature (one line per adapter's bug, with its variants), the bad
+# files are named and the rest still triaged (exit 2); the same directory triaged twice gives the same lines;
 # crash inputs are replayed (--adapter, or the adapter named by their directory) and their entries saved;
 # table and JSON agree; usage errors exit 2, unreadable paths 4.
 set -u
@@ -33,15 +34,19 @@ cp "$tmp/out" "$tmp/table"
 has "$tmp/err" "corrupt.lfz: " "the corrupt entry is named"
 has "$tmp/err" "plain.lfz: not a violation entry" "the history is not an entry"
 [ "$(grep -c '^| [0-9]' "$tmp/table")" = 3 ] && ok || bad "3 groups: $(cat "$tmp/table")"
-has "$tmp/table" "| KNOWN_BUG | 2 | treiber_aba | stack " "treiber_aba: two findings (copy), crash input not counted"
-has "$tmp/table" "| KNOWN_BUG | 1 | k3_trylock_queue | queue EMPTY_WHILE_PRESENT enq,deq, cut at deq |" "k3 group"
-has "$tmp/table" "| KNOWN_BUG | 1 | k1_counter_lost_update | counter LOST_UPDATE " "k1 group"
+has "$tmp/table" "| KNOWN_BUG | 2 | treiber_aba | stack, no root cause | 1: " "treiber_aba: two findings (copy), crash input not counted"
+has "$tmp/table" "| KNOWN_BUG | 1 | k3_trylock_queue | queue, no root cause | 1: \`queue: t0 \\[0,1\\] enq v1; t0 \\[2,3\\] deq -> empty!\` |" "k3 group"
+has "$tmp/table" "| KNOWN_BUG | 1 | k1_counter_lost_update | counter, no root cause | 1: " "k1 group"
 has "$tmp/table" "linfuzz repro $in/job1/$(basename "$k3")\`" "repro command of the k3 group"
 has "$tmp/table" "3 groups from 4 entries and 2 fuzzer inputs (0 replayed, 2 the input of an entry);" "counts"
 has "$tmp/table" "; 2 refused" "refused count"
 # the groups come first by count: treiber_aba (2) before the others
 [ "$(grep -m1 '^| [0-9]' "$tmp/table" | cut -d'|' -f5 | tr -d ' ')" = treiber_aba ] && ok ||
   bad "largest group first: $(cat "$tmp/table")"
+
+# the same findings triaged again: the same table (a signature is a function of the files)
+expect_rc 2 "again" "$LF" triage "$in"
+cmp -s "$tmp/out" "$tmp/table" && ok || bad "a second triage differs: $(diff "$tmp/table" "$tmp/out")"
 
 expect_rc 2 "--json" "$LF" triage --json "$in"
 cp "$tmp/out" "$tmp/json"
@@ -55,7 +60,10 @@ assert g["treiber_aba"]["count"] == 2 and len(g["treiber_aba"]["files"]) == 3
 assert {f["kind"] for f in g["treiber_aba"]["files"]} == {"entry", "input"}
 assert g["k3_trylock_queue"]["category"] == "KNOWN_BUG" and not g["k3_trylock_queue"]["unexpected"]
 assert g["k3_trylock_queue"]["shape"] == "EMPTY_WHILE_PRESENT" and g["k3_trylock_queue"]["cut_method"] == "deq"
-assert g["k3_trylock_queue"]["smallest_ops"] == 2
+assert g["k3_trylock_queue"]["smallest_ops"] == 2 and g["k3_trylock_queue"]["cause"] is None
+assert g["k3_trylock_queue"]["n_variants"] == 1 and len(g["treiber_aba"]["variants"]) == 1
+assert g["k3_trylock_queue"]["variants"][0]["canonical"] == "queue: t0 [0,1] enq v1; t0 [2,3] deq -> empty!"
+assert g["treiber_aba"]["variants"][0]["count"] == 2 and d["by"] == "signature"
 assert sorted(e["path"].rsplit("/", 1)[1] for e in d["errors"]) == ["corrupt.lfz", "plain.lfz"]
 assert not any(e["unreadable"] for e in d["errors"])
 assert d["entries"] == 4 and d["inputs"] == 2 and d["duplicates"] == 2 and d["ignored"] == 5, d
@@ -69,6 +77,8 @@ rm "$in/job2/corrupt.lfz" "$in/job2/plain.lfz"
 expect_rc 0 "clean directory" "$LF" triage "$in"
 expect_rc 0 "grouped by shape" "$LF" triage --by shape "$in"
 has "$tmp/out" "| k3_trylock_queue | queue EMPTY_WHILE_PRESENT |" "--by shape label"
+expect_rc 0 "grouped by variant" "$LF" triage --by variant "$in"
+has "$tmp/out" "| k3_trylock_queue | queue: t0 \\[0,1\\] enq v1; t0 \\[2,3\\] deq -> empty! |" "--by variant label"
 
 # ---- crash inputs replayed ----
 mkdir -p "$tmp/crashes/lock_queue"
@@ -77,7 +87,7 @@ cp "$tmp/crashes/k3-input-crash-${HEX}2" "$tmp/crashes/lock_queue/crash-${HEX}3"
 # The k3 input with --adapter: replayed until it violates (k3 does in a third of the runs), its entry saved.
 expect_rc 0 "replay with --adapter" "$LF" triage --adapter k3_trylock_queue --runs 2000 --save "$tmp/saved" \
   "$tmp/crashes/k3-input-crash-${HEX}2"
-has "$tmp/out" "| KNOWN_BUG | 1 | k3_trylock_queue | queue " "replayed violation"
+has "$tmp/out" "| KNOWN_BUG | 1 | k3_trylock_queue | queue, no root cause | 1: " "replayed violation"
 saved=$(ls "$tmp"/saved/k3_trylock_queue/*.lfz 2>/dev/null | head -1)
 [ -n "$saved" ] && ok || bad "no entry saved under --save"
 has "$tmp/out" "linfuzz repro $saved" "the repro command uses the saved entry"

@@ -5,7 +5,7 @@
 # Usage: test_fuzz_targets.sh LINFUZZ_BIN BIN_DIR CORPUS_DIR
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
-LF=$1 BIN=$2 CORPUS=$3
+LF=$1 BIN=$(cd "$2" && pwd) CORPUS=$(cd "$3" && pwd)
 
 # 1. One target per adapter of the registry (the hard links fuzz_<adapter> to linfuzz-fuzz, made at build time).
 missing=""
@@ -39,6 +39,18 @@ if [ -n "$entry" ]; then
   crash=$(ls "$tmp"/crash-k3_trylock_queue-* | head -1)
   check "the entry's input bytes are the crash input" cmp -s "$tmp/input" "$crash"
 fi
+
+# 2b. Without LINFUZZ_VIOLATIONS_DIR or LINFUZZ_CORPUS, entries go to violations/<adapter>/ of the working
+# directory, never into the source tree's corpus.
+before=$(find "$CORPUS" -newer "$tmp/log-k3_trylock_queue" -name '*.lfz' | wc -l)
+mkdir -p "$tmp/cwd/work"
+(cd "$tmp/cwd" && env -u LINFUZZ_VIOLATIONS_DIR -u LINFUZZ_CORPUS "$BIN/fuzz_k3_trylock_queue" -max_total_time=20 \
+  -timeout=20 work "$CORPUS/k3_trylock_queue/seeds" >log 2>&1)
+check "the default entry directory is violations/k3_trylock_queue/ in the working directory" \
+  bash -c "ls '$tmp'/cwd/violations/k3_trylock_queue/*.lfz >/dev/null 2>&1"
+check "the log names it" grep -q "violations -> violations/k3_trylock_queue" "$tmp/cwd/log"
+check "nothing new in the source tree's corpus" \
+  test "$(find "$CORPUS" -newer "$tmp/log-k3_trylock_queue" -name '*.lfz' | wc -l)" = "$before"
 
 # 3. A correct adapter stays clean (exit 0, no entry).
 mkdir -p "$tmp/work-ok"

@@ -644,53 +644,30 @@ static void test_crafted_container(void) {
         free(t.p);
     }
     /* Metadata: sorted distinct keys, valid key characters, UTF-8 values, exact length. */
+    static const struct {
+        int line;
+        uint64_t count;         /* declared pairs */
+        const char *strings[4]; /* keys and values as written, NULL-terminated */
+        bool trailing_byte;
+        const char *why;
+    } bad_meta[] = {
+        {__LINE__, 2, {"b", "1", "a", "2"}, false, "key 'a' is not after 'b'"},
+        {__LINE__, 2, {"a", "1", "a", "2"}, false, "key 'a' is not after 'a'"},
+        {__LINE__, 1, {"a=b", "1"}, false, "pair 0: key is not"},
+        {__LINE__, 1, {"k", "\xc0\xaf"}, false, "pair 0: value is not valid UTF-8"},
+        {__LINE__, 1000, {"k", "v"}, false, "pair count 1000 is impossible"},
+        {__LINE__, 1, {"k", "v"}, true, "1 unexpected bytes after the last pair"},
+    };
     tbuf m = {0};
-    tb_varint(&m, 2);
-    tb_str(&m, "b");
-    tb_str(&m, "1");
-    tb_str(&m, "a");
-    tb_str(&m, "2");
-    q.n = 0;
-    tb_section(&q, LF_LFZ_META, "m", &m);
-    REFUSED(&q, 1, NULL, "key 'a' is not after 'b'");
-    m.n = 0;
-    tb_varint(&m, 2);
-    tb_str(&m, "a");
-    tb_str(&m, "1");
-    tb_str(&m, "a");
-    tb_str(&m, "2");
-    q.n = 0;
-    tb_section(&q, LF_LFZ_META, "m", &m);
-    REFUSED(&q, 1, NULL, "key 'a' is not after 'a'");
-    m.n = 0;
-    tb_varint(&m, 1);
-    tb_str(&m, "a=b");
-    tb_str(&m, "1");
-    q.n = 0;
-    tb_section(&q, LF_LFZ_META, "m", &m);
-    REFUSED(&q, 1, NULL, "pair 0: key is not");
-    m.n = 0;
-    tb_varint(&m, 1);
-    tb_str(&m, "k");
-    tb_str(&m, "\xc0\xaf");
-    q.n = 0;
-    tb_section(&q, LF_LFZ_META, "m", &m);
-    REFUSED(&q, 1, NULL, "pair 0: value is not valid UTF-8");
-    m.n = 0;
-    tb_varint(&m, 1000);
-    tb_str(&m, "k");
-    tb_str(&m, "v");
-    q.n = 0;
-    tb_section(&q, LF_LFZ_META, "m", &m);
-    REFUSED(&q, 1, NULL, "pair count 1000 is impossible");
-    m.n = 0;
-    tb_varint(&m, 1);
-    tb_str(&m, "k");
-    tb_str(&m, "v");
-    tb_u8(&m, 7);
-    q.n = 0;
-    tb_section(&q, LF_LFZ_META, "m", &m);
-    REFUSED(&q, 1, NULL, "1 unexpected bytes after the last pair");
+    for (size_t i = 0; i < sizeof bad_meta / sizeof bad_meta[0]; i++) {
+        m.n = 0;
+        tb_varint(&m, bad_meta[i].count);
+        for (int k = 0; k < 4 && bad_meta[i].strings[k]; k++) tb_str(&m, bad_meta[i].strings[k]);
+        if (bad_meta[i].trailing_byte) tb_u8(&m, 7);
+        q.n = 0;
+        tb_section(&q, LF_LFZ_META, "m", &m);
+        expect_refused(&q, 1, NULL, bad_meta[i].why, bad_meta[i].line);
+    }
     free(m.p);
     free(q.p);
     free(body.p);

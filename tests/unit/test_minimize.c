@@ -1,8 +1,11 @@
 /* Tests of engines/minimize: on many random violating histories of every type (lf_gen_history with bad > 0),
  * the minimised history is still a violation for the independent brute-force oracle, is an order-preserving
  * sub-history of the input, and was obtained only by removing whole values (or keys) and state-preserving
- * ops (plus, with the prefix cut, ops called after the cut and in-flight ops turned pending). Also: the
- * classic unsound deletion is never made, linearizable input is returned as is, budgets stay sound. */
+ * ops (plus, with the prefix cut, ops called after the cut and in-flight ops turned pending; on counters,
+ * incs ordered with every get, the gets after them lowered by one each). With the cut, the minimised
+ * history keeps the input's first impossible return, and it is its first impossible return too (both checked
+ * with the oracle on prefixes). Also: the classic unsound deletion is never made, counters keep a racing pair
+ * of incs, linearizable input is returned as is, budgets stay sound. */
 #include <string.h>
 
 #include "brute/brute.h"
@@ -68,43 +71,187 @@ static value_of value(lf_type t, const lf_op *op) {
     return r;
 }
 
+/* out's op is in's counter get with a lowered result (the shift rule; checked below). */
+static bool lowered_get(const lf_op *out, const lf_op *in) {
+    return in->method == LF_M_GET && in->res_kind == LF_K_INT && out->res_kind == LF_K_INT && out->call == in->call &&
+           out->ret == in->ret && out->thread == in->thread && out->method == in->method && out->res <= in->res;
+}
+
+/* A counter's lost-update witness: in, the first impossible return is a get that returned fewer than the incs
+ * returned before it was called; out is that get with one inc that preceded it (get -> 0), or two that
+ * preceded it and overlap each other (get -> 1). */
+static bool lost_update_witness(const lf_history *in, const lf_history *out, const lf_minimize_stats *st, char *why,
+                                size_t len) {
+    size_t x = SIZE_MAX, gets = 0, incs = 0;
+    for (size_t i = 0; i < in->n; i++)
+        if (!lf_op_pending(&in->ops[i]) && in->ops[i].ret == st->first_bad_stamp) x = i;
+    if (x == SIZE_MAX || in->ops[x].method != LF_M_GET) {
+        snprintf(why, len, "lost-update witness, but the first impossible return is not a get");
+        return false;
+    }
+    int64_t done = 0;
+    for (size_t i = 0; i < in->n; i++) done += in->ops[i].method == LF_M_INC && lf_precedes(&in->ops[i], &in->ops[x]);
+    if (in->ops[x].res >= done) {
+        snprintf(why, len, "lost-update witness, but the get saw %lld of %lld incs", (long long)in->ops[x].res,
+                 (long long)done);
+        return false;
+    }
+    const lf_op *kept_incs[2] = {NULL, NULL};
+    for (size_t j = 0; j < out->n; j++) {
+        const lf_op *o = &out->ops[j];
+        if (o->method == LF_M_GET) {
+            gets++;
+            if (o->call != in->ops[x].call || o->ret != in->ops[x].ret || o->thread != in->ops[x].thread) gets = 99;
+        } else if (incs < 2) {
+            bool from_in = false;
+            for (size_t i = 0; i < in->n; i++) from_in |= same_op(o, &in->ops[i]) && lf_precedes(o, &in->ops[x]);
+            if (!from_in) incs = 99;
+            else kept_incs[incs++] = o;
+        } else {
+            incs = 99;
+        }
+    }
+    bool pair_overlaps = incs == 2 && !lf_precedes(kept_incs[0], kept_incs[1]) && !lf_precedes(kept_incs[1], kept_incs[0]);
+    int64_t seen = -1;
+    for (size_t j = 0; j < out->n; j++)
+        if (out->ops[j].method == LF_M_GET) seen = out->ops[j].res;
+    if (gets != 1 || (incs != 1 && !pair_overlaps) || seen != (int64_t)incs - 1) {
+        snprintf(why, len, "not a lost-update witness: %zu gets, %zu incs", gets, incs);
+        return false;
+    }
+    return true;
+}
+
 /* Checks the removal rule; returns false (and says why) when out is not a sound reduction of in. */
 static bool sound_reduction(const lf_history *in, const lf_history *out, const lf_minimize_stats *st, char *why,
                             size_t len) {
-    bool *kept = calloc(in->n ? in->n : 1, sizeof *kept);
+    if (st->lost_update) return lost_update_witness(in, out, st, why, len);
+    bool *kept = calloc(in->n ? in->n : 1, sizeof *kept), *made_pending = calloc(in->n ? in->n : 1, 1);
+    size_t *out_of = calloc(in->n ? in->n : 1, sizeof *out_of);
+    bool ok = true;
     size_t i = 0;
-    for (size_t j = 0; j < out->n; j++) {
+    for (size_t j = 0; j < out->n && ok; j++) {
         while (i < in->n && !same_op(&out->ops[j], &in->ops[i]) &&
-               !(st->cut && pending_version(&out->ops[j], &in->ops[i], st->cut_stamp)))
+               !(st->cut && pending_version(&out->ops[j], &in->ops[i], st->cut_stamp)) &&
+               !(in->type == LF_TYPE_COUNTER && lowered_get(&out->ops[j], &in->ops[i])))
             i++;
         if (i == in->n) {
             snprintf(why, len, "op %zu of the result is not an op of the input (in order)", j);
-            free(kept);
-            return false;
+            ok = false;
+            break;
         }
+        made_pending[i] = lf_op_pending(&out->ops[j]) && !lf_op_pending(&in->ops[i]);
+        out_of[i] = j;
         kept[i++] = true;
     }
-    for (i = 0; i < in->n; i++) {
+    for (i = 0; i < in->n && ok; i++) {
         const lf_op *op = &in->ops[i];
         if (kept[i] || may_go_alone(in->type, op)) continue;
         if (st->cut && op->call > st->cut_stamp) continue;      /* after the cut */
         if (st->suffix && op->call < st->suffix_stamp) continue; /* before the forced state */
+        if (in->type == LF_TYPE_COUNTER && op->method == LF_M_INC && !lf_op_pending(op)) {
+            /* an inc may go when ordered with every get kept */
+            for (size_t j = 0; j < in->n && ok; j++)
+                if (kept[j] && in->ops[j].method == LF_M_GET && !lf_precedes(op, &in->ops[j]) &&
+                    !lf_precedes(&in->ops[j], op)) {
+                    snprintf(why, len, "inc %zu was removed but overlaps get %zu, which was kept", i, j);
+                    ok = false;
+                }
+            continue;
+        }
         value_of k = value(in->type, op);
         if (!k.has) {
             snprintf(why, len, "op %zu was removed but has no value and changes the state", i);
-            free(kept);
-            return false;
+            ok = false;
+            break;
         }
-        for (size_t j = 0; j < in->n; j++) {
+        /* The whole value goes, except ops the cut made pending: a pending op has no value, and a witness may
+         * leave it out (so it may also be the one that took the value away). */
+        for (size_t j = 0; j < in->n && ok; j++) {
             value_of kj = value(in->type, &in->ops[j]);
-            if (kept[j] && kj.has && kj.nil == k.nil && kj.v == k.v) {
+            if (kept[j] && !made_pending[j] && kj.has && kj.nil == k.nil && kj.v == k.v) {
                 snprintf(why, len, "op %zu was removed, op %zu of the same value kept: not a whole value", i, j);
-                free(kept);
-                return false;
+                ok = false;
             }
         }
     }
+    /* Counters: each get kept is lowered by exactly the incs removed before it (not those the cut removed). */
+    for (size_t j = 0; ok && in->type == LF_TYPE_COUNTER && j < in->n; j++) {
+        if (!kept[j] || in->ops[j].method != LF_M_GET || in->ops[j].res_kind != LF_K_INT) continue;
+        int64_t lowered = 0;
+        for (i = 0; i < in->n; i++)
+            if (!kept[i] && in->ops[i].method == LF_M_INC && lf_precedes(&in->ops[i], &in->ops[j])) lowered++;
+        if (out->ops[out_of[j]].res != in->ops[j].res - lowered) {
+            snprintf(why, len, "get %zu returns %lld, recorded %lld with %lld incs before it removed", j,
+                     (long long)out->ops[out_of[j]].res, (long long)in->ops[j].res, (long long)lowered);
+            ok = false;
+        }
+    }
     free(kept);
+    free(made_pending);
+    free(out_of);
+    return ok;
+}
+
+/* The prefix of h made of the events stamped <= t (the minimiser's cut, restated): ops returned by then kept,
+ * ops called by then and returned later made pending, later ops dropped. */
+static void prefix_until(const lf_history *h, uint64_t t, lf_history *out) {
+    lf_history_init(out, h->type);
+    out->has_init = h->has_init;
+    out->init_kind = h->init_kind;
+    out->init = h->init;
+    for (size_t i = 0; i < h->n; i++) {
+        lf_op op = h->ops[i];
+        if (op.call > t) continue;
+        if (!lf_op_pending(&op) && op.ret > t) {
+            op.res_kind = LF_K_PENDING;
+            op.ret = op.res = 0;
+        }
+        lf_history_push(out, &op);
+    }
+}
+
+/* The verdict of the prefix of h just before the return stamped t (that return and every later event left
+ * out, so the ops returning at t are pending). */
+static lf_verdict before_return(const lf_history *h, uint64_t t) {
+    lf_history p;
+    prefix_until(h, t - 1, &p);
+    /* ops called at t (after the return at t in the event order? no: calls first) stay, pending */
+    for (size_t i = 0; i < h->n; i++)
+        if (h->ops[i].call == t) {
+            lf_op op = h->ops[i];
+            op.res_kind = LF_K_PENDING;
+            op.ret = op.res = 0;
+            lf_history_push(&p, &op);
+        }
+    lf_verdict v = brute(&p);
+    lf_history_free(&p);
+    return v;
+}
+
+/* The minimised history keeps the first impossible return of h, and it is its own first impossible return. */
+static bool keeps_first_bad(const lf_history *h, const lf_history *out, const lf_minimize_stats *st, char *why,
+                            size_t len) {
+    if (!st->first_bad) {
+        snprintf(why, len, "no first impossible return recorded");
+        return false;
+    }
+    uint64_t t = st->first_bad_stamp;
+    lf_history p;
+    prefix_until(h, t, &p);
+    lf_verdict at = brute(&p);
+    lf_history_free(&p);
+    if (at != LF_VIOLATION || before_return(h, t) != LF_LINEARIZABLE) {
+        snprintf(why, len, "the return at %llu is not the input's first impossible return", (unsigned long long)t);
+        return false;
+    }
+    bool there = false;
+    for (size_t i = 0; i < out->n; i++) there = there || (!lf_op_pending(&out->ops[i]) && out->ops[i].ret == t);
+    if (!there || before_return(out, t) != LF_LINEARIZABLE) {
+        snprintf(why, len, "the minimized history %s the return at %llu as its first impossible one",
+                 there ? "does not have" : "lost", (unsigned long long)t);
+        return false;
+    }
     return true;
 }
 
@@ -112,7 +259,7 @@ static const lf_type TYPES[] = {LF_TYPE_STACK, LF_TYPE_QUEUE,        LF_TYPE_PQU
                                 LF_TYPE_KV,    LF_TYPE_CAS_REGISTER, LF_TYPE_COUNTER, LF_TYPE_DEQUE};
 
 static void property_random(void) {
-    size_t tested = 0, in_ops = 0, out_ops = 0, suffixes = 0;
+    size_t tested = 0, in_ops = 0, out_ops = 0, suffixes = 0, first_bad_checked = 0;
     for (size_t ti = 0; ti < sizeof TYPES / sizeof TYPES[0]; ti++) {
         size_t tested_type = 0;
         for (uint64_t seed = 1; seed <= 400 && tested_type < 60; seed++) {
@@ -153,6 +300,11 @@ static void property_random(void) {
                 char why[256] = "";
                 CHECKF(sound_reduction(&h, &out, &st, why, sizeof why), "%s seed %llu cut %d: %s", lf_type_name(g.type),
                        (unsigned long long)g.seed, cut, why);
+                if (cut) {
+                    CHECKF(keeps_first_bad(&h, &out, &st, why, sizeof why), "%s seed %llu: %s", lf_type_name(g.type),
+                           (unsigned long long)g.seed, why);
+                    first_bad_checked++;
+                }
                 CHECK(out.n <= h.n && out.n > 0);
                 CHECK(st.complete);
                 if (!cut) CHECK(!st.cut && !st.suffix);
@@ -191,9 +343,11 @@ static void property_random(void) {
         }
         CHECKF(tested_type >= 20, "%s: only %zu violating histories tested", lf_type_name(TYPES[ti]), tested_type);
     }
-    printf("minimize property: %zu violating histories, %zu ops -> %zu ops (%.0f%%), %zu forced-state suffixes\n",
-           tested, in_ops, out_ops, in_ops ? 100.0 * (double)out_ops / (double)in_ops : 0, suffixes);
+    printf("minimize property: %zu violating histories, %zu ops -> %zu ops (%.0f%%), %zu forced-state suffixes, "
+           "%zu first impossible returns kept\n",
+           tested, in_ops, out_ops, in_ops ? 100.0 * (double)out_ops / (double)in_ops : 0, suffixes, first_bad_checked);
     CHECK(suffixes > 0);
+    CHECK(first_bad_checked == tested);
     /* Not a proof of minimality, but a minimiser that removes nothing would pass every check above. */
     CHECKF(out_ops * 10 < in_ops * 7, "the minimizer barely reduces: %zu -> %zu ops", in_ops, out_ops);
 }
@@ -224,12 +378,14 @@ static void never_fake_reasons(void) {
     size_t pushes = 0;
     for (size_t i = 0; i < out.n; i++) pushes += out.ops[i].method == LF_M_PUSH && out.ops[i].arg[0] == 5;
     CHECK(pushes == 1);
-    CHECK(st.values_dropped == 1);
+    /* value 6 goes with the cut at the second pop -> 5, the first impossible return */
+    CHECK(st.first_bad && st.first_bad_stamp == 7 && st.ops_cut == 2);
     lf_history_free(&out);
     lf_history_free(&h);
 }
 
-/* A counter's incs never go (no value projection), its gets may; a linearizable history comes back as is. */
+/* Counters: gets may go, and incs that every get orders, the gets after them lowered; a racing pair of incs
+ * stays; a get never goes below 0; a linearizable history comes back as is. */
 static void counter_and_linearizable(void) {
     lf_history h, out;
     lf_history_init(&h, LF_TYPE_COUNTER);
@@ -243,14 +399,69 @@ static void counter_and_linearizable(void) {
     o.cut_prefix = false;
     lf_minimize_stats st;
     CHECK(lf_minimize(&h, &o, &out, &st) == LF_VIOLATION);
-    size_t incs = 0, gets = 0;
-    for (size_t i = 0; i < out.n; i++) incs += out.ops[i].method == LF_M_INC, gets += out.ops[i].method == LF_M_GET;
-    CHECKF(incs == 2 && gets == 1, "incs %zu gets %zu", incs, gets);
+    /* the incs do not overlap: one goes, the get is lowered to 0, and the other stays (0 is the floor) */
+    CHECKF(out.n == 2 && out.ops[0].method == LF_M_INC && out.ops[1].method == LF_M_GET && out.ops[1].res == 0,
+           "kept %zu ops", out.n);
+    CHECK(st.incs_dropped == 1);
     lf_history_free(&out);
+
+    /* racing incs: inc || inc, then 3 more incs, get -> 4: a lost update; the racing pair and the get stay,
+     * get -> 1 */
+    lf_history r;
+    lf_history_init(&r, LF_TYPE_COUNTER);
+    push_op(&r, 0, 1, 4, LF_M_INC, 0, LF_K_NONE, 0);
+    push_op(&r, 1, 2, 3, LF_M_INC, 0, LF_K_NONE, 0);
+    push_op(&r, 1, 5, 6, LF_M_INC, 0, LF_K_NONE, 0);
+    push_op(&r, 0, 7, 8, LF_M_INC, 0, LF_K_NONE, 0);
+    push_op(&r, 1, 9, 10, LF_M_INC, 0, LF_K_NONE, 0);
+    push_op(&r, 2, 11, 12, LF_M_GET, 0, LF_K_INT, 4);
+    o.cut_prefix = true;
+    CHECK(lf_minimize(&r, &o, &out, &st) == LF_VIOLATION);
+    CHECKF(out.n == 3 && out.ops[0].call == 1 && out.ops[1].call == 2 && out.ops[2].method == LF_M_GET &&
+               out.ops[2].res == 1,
+           "kept %zu ops", out.n);
+    CHECK(st.first_bad && st.first_bad_stamp == 12 && st.lost_update && st.lost_update_dropped == 3);
+    lf_history_free(&out);
+    /* a count too high is no lost update: incs go by the shift only, the racing pair stays (get -> 9 after 5
+     * incs: lowered by the 3 others to 6) */
+    r.ops[5].res = 9;
+    CHECK(lf_minimize(&r, &o, &out, &st) == LF_VIOLATION);
+    CHECKF(!st.lost_update && out.n == 3 && out.ops[2].res == 6 && st.incs_dropped == 3, "kept %zu ops", out.n);
+    lf_history_free(&out);
+    r.ops[5].res = 4;
+    o.shift_counters = false; /* the incs stay without the shift */
+    CHECK(lf_minimize(&r, &o, &out, &st) == LF_VIOLATION);
+    CHECK(out.n == 6 && st.incs_dropped == 0);
+    lf_history_free(&out);
+    lf_history_free(&r);
 
     h.n = 2; /* inc || get -> 0: linearizable */
     CHECK(lf_minimize(&h, &o, &out, &st) == LF_LINEARIZABLE);
     CHECK(out.n == 2 && same_op(&out.ops[0], &h.ops[0]) && same_op(&out.ops[1], &h.ops[1]));
+    lf_history_free(&out);
+    lf_history_free(&h);
+}
+
+/* The bug, not a consequence: a dequeue that observed a never-enqueued value, later a drain that finds the
+ * queue empty although a value is in it. Both are violations on their own; the minimised history must keep
+ * the first one (issue 13: it used to end as `enq 407; deq -> empty`). */
+static void keeps_the_first_bad_result(void) {
+    lf_history h, out;
+    lf_history_init(&h, LF_TYPE_QUEUE);
+    push_op(&h, 0, 1, 4, LF_M_ENQ, 407, LF_K_NONE, 0);
+    push_op(&h, 1, 2, 5, LF_M_DEQ, 0, LF_K_INT, 0); /* 0 was never enqueued: the bug */
+    push_op(&h, 0, 6, 7, LF_M_ENQ, 408, LF_K_NONE, 0);
+    push_op(&h, 1, 8, 9, LF_M_DEQ, 0, LF_K_INT, 408);
+    push_op(&h, 2, 10, 11, LF_M_DEQ, 0, LF_K_EMPTY, 0); /* drain: 407 is missing (a consequence) */
+    lf_minimize_options o;
+    lf_minimize_options_default(&o);
+    lf_minimize_stats st;
+    CHECK(lf_minimize(&h, &o, &out, &st) == LF_VIOLATION);
+    CHECK(st.first_bad && st.first_bad_stamp == 5);
+    bool has_bad = false;
+    for (size_t i = 0; i < out.n; i++) has_bad |= out.ops[i].method == LF_M_DEQ && out.ops[i].res_kind == LF_K_INT &&
+                                                 out.ops[i].res == 0 && out.ops[i].ret == 5;
+    CHECKF(has_bad && out.n == 1, "kept %zu ops", out.n);
     lf_history_free(&out);
     lf_history_free(&h);
 }
@@ -271,11 +482,14 @@ static void budget_is_sound(void) {
         lf_minimize_options o;
         lf_minimize_options_default(&o);
         o.max_checks = 5;
+        o.check.timeout_s = 0.2; /* the prefixes of these 400-op histories have many pending ops: a long search */
         lf_minimize_stats st;
         if (lf_minimize(&h, &o, &out, &st) == LF_VIOLATION) {
             lf_result r;
             lf_result_init(&r);
-            lf_check(&out, &o.check, &r);
+            lf_check_options co = o.check;
+            co.timeout_s = 60; /* the minimizer's short budget could run out here on a loaded machine */
+            lf_check(&out, &co, &r);
             CHECK(r.verdict == LF_VIOLATION);
             CHECK(st.checks <= 5);
             stopped += !st.complete;
@@ -291,6 +505,7 @@ int main(void) {
     property_random();
     never_fake_reasons();
     counter_and_linearizable();
+    keeps_the_first_bad_result();
     budget_is_sound();
     TEST_DONE();
 }

@@ -1,9 +1,11 @@
-/* Tests of triage (engines/corpus/triage.c) and of isolated replays (fuzz/testcase/replay.c): file names are
- * classified as libFuzzer writes them; directories are walked in order; hand-made violations with identical
- * signatures group together and different shapes, methods, adapters or claims do not; the committed
- * known-buggy adapters' entries keep the bucket they were saved with and group with a re-capture of their
- * own history; a crash input with an entry's workload counts once; replays of crashing, hanging, buggy and
- * correct adapters come back as CRASHED, STUCK, VIOLATION (with a complete entry) and CLEAN. */
+/* Tests of triage (fuzz/corpus/triage.c) and of isolated replays (fuzz/testcase/replay.c): file names are
+ * classified as libFuzzer writes them; directories are walked in order; hand-made violations group by
+ * adapter (one line per bug, its variants counted) unless a confirmed root cause tells them apart, and by
+ * canonical form, bucket or shape when asked; the committed known-buggy adapters' entries keep the bucket they
+ * were saved with and group with a re-capture of their own history; many violations of every known-buggy
+ * adapter, from two independent series of runs, give one group per adapter with the same signature both
+ * times and in any order; a crash input with an entry's workload counts once; replays of crashing, hanging,
+ * buggy and correct adapters come back as CRASHED, STUCK, VIOLATION (with a complete entry) and CLEAN. */
 #include <dirent.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -18,7 +20,9 @@
 #include "corpus/triage.h"
 #include "linfuzz/format.h"
 #include "test_util.h"
+#include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
+#include "corpus/rootcause.h"
 #include "testcase/replay.h"
 
 #define CORPUS_DIR LINFUZZ_TEST_DATA "/../../corpus"
@@ -141,27 +145,36 @@ static void grouping(void) {
         for (int i = 0; i < 7; i++) CHECK(lf_triage_add_violation(&t, names[i], false, &e[i], NULL) == i);
         CHECK(lf_triage_group_all(&t));
         const lf_triage_group *twice = group_of(&t, 0), *lifo = group_of(&t, 2), *other = group_of(&t, 3);
-        const lf_triage_group *lost2 = group_of(&t, 4), *lost3 = group_of(&t, 5);
-        CHECK(twice && twice == group_of(&t, 1) && twice == group_of(&t, 6));
-        CHECK(twice && twice->count == 3 && twice->category == LF_TRIAGE_KNOWN_BUG);
-        CHECK(twice && !strcmp(twice->first_seen, "2020-01-02T03:04:05Z"));
-        CHECK(twice && twice->smallest == 0); /* 3 ops: TWICE_A (TWICE_B's extra push is dropped: also 3; a first) */
+        const lf_triage_group *twice_b = group_of(&t, 1), *lost2 = group_of(&t, 4), *lost3 = group_of(&t, 5);
+        CHECK(twice_b && twice_b == group_of(&t, 6));
+        CHECK(twice && twice->category == LF_TRIAGE_KNOWN_BUG);
+        CHECK(twice_b && !strcmp(twice_b->first_seen, "2020-01-02T03:04:05Z"));
         CHECK(other && other != twice && other->category == LF_TRIAGE_BUG && !strcmp(other->adapter, "stack_y"));
         CHECK(t.n_groups > 0 && &t.groups[0] == other); /* BUG before KNOWN_BUG */
-        if (by == LF_TRIAGE_BY_SHAPE) {
-            CHECK(lifo && lifo != twice); /* another shape */
-            CHECK(lost2 && lost2 == lost3 && !strcmp(lost2->label, "counter LOST_UPDATE"));
-            CHECK(t.n_groups == 4);
-        } else if (by == LF_TRIAGE_BY_BUCKET) {
-            CHECK(lifo && lifo != twice);
-            CHECK(lost2 && lost3 && lost2 != lost3); /* inc*2 and inc*3 are two buckets */
-            CHECK(twice && !strcmp(twice->id, lf_entry_meta(&e[0], "bucket")));
+        /* the counters' minimized histories are the same, renamed: inc on one thread, then get -> 0 on another */
+        CHECK(lost2 && lost2 == lost3 && lost2->count == 2 && lost2->n_variants == 1);
+        CHECKF(!strcmp(t.items[4].variant, "counter: t0 [0,1] inc; t1 [2,3] get -> 0!"), "variant '%s'",
+               t.items[4].variant);
+        if (by == LF_TRIAGE_BY_SIGNATURE) {
+            /* one adapter, one bug: whatever the histories look like, one line, with its variants */
+            CHECK(twice && twice == twice_b && twice == lifo && twice->count == 4 && twice->n_variants == 3);
+            CHECKF(twice && !strcmp(twice->label, "stack, no root cause"), "label '%s'", twice ? twice->label : "");
+            CHECK(twice && twice->smallest == 0); /* 3 ops each: TWICE_A is first */
+            CHECK(twice && !strcmp(twice->first_seen, "2020-01-02T03:04:05Z"));
+            CHECK(t.n_groups == 3);
+        } else if (by == LF_TRIAGE_BY_VARIANT) {
+            /* TWICE_A's push and first pop are on one thread, TWICE_B's push and second pop: two variants */
+            CHECK(twice && twice != twice_b && lifo != twice && lifo != twice_b && twice->count == 1);
+            CHECKF(twice && !strcmp(twice->label, "stack: t0 [0,1] push v1; t0 [2,3] pop -> v1; t1 [4,5] pop -> v1!"),
+                   "label '%s'", twice ? twice->label : "");
             CHECK(t.n_groups == 5);
+        } else if (by == LF_TRIAGE_BY_BUCKET) {
+            CHECK(twice && twice == twice_b && lifo != twice && twice->count == 3);
+            CHECK(twice && !strcmp(twice->id, lf_entry_meta(&e[0], "bucket")));
+            CHECK(t.n_groups == 4);
         } else {
-            CHECK(lifo && lifo != twice);
-            CHECK(lost2 && lost2 == lost3 && lost2->count == 2); /* the same set of methods */
-            CHECKF(twice && !strcmp(twice->label, "stack VALUE_RETURNED_TWICE push,pop"), "label '%s'",
-                   twice ? twice->label : "");
+            CHECK(twice && twice == twice_b && lifo != twice);
+            CHECK(lost2 && !strcmp(lost2->label, "counter LOST_UPDATE"));
             CHECK(t.n_groups == 4);
         }
         for (size_t i = 0; i < t.n_items; i++) CHECK(!t.items[i].bucket_differs);
@@ -185,11 +198,11 @@ static void grouping(void) {
                               10) == 4);
     CHECK(lf_triage_add_error(&t, "dir/corrupt.lfz", "dir/corrupt.lfz: bad", false));
     CHECK(lf_triage_group_all(&t));
-    CHECK(t.n_groups == 4 && t.n_errors == 1);
+    CHECK(t.n_groups == 3 && t.n_errors == 1);
     const lf_triage_group *g0 = group_of(&t, 0);
-    CHECK(g0 && g0 == group_of(&t, 2) && g0->count == 1 && g0->n_items == 2);
+    CHECK(g0 && g0 == group_of(&t, 2) && g0 == group_of(&t, 1) && g0->count == 2 && g0->n_items == 3);
     CHECK(t.items[2].duplicate_of == 0 && t.items[2].is_input && !strcmp(t.items[2].example, "dir/a.lfz"));
-    CHECK(t.n_groups == 4 && t.groups[0].category == LF_TRIAGE_CRASH && t.groups[1].category == LF_TRIAGE_NOT_REPRODUCED);
+    CHECK(t.n_groups == 3 && t.groups[0].category == LF_TRIAGE_CRASH && t.groups[1].category == LF_TRIAGE_NOT_REPRODUCED);
     CHECK(lf_triage_category_unexpected(LF_TRIAGE_CRASH) && !lf_triage_category_unexpected(LF_TRIAGE_KNOWN_BUG));
 
     /* reproduce commands: the entry when there is one, else the fuzz target on the input; quoted paths */
@@ -259,6 +272,216 @@ static void committed_entries(void) {
     CHECKF(t.n_groups == n, "%zu groups for %zu entries", t.n_groups, n); /* one adapter each: one group each */
     for (size_t g = 0; g < t.n_groups; g++) CHECK(t.groups[g].count == 2);
     lf_triage_free(&t);
+}
+
+/* ---- root causes take precedence ---- */
+
+static void root_causes(void) {
+    lf_violation_entry e[4];
+    capture_text(&e[0], "stack_x", false, TWICE_A);
+    capture_text(&e[1], "stack_x", false, LIFO);
+    capture_text(&e[2], "stack_x", false, TWICE_B);
+    capture_text(&e[3], "stack_x", false, TWICE_A);
+    static const char *const src[] = {"    long v = atomic_load(&s->slot[i]);", "    atomic_store(&s->slot[i], 0);"};
+    lf_report_cause pop = {.rank = 1, .summary = "pop() stack.c:41-42 must be atomic", .file = "adapters/stack.c",
+                           .line_lo = 41, .line_hi = 42, .function = "pop", .source = src, .n_source = 2,
+                           .forbids = 37, .passing = 200, .validated = true, .schedules = 5000, .violations = 0};
+    lf_report_cause push = pop;
+    push.summary = "push() stack.c:20-21 must be atomic";
+    push.line_lo = 20;
+    push.line_hi = 21;
+    push.function = "push";
+    lf_report_cause unconfirmed = pop;
+    unconfirmed.violations = 3; /* validated, but violations remained: not a cause */
+    lf_report_cause both[2] = {unconfirmed, push};
+    both[0].rank = 1;
+    both[1].rank = 2;
+    e[0].rootcause = lf_rootcause_format(&pop, 1);
+    e[1].rootcause = lf_rootcause_format(&pop, 1);       /* another history, the same region: one bug */
+    e[2].rootcause = lf_rootcause_format(both, 2);       /* the best confirmed one is push: another bug */
+    e[3].rootcause = lf_rootcause_format(&unconfirmed, 1); /* nothing confirmed: grouped by the history */
+    CHECK(e[0].rootcause && e[1].rootcause && e[2].rootcause && e[3].rootcause);
+    lf_triage t;
+    lf_triage_init(&t, LF_TRIAGE_BY_SIGNATURE);
+    for (int i = 0; i < 4; i++) CHECK(lf_triage_add_violation(&t, "x.lfz", false, &e[i], NULL) == i);
+    CHECK(lf_triage_group_all(&t));
+    CHECKF(t.n_groups == 3, "%zu groups", t.n_groups);
+    const lf_triage_group *g0 = group_of(&t, 0), *g2 = group_of(&t, 2), *g3 = group_of(&t, 3);
+    CHECK(g0 && g0 == group_of(&t, 1) && g0->count == 2 && g0->n_variants == 2);
+    CHECKF(g0 && !strcmp(g0->label, "stack, root cause: region adapters/stack.c:41-42"), "'%s'", g0 ? g0->label : "");
+    CHECKF(g2 && g2 != g0 && !strcmp(g2->label, "stack, root cause: region adapters/stack.c:20-21"), "'%s'",
+           g2 ? g2->label : "");
+    CHECKF(g3 && g3 != g0 && g3 != g2 && !strcmp(g3->label, "stack, no root cause"), "'%s'", g3 ? g3->label : "");
+    lf_triage_free(&t);
+
+    /* an exclusion names its methods in a fixed order */
+    lf_report_cause ex = {.rank = 1, .exclusion = true, .summary = "pop must not overlap push",
+                          .methods = {"push", "pop"}, .validated = true, .schedules = 100};
+    char *text = lf_rootcause_format(&ex, 1);
+    lf_rootcause rc;
+    char err[256], key[128];
+    CHECK(text && lf_rootcause_parse(text, strlen(text), &rc, err, sizeof err) == LF_OK);
+    CHECK(lf_rootcause_signature(&rc, key, sizeof key) && !strcmp(key, "exclusion pop||push"));
+    lf_rootcause_free(&rc);
+    free(text);
+    for (int i = 0; i < 4; i++) lf_entry_free(&e[i]);
+}
+
+/* ---- one group per bug, the same in every run ---- */
+
+#define PER_ADAPTER 3
+
+/* Up to `want` violations of adapter a on the fuzz case `workload`, each captured as a fuzz target would,
+ * from runs first_run, first_run + 1, ... (each run has its own perturbation seeds). Returns how many. */
+static size_t violations_of(const lf_adapter *a, const uint8_t *workload, size_t len, unsigned first_run, size_t want,
+                            lf_violation_entry *out) {
+    lf_method ms[LF_M_COUNT];
+    lf_fuzz_case c;
+    lf_fuzz_case_decode(workload, len, lf_fuzz_case_methods(a, ms), &c);
+    lf_fc_plan plan;
+    lf_fc_executor x;
+    size_t got = 0;
+    if (!lf_fc_plan_build(&plan, &c, a)) return 0;
+    if (!lf_fc_executor_init(&x, LF_CLOCK_TICKET)) {
+        lf_fc_plan_free(&plan);
+        return 0;
+    }
+    lf_check_options co;
+    lf_check_options_default(&co);
+    lf_history h;
+    lf_history_init(&h, a->type);
+    for (unsigned r = first_run; r < first_run + 2000 && got < want; r++) {
+        if (!lf_fc_execute(&x, &plan, r, &h)) break;
+        lf_result res;
+        lf_result_init(&res);
+        lf_check(&h, &co, &res);
+        if (res.verdict == LF_VIOLATION) {
+            char err[512];
+            lf_capture_input in = {.adapter = a->name, .expected_linearizable = a->linearizable,
+                                   .origin = "test_triage", .workload_format = LF_FUZZ_CASE_FORMAT,
+                                   .workload = workload, .workload_len = len, .full = &h, .has_serial = true,
+                                   .serial_thread = c.threads};
+            CHECKF(lf_capture_violation(&in, &out[got], err, sizeof err) == LF_OK, "%s: %s", a->name, err);
+            got++;
+        }
+        lf_result_free(&res);
+    }
+    lf_history_free(&h);
+    lf_fc_executor_free(&x);
+    lf_fc_plan_free(&plan);
+    return got;
+}
+
+typedef struct group_key {
+    char adapter[64], id[17], label[128];
+    size_t count;
+} group_key;
+
+static int cmp_group_key(const void *pa, const void *pb) {
+    return strcmp(((const group_key *)pa)->adapter, ((const group_key *)pb)->adapter);
+}
+
+/* Triages n entries in the order given by perm; the groups, sorted by adapter, go to keys. */
+static size_t triage_keys(lf_violation_entry *const *entries, const size_t *perm, size_t n, group_key *keys) {
+    lf_triage t;
+    lf_triage_init(&t, LF_TRIAGE_BY_SIGNATURE);
+    for (size_t i = 0; i < n; i++) CHECK(lf_triage_add_violation(&t, "e.lfz", false, entries[perm[i]], NULL) >= 0);
+    CHECK(lf_triage_group_all(&t));
+    size_t ng = t.n_groups;
+    for (size_t g = 0; g < ng; g++) {
+        snprintf(keys[g].adapter, sizeof keys[g].adapter, "%s", t.groups[g].adapter);
+        memcpy(keys[g].id, t.groups[g].id, sizeof keys[g].id);
+        snprintf(keys[g].label, sizeof keys[g].label, "%s", t.groups[g].label);
+        keys[g].count = t.groups[g].count;
+        /* every item of the group is the group's adapter's */
+        for (size_t k = 0; k < t.groups[g].n_items; k++)
+            CHECK(!strcmp(t.items[t.groups[g].items[k]].adapter, t.groups[g].adapter));
+    }
+    lf_triage_free(&t);
+    qsort(keys, ng, sizeof *keys, cmp_group_key);
+    return ng;
+}
+
+static void one_group_per_bug(void) {
+    static const char *const buggy[] = {"k1_counter_lost_update", "k3_trylock_queue", "k4_reread_cas_register",
+                                        "ms_queue_lost_tail", "r1_afek_stack_no_swap", "r2_rwlock_list_add",
+                                        "r2_rwlock_list_remove", "r3_optimistic_list_add", "r3_optimistic_list_remove",
+                                        "scal_k_fifo", "scal_k_stack", "treiber_aba"};
+    enum { N_BUGGY = sizeof buggy / sizeof buggy[0] };
+    static lf_violation_entry series[2][N_BUGGY * PER_ADAPTER];
+    lf_violation_entry *all[2][N_BUGGY * PER_ADAPTER];
+    size_t n[2] = {0, 0}, variants = 0;
+    char dir[1024], path[2048];
+    for (size_t b = 0; b < N_BUGGY; b++) {
+        const lf_adapter *a = lf_adapter_find(buggy[b]);
+        CHECKF(a != NULL, "no adapter %s", buggy[b]);
+        /* two independent series of runs of its seed inputs (which perturb the schedule): different runs,
+         * different histories. k4's seeds violate about once in a thousand runs: it starts with a case of a
+         * campaign's entry that does about once in twenty (threads=4 rounds=17 keys=3, heavy perturbation). */
+        snprintf(dir, sizeof dir, "%s/%s/seeds", CORPUS_DIR, buggy[b]);
+        for (int s = 0; s < 2 && a; s++) {
+            size_t got = 0;
+            if (!strcmp(buggy[b], "k4_reread_cas_register")) {
+                /* methods: 0 write, 1 read, 2 cas */
+                lf_fuzz_case k4 = {.threads = 4, .rounds = 17, .repeats = 15, .key_domain = 3, .drain = true,
+                                   .perturb = {.point_chance = 512, .gap_chance = 128, .spin_max = 300,
+                                               .yield_share = 160},
+                                   .seed = 1592590337, .body_len = {4, 5, 4, 4}};
+                static const lf_fc_call bodies[4][5] = {{{0, 6}, {0, 0}, {2, 1}, {0, 0}},
+                                                        {{1, 20}, {1, 7}, {2, 10}, {0, 13}, {1, 16}},
+                                                        {{2, 12}, {0, 17}, {1, 20}, {2, 23}},
+                                                        {{0, 21}, {1, 24}, {2, 27}, {0, 30}}};
+                for (int t = 0; t < 4; t++) memcpy(k4.body[t], bodies[t], sizeof bodies[t]);
+                lf_fuzz_case_normalize(&k4, 3);
+                uint8_t bytes[LF_FC_MAX_ENCODED];
+                size_t len = lf_fuzz_case_encode(&k4, bytes);
+                got += violations_of(a, bytes, len, (unsigned)s * 5000, PER_ADAPTER, &series[s][n[s]]);
+            }
+            DIR *d = opendir(dir);
+            struct dirent *de;
+            while (d && got < PER_ADAPTER && (de = readdir(d)) != NULL) {
+                if (de->d_name[0] == '.') continue;
+                snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+                uint8_t seed[LF_FC_MAX_ENCODED + 64];
+                FILE *f = fopen(path, "rb");
+                size_t len = f ? fread(seed, 1, sizeof seed, f) : 0;
+                if (f) fclose(f);
+                got += violations_of(a, seed, len, (unsigned)s * 5000, PER_ADAPTER - got, &series[s][n[s] + got]);
+            }
+            if (d) closedir(d);
+            CHECKF(got >= 2, "%s: %zu violations in series %d", buggy[b], got, s);
+            for (size_t k = 0; k < got; k++) all[s][n[s] + k] = &series[s][n[s] + k];
+            n[s] += got;
+        }
+    }
+    group_key keys[4][N_BUGGY * PER_ADAPTER];
+    size_t perm[N_BUGGY * PER_ADAPTER], ng[4];
+    for (int s = 0; s < 2; s++) {
+        for (size_t i = 0; i < n[s]; i++) perm[i] = i;
+        ng[2 * s] = triage_keys(all[s], perm, n[s], keys[2 * s]);
+        for (size_t i = 0; i < n[s]; i++) perm[i] = n[s] - 1 - i; /* the same findings, read in reverse */
+        ng[2 * s + 1] = triage_keys(all[s], perm, n[s], keys[2 * s + 1]);
+    }
+    /* one group per adapter (each has one known bug), the same signature in both series and both orders */
+    for (int v = 0; v < 4; v++) CHECKF(ng[v] == N_BUGGY, "view %d: %zu groups for %d buggy adapters", v, ng[v], N_BUGGY);
+    for (int v = 1; v < 4; v++)
+        for (size_t g = 0; g < N_BUGGY && ng[v] == N_BUGGY && ng[0] == N_BUGGY; g++)
+            CHECKF(!strcmp(keys[v][g].adapter, keys[0][g].adapter) && !strcmp(keys[v][g].id, keys[0][g].id) &&
+                       !strcmp(keys[v][g].label, keys[0][g].label),
+                   "%s: signature %s '%s' vs %s '%s'", keys[0][g].adapter, keys[0][g].id, keys[0][g].label,
+                   keys[v][g].id, keys[v][g].label);
+    /* ... while the histories differ: there are more variants than adapters (the signature does not hide them) */
+    lf_triage t;
+    lf_triage_init(&t, LF_TRIAGE_BY_VARIANT);
+    for (size_t i = 0; i < n[0]; i++) lf_triage_add_violation(&t, "e.lfz", false, all[0][i], NULL);
+    CHECK(lf_triage_group_all(&t));
+    variants = t.n_groups;
+    lf_triage_free(&t);
+    CHECKF(variants > N_BUGGY, "%zu variants", variants);
+    printf("one group per bug: %zu and %zu violations of %d buggy adapters, %zu/%zu/%zu/%zu groups; %zu variants\n",
+           n[0], n[1], N_BUGGY, ng[0], ng[1], ng[2], ng[3], variants);
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < n[s]; i++) lf_entry_free(&series[s][i]);
 }
 
 /* ---- isolated replays ---- */
@@ -366,6 +589,8 @@ int main(void) {
     collect();
     grouping();
     committed_entries();
+    root_causes();
+    one_group_per_bug();
     replays();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -1,13 +1,24 @@
 /* Michael-Scott lock-free queue (PODC 1996): a linked list with a dummy head node; enqueue links at the tail
- * with CAS on tail->next and then swings tail, and every operation helps a lagging tail forward.
+ * with CAS on tail->next and then swings tail, and every operation helps a lagging tail forward. Two adapters
+ * share this code: ms_queue (the algorithm) and its known-buggy twin ms_queue_lost_tail.
+ *
+ * Bug (ms_queue_lost_tail): after linking its node, enqueue swings the tail with a plain store instead of
+ * CAS(tail, t, node), and dequeue decides emptiness from head == tail. A delayed enqueuer E1 links n1, then
+ * sleeps before its swing. E2 helps the tail to n1, links n2, swings the tail to n2 and returns. E1 wakes and
+ * stores tail = n1: the tail moves BACKWARDS over n2 and E2's swing is lost. Enqueuers still help the tail
+ * forward, so nothing breaks for them; but a dequeue that trusts head == tail (as many MS derivatives do,
+ * which is only safe while the tail never moves backwards) answers empty once n1 is dequeued, although E2's
+ * completed enqueue of n2 is still in the queue.
  *
  * Memory reclamation: nodes come from a per-object arena and are never reused during a run, which gives the
- * algorithm the type-stable, ABA-free memory it assumes (the paper uses counted pointers instead). */
+ * algorithm the type-stable, ABA-free memory it assumes (the paper uses counted pointers instead); so the
+ * twin has no ABA and no crash either: only the lost swing. */
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "linfuzz/adapter.h"
 #include "common/arena.h"
+#include "common/variants.h"
+#include "linfuzz/adapter.h"
 
 typedef struct ms_node {
     _Atomic(struct ms_node *) next;
@@ -18,19 +29,23 @@ typedef struct ms_queue {
     _Atomic(ms_node *) head; /* the dummy: the first value is head->next->value */
     char pad[64];            /* keep enqueuers' and dequeuers' hot words on separate cache lines */
     _Atomic(ms_node *) tail;
+    bool lost_tail; /* the bug: blind tail swing, emptiness from head == tail */
     lf_arena nodes;
 } ms_queue;
 
-static void *ms_create(size_t max_ops) {
+static void *create_with(size_t max_ops, bool lost_tail) {
     (void)max_ops;
     ms_queue *q = malloc(sizeof *q);
     if (!q) return NULL;
+    q->lost_tail = lost_tail;
     lf_arena_init(&q->nodes, sizeof(ms_node));
     ms_node *dummy = lf_arena_alloc(&q->nodes);
     atomic_init(&q->head, dummy);
     atomic_init(&q->tail, dummy);
     return q;
 }
+LF_VARIANT_CREATE(ms_create, create_with, false)
+LF_VARIANT_CREATE(lost_tail_create, create_with, true)
 
 static void ms_destroy(void *obj) {
     ms_queue *q = obj;
@@ -47,16 +62,17 @@ static void ms_enqueue(ms_queue *q, int64_t v) {
         LF_YIELD();
         if (tail != atomic_load_explicit(&q->tail, memory_order_acquire)) continue;
         if (next) { /* tail lags behind the last node: help it forward, then retry */
-            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, memory_order_release,
-                                                    memory_order_relaxed);
+            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, memory_order_release, memory_order_relaxed);
             continue;
         }
         ms_node *expected = NULL;
         if (atomic_compare_exchange_strong_explicit(&tail->next, &expected, n, memory_order_release,
                                                     memory_order_relaxed)) {
             LF_YIELD(); /* the window in which tail lags and others must help */
-            atomic_compare_exchange_strong_explicit(&q->tail, &tail, n, memory_order_release,
-                                                    memory_order_relaxed);
+            if (q->lost_tail)
+                atomic_store_explicit(&q->tail, n, memory_order_release); /* THE BUG: can move the tail back */
+            else
+                atomic_compare_exchange_strong_explicit(&q->tail, &tail, n, memory_order_release, memory_order_relaxed);
             return;
         }
     }
@@ -69,6 +85,7 @@ static lf_kind ms_dequeue(ms_queue *q, bool remove, int64_t *value) {
         ms_node *next = atomic_load_explicit(&head->next, memory_order_acquire);
         LF_YIELD();
         if (head != atomic_load_explicit(&q->head, memory_order_acquire)) continue;
+        if (head == tail && q->lost_tail) return LF_K_EMPTY; /* THE BUG: trusts a tail that can move back */
         if (!next) return LF_K_EMPTY; /* head->next is NULL: the queue was empty when it was read */
         if (!remove) {
             /* head->next never changes once set, so next was the front while head was still head. */
@@ -76,8 +93,7 @@ static lf_kind ms_dequeue(ms_queue *q, bool remove, int64_t *value) {
             return LF_K_INT;
         }
         if (head == tail) { /* non-empty but tail lags: help before dequeuing past it */
-            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, memory_order_release,
-                                                    memory_order_relaxed);
+            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, memory_order_release, memory_order_relaxed);
             continue;
         }
         int64_t v = next->value;
@@ -98,14 +114,11 @@ static lf_kind ms_op(void *obj, lf_method m, const int64_t *args, int64_t *value
     return ms_dequeue(q, m == LF_M_DEQ, value);
 }
 
-const lf_adapter lf_adapter_ms_queue = {
-    .name = "ms_queue",
-    .summary = "Michael-Scott lock-free queue with tail helping, nodes never reused during a run",
-    .type = LF_TYPE_QUEUE,
-    .linearizable = true,
-    .methods = LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ) | LF_METHOD_BIT(LF_M_PEEK),
-    .create = ms_create,
-    .destroy = ms_destroy,
-    .op = ms_op,
-};
-LF_REGISTER_ADAPTER(lf_adapter_ms_queue);
+#define ENQ_DEQ (LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ))
+
+LF_DEFINE_ADAPTER(ms_queue, LF_TYPE_QUEUE, true, ENQ_DEQ | LF_METHOD_BIT(LF_M_PEEK), ms_create, ms_destroy, ms_op,
+                  "Michael-Scott lock-free queue with tail helping, nodes never reused during a run");
+
+/* no peek: the twin's seeds and committed entries were made for enq and deq only */
+LF_DEFINE_ADAPTER(ms_queue_lost_tail, LF_TYPE_QUEUE, false, ENQ_DEQ, lost_tail_create, ms_destroy, ms_op,
+                  "Michael-Scott queue whose tail swing is a blind store (tail moves back; deq trusts head == tail)");

@@ -1,0 +1,18 @@
+/* The HTML page of a violation entry (`linfuzz show --html`, ci/fuzz.sh): engines/report's page
+ * (lf_report_html_write) filled from the entry: its histories, first impossible return, serial part and root
+ * causes, a header of its metadata, and the commands that reproduce it. docs/fuzzing.md, "The HTML page". */
+#ifndef LINFUZZ_ENTRY_HTML_H
+#define LINFUZZ_ENTRY_HTML_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "corpus/entry.h"
+
+/* Writes e's page to f. path is the entry's file (named in the page and in the commands), bin the directory
+ * prefix of the programs in the commands ("build/bin/", or "" for the PATH). LF_ERR_IO when writing failed,
+ * LF_ERR_NOMEM when memory ran out (message in err). */
+lf_status lf_entry_write_html(FILE *f, const lf_violation_entry *e, const char *path, const char *bin, char *err,
+                              size_t errlen);
+
+#endif
