@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of the complete search on the hard frontier (docs/wgl.md, "The frontier sweep"): histories with
+# Benchmark of the complete search on the hard frontier (docs/frontier.md): histories with
 # repeated values at high concurrency, decided by `linfuzz check` (the default engine: monitor when
 # unambiguous, else WGL, the beam prover, the frontier sweep beside WGL). Not a test: prints markdown tables
 # of whole-process wall times (parsing included).
@@ -14,23 +14,33 @@
 #     doing read / write / cas on one register with values 0..4, 10% of the ops crash (pending, and the
 #     client comes back under a new process id), 500 ops; half with 1 corrupted result.
 #
-# Usage: ci/bench_frontier.sh [parts...]   (parts: 1 2 3; default all)
-# Env: BUILD (default build), LIMIT (seconds, default 10), SEEDS (default 3 for part 1, 10 for parts 2-3),
-#      PORCUPINE: path of a porcupine driver run as `$PORCUPINE -timeout <LIMIT>s FILE.hist`, printing
-#      linearizable / violation / unknown first on stdout; its column is shown beside linfuzz's. This script
-#      never builds it (build it in scratch space; never commit it).
+# Usage: ci/bench_frontier.sh [PART...]   (PART: 1, 2 or 3; default all three)
+# Env: LINFUZZ_BUILD_DIR (default build), LIMIT (seconds, default 10), SEEDS (default 3 for part 1, 10 for
+#      parts 2-3), PORCUPINE: path of a porcupine driver run as `$PORCUPINE -timeout <LIMIT>s FILE.hist`,
+#      printing linearizable / violation / unknown first on stdout; its columns are shown beside linfuzz's.
+#      This script never builds it (build it in scratch space; never commit it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
+source ci/lib.sh
+ci_help "$@"
+for p in "$@"; do
+  case $p in
+    1 | 2 | 3) ;;
+    *) ci_die "unexpected argument '$p' (parts are 1, 2 and 3; --help says what they are)" ;;
+  esac
+done
+BUILD=${LINFUZZ_BUILD_DIR:-build}
 LIMIT=${LIMIT:-10}
+ci_seconds LIMIT "$LIMIT"
+[ -z "${SEEDS:-}" ] || ci_count SEEDS "$SEEDS"
 PORCUPINE=${PORCUPINE:-}
-[ -x "$BUILD/bin/linfuzz" ] || bash ci/build.sh "$BUILD" >/dev/null
+[ -z "$PORCUPINE" ] || [ -x "$PORCUPINE" ] || ci_die "PORCUPINE='$PORCUPINE' is not an executable"
+ci_use_build "$BUILD" linfuzz
+progress_start "$CI_SCRIPT"
 LF="$BUILD/bin/linfuzz"
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 PARTS=${*:-1 2 3}
-
-median() { sort -g | awk '{a[NR]=$1} END {if (NR == 0) print "-"; else print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 # run_lf FILE: prints "<verdict> <seconds>" (unknown past LIMIT: the budget is LIMIT, the clock is the judge).
 run_lf() {
@@ -57,6 +67,7 @@ largest() { # largest TOOL TYPE CLIENTS: the largest size of which every seed is
   for n in 100 200 500 1000 2000 5000 10000 20000 50000 100000; do
     local all=1
     for s in $(seq "$seeds"); do
+      progress "part 1: $tool $type, $clients clients, $n ops, seed $s"
       local f="$DIR/p1-$type-$clients-$n-$s.hist" bad=0
       [ $((s % 3)) = 0 ] && bad=2
       [ -f "$f" ] || "$LF" gen "$type" "$n" --threads "$clients" --values 3 --peek 0.2 --empty 0.2 --bad "$bad" \
@@ -76,6 +87,7 @@ largest() { # largest TOOL TYPE CLIENTS: the largest size of which every seed is
 }
 
 if [[ " $PARTS " == *" 1 "* ]]; then
+  progress_end
   echo "## 1. Largest history decided within ${LIMIT} s (every one of ${SEEDS:-3} seeds), by client count"
   echo
   if [ -n "$PORCUPINE" ]; then
@@ -91,6 +103,7 @@ if [[ " $PARTS " == *" 1 "* ]]; then
     if [ -n "$PORCUPINE" ]; then
       for c in 4 8 16 32; do row="$row | $(largest porc "$type" "$c")"; done
     fi
+    progress_end
     echo "$row |"
   done
   echo
@@ -104,6 +117,7 @@ table_row() {
   local lf_dec=0 po_dec=0 total=0 lf_times=() po_times=() viol=0
   for f in "$@"; do
     total=$((total + 1))
+    progress "$name: history $total of $#"
     local r v t
     r=$(run_lf "$f")
     v=${r% *}
@@ -130,6 +144,7 @@ table_row() {
     pmax=$(printf '%s\n' "${po_times[@]}" | sort -g | tail -1)
     line=$(printf '%s %d / %d | %.2f | %.2f |' "$line" "$po_dec" "$total" "$pmed" "$pmax")
   fi
+  progress_end
   echo "$line"
 }
 
