@@ -1,4 +1,4 @@
-/* The frontier sweep (see frontier.h and docs/wgl.md, "The frontier sweep").
+/* The frontier sweep (see frontier.h; docs/frontier.md has the algorithm and why each rule keeps the answer).
  *
  * Events are visited in time order (calls before returns at equal stamps). Each op holds a *slot* from
  * its call to its return (a pending op keeps it to the end), so the ops open at any moment are named by at
@@ -6,18 +6,23 @@
  * whose ops are already linearized, spec state): every op that returned earlier is linearized, no op
  * called later is. The frontier is the set of configurations reachable so far; at the return of op o,
  *   - a configuration that has linearized o keeps going (o's bit is cleared: the slot is freed);
- *   - any other one must linearize o now, possibly after other open ops: a depth-first closure over
- *     (mask, state) explores those sequences, each distinct configuration once per return, and every
- *     configuration in which o got linearized joins the next frontier.
- * The history is linearizable iff the frontier is not empty after the last event. Three reductions keep
- * the frontier and the closures small without changing the answer (soundness in docs/wgl.md):
+ *   - any other one must linearize o now, possibly after other open ops: a breadth-first closure over
+ *     (mask, state) from all of them at once explores those sequences, each distinct configuration once
+ *     per return, and every configuration in which o got linearized joins the next frontier.
+ * The history is linearizable iff the frontier is not empty after the last event. What keeps the frontier
+ * and the closures small:
  *   - just in time: an op is only linearized in the closure of a return (its own or a later one's);
  *   - observers (lf_spec.observer) are linearized as soon as they are legal, at their call or after any
  *     step, and never branched on;
  *   - identical ops (same method, arguments and result) open at once are linearized in the order of
- *     their returns (identical pending ops in index order), so their permutations are tried once.
+ *     their returns (identical pending ops in index order), so their permutations are tried once;
+ *   - overwriting ops (lf_spec.overwrites) that nothing observed are killed instead of linearized;
+ *   - dominated configurations are dropped (after every return, and in the closure before expansion);
+ *   - queues and stacks use block states (spec/spec_blocks.h), one state for all orders of the values
+ *     inserted together at one return.
  * A pending op may take effect at any step after its call, or never; one that would change nothing is
- * never tried (the configuration without it is as good). */
+ * never tried (the configuration without it is as good). With a beam width, only the configurations that
+ * linearized the most are kept: a prover that never says violation. */
 #include "wgl/frontier.h"
 
 #include <inttypes.h>
@@ -85,8 +90,8 @@ typedef struct sweep {
     uint64_t *zob;    /* per slot: its Zobrist word */
     dom_cand *cands;  /* dominated_in's candidates */
     size_t cands_cap;
-    size_t *stack;
-    size_t stack_cap;
+    size_t *queue;    /* the closure's FIFO of configurations of s->seen to expand */
+    size_t queue_cap;
     chain_index by_mask, by_content; /* s->next by mask, and (block states) by mask and contents */
     uint64_t *keys;   /* per configuration of s->next: mask hash; then (blocks) the mask-and-contents key */
     size_t keys_cap;
@@ -347,20 +352,20 @@ static bool dominated_in(sweep *s, const lf_fset *set, uint64_t h, const uint64_
 }
 
 static bool enqueue(sweep *s, size_t idx, size_t *qn) {
-    if (*qn == s->stack_cap) {
-        size_t cap = s->stack_cap ? 2 * s->stack_cap : 256;
-        size_t add = (cap - s->stack_cap) * sizeof *s->stack;
-        size_t *st = add <= s->limit ? realloc(s->stack, cap * sizeof *st) : NULL;
+    if (*qn == s->queue_cap) {
+        size_t cap = s->queue_cap ? 2 * s->queue_cap : 256;
+        size_t add = (cap - s->queue_cap) * sizeof *s->queue;
+        size_t *st = add <= s->limit ? realloc(s->queue, cap * sizeof *st) : NULL;
         if (!st) {
             s->stop_why = "memory budget";
             return false;
         }
         s->limit -= add;
         s->fixed_bytes += add;
-        s->stack = st;
-        s->stack_cap = cap;
+        s->queue = st;
+        s->queue_cap = cap;
     }
-    s->stack[(*qn)++] = idx;
+    s->queue[(*qn)++] = idx;
     return true;
 }
 
@@ -383,7 +388,7 @@ static bool closure(sweep *s, size_t t, size_t e, size_t qn) {
     bool grown;
     size_t idx;
     for (size_t head = 0; head < qn; head++) {
-        uint64_t *rec = lf_fset_rec(&s->seen, s->stack[head]);
+        uint64_t *rec = lf_fset_rec(&s->seen, s->queue[head]);
         const uint64_t *mask = lf_fset_mask(&s->seen, rec);
         const void *state = lf_fset_state(&s->seen, rec);
         uint64_t pay = *lf_fset_payload(&s->seen, rec);
@@ -835,7 +840,7 @@ static void sweep_free(sweep *s) {
     free(s->added);
     free(s->zob);
     free(s->cands);
-    free(s->stack);
+    free(s->queue);
     index_free(&s->by_mask);
     index_free(&s->by_content);
     free(s->keys);
