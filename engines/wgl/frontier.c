@@ -40,6 +40,9 @@
 #include "wgl/frontier_set.h"
 
 #define CHECK_EVERY 1024
+/* The most ops open at once (crashed ops stay open) the sweep takes: masks of 32 words, and the identical-op
+ * relation as a K x K bit matrix (512 KiB). Wider histories are left to WGL. */
+#define FRONTIER_MAX_OPEN 2048
 
 /* A chained index of the configurations of s->next by a 64-bit key: heads of chains per key bucket. */
 typedef struct chain_index {
@@ -321,23 +324,22 @@ static bool dominated_in(sweep *s, const lf_fset *set, uint64_t h, const uint64_
     /* The candidates first (slot i removed, slot j added or none, the t-value needed), their table slots
      * prefetched, then the lookups: they mostly miss, and in parallel the misses cost one wait. */
     dom_cand *cs = s->cands;
-    size_t nc = 0;
+    size_t nc = 0, cap = s->cands_cap; /* (past the capacity, candidates are left out: only less pruning) */
     for (size_t w = 0; w < W; w++) {
-        for (uint64_t c = s->pend[w] & mask[w]; c; c &= c - 1) {
+        for (uint64_t c = s->pend[w] & mask[w]; c && nc < cap; c &= c - 1) {
             size_t i = w * 64 + (size_t)__builtin_ctzll(c);
             cs[nc++] = (dom_cand){(uint32_t)i, UINT32_MAX, tv, h ^ s->zob[i]};
         }
-        for (uint64_t c = s->open[w] & mask[w] & ~s->obs[w] & ~s->pend[w]; c; c &= c - 1) {
+        for (uint64_t c = s->open[w] & mask[w] & ~s->obs[w] & ~s->pend[w]; c && nc < cap; c &= c - 1) {
             size_t i = w * 64 + (size_t)__builtin_ctzll(c);
             uint32_t o = s->slot_op[i];
             if (s->blind[o]) cs[nc++] = (dom_cand){(uint32_t)i, UINT32_MAX, s->call_ev[o] + 2, h ^ s->zob[i]};
             const uint64_t *better = s->better + i * W;
             for (size_t v = 0; v < W; v++)
-                for (uint64_t d = better[v] & ~mask[v]; d; d &= d - 1) {
+                for (uint64_t d = better[v] & ~mask[v]; d && nc < cap; d &= d - 1) {
                     size_t j = v * 64 + (size_t)__builtin_ctzll(d);
-                    if (nc < s->cands_cap) cs[nc++] = (dom_cand){(uint32_t)i, (uint32_t)j, tv, h ^ s->zob[i] ^ s->zob[j]};
+                    cs[nc++] = (dom_cand){(uint32_t)i, (uint32_t)j, tv, h ^ s->zob[i] ^ s->zob[j]};
                 }
-            if (nc + s->K + 1 > s->cands_cap) break; /* (never with the capacity of setup: 2K + K*K) */
         }
     }
     for (size_t k = 0; k < nc; k++) lf_fset_prefetch(set, cs[k].h);
@@ -889,6 +891,11 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
     s.call_ev = malloc(n1 * sizeof *s.call_ev);
     bool ready = s.ev && s.slot && s.cls && s.order && s.observer && s.blind && s.call_ev && classify(&s) && build_events(&s);
     size_t K = s.K, W = s.W;
+    if (ready && K > FRONTIER_MAX_OPEN) {
+        sweep_free(&s);
+        set_unknown(out, "%zu ops open at once: too many for the frontier sweep (at most %d)", K, FRONTIER_MAX_OPEN);
+        return;
+    }
     if (ready) {
         s.slot_op = malloc(K * sizeof *s.slot_op);
         s.better = calloc(K * W, sizeof *s.better);
@@ -897,7 +904,7 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
         s.st = calloc(3, ss1);
         s.added = malloc(K * sizeof *s.added);
         s.zob = malloc(K * sizeof *s.zob);
-        s.cands_cap = 2 * K + K * K;
+        s.cands_cap = 4 * K + 256;
         s.cands = malloc(s.cands_cap * sizeof *s.cands);
         ready = s.slot_op && s.better && s.open && s.x && s.st && s.added && s.zob && s.cands;
     }

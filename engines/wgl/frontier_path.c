@@ -23,7 +23,7 @@ bool lf_fpaths_init(lf_fpaths *p, size_t *limit) {
 void lf_fpaths_free(lf_fpaths *p) {
     free(p->nodes);
     free(p->fwd);
-    *p->limit += p->bytes;
+    if (p->limit) *p->limit += p->bytes; /* (an arena never initialised has nothing) */
     size_t *limit = p->limit;
     memset(p, 0, sizeof *p);
     p->limit = limit;

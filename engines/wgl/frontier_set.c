@@ -22,7 +22,7 @@ void lf_fset_free(lf_fset *s) {
     for (size_t i = 0; i < s->n_chunks; i++) free(s->chunks[i]);
     free(s->chunks);
     free(s->slots);
-    *s->limit += s->bytes;
+    if (s->limit) *s->limit += s->bytes; /* (a set never initialised has nothing) */
     size_t *limit = s->limit;
     memset(s, 0, sizeof *s);
     s->limit = limit;
