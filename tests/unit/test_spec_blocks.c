@@ -95,7 +95,7 @@ static void close_run(model *m) {
 /* Expands a block state through its description "[1 {2 3} 4]" (value names are the values). */
 static void expand(const char *d, seqset *out) {
     out->n = 0;
-    unsigned char base[MAXLEN];
+    unsigned char base[MAXLEN] = {0};
     static seqset cur, nxt;
     cur.n = 0;
     add(&cur, base, 0);
