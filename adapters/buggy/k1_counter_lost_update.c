@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "linfuzz/adapter.h"
+#include "common/fingerprint.h"
 
 typedef struct k1_counter {
     _Atomic int64_t count;
@@ -35,11 +36,17 @@ static lf_kind k1_op(void *obj, lf_method m, const int64_t *args, int64_t *value
     return LF_K_INT;
 }
 
+static uint64_t k1_counter_fingerprint(void *obj) {
+    return lf_fp_mix((uint64_t)atomic_load(&((k1_counter *)obj)->count));
+}
+
 const lf_adapter lf_adapter_k1_counter_lost_update = {
     .name = "k1_counter_lost_update",
     .summary = "K1: counter whose inc is load-then-store (two overlapping incs count once)",
     .type = LF_TYPE_COUNTER,
     .linearizable = false,
+    .deterministic = true,
+    .fingerprint = k1_counter_fingerprint,
     .methods = LF_METHOD_BIT(LF_M_INC) | LF_METHOD_BIT(LF_M_GET),
     .create = k1_create,
     .destroy = k1_destroy,

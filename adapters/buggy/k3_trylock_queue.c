@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "common/fingerprint.h"
 #include "common/variants.h"
 #include "linfuzz/adapter.h"
 
@@ -68,10 +69,20 @@ static lf_kind lock_queue_op(void *obj, lf_method m, const int64_t *args, int64_
     return k;
 }
 
+/* The queued values, in order. */
+static uint64_t lock_queue_fingerprint(void *obj) {
+    lock_queue *q = obj;
+    uint64_t h = 0;
+    for (size_t i = q->head; i < q->tail; i++) h = lf_fp_seq_add(h, q->items[i]);
+    return h;
+}
+
 #define QUEUE_METHODS (LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ) | LF_METHOD_BIT(LF_M_PEEK))
 
-LF_DEFINE_ADAPTER(k3_trylock_queue, LF_TYPE_QUEUE, false, QUEUE_METHODS, k3_create, lock_queue_destroy, lock_queue_op,
-                  "K3: mutex queue whose deq/peek use trylock and answer empty when the lock is busy");
+LF_DEFINE_DETERMINISTIC_ADAPTER(k3_trylock_queue, LF_TYPE_QUEUE, false, QUEUE_METHODS, k3_create, lock_queue_destroy,
+                                lock_queue_op, lock_queue_fingerprint,
+                                "K3: mutex queue whose deq/peek use trylock and answer empty when the lock is busy");
 
-LF_DEFINE_ADAPTER(lock_queue, LF_TYPE_QUEUE, true, QUEUE_METHODS, lock_queue_create, lock_queue_destroy, lock_queue_op,
-                  "K3's correct twin: mutex queue whose deq/peek wait for the lock");
+LF_DEFINE_DETERMINISTIC_ADAPTER(lock_queue, LF_TYPE_QUEUE, true, QUEUE_METHODS, lock_queue_create, lock_queue_destroy,
+                                lock_queue_op, lock_queue_fingerprint,
+                                "K3's correct twin: mutex queue whose deq/peek wait for the lock");

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "common/fingerprint.h"
 #include "common/variants.h"
 #include "linfuzz/adapter.h"
 
@@ -66,10 +67,17 @@ static lf_kind hit_op(void *obj, lf_method m, const int64_t *args, int64_t *valu
     }
 }
 
+/* The value (the hit count is no result's concern). */
+static uint64_t hit_fingerprint(void *obj) {
+    return lf_fp_mix(atomic_load(&((hit_register *)obj)->word) & VALUE_MASK);
+}
+
 #define CASREG_METHODS (LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ) | LF_METHOD_BIT(LF_M_CAS))
 
-LF_DEFINE_ADAPTER(k4_reread_cas_register, LF_TYPE_CAS_REGISTER, false, CASREG_METHODS, k4_create, hit_destroy, hit_op,
-                  "K4: read's hit-counter CAS takes expected from one load and the new word from another (ABA)");
+LF_DEFINE_DETERMINISTIC_ADAPTER(
+    k4_reread_cas_register, LF_TYPE_CAS_REGISTER, false, CASREG_METHODS, k4_create, hit_destroy, hit_op,
+    hit_fingerprint, "K4: read's hit-counter CAS takes expected from one load and the new word from another (ABA)");
 
-LF_DEFINE_ADAPTER(hit_count_cas_register, LF_TYPE_CAS_REGISTER, true, CASREG_METHODS, hit_create, hit_destroy, hit_op,
-                  "K4's correct twin: CAS register with a read-hit counter, new word computed from the expected");
+LF_DEFINE_DETERMINISTIC_ADAPTER(
+    hit_count_cas_register, LF_TYPE_CAS_REGISTER, true, CASREG_METHODS, hit_create, hit_destroy, hit_op,
+    hit_fingerprint, "K4's correct twin: CAS register with a read-hit counter, new word computed from the expected");

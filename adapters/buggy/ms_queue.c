@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "common/arena.h"
+#include "common/fingerprint.h"
 #include "common/variants.h"
 #include "linfuzz/adapter.h"
 
@@ -114,11 +115,21 @@ static lf_kind ms_op(void *obj, lf_method m, const int64_t *args, int64_t *value
     return ms_dequeue(q, m == LF_M_DEQ, value);
 }
 
+/* The values from head to tail (after the dummy). */
+static uint64_t ms_fingerprint(void *obj) {
+    uint64_t h = 0;
+    for (ms_node *n = atomic_load(&atomic_load(&((ms_queue *)obj)->head)->next); n; n = atomic_load(&n->next))
+        h = lf_fp_seq_add(h, n->value);
+    return h;
+}
+
 #define ENQ_DEQ (LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ))
 
-LF_DEFINE_ADAPTER(ms_queue, LF_TYPE_QUEUE, true, ENQ_DEQ | LF_METHOD_BIT(LF_M_PEEK), ms_create, ms_destroy, ms_op,
-                  "Michael-Scott lock-free queue with tail helping, nodes never reused during a run");
+LF_DEFINE_DETERMINISTIC_ADAPTER(ms_queue, LF_TYPE_QUEUE, true, ENQ_DEQ | LF_METHOD_BIT(LF_M_PEEK), ms_create,
+                                ms_destroy, ms_op, ms_fingerprint,
+                                "Michael-Scott lock-free queue with tail helping, nodes never reused during a run");
 
 /* no peek: the twin's seeds and committed entries were made for enq and deq only */
-LF_DEFINE_ADAPTER(ms_queue_lost_tail, LF_TYPE_QUEUE, false, ENQ_DEQ, lost_tail_create, ms_destroy, ms_op,
-                  "Michael-Scott queue whose tail swing is a blind store (tail moves back; deq trusts head == tail)");
+LF_DEFINE_DETERMINISTIC_ADAPTER(
+    ms_queue_lost_tail, LF_TYPE_QUEUE, false, ENQ_DEQ, lost_tail_create, ms_destroy, ms_op, ms_fingerprint,
+    "Michael-Scott queue whose tail swing is a blind store (tail moves back; deq trusts head == tail)");

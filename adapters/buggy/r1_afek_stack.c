@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "common/fingerprint.h"
 #include "common/variants.h"
 #include "linfuzz/adapter.h"
 
@@ -62,10 +63,24 @@ static lf_kind afek_op(void *obj, lf_method m, const int64_t *args, int64_t *val
     return LF_K_EMPTY;
 }
 
+/* The values still in the array below its range, bottom to top (popped slots hold 0). */
+static uint64_t afek_fingerprint(void *obj) {
+    afek_stack *s = obj;
+    uint64_t h = 0;
+    size_t range = atomic_load(&s->range);
+    for (size_t i = 0; i < range && i < s->cap; i++) {
+        int64_t v = atomic_load(&s->items[i]);
+        if (v) h = lf_fp_seq_add(h, v);
+    }
+    return h;
+}
+
 #define STACK_METHODS (LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP))
 
-LF_DEFINE_ADAPTER(r1_afek_stack_no_swap, LF_TYPE_STACK, false, STACK_METHODS, r1_create, afek_destroy, afek_op,
-                  "R1: Afek array stack whose pop clears a slot with load + store instead of swap");
+LF_DEFINE_DETERMINISTIC_ADAPTER(r1_afek_stack_no_swap, LF_TYPE_STACK, false, STACK_METHODS, r1_create, afek_destroy,
+                                afek_op, afek_fingerprint,
+                                "R1: Afek array stack whose pop clears a slot with load + store instead of swap");
 
-LF_DEFINE_ADAPTER(afek_stack, LF_TYPE_STACK, true, STACK_METHODS, afek_create, afek_destroy, afek_op,
-                  "R1's correct twin: Afek-Gafni-Morrison array stack (fetch-add push, swap pop)");
+LF_DEFINE_DETERMINISTIC_ADAPTER(afek_stack, LF_TYPE_STACK, true, STACK_METHODS, afek_create, afek_destroy, afek_op,
+                                afek_fingerprint,
+                                "R1's correct twin: Afek-Gafni-Morrison array stack (fetch-add push, swap pop)");

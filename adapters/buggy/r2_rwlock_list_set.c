@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "common/arena.h"
+#include "common/fingerprint.h"
 #include "common/variants.h"
 #include "linfuzz/adapter.h"
 
@@ -126,10 +127,22 @@ static lf_kind r2_op(void *obj, lf_method m, const int64_t *args, int64_t *value
     return r ? LF_K_TRUE : LF_K_FALSE;
 }
 
+/* The keys between the sentinels, in order. */
+static uint64_t r2_fingerprint(void *obj) {
+    r2_set *s = obj;
+    uint64_t h = 0;
+    for (r2_node *n = atomic_load(&s->head->next); n && n->key != INT64_MAX; n = atomic_load(&n->next))
+        h = lf_fp_seq_add(h, n->key);
+    return h;
+}
+
 #define SET_METHODS (LF_METHOD_BIT(LF_M_ADD) | LF_METHOD_BIT(LF_M_REMOVE) | LF_METHOD_BIT(LF_M_CONTAINS))
-LF_DEFINE_ADAPTER(rwlock_list_set, LF_TYPE_SET, true, SET_METHODS, correct_create, r2_destroy, r2_op,
-                  "R2's correct twin: sorted list set, updates under the write lock, contains under the read lock");
-LF_DEFINE_ADAPTER(r2_rwlock_list_add, LF_TYPE_SET, false, SET_METHODS, add_variant_create, r2_destroy, r2_op,
-                  "R2 add variant: rwlock list set whose add traverses before taking the lock");
-LF_DEFINE_ADAPTER(r2_rwlock_list_remove, LF_TYPE_SET, false, SET_METHODS, remove_variant_create, r2_destroy, r2_op,
-                  "R2 remove variant: rwlock list set whose remove finds and checks the key unlocked");
+LF_DEFINE_DETERMINISTIC_ADAPTER(
+    rwlock_list_set, LF_TYPE_SET, true, SET_METHODS, correct_create, r2_destroy, r2_op, r2_fingerprint,
+    "R2's correct twin: sorted list set, updates under the write lock, contains under the read lock");
+LF_DEFINE_DETERMINISTIC_ADAPTER(r2_rwlock_list_add, LF_TYPE_SET, false, SET_METHODS, add_variant_create, r2_destroy,
+                                r2_op, r2_fingerprint,
+                                "R2 add variant: rwlock list set whose add traverses before taking the lock");
+LF_DEFINE_DETERMINISTIC_ADAPTER(r2_rwlock_list_remove, LF_TYPE_SET, false, SET_METHODS, remove_variant_create,
+                                r2_destroy, r2_op, r2_fingerprint,
+                                "R2 remove variant: rwlock list set whose remove finds and checks the key unlocked");

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "common/arena.h"
+#include "common/fingerprint.h"
 #include "common/variants.h"
 #include "linfuzz/adapter.h"
 
@@ -126,10 +127,22 @@ static lf_kind r3_op(void *obj, lf_method m, const int64_t *args, int64_t *value
     return result ? LF_K_TRUE : LF_K_FALSE;
 }
 
+/* The keys between the sentinels, in order. */
+static uint64_t r3_fingerprint(void *obj) {
+    r3_set *s = obj;
+    uint64_t h = 0;
+    for (r3_node *n = atomic_load(&s->head->next); n && n->key != INT64_MAX; n = atomic_load(&n->next))
+        h = lf_fp_seq_add(h, n->key);
+    return h;
+}
+
 #define SET_METHODS (LF_METHOD_BIT(LF_M_ADD) | LF_METHOD_BIT(LF_M_REMOVE) | LF_METHOD_BIT(LF_M_CONTAINS))
-LF_DEFINE_ADAPTER(optimistic_list_set, LF_TYPE_SET, true, SET_METHODS, correct_create, r3_destroy, r3_op,
-                  "R3's correct twin: Herlihy-Shavit optimistic list set (validate after locking)");
-LF_DEFINE_ADAPTER(r3_optimistic_list_add, LF_TYPE_SET, false, SET_METHODS, add_variant_create, r3_destroy, r3_op,
-                  "R3 add variant: optimistic list set whose add validates before locking");
-LF_DEFINE_ADAPTER(r3_optimistic_list_remove, LF_TYPE_SET, false, SET_METHODS, remove_variant_create, r3_destroy, r3_op,
-                  "R3 remove variant: optimistic list set whose remove validates before locking");
+LF_DEFINE_DETERMINISTIC_ADAPTER(optimistic_list_set, LF_TYPE_SET, true, SET_METHODS, correct_create, r3_destroy, r3_op,
+                                r3_fingerprint,
+                                "R3's correct twin: Herlihy-Shavit optimistic list set (validate after locking)");
+LF_DEFINE_DETERMINISTIC_ADAPTER(r3_optimistic_list_add, LF_TYPE_SET, false, SET_METHODS, add_variant_create, r3_destroy,
+                                r3_op, r3_fingerprint,
+                                "R3 add variant: optimistic list set whose add validates before locking");
+LF_DEFINE_DETERMINISTIC_ADAPTER(r3_optimistic_list_remove, LF_TYPE_SET, false, SET_METHODS, remove_variant_create,
+                                r3_destroy, r3_op, r3_fingerprint,
+                                "R3 remove variant: optimistic list set whose remove validates before locking");

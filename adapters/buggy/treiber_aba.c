@@ -14,6 +14,7 @@
 
 #include "linfuzz/adapter.h"
 #include "common/arena.h"
+#include "common/fingerprint.h"
 
 typedef struct aba_node {
     _Atomic(struct aba_node *) next;
@@ -97,11 +98,21 @@ static lf_kind aba_op(void *obj, lf_method m, const int64_t *args, int64_t *valu
     }
 }
 
+/* The values from top to bottom (the free list is not part of the abstract state). */
+static uint64_t aba_fingerprint(void *obj) {
+    uint64_t h = 0;
+    for (aba_node *n = atomic_load(&((aba_stack *)obj)->head); n; n = atomic_load(&n->next))
+        h = lf_fp_seq_add(h, atomic_load(&n->value));
+    return h;
+}
+
 const lf_adapter lf_adapter_treiber_aba = {
     .name = "treiber_aba",
     .summary = "Treiber stack that recycles popped nodes without reclamation safety (ABA on head)",
     .type = LF_TYPE_STACK,
     .linearizable = false,
+    .deterministic = true,
+    .fingerprint = aba_fingerprint,
     .methods = LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP),
     .create = aba_create,
     .destroy = aba_destroy,

@@ -51,6 +51,7 @@ const lf_adapter lf_adapter_ck_fifo_mpmc = {
     .summary = "Concurrency Kit ck_fifo_mpmc (MS queue, generation-counted double-width CAS)",
     .type = LF_TYPE_QUEUE,
     .linearizable = true,
+    .deterministic = true,
     .methods = LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ),
     .create = ckf_create,
     .destroy = ckf_destroy,

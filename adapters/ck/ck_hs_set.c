@@ -124,6 +124,7 @@ const lf_adapter lf_adapter_ck_hs_set = {
     .summary = "Concurrency Kit ck_hs (SPMC, direct): writers serialised by a mutex, lock-free contains",
     .type = LF_TYPE_SET,
     .linearizable = true,
+    .deterministic = true,
     .methods = LF_METHOD_BIT(LF_M_ADD) | LF_METHOD_BIT(LF_M_REMOVE) | LF_METHOD_BIT(LF_M_CONTAINS),
     .create = hs_create,
     .destroy = hs_destroy,

@@ -58,10 +58,10 @@ static lf_kind cks_op(void *obj, lf_method m, const int64_t *args, int64_t *valu
     return LF_K_INT;
 }
 
-LF_DEFINE_ADAPTER(ck_stack_upmc, LF_TYPE_STACK, true, LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP), upmc_create,
-                  cks_destroy, cks_op,
-                  "Concurrency Kit ck_stack push/pop_upmc (single-word CAS; entries never reused)");
+LF_DEFINE_DETERMINISTIC_ADAPTER(ck_stack_upmc, LF_TYPE_STACK, true, LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP),
+                                upmc_create, cks_destroy, cks_op, NULL,
+                                "Concurrency Kit ck_stack push/pop_upmc (single-word CAS; entries never reused)");
 
-LF_DEFINE_ADAPTER(ck_stack_mpmc, LF_TYPE_STACK, true, LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP), mpmc_create,
-                  cks_destroy, cks_op,
-                  "Concurrency Kit ck_stack push/pop_mpmc (generation-counted double-width CAS pop)");
+LF_DEFINE_DETERMINISTIC_ADAPTER(ck_stack_mpmc, LF_TYPE_STACK, true, LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP),
+                                mpmc_create, cks_destroy, cks_op, NULL,
+                                "Concurrency Kit ck_stack push/pop_mpmc (generation-counted double-width CAS pop)");

@@ -22,4 +22,20 @@
                                            .op = op_};                                                                 \
     LF_REGISTER_ADAPTER(lf_adapter_##ident)
 
+/* The same for an adapter whose serial runs are deterministic (lf_adapter.deterministic: it may serve as its
+ * own specification, docs/custom-types.md), with its state fingerprint (NULL: none). */
+#define LF_DEFINE_DETERMINISTIC_ADAPTER(ident, type_, linearizable_, methods_, create_, destroy_, op_, fingerprint_,  \
+                                        summary_)                                                                      \
+    const lf_adapter lf_adapter_##ident = {.name = #ident,                                                             \
+                                           .summary = summary_,                                                        \
+                                           .type = type_,                                                              \
+                                           .linearizable = linearizable_,                                              \
+                                           .deterministic = true,                                                      \
+                                           .fingerprint = fingerprint_,                                                \
+                                           .methods = methods_,                                                        \
+                                           .create = create_,                                                          \
+                                           .destroy = destroy_,                                                        \
+                                           .op = op_};                                                                 \
+    LF_REGISTER_ADAPTER(lf_adapter_##ident)
+
 #endif

@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "common/fingerprint.h"
 #include "common/variants.h"
 #include "linfuzz/adapter.h"
 
@@ -44,12 +45,19 @@ static lf_kind counter_op(void *obj, lf_method m, const int64_t *args, int64_t *
     return LF_K_INT;
 }
 
-LF_DEFINE_ADAPTER(atomic_register, LF_TYPE_REGISTER, true, LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ),
-                  scalar_create, scalar_destroy, register_op, "register as one atomic word (store / load)");
+static uint64_t scalar_fingerprint(void *obj) {
+    return lf_fp_mix((uint64_t)atomic_load(&((scalar_object *)obj)->word));
+}
 
-LF_DEFINE_ADAPTER(atomic_cas_register, LF_TYPE_CAS_REGISTER, true,
-                  LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ) | LF_METHOD_BIT(LF_M_CAS), scalar_create,
-                  scalar_destroy, register_op, "CAS register as one atomic word (store / load / compare-exchange)");
+LF_DEFINE_DETERMINISTIC_ADAPTER(atomic_register, LF_TYPE_REGISTER, true,
+                                LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ), scalar_create, scalar_destroy,
+                                register_op, scalar_fingerprint, "register as one atomic word (store / load)");
 
-LF_DEFINE_ADAPTER(atomic_counter, LF_TYPE_COUNTER, true, LF_METHOD_BIT(LF_M_INC) | LF_METHOD_BIT(LF_M_GET),
-                  scalar_create, scalar_destroy, counter_op, "counter as one atomic word (fetch-add / load)");
+LF_DEFINE_DETERMINISTIC_ADAPTER(atomic_cas_register, LF_TYPE_CAS_REGISTER, true,
+                                LF_METHOD_BIT(LF_M_WRITE) | LF_METHOD_BIT(LF_M_READ) | LF_METHOD_BIT(LF_M_CAS),
+                                scalar_create, scalar_destroy, register_op, scalar_fingerprint,
+                                "CAS register as one atomic word (store / load / compare-exchange)");
+
+LF_DEFINE_DETERMINISTIC_ADAPTER(atomic_counter, LF_TYPE_COUNTER, true,
+                                LF_METHOD_BIT(LF_M_INC) | LF_METHOD_BIT(LF_M_GET), scalar_create, scalar_destroy,
+                                counter_op, scalar_fingerprint, "counter as one atomic word (fetch-add / load)");

@@ -35,6 +35,7 @@ const lf_adapter lf_adapter_cas_counter = {
     .summary = "counter incremented by a CAS loop",
     .type = LF_TYPE_COUNTER,
     .linearizable = true,
+    .deterministic = true,
     .methods = LF_METHOD_BIT(LF_M_INC) | LF_METHOD_BIT(LF_M_GET),
     .create = cas_counter_create,
     .destroy = cas_counter_destroy,

@@ -11,6 +11,7 @@
 
 #include "linfuzz/adapter.h"
 #include "common/arena.h"
+#include "common/fingerprint.h"
 
 typedef struct hm_node {
     _Atomic uintptr_t next; /* pointer to the successor | 1 when this node is logically deleted */
@@ -119,11 +120,21 @@ static lf_kind hm_op(void *obj, lf_method m, const int64_t *args, int64_t *value
     return r ? LF_K_TRUE : LF_K_FALSE;
 }
 
+/* The keys of the nodes not marked deleted, in order (after the head sentinel). */
+static uint64_t hm_fingerprint(void *obj) {
+    uint64_t h = 0;
+    for (hm_node *n = ptr_of(atomic_load(&((hm_set *)obj)->head->next)); n; n = ptr_of(atomic_load(&n->next)))
+        if (!is_marked(atomic_load(&n->next))) h = lf_fp_seq_add(h, n->key);
+    return h;
+}
+
 const lf_adapter lf_adapter_harris_list_set = {
     .name = "harris_list_set",
     .summary = "Harris-Michael lock-free ordered list set (marked next pointers), nodes never reused",
     .type = LF_TYPE_SET,
     .linearizable = true,
+    .deterministic = true,
+    .fingerprint = hm_fingerprint,
     .methods = LF_METHOD_BIT(LF_M_ADD) | LF_METHOD_BIT(LF_M_REMOVE) | LF_METHOD_BIT(LF_M_CONTAINS),
     .create = hm_create,
     .destroy = hm_destroy,

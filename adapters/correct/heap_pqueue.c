@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "linfuzz/adapter.h"
+#include "common/fingerprint.h"
 
 typedef struct heap_pqueue {
     pthread_mutex_t lock;
@@ -82,11 +83,21 @@ static lf_kind heap_op(void *obj, lf_method m, const int64_t *args, int64_t *val
     return k;
 }
 
+/* The multiset of priorities (the heap's array order is not part of the abstract state). */
+static uint64_t heap_fingerprint(void *obj) {
+    heap_pqueue *q = obj;
+    uint64_t sum = q->n;
+    for (size_t i = 0; i < q->n; i++) sum += lf_fp_elem(q->heap[i]);
+    return lf_fp_mix(sum);
+}
+
 const lf_adapter lf_adapter_heap_pqueue = {
     .name = "heap_pqueue",
     .summary = "binary min-heap priority queue under one mutex (peek also locks)",
     .type = LF_TYPE_PQUEUE,
     .linearizable = true,
+    .deterministic = true,
+    .fingerprint = heap_fingerprint,
     .methods = LF_METHOD_BIT(LF_M_INSERT) | LF_METHOD_BIT(LF_M_POLL) | LF_METHOD_BIT(LF_M_PEEK),
     .create = heap_create,
     .destroy = heap_destroy,

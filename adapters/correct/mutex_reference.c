@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fingerprint.h"
 #include "common/variants.h"
 #include "linfuzz/adapter.h"
 
@@ -167,11 +168,24 @@ static lf_kind mutex_op(void *obj, lf_method m, const int64_t *args, int64_t *va
     return k;
 }
 
+/* The state in canonical form: sets and kv are sorted, stacks, queues and (descending) pqueues in order. */
+static uint64_t mutex_fingerprint(void *obj) {
+    mutex_object *o = obj;
+    uint64_t h = lf_fp_seq_add((uint64_t)o->type, o->scalar);
+    size_t from = o->type == LF_TYPE_QUEUE ? o->head : 0;
+    for (size_t i = from; i < o->n; i++) {
+        h = lf_fp_seq_add(h, o->keys[i]);
+        if (o->values) h = lf_fp_seq_add(h, o->values[i]);
+    }
+    return h;
+}
+
 #define MB LF_METHOD_BIT
 #define MUTEX_ADAPTER(ident, TYPE, mask)                                                                               \
     LF_VARIANT_CREATE(create_##ident, create_typed, TYPE)                                                              \
-    LF_DEFINE_ADAPTER(mutex_##ident, TYPE, true, mask, create_##ident, mutex_destroy, mutex_op,                        \
-                      "reference: the sequential " #ident " specification under one pthread mutex");
+    LF_DEFINE_DETERMINISTIC_ADAPTER(mutex_##ident, TYPE, true, mask, create_##ident, mutex_destroy, mutex_op,          \
+                                    mutex_fingerprint,                                                                 \
+                                    "reference: the sequential " #ident " specification under one pthread mutex");
 
 MUTEX_ADAPTER(register, LF_TYPE_REGISTER, MB(LF_M_WRITE) | MB(LF_M_READ))
 MUTEX_ADAPTER(cas_register, LF_TYPE_CAS_REGISTER, MB(LF_M_WRITE) | MB(LF_M_READ) | MB(LF_M_CAS))

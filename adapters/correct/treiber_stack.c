@@ -8,6 +8,7 @@
 
 #include "linfuzz/adapter.h"
 #include "common/arena.h"
+#include "common/fingerprint.h"
 
 typedef struct treiber_node {
     _Atomic(struct treiber_node *) next;
@@ -66,11 +67,21 @@ static lf_kind treiber_op(void *obj, lf_method m, const int64_t *args, int64_t *
     }
 }
 
+/* The values from top to bottom. */
+static uint64_t treiber_fingerprint(void *obj) {
+    uint64_t h = 0;
+    for (treiber_node *n = atomic_load(&((treiber_stack *)obj)->head); n; n = atomic_load(&n->next))
+        h = lf_fp_seq_add(h, n->value);
+    return h;
+}
+
 const lf_adapter lf_adapter_treiber_stack = {
     .name = "treiber_stack",
     .summary = "Treiber lock-free stack (CAS on head), nodes never reused during a run",
     .type = LF_TYPE_STACK,
     .linearizable = true,
+    .deterministic = true,
+    .fingerprint = treiber_fingerprint,
     .methods = LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP) | LF_METHOD_BIT(LF_M_PEEK),
     .create = treiber_create,
     .destroy = treiber_destroy,

@@ -90,6 +90,7 @@ const lf_adapter lf_adapter_urcu_lfht_set = {
     .summary = "liburcu cds_lfht RCU lock-free hash table as a set (auto-resizing), calls under rcu_read_lock",
     .type = LF_TYPE_SET,
     .linearizable = true,
+    .deterministic = true,
     .methods = LF_METHOD_BIT(LF_M_ADD) | LF_METHOD_BIT(LF_M_REMOVE) | LF_METHOD_BIT(LF_M_CONTAINS),
     .create = lfht_create,
     .destroy = lfht_destroy,

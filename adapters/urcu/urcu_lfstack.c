@@ -59,6 +59,7 @@ const lf_adapter lf_adapter_urcu_lfstack = {
     .summary = "liburcu cds_lfs lock-free stack, pop under rcu_read_lock (nodes not freed during a run)",
     .type = LF_TYPE_STACK,
     .linearizable = true,
+    .deterministic = true,
     .methods = LF_METHOD_BIT(LF_M_PUSH) | LF_METHOD_BIT(LF_M_POP),
     .create = lfs_create,
     .destroy = lfs_destroy,

@@ -56,6 +56,7 @@ const lf_adapter lf_adapter_urcu_wfcqueue = {
     .summary = "liburcu cds_wfcq wait-free queue (wait-free enqueue, mutex-serialised blocking dequeue)",
     .type = LF_TYPE_QUEUE,
     .linearizable = true,
+    .deterministic = true,
     .methods = LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ),
     .create = wfcq_create,
     .destroy = wfcq_destroy,

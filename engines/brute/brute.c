@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "check/progress.h"
 #include "util/clock.h"
 
 #define BRUTE_HARD_MAX_OPS 63 /* one bit per op in a uint64_t, with (1 << n) - 1 still defined */
@@ -401,6 +402,7 @@ typedef struct {
     memo_table memo;
     uint64_t steps;
     double deadline; /* CLOCK_MONOTONIC seconds; 0 = none */
+    lf_progress *progress;
     bool timed_out;
 } search;
 
@@ -422,9 +424,12 @@ static search_outcome explore(search *S, uint64_t mask, size_t depth) {
     for (size_t j = 0; j < S->n; j++) {
         uint64_t bit = UINT64_C(1) << j;
         if ((mask & bit) || (S->pred[j] & ~mask)) continue;
-        if ((++S->steps & 4095) == 0 && S->deadline > 0 && lf_now_s() > S->deadline) {
-            S->timed_out = true;
-            return SEARCH_ABORTED;
+        if ((++S->steps & 4095) == 0) {
+            lf_progress_steps(S->progress, S->steps);
+            if (S->deadline > 0 && lf_now_s() > S->deadline) {
+                S->timed_out = true;
+                return SEARCH_ABORTED;
+            }
         }
         const lf_op *op = &S->h->ops[j];
         seq_result res;
@@ -491,6 +496,11 @@ void lf_brute_check(const lf_history *h, const lf_brute_options *o, lf_result *r
         lf_result_set(r, LF_UNKNOWN, "brute", "malformed history: %s", err);
         return;
     }
+    if ((unsigned)h->type >= LF_TYPE_COUNT) { /* its models are the built-in types' */
+        lf_result_set(r, LF_UNKNOWN, "brute", "brute force has no model of the custom type %s (use --engine auto or "
+                      "wgl with its spec)", lf_history_type_name(h));
+        return;
+    }
 
     search *S = calloc(1, sizeof *S);
     if (!S) {
@@ -509,6 +519,7 @@ void lf_brute_check(const lf_history *h, const lf_brute_options *o, lf_result *r
     S->state_len = malloc((h->n + 1) * sizeof *S->state_len);
     S->memo.budget = o->max_memory_bytes ? o->max_memory_bytes : (size_t)1 << 30;
     if (o->timeout_s > 0) S->deadline = lf_now_s() + o->timeout_s;
+    S->progress = o->progress;
     if (!S->states || !S->state_len) {
         lf_result_set(r, LF_UNKNOWN, "brute", "out of memory");
     } else {

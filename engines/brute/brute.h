@@ -16,6 +16,7 @@ typedef struct lf_brute_options {
     double timeout_s;        /* 0 = no limit */
     size_t max_memory_bytes; /* memo table budget (default 1 GiB); exceeding it answers unknown */
     bool want_witness;
+    lf_progress *progress;   /* search steps are published here (NULL: none) */
 } lf_brute_options;
 
 void lf_brute_options_default(lf_brute_options *o);

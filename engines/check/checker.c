@@ -4,7 +4,11 @@
 #include <string.h>
 
 #include "brute/brute.h"
+#include "check/levels.h"
 #include "check/pipeline.h"
+#include "check/progress.h"
+#include "linfuzz/selfspec.h"
+#include "linfuzz/spec.h"
 #include "hitting/hitting.h"
 #include "monitor/monitor.h"
 #include "wgl/wgl.h"
@@ -29,14 +33,28 @@ const char *lf_engine_name(lf_engine e) {
     return (unsigned)e < sizeof ENGINE_NAMES / sizeof ENGINE_NAMES[0] ? ENGINE_NAMES[e] : "?";
 }
 
-/* WGL + P-compositionality with the budgets of the check options. */
+/* WGL + P-compositionality with the budgets of the check options, against o->spec when given. */
 static void run_wgl(const lf_history *h, const lf_check_options *o, lf_result *r) {
     lf_wgl_options wo;
     lf_wgl_options_default(&wo);
     wo.timeout_s = o->timeout_s;
     wo.max_memory_bytes = o->max_memory_bytes;
     wo.want_witness = o->want_witness;
-    lf_wgl_check(h, &wo, r);
+    wo.progress = o->progress;
+    lf_progress_stage(o->progress, "wgl");
+    if (!o->spec) {
+        lf_wgl_check(h, &wo, r);
+        return;
+    }
+    char err[400];
+    if (lf_history_validate(h, err, sizeof err) != SIZE_MAX) {
+        lf_result_set(r, LF_UNKNOWN, "wgl", "malformed history: %s", err);
+        return;
+    }
+    lf_spec_env env;
+    lf_spec_env_of_history(h, &env);
+    env.user = o->spec_user;
+    lf_wgl_check_spec(o->spec, &env, &wo, r);
 }
 
 /* auto: monitor -> hitting families -> WGL per part (check/pipeline.h); an explicit --max-depth makes every
@@ -49,6 +67,9 @@ static void run_pipeline(const lf_history *h, const lf_check_options *o, lf_resu
     po.max_memory_bytes = o->max_memory_bytes;
     po.want_witness = o->want_witness;
     po.hitting_depth = o->max_depth;
+    po.progress = o->progress;
+    po.spec = o->spec;
+    po.spec_user = o->spec_user;
     if (o->max_depth || o->engine == LF_ENGINE_HITTING) {
         po.hitting_work_factor = UINT64_MAX;
         po.hitting_max_size = SIZE_MAX;
@@ -60,26 +81,54 @@ static void run_pipeline(const lf_history *h, const lf_check_options *o, lf_resu
     lf_pipeline_check(h, &po, r, NULL);
 }
 
+/* Custom types (against their spec, or o->spec): a violation is classified into Line-Up's two levels. */
+static void classify(const lf_history *h, const lf_check_options *o, lf_result *r) {
+    if (r->verdict != LF_VIOLATION || !(h->type == LF_TYPE_CUSTOM || o->spec)) return;
+    const lf_spec *spec = o->spec ? o->spec : lf_spec_of_history(h);
+    if (!spec) return;
+    lf_spec_env env;
+    lf_spec_env_of_history(h, &env);
+    env.user = o->spec_user;
+    lf_classify_violation(spec, &env, o->timeout_s, r);
+}
+
 void lf_check(const lf_history *h, const lf_check_options *o, lf_result *r) {
+    if (o->self) {
+        lf_selfspec_check(o->self, h, o, r);
+        return;
+    }
     switch (o->engine) {
     case LF_ENGINE_MONITOR:
+        if (o->spec) {
+            lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: the monitors know only the built-in specifications");
+            return;
+        }
+        lf_progress_stage(o->progress, "monitor");
         lf_monitor_check(h, r);
         return;
     case LF_ENGINE_BRUTE: {
+        if (o->spec) {
+            lf_result_set(r, LF_UNKNOWN, "brute", "brute force knows only the built-in specifications");
+            return;
+        }
         lf_brute_options bo;
         lf_brute_options_default(&bo);
         if (o->timeout_s > 0) bo.timeout_s = o->timeout_s;
         if (o->max_memory_bytes) bo.max_memory_bytes = o->max_memory_bytes;
         bo.want_witness = o->want_witness;
+        bo.progress = o->progress;
+        lf_progress_stage(o->progress, "brute");
         lf_brute_check(h, &bo, r);
         return;
     }
     case LF_ENGINE_WGL:
         run_wgl(h, o, r);
+        classify(h, o, r);
         return;
     case LF_ENGINE_HITTING:
     case LF_ENGINE_AUTO:
         run_pipeline(h, o, r);
+        classify(h, o, r);
         return;
     }
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/progress.h"
 #include "hitting/hitting.h"
 #include "hitting/poset.h"
 #include "monitor/monitor.h"
@@ -93,13 +94,14 @@ typedef struct pipeline {
 /* The monitor on one part of a split history (a set history whose whole was ambiguous): it only ever
  * settles "linearizable" here; a violation is left to WGL, whose explanation names the global ops. */
 static bool part_monitor_linearizable(const pipeline *pl, const lf_op *ops, size_t n) {
-    if (pl->h->type != LF_TYPE_SET) return false; /* the only type that is both split and monitored */
+    if (pl->h->type != LF_TYPE_SET || pl->o->spec) return false; /* the only type both split and monitored */
     /* A part holds one key, i.e. at most two values (an integer and nil share a key): more than two
      * inserting adds (those that did not return false) repeat a value, and then the part is ambiguous.
      * This spares most ambiguous parts the full check. */
     size_t inserts = 0;
     for (size_t i = 0; i < n; i++) inserts += ops[i].method == LF_M_ADD && ops[i].res_kind != LF_K_FALSE;
     if (inserts > 2) return false;
+    lf_progress_stage(pl->o->progress, "monitor");
     lf_history part = *pl->h;
     part.ops = (lf_op *)ops; /* read only: the monitors never write the history */
     part.n = part.cap = n;
@@ -161,6 +163,8 @@ static void check_part(pipeline *pl, const lf_op *ops, size_t n, const uint32_t 
         ho.max_work = hitting_budget(o, n);
         ho.deadline = pl->deadline;
         ho.want_witness = o->want_witness;
+        ho.progress = o->progress;
+        lf_progress_stage(o->progress, "hitting");
         lf_hitting_stats hs;
         lf_result hr;
         lf_result_init(&hr);
@@ -187,6 +191,7 @@ static void check_part(pipeline *pl, const lf_op *ops, size_t n, const uint32_t 
     wgl_search_opts sopts = {true, false, o->want_witness, false};
     wgl_part_result wr;
     memset(&wr, 0, sizeof wr);
+    lf_progress_stage(o->progress, "wgl");
     lf_wgl_decide(pl->spec, &env, orig, &sopts, &pl->budget, &wr);
     if (known_lin) { /* only a witness was wanted */
         if (wr.verdict == LF_LINEARIZABLE) copy_mapped(&out->order, &out->order_len, wr.order, wr.order_len, orig);
@@ -317,7 +322,8 @@ static bool monitor_may_apply(const lf_history *h) {
     case LF_TYPE_SET:
     case LF_TYPE_STACK:
     case LF_TYPE_QUEUE:
-    case LF_TYPE_PQUEUE: return !repeats_an_early_value(h);
+    case LF_TYPE_PQUEUE:
+    case LF_TYPE_DEQUE: return !repeats_an_early_value(h);
     default: return false;
     }
 }
@@ -339,8 +345,10 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
     pl.deadline = o->timeout_s > 0 ? lf_now_s() + o->timeout_s : 0;
     pl.budget.deadline = pl.deadline;
     pl.budget.max_bytes = o->max_memory_bytes ? o->max_memory_bytes : LF_WGL_DEFAULT_MEMORY;
+    pl.budget.progress = o->progress;
 
-    if (o->use_monitor && monitor_may_apply(h)) {
+    if (o->use_monitor && !o->spec && monitor_may_apply(h)) {
+        lf_progress_stage(o->progress, "monitor");
         lf_monitor_check(h, r);
         if (r->verdict == LF_VIOLATION || (r->verdict == LF_LINEARIZABLE && !o->want_witness)) {
             st->parts = st->by_monitor = 1;
@@ -351,12 +359,13 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
         lf_result_free(r);
         lf_result_init(r);
     }
-    pl.spec = lf_spec_builtin(h->type);
+    pl.spec = o->spec ? o->spec : lf_spec_of_history(h);
     if (!pl.spec) {
-        lf_result_set(r, LF_UNKNOWN, last_stage(o), "no specification for type %s", lf_type_name(h->type));
+        lf_result_set(r, LF_UNKNOWN, last_stage(o), "no specification for type %s", lf_history_type_name(h));
         return;
     }
     lf_spec_env_of_history(h, &pl.env);
+    pl.env.user = o->spec_user;
 
     size_t parts = 1;
     lf_keyed *keyed = split_by_key(&pl, &parts);
@@ -379,9 +388,11 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
     }
 
     size_t done = 0, unknown = 0, violation = SIZE_MAX;
+    lf_progress_parts(o->progress, 0, parts);
     if (!keyed) {
         check_part(&pl, h->ops, h->n, NULL, false, &outs[0]);
         done = 1;
+        lf_progress_parts(o->progress, 1, 1);
         if (outs[0].verdict == LF_VIOLATION) violation = 0;
         unknown = outs[0].verdict == LF_UNKNOWN;
     } else {
@@ -393,6 +404,7 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
                 sub[k] = h->ops[orig[k]];
             }
             check_part(&pl, sub, j - i, orig, true, &outs[done]);
+            lf_progress_parts(o->progress, done + 1, parts);
             if (outs[done].verdict == LF_VIOLATION) {
                 violation = done;
                 char inner[sizeof outs[done].reason];

@@ -41,6 +41,10 @@ typedef struct lf_pipeline_options {
     uint64_t hitting_work_factor; /* budget ops^2 x this (0: LF_PIPELINE_HITTING_WORK_FACTOR; UINT64_MAX: none) */
     size_t hitting_max_size;      /* ops x width of the parts that try the families (0: LF_PIPELINE_HITTING_MAX_SIZE;
                                    * SIZE_MAX: every part) */
+    lf_progress *progress;        /* stage, steps and parts are published here (NULL: none) */
+    const struct lf_spec *spec;   /* check against this spec (env.user = spec_user) instead of the type's; the
+                                   * monitors, which know only the built-in semantics, are skipped */
+    const void *spec_user;
 } lf_pipeline_options;
 
 /* Counters of one run, for benchmarks and tests. */

@@ -1,4 +1,4 @@
-/* Verdicts and explanations shared by every engine. */
+/* Verdicts and explanations shared by every engine, and snapshots of a running check's progress. */
 #include "linfuzz/check.h"
 
 #include <stdarg.h>
@@ -46,4 +46,11 @@ const char *lf_verdict_name(lf_verdict v) {
     case LF_UNKNOWN: return "unknown";
     }
     return "?";
+}
+
+void lf_progress_read(const lf_progress *p, lf_progress *snapshot) {
+    snapshot->stage = __atomic_load_n(&p->stage, __ATOMIC_RELAXED);
+    snapshot->steps = __atomic_load_n(&p->steps, __ATOMIC_RELAXED);
+    snapshot->parts_done = __atomic_load_n(&p->parts_done, __ATOMIC_RELAXED);
+    snapshot->parts_total = __atomic_load_n(&p->parts_total, __ATOMIC_RELAXED);
 }

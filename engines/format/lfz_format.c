@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <zstd.h>
 
+#include "format/type_decl.h"
 #include "history/seq_check.h"
 #include <xxhash.h>
 
@@ -39,7 +40,10 @@ static const lf_kind RESULT_CODES[] = {LF_K_NONE, LF_K_INT,   LF_K_NIL, LF_K_EMP
 /* A shape is what an op is apart from its numbers: method, result kind and which arguments are nil. */
 #define SHAPE_KEY(method, kind, nil) ((unsigned)(method) | (unsigned)(kind) << 5 | (unsigned)(nil) << 9)
 #define N_SHAPE_KEYS (1u << 11)
-_Static_assert(LF_M_COUNT <= 32 && LF_K_COUNT <= 16, "shape keys pack method in 5 bits and kind in 4");
+_Static_assert(LF_M_COUNT <= 32 && LF_CUSTOM_MAX_METHODS <= 32 && LF_K_COUNT <= 16,
+               "shape keys pack method in 5 bits and kind in 4");
+/* The init byte's value announcing a custom type's declaration block (docs/formats.md). */
+#define INIT_CUSTOM_DECL 3
 
 const char *lf_lfz_kind_name(lf_lfz_kind k) {
     switch (k) {
@@ -304,15 +308,31 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
         }
     }
     lf_status s = LF_OK;
-    const char *type_name = lf_type_name(h->type);
+    const char *type_name = lf_history_type_name(h);
     size_t type_len = strlen(type_name);
-    if (!buf_reserve(b, 3 * VARINT_MAX + type_len + 1 + n_shapes * (VARINT_MAX + 2 + 16))) {
+    /* shapes: name length, name (at most 32), result code, nil mask; a custom declaration: count, then per
+     * method name length, name, arity, results, flags */
+    size_t decl_bytes = h->type == LF_TYPE_CUSTOM ? VARINT_MAX + LF_CUSTOM_MAX_METHODS * (2 * VARINT_MAX + 34) : 0;
+    if (!buf_reserve(b, 3 * VARINT_MAX + type_len + 1 + decl_bytes + n_shapes * (VARINT_MAX + 2 + 32))) {
         s = nomem(err, errlen);
         goto done;
     }
     put_varint(b, type_len);
     put_bytes(b, type_name, type_len);
-    if (!h->has_init) {
+    if (h->type == LF_TYPE_CUSTOM) {
+        b->p[b->len++] = INIT_CUSTOM_DECL;
+        unsigned nm = lf_history_method_count(h);
+        put_varint(b, nm);
+        for (unsigned m = 0; m < nm; m++) {
+            const lf_method_decl *d = lf_history_method(h, m);
+            size_t mlen = strlen(d->name);
+            put_varint(b, mlen);
+            put_bytes(b, d->name, mlen);
+            b->p[b->len++] = d->nargs;
+            put_varint(b, d->results);
+            b->p[b->len++] = d->flags;
+        }
+    } else if (!h->has_init) {
         b->p[b->len++] = 0;
     } else if (h->init_kind == LF_K_NIL) {
         b->p[b->len++] = 2;
@@ -323,7 +343,7 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
     put_varint(b, n_shapes);
     for (size_t k = 0; k < n_shapes; k++) {
         unsigned key = shape_keys[k];
-        const char *m = lf_method_name((lf_method)(key & 31));
+        const char *m = lf_history_method(h, key & 31)->name;
         size_t mlen = strlen(m);
         put_varint(b, mlen);
         put_bytes(b, m, mlen);
@@ -345,7 +365,7 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
         put_varint(b, zigzag(as_signed(delta)));
         prev_call = op->call;
         if (!lf_op_pending(op)) put_varint(b, op->ret - op->call);
-        int nargs = lf_method_info_of(h->type, (lf_method)op->method)->nargs;
+        int nargs = lf_history_method(h, op->method)->nargs;
         for (int a = 0; a < nargs; a++)
             if (!lf_arg_is_nil(op, a)) {
                 put_varint(b, value_delta(op->arg[a], prev_value[a]));
@@ -513,11 +533,45 @@ __attribute__((format(printf, 3, 4))) static lf_status sec_fail(const section_ct
 }
 
 typedef struct {
-    const lf_method_info *mi;
+    const lf_method_decl *mi;
+    unsigned method;
     uint8_t kind, nil;
 } shape;
 
-static lf_status decode_history(const section_ctx *sc, lf_history *h) {
+/* A custom type's declaration block, after its name and the INIT_CUSTOM_DECL byte. */
+static lf_status decode_declaration(const section_ctx *sc, cursor *c, const uint8_t *name, size_t name_len,
+                                    lf_history *h) {
+    const char *why;
+    char msg[256];
+    lf_decl_builder b;
+    if (!lf_decl_begin(&b, (const char *)name, name_len, msg, sizeof msg))
+        return sec_fail(sc, c->pos, "unknown type '%.*s' (%s)", (int)name_len, (const char *)name, msg);
+    uint64_t count;
+    if ((why = rd_varint(c, &count))) return sec_fail(sc, c->pos, "method count: %s", why);
+    if (count < 1 || count > LF_CUSTOM_MAX_METHODS)
+        return sec_fail(sc, c->pos, "type %s declares %" PRIu64 " methods (1 to %d)", b.name, count,
+                        LF_CUSTOM_MAX_METHODS);
+    for (uint64_t m = 0; m < count; m++) {
+        const uint8_t *str;
+        size_t n;
+        uint8_t nargs, flags;
+        uint64_t results;
+        size_t at = c->pos;
+        if ((why = rd_string(c, LF_CUSTOM_NAME_MAX, &str, &n)) || (why = rd_u8(c, &nargs)) ||
+            (why = rd_varint(c, &results)) || (why = rd_u8(c, &flags)))
+            return sec_fail(sc, c->pos, "method %" PRIu64 ": %s", m, why);
+        if (!lf_decl_add(&b, (const char *)str, n, nargs, results > UINT16_MAX ? UINT32_MAX : (unsigned)results,
+                         flags, msg, sizeof msg))
+            return sec_fail(sc, at, "method %" PRIu64 ": %s", m, msg);
+    }
+    if (!lf_decl_attach(&b, h, msg, sizeof msg)) {
+        snprintf(sc->err, sc->errlen, "%s: %s", sc->r->file, msg);
+        return LF_ERR_NOMEM;
+    }
+    return LF_OK;
+}
+
+static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
     const lf_lfz_section *sec = sc->s;
     cursor c = {sc->r->payload, sec->offset, sec->offset + sec->len};
     const char *why;
@@ -526,15 +580,30 @@ static lf_status decode_history(const section_ctx *sc, lf_history *h) {
     lf_history_init(h, LF_TYPE_REGISTER);
     if ((why = rd_string(&c, MAX_TYPE_NAME, &str, &n))) return sec_fail(sc, c.pos, "type name: %s", why);
     lf_type type;
-    if (!lf_type_from_name((const char *)str, n, &type))
-        return sec_fail(sc, c.pos, "unknown type '%.*s'", (int)n, (const char *)str);
-    h->type = type;
+    bool builtin = lf_type_from_name((const char *)str, n, &type);
+    const uint8_t *type_name = str;
+    size_t type_len = n;
     uint8_t init;
+    if (!builtin && (c.pos >= c.end || c.base[c.pos] != INIT_CUSTOM_DECL))
+        return sec_fail(sc, c.pos, "unknown type '%.*s'", (int)n, (const char *)str);
     if ((why = rd_u8(&c, &init))) return sec_fail(sc, c.pos, "init flag: %s", why);
+    if (init == INIT_CUSTOM_DECL) {
+        if (builtin)
+            return sec_fail(sc, c.pos - 1, "a custom declaration for the built-in type %s", lf_type_name(type));
+        lf_status ds = decode_declaration(sc, &c, type_name, type_len, h);
+        if (ds != LF_OK) {
+            lf_history_free(h);
+            return ds;
+        }
+        type = LF_TYPE_CUSTOM;
+        init = 0;
+    } else {
+        h->type = type;
+    }
     if (init > 2) return sec_fail(sc, c.pos - 1, "init flag %u is not 0, 1 or 2", init);
     if (init && type != LF_TYPE_REGISTER && type != LF_TYPE_CAS_REGISTER)
         return sec_fail(sc, c.pos - 1, "an initial value is only allowed for register types, not %s",
-                        lf_type_name(type));
+                        lf_history_type_name(h));
     if (init == 1) {
         uint64_t v;
         if ((why = rd_varint(&c, &v))) return sec_fail(sc, c.pos, "initial value: %s", why);
@@ -553,10 +622,12 @@ static lf_status decode_history(const section_ctx *sc, lf_history *h) {
     for (size_t k = 0; k < n_shapes; k++) {
         size_t at = c.pos;
         if ((why = rd_string(&c, 32, &str, &n))) return sec_fail(sc, c.pos, "shape %zu: method name: %s", k, why);
-        const lf_method_info *mi = lf_method_lookup(type, (const char *)str, n);
+        unsigned method;
+        const lf_method_decl *mi =
+            lf_history_method_lookup(h, (const char *)str, n, &method) ? lf_history_method(h, method) : NULL;
         if (!mi)
             return sec_fail(sc, at, "shape %zu: unknown method '%.*s' for type %s", k, (int)n, (const char *)str,
-                            lf_type_name(type));
+                            lf_history_type_name(h));
         uint8_t code, nil;
         if ((why = rd_u8(&c, &code)) || (why = rd_u8(&c, &nil)))
             return sec_fail(sc, c.pos, "shape %zu: %s", k, why);
@@ -568,10 +639,10 @@ static lf_status decode_history(const section_ctx *sc, lf_history *h) {
         if (nil >> mi->nargs)
             return sec_fail(sc, c.pos - 1, "shape %zu: nil flags 0x%x name arguments %s does not have", k, nil,
                             mi->name);
-        unsigned key = SHAPE_KEY(mi->method, kind, nil);
+        unsigned key = SHAPE_KEY(method, kind, nil);
         if (key_seen[key]) return sec_fail(sc, at, "shape %zu repeats an earlier shape", k);
         key_seen[key] = true;
-        shapes[k] = (shape){mi, (uint8_t)kind, nil};
+        shapes[k] = (shape){mi, method, (uint8_t)kind, nil};
     }
 
     uint64_t n_ops;
@@ -607,7 +678,7 @@ static lf_status decode_history(const section_ctx *sc, lf_history *h) {
         }
         if (v == next_new_shape) next_new_shape++;
         const shape *sh = &shapes[v];
-        op->method = (uint8_t)sh->mi->method;
+        op->method = (uint8_t)sh->method;
         op->res_kind = sh->kind;
         op->arg_nil = sh->nil;
         if ((why = rd_varint(&c, &v))) {
@@ -667,6 +738,13 @@ static lf_status decode_history(const section_ctx *sc, lf_history *h) {
             st = sec_fail(sc, sec->offset, "malformed history: %s", msg);
     }
     lf_seq_check_free(&seq);
+    if (st != LF_OK) lf_history_free(h);
+    return st;
+}
+
+/* Every early error return of the body leaves h to be freed here (a custom type's declaration may be owned). */
+static lf_status decode_history(const section_ctx *sc, lf_history *h) {
+    lf_status st = decode_history_body(sc, h);
     if (st != LF_OK) lf_history_free(h);
     return st;
 }
@@ -879,10 +957,16 @@ static lf_status scan_arrived(const lf_lfz_reader *r, size_t avail, size_t paylo
         cursor body = {r->payload, s.offset, s.offset + s.len < avail ? s.offset + s.len : avail};
         lf_type t;
         if (s.kind == LF_LFZ_HISTORY && !rd_string(&body, MAX_TYPE_NAME, &type, &type_len) &&
-            !lf_type_from_name((const char *)type, type_len, &t))
-            return fail(err, errlen,
-                        "%s: payload offset %zu: section %" PRIu32 " '%.*s' (history): unknown type '%.*s'", r->file,
-                        body.pos, *index, (int)name_len, (const char *)name, (int)type_len, (const char *)type);
+            !lf_type_from_name((const char *)type, type_len, &t)) {
+            /* a name that is not built in is a custom type only when its declaration block follows (the init
+             * byte INIT_CUSTOM_DECL); when that byte has not arrived yet, the history's decoder decides later */
+            bool custom = body.pos < body.end ? r->payload[body.pos] == INIT_CUSTOM_DECL : s.offset + s.len > avail;
+            if (!custom)
+                return fail(err, errlen,
+                            "%s: payload offset %zu: section %" PRIu32 " '%.*s' (history): unknown type '%.*s'",
+                            r->file, body.pos, *index, (int)name_len, (const char *)name, (int)type_len,
+                            (const char *)type);
+        }
         *pos = s.offset + s.len;
         ++*index;
     }

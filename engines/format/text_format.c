@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/type_decl.h"
 #include "history/seq_check.h"
 
 #define CHUNK (1u << 20)       /* read size; also the longest accepted line */
@@ -17,7 +18,8 @@
 typedef struct {
     const char *name;
     size_t len;
-    const lf_method_info *mi;
+    unsigned index; /* lf_op.method */
+    const lf_method_decl *md;
 } method_entry;
 
 typedef struct parser {
@@ -29,8 +31,12 @@ typedef struct parser {
     bool seen_op;
     uint64_t *op_lines; /* line of each op, for validation messages */
     size_t op_lines_cap;
-    method_entry methods[LF_M_COUNT];
+    method_entry methods[LF_M_COUNT > LF_CUSTOM_MAX_METHODS ? LF_M_COUNT : LF_CUSTOM_MAX_METHODS];
     int n_methods;
+    /* A custom type: its `method` lines are collected until the first line that is not one. */
+    bool declaring;
+    uint64_t type_line;
+    lf_decl_builder decl;
     /* Per-thread sequentiality, checked while reading; the full lf_history_validate runs only when this
      * cannot vouch for the history (see seq_check.h). The parser checks everything else per line. */
     lf_seq_check seq;
@@ -127,7 +133,7 @@ static lf_status parse_value(parser *p, token t, const char *what, int64_t *v, b
     return LF_OK;
 }
 
-static lf_status parse_result(parser *p, token t, const lf_method_info *mi, lf_op *op) {
+static lf_status parse_result(parser *p, token t, const lf_method_decl *mi, lf_op *op) {
     static const struct {
         const char *name;
         lf_kind kind;
@@ -170,16 +176,16 @@ static lf_status parse_op(parser *p, token *t, int n) {
         if (op.ret < op.call)
             return fail(p, "return stamp %" PRIu64 " is before call stamp %" PRIu64, op.ret, op.call);
     }
-    const lf_method_info *mi = NULL;
+    const lf_method_decl *mi = NULL;
     for (int i = 0; i < p->n_methods; i++)
         if (p->methods[i].len == t[3].n && memcmp(p->methods[i].name, t[3].s, t[3].n) == 0) {
-            mi = p->methods[i].mi;
+            mi = p->methods[i].md;
+            op.method = (uint8_t)p->methods[i].index;
             break;
         }
     if (!mi)
         return fail(p, "unknown method '%.*s' for type %s", (int)(t[3].n > 40 ? 40 : t[3].n), t[3].s,
-                    lf_type_name(h->type));
-    op.method = (uint8_t)mi->method;
+                    lf_history_type_name(h));
     int arrow = -1;
     for (int i = 4; i < n; i++)
         if (tok_is(t[i], "->")) {
@@ -222,31 +228,79 @@ static lf_status parse_op(parser *p, token *t, int n) {
     return lf_seq_check_add(&p->seq, h, h->n - 1) ? LF_OK : LF_ERR_NOMEM;
 }
 
+/* The method table of the parser from the history's type (built-in, or the custom type just declared). */
+static void index_methods(parser *p) {
+    unsigned count = lf_history_method_count(p->h);
+    p->n_methods = 0;
+    for (unsigned m = 0; m < count; m++) {
+        const lf_method_decl *d = lf_history_method(p->h, m);
+        if (d) p->methods[p->n_methods++] = (method_entry){d->name, strlen(d->name), m, d};
+    }
+}
+
+#define UNKNOWN_TYPE_HINT                                                                                          \
+    " (built in: register, cas-register, set, stack, queue, pqueue, kv, counter, deque; a custom type declares " \
+    "its methods on 'method' lines after the 'type' line)"
+
+/* The custom type's declaration ends at the first line that is not a `method` line (or at the end). */
+static lf_status end_declaration(parser *p) {
+    if (!p->declaring) return LF_OK;
+    p->declaring = false;
+    uint64_t line = p->line;
+    p->line = p->type_line;
+    char why[256];
+    if (p->decl.n == 0) return fail(p, "unknown type '%s'" UNKNOWN_TYPE_HINT, p->decl.name);
+    if (!lf_decl_attach(&p->decl, p->h, why, sizeof why)) return fail(p, "%s", why);
+    p->line = line;
+    index_methods(p);
+    return LF_OK;
+}
+
+/* "method NAME NARGS [-> KINDS] [FLAGS]" (docs/formats.md, custom types). */
+static lf_status parse_method_line(parser *p, token *t, int n) {
+    if (!p->have_type) return fail(p, "'method' before the 'type' line");
+    if (!p->declaring) {
+        if (p->h->type != LF_TYPE_CUSTOM)
+            return fail(p, "'method' lines declare custom types; %s is built in", lf_type_name(p->h->type));
+        return fail(p, "'method' after the first operation or 'init'");
+    }
+    const char *words[16];
+    size_t lens[16];
+    for (int i = 1; i < n; i++) words[i - 1] = t[i].s, lens[i - 1] = t[i].n;
+    char why[256];
+    if (!lf_decl_parse_words(&p->decl, words, lens, n - 1, why, sizeof why)) return fail(p, "%s", why);
+    return LF_OK;
+}
+
 static lf_status parse_line(parser *p, const char *s, size_t len) {
     token t[16];
     int n = tokenize(s, len, t, 15);
     if (n == 0) return LF_OK;
     if (n > 15) return fail(p, "too many tokens on one line");
+    if (tok_is(t[0], "method")) return parse_method_line(p, t, n);
+    lf_status ds = end_declaration(p);
+    if (ds) return ds;
     if (tok_is(t[0], "type")) {
         if (n != 2) return fail(p, "expected 'type <name>'");
         if (p->have_type) return fail(p, "a second 'type' line");
         lf_type ty;
-        if (!lf_type_from_name(t[1].s, t[1].n, &ty))
-            return fail(p, "unknown type '%.*s' (known: register, cas-register, set, stack, queue, pqueue, kv, "
-                           "counter, deque)",
-                        (int)(t[1].n > 40 ? 40 : t[1].n), t[1].s);
-        p->h->type = ty;
         p->have_type = true;
-        for (int m = 0; m < LF_M_COUNT; m++) {
-            const lf_method_info *mi = lf_method_info_of(ty, (lf_method)m);
-            if (mi) p->methods[p->n_methods++] = (method_entry){mi->name, strlen(mi->name), mi};
+        if (!lf_type_from_name(t[1].s, t[1].n, &ty)) {
+            char why[256];
+            if (!lf_decl_begin(&p->decl, t[1].s, t[1].n, why, sizeof why))
+                return fail(p, "unknown type '%.*s'" UNKNOWN_TYPE_HINT, (int)(t[1].n > 40 ? 40 : t[1].n), t[1].s);
+            p->declaring = true; /* a custom type, if `method` lines follow */
+            p->type_line = p->line;
+            return LF_OK;
         }
+        p->h->type = ty;
+        index_methods(p);
         return LF_OK;
     }
     if (tok_is(t[0], "init")) {
         if (!p->have_type) return fail(p, "'init' before the 'type' line");
         if (p->h->type != LF_TYPE_REGISTER && p->h->type != LF_TYPE_CAS_REGISTER)
-            return fail(p, "'init' is only allowed for register types, not %s", lf_type_name(p->h->type));
+            return fail(p, "'init' is only allowed for register types, not %s", lf_history_type_name(p->h));
         if (p->have_init) return fail(p, "a second 'init' line");
         if (p->seen_op) return fail(p, "'init' after the first operation");
         if (n != 2) return fail(p, "expected 'init <value>'");
@@ -273,6 +327,7 @@ static void parser_begin(parser *p, const char *name, lf_history *h, char *err, 
 }
 
 static lf_status parser_finish(parser *p, lf_status s) {
+    if (s == LF_OK) s = end_declaration(p);
     if (s == LF_OK && !p->have_type) {
         p->line = p->line ? p->line : 1;
         s = fail(p, "missing 'type' line (e.g. 'type queue')");
@@ -387,7 +442,8 @@ static char *put_str(char *o, const char *s) {
     return o + n;
 }
 
-size_t lf_text_format_op(char *buf, lf_type type, const lf_op *op) {
+/* One op line with the given method name and arity. */
+static size_t format_op(char *buf, const char *method, int nargs, const lf_op *op) {
     char *o = buf;
     o = put_u64(o, op->thread);
     *o++ = ' ';
@@ -398,11 +454,7 @@ size_t lf_text_format_op(char *buf, lf_type type, const lf_op *op) {
     else
         o = put_u64(o, op->ret);
     *o++ = ' ';
-    o = put_str(o, lf_method_name((lf_method)op->method));
-    /* The arity comes from the history's type: a method name can mean different methods in different types
-     * (kv's get takes a key, counter's get takes nothing). */
-    const lf_method_info *mi = lf_method_info_of(type, (lf_method)op->method);
-    int nargs = mi ? mi->nargs : 0;
+    o = put_str(o, method);
     for (int i = 0; i < nargs; i++) {
         *o++ = ' ';
         o = lf_arg_is_nil(op, i) ? put_str(o, "nil") : put_i64(o, op->arg[i]);
@@ -414,8 +466,31 @@ size_t lf_text_format_op(char *buf, lf_type type, const lf_op *op) {
     return (size_t)(o - buf);
 }
 
+size_t lf_text_format_op(char *buf, lf_type type, const lf_op *op) {
+    /* The arity comes from the history's type: a method name can mean different methods in different types
+     * (kv's get takes a key, counter's get takes nothing). */
+    const lf_method_info *mi = lf_method_info_of(type, (lf_method)op->method);
+    return format_op(buf, lf_method_name((lf_method)op->method), mi ? mi->nargs : 0, op);
+}
+
+size_t lf_text_format_history_op(char *buf, const lf_history *h, const lf_op *op) {
+    if (h->type != LF_TYPE_CUSTOM) return lf_text_format_op(buf, h->type, op);
+    const lf_method_decl *d = lf_history_method(h, op->method);
+    return format_op(buf, d ? d->name : "?", d ? d->nargs : 0, op);
+}
+
+lf_status lf_text_write_header(FILE *f, const lf_history *h) {
+    if (fprintf(f, "type %s\n", lf_history_type_name(h)) < 0) return LF_ERR_IO;
+    for (unsigned m = 0; h->type == LF_TYPE_CUSTOM && m < lf_history_method_count(h); m++) {
+        char line[256];
+        lf_method_decl_format(line, sizeof line, lf_history_method(h, m));
+        if (fprintf(f, "%s\n", line) < 0) return LF_ERR_IO;
+    }
+    return LF_OK;
+}
+
 lf_status lf_text_write_stream(FILE *f, const lf_history *h) {
-    if (fprintf(f, "# linfuzz history 1\ntype %s\n", lf_type_name(h->type)) < 0) return LF_ERR_IO;
+    if (fputs("# linfuzz history 1\n", f) < 0 || lf_text_write_header(f, h) != LF_OK) return LF_ERR_IO;
     if (h->has_init) {
         if (h->init_kind == LF_K_NIL) {
             if (fputs("init nil\n", f) < 0) return LF_ERR_IO;
@@ -427,7 +502,7 @@ lf_status lf_text_write_stream(FILE *f, const lf_history *h) {
     if (!buf) return LF_ERR_IO;
     size_t used = 0;
     for (size_t i = 0; i < h->n; i++) {
-        used += lf_text_format_op(buf + used, h->type, &h->ops[i]);
+        used += lf_text_format_history_op(buf + used, h, &h->ops[i]);
         buf[used++] = '\n';
         if (used > BUF - 256) {
             if (fwrite(buf, 1, used, f) != used) {

@@ -320,8 +320,56 @@ static void step_container(sim *s) {
     }
 }
 
+/* Work stealing on a deque: the owner (thread 0) pushes and pops at the back, thieves (threads 1..) take from
+ * the front; a thief that finds nothing to steal gives its turn to the owner unless an empty result is kept. */
+static void step_work_stealing(sim *s) {
+    uint32_t thieves = s->o->threads - 1;
+    bool owner = coin(s);
+    lf_op *op;
+    if (!owner) {
+        uint32_t t = 1 + (uint32_t)lf_rng_below(&s->rng, thieves);
+        if (s->len && chance(s, s->o->peek)) {
+            op = emit(s, LF_M_PEEK_FRONT);
+            res_int(op, s->items[s->head]);
+        } else if (s->len) {
+            op = emit(s, LF_M_POP_FRONT);
+            res_int(op, s->items[s->head++]);
+            s->len--;
+        } else if (chance(s, s->o->empty)) {
+            op = emit(s, LF_M_POP_FRONT);
+            op->res_kind = LF_K_EMPTY;
+        } else {
+            owner = true;
+        }
+        if (!owner) {
+            op->thread = t;
+            return;
+        }
+    }
+    if (s->len && chance(s, s->o->peek)) {
+        op = emit(s, LF_M_PEEK_BACK);
+        res_int(op, s->items[s->head + s->len - 1]);
+    } else if (s->len && lf_rng_unit(&s->rng) < 0.45) {
+        op = emit(s, LF_M_POP_BACK);
+        res_int(op, s->items[s->head + --s->len]);
+    } else if (!s->len && chance(s, s->o->empty)) {
+        op = emit(s, LF_M_POP_BACK);
+        op->res_kind = LF_K_EMPTY;
+    } else {
+        int64_t v = value_to_insert(s);
+        op = emit(s, LF_M_PUSH_BACK);
+        op->arg[0] = v;
+        s->items[s->head + s->len++] = v;
+    }
+    op->thread = 0;
+}
+
 static void simulate(sim *s) {
     for (size_t i = 0; i < s->o->n_ops; i++) {
+        if (s->o->shape == LF_GEN_WORK_STEALING) {
+            step_work_stealing(s);
+            continue;
+        }
         switch (s->o->type) {
         case LF_TYPE_REGISTER:
         case LF_TYPE_CAS_REGISTER: step_register(s); break;
@@ -339,7 +387,7 @@ static void simulate(sim *s) {
  * around its linearization point: op i is called before point i and returns after it; a thread calls its
  * next op only after its previous op returned. Between points, one random thread advances (returns its
  * finished op, or calls its next op early), which is what makes ops of different threads overlap. */
-static bool place_stamps(lf_op *ops, size_t n, uint32_t threads, lf_rng *rng) {
+static bool place_stamps(lf_op *ops, size_t n, uint32_t threads, bool keep_threads, lf_rng *rng) {
     enum { IDLE, CALLED, LINEARIZED };
     size_t *next_same = malloc((n ? n : 1) * sizeof *next_same);
     size_t *last = malloc(threads * sizeof *last);  /* while assigning: last op per thread */
@@ -350,7 +398,7 @@ static bool place_stamps(lf_op *ops, size_t n, uint32_t threads, lf_rng *rng) {
     if (ok) {
         for (uint32_t t = 0; t < threads; t++) last[t] = first[t] = cur[t] = SIZE_MAX;
         for (size_t i = 0; i < n; i++) {
-            uint32_t t = (uint32_t)lf_rng_below(rng, threads);
+            uint32_t t = keep_threads ? ops[i].thread : (uint32_t)lf_rng_below(rng, threads);
             ops[i].thread = t;
             next_same[i] = SIZE_MAX;
             if (last[t] == SIZE_MAX)
@@ -562,6 +610,10 @@ bool lf_gen_history(const lf_gen_options *o, lf_history *h, char *err, size_t er
         snprintf(err, errlen, "generator options out of range");
         return false;
     }
+    if (o->shape == LF_GEN_WORK_STEALING && (o->type != LF_TYPE_DEQUE || o->threads < 2)) {
+        snprintf(err, errlen, "the work-stealing shape needs a deque and at least 2 threads (an owner and a thief)");
+        return false;
+    }
     sim s;
     memset(&s, 0, sizeof s);
     s.o = o;
@@ -586,7 +638,8 @@ bool lf_gen_history(const lf_gen_options *o, lf_history *h, char *err, size_t er
     }
     if (ok) {
         simulate(&s);
-        ok = place_stamps(s.ops, s.n, o->threads, &s.rng) && make_pending(s.ops, s.n, o->threads, o->pending, &s.rng) &&
+        ok = place_stamps(s.ops, s.n, o->threads, o->shape == LF_GEN_WORK_STEALING, &s.rng) &&
+             make_pending(s.ops, s.n, o->threads, o->pending, &s.rng) &&
              corrupt(&s, o->bad);
     }
     if (!ok) {
@@ -659,7 +712,7 @@ static bool gen_random_ops(const lf_gen_options *o, lf_history *h) {
             if (allowed & LF_KBIT(k)) kinds[n_kinds++] = (uint8_t)k;
         op->res_kind = kinds[lf_rng_below(&rng, n_kinds)];
     }
-    if (!place_stamps(ops, n, o->threads, &rng) || !make_pending(ops, n, o->threads, o->pending, &rng)) {
+    if (!place_stamps(ops, n, o->threads, false, &rng) || !make_pending(ops, n, o->threads, o->pending, &rng)) {
         free(ops);
         return false;
     }

@@ -1,4 +1,5 @@
-/* History model: type/method tables, building, validation and description of histories. */
+/* History model: type/method tables, building, validation and description of histories (built-in and custom
+ * types; custom declarations themselves are in type_desc.c). */
 #include "linfuzz/history.h"
 #include "history/seq_check.h"
 #include "util/hash.h"
@@ -87,10 +88,20 @@ const lf_method_info *lf_method_lookup(lf_type t, const char *name, size_t len) 
 }
 
 static const lf_method_info *method_table[LF_TYPE_COUNT][LF_M_COUNT];
+/* The built-in methods as lf_method_decl, for code that handles built-in and custom types alike. */
+static lf_method_decl decl_table[LF_TYPE_COUNT][LF_M_COUNT];
 static pthread_once_t method_table_once = PTHREAD_ONCE_INIT;
 
 static void build_method_table(void) {
-    for (size_t i = 0; i < N_METHODS; i++) method_table[METHODS[i].type][METHODS[i].method] = &METHODS[i];
+    for (size_t i = 0; i < N_METHODS; i++) {
+        const lf_method_info *mi = &METHODS[i];
+        method_table[mi->type][mi->method] = mi;
+        /* set and kv methods touch only their key: the built-in specs split by it too */
+        bool keyed = mi->type == LF_TYPE_SET || mi->type == LF_TYPE_KV;
+        decl_table[mi->type][mi->method] = (lf_method_decl){
+            mi->name, mi->nargs, mi->results,
+            (uint8_t)((mi->role == LF_ROLE_OBSERVE ? LF_MF_OBSERVER : 0) | (keyed ? LF_MF_KEYED : 0))};
+    }
 }
 
 const lf_method_info *lf_method_info_of(lf_type t, lf_method m) {
@@ -110,10 +121,68 @@ void lf_history_init(lf_history *h, lf_type type) {
     h->init_kind = LF_K_INT;
 }
 
+void lf_history_init_custom(lf_history *h, const lf_type_desc *d) {
+    lf_history_init(h, LF_TYPE_CUSTOM);
+    h->custom = d;
+}
+
 void lf_history_free(lf_history *h) {
     free(h->ops);
     h->ops = NULL;
     h->n = h->cap = 0;
+    if (h->custom_owned) {
+        lf_type_desc_free(h->custom_owned);
+        h->custom = NULL;
+        h->custom_owned = NULL;
+    }
+}
+
+/* dst's type := src's (dst's own descriptor, if any, is released first). */
+static bool take_type(lf_history *dst, const lf_history *src) {
+    if (dst->custom_owned && dst->custom_owned != src->custom) lf_type_desc_free(dst->custom_owned);
+    dst->custom_owned = NULL;
+    dst->type = src->type;
+    dst->custom = src->custom;
+    if (src->custom_owned) {
+        dst->custom_owned = lf_type_desc_dup(src->custom_owned);
+        dst->custom = dst->custom_owned;
+        if (!dst->custom_owned) return false;
+    }
+    return true;
+}
+
+bool lf_history_set_type_of(lf_history *h, const lf_history *src) {
+    if (h == src) return true;
+    return take_type(h, src);
+}
+
+const char *lf_history_type_name(const lf_history *h) {
+    if (h->type == LF_TYPE_CUSTOM) return h->custom ? h->custom->name : "?";
+    return lf_type_name(h->type);
+}
+
+const lf_method_decl *lf_history_method(const lf_history *h, unsigned m) {
+    if (h->type == LF_TYPE_CUSTOM) return h->custom && m < h->custom->n_methods ? &h->custom->methods[m] : NULL;
+    if ((unsigned)h->type >= LF_TYPE_COUNT || m >= LF_M_COUNT) return NULL;
+    pthread_once(&method_table_once, build_method_table);
+    return method_table[h->type][m] ? &decl_table[h->type][m] : NULL;
+}
+
+bool lf_history_method_lookup(const lf_history *h, const char *name, size_t len, unsigned *m) {
+    unsigned n = lf_history_method_count(h);
+    for (unsigned i = 0; i < n; i++) {
+        const lf_method_decl *d = lf_history_method(h, i);
+        if (d && strlen(d->name) == len && memcmp(d->name, name, len) == 0) {
+            *m = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+unsigned lf_history_method_count(const lf_history *h) {
+    if (h->type == LF_TYPE_CUSTOM) return h->custom ? (unsigned)h->custom->n_methods : 0;
+    return LF_M_COUNT;
 }
 
 static bool reserve(lf_history *h, size_t want) {
@@ -137,7 +206,11 @@ bool lf_history_copy(lf_history *dst, const lf_history *src) {
     *dst = *src;
     dst->ops = NULL;
     dst->n = dst->cap = 0;
-    if (!reserve(dst, src->n ? src->n : 1)) return false;
+    dst->custom_owned = NULL;
+    if (!take_type(dst, src) || !reserve(dst, src->n ? src->n : 1)) {
+        lf_history_free(dst);
+        return false;
+    }
     if (src->n) memcpy(dst->ops, src->ops, src->n * sizeof *src->ops);
     dst->n = src->n;
     return true;
@@ -147,13 +220,17 @@ bool lf_history_select(lf_history *dst, const lf_history *src, const bool *keep)
     *dst = *src;
     dst->ops = NULL;
     dst->n = dst->cap = 0;
-    if (!reserve(dst, src->n ? src->n : 1)) return false;
+    dst->custom_owned = NULL;
+    if (!take_type(dst, src) || !reserve(dst, src->n ? src->n : 1)) {
+        lf_history_free(dst);
+        return false;
+    }
     for (size_t i = 0; i < src->n; i++)
         if (keep[i]) dst->ops[dst->n++] = src->ops[i];
     return true;
 }
 
-static int describe(char *buf, size_t len, int nargs, const lf_op *op) {
+static int describe(char *buf, size_t len, int nargs, const char *method, const lf_op *op) {
     int w = 0;
 #define PUT(...)                                                                        \
     do {                                                                                \
@@ -161,10 +238,9 @@ static int describe(char *buf, size_t len, int nargs, const lf_op *op) {
         if (k_ > 0) w += k_;                                                            \
     } while (0)
     if (lf_op_pending(op))
-        PUT("t%" PRIu32 " [%" PRIu64 ",?] %s", op->thread, op->call, lf_method_name((lf_method)op->method));
+        PUT("t%" PRIu32 " [%" PRIu64 ",?] %s", op->thread, op->call, method);
     else
-        PUT("t%" PRIu32 " [%" PRIu64 ",%" PRIu64 "] %s", op->thread, op->call, op->ret,
-            lf_method_name((lf_method)op->method));
+        PUT("t%" PRIu32 " [%" PRIu64 ",%" PRIu64 "] %s", op->thread, op->call, op->ret, method);
     for (int i = 0; i < nargs; i++) {
         if (lf_arg_is_nil(op, i))
             PUT(" nil");
@@ -181,7 +257,13 @@ static int describe(char *buf, size_t len, int nargs, const lf_op *op) {
 
 int lf_op_describe_typed(char *buf, size_t len, lf_type t, const lf_op *op) {
     const lf_method_info *mi = lf_method_info_of(t, (lf_method)op->method);
-    return describe(buf, len, mi ? mi->nargs : 0, op);
+    return describe(buf, len, mi ? mi->nargs : 0, lf_method_name((lf_method)op->method), op);
+}
+
+int lf_history_describe_op(const lf_history *h, const lf_op *op, char *buf, size_t len) {
+    if (h->type != LF_TYPE_CUSTOM) return lf_op_describe_typed(buf, len, h->type, op);
+    const lf_method_decl *d = lf_history_method(h, op->method);
+    return describe(buf, len, d ? d->nargs : 0, d ? d->name : "?", op);
 }
 
 int lf_op_describe(char *buf, size_t len, const lf_op *op) {
@@ -192,7 +274,7 @@ int lf_op_describe(char *buf, size_t len, const lf_op *op) {
             nargs = METHODS[i].nargs;
             break;
         }
-    return describe(buf, len, nargs, op);
+    return describe(buf, len, nargs, lf_method_name((lf_method)op->method), op);
 }
 
 /* ---- validation ---- */
@@ -214,15 +296,15 @@ static size_t check_pair(const lf_history *h, size_t prev, size_t next, char *er
     const lf_op *a = &h->ops[prev], *b = &h->ops[next];
     char da[160], db[160];
     if (lf_op_pending(a)) {
-        lf_op_describe_typed(da, sizeof da, h->type, a);
-        lf_op_describe_typed(db, sizeof db, h->type, b);
+        lf_history_describe_op(h, a, da, sizeof da);
+        lf_history_describe_op(h, b, db, sizeof db);
         snprintf(err, errlen, "thread %" PRIu32 " has op %zu (%s) after its pending op %zu (%s)", a->thread, next,
                  db, prev, da);
         return next;
     }
     if (!(a->ret < b->call)) {
-        lf_op_describe_typed(da, sizeof da, h->type, a);
-        lf_op_describe_typed(db, sizeof db, h->type, b);
+        lf_history_describe_op(h, a, da, sizeof da);
+        lf_history_describe_op(h, b, db, sizeof db);
         snprintf(err, errlen,
                  "ops of thread %" PRIu32 " overlap: op %zu (%s) and op %zu (%s); a thread's ops must be "
                  "sequential (ret < next call)",
@@ -232,13 +314,49 @@ static size_t check_pair(const lf_history *h, size_t prev, size_t next, char *er
     return SIZE_MAX;
 }
 
+/* The checks of lf_history_validate on one op of a custom type. */
+static size_t validate_custom_op(const lf_history *h, size_t i, char *err, size_t errlen) {
+    const lf_op *op = &h->ops[i];
+    const lf_method_decl *d = lf_history_method(h, op->method);
+    if (!d) {
+        snprintf(err, errlen, "op %zu: method %u does not belong to type %s", i, op->method, h->custom->name);
+        return i;
+    }
+    if (op->arg_nil >> d->nargs) {
+        snprintf(err, errlen, "op %zu: argument flags beyond the method's %d arguments", i, d->nargs);
+        return i;
+    }
+    if (op->res_kind != LF_K_PENDING) {
+        if (op->res_kind >= LF_K_COUNT || !(d->results & LF_KBIT(op->res_kind))) {
+            snprintf(err, errlen, "op %zu: %s cannot return %s", i, d->name, lf_kind_name((lf_kind)op->res_kind));
+            return i;
+        }
+        if (op->ret < op->call) {
+            snprintf(err, errlen, "op %zu: return stamp %" PRIu64 " is before call stamp %" PRIu64, i, op->ret,
+                     op->call);
+            return i;
+        }
+    }
+    return SIZE_MAX;
+}
+
 size_t lf_history_validate(const lf_history *h, char *err, size_t errlen) {
-    if ((unsigned)h->type >= LF_TYPE_COUNT) {
+    if (h->type == LF_TYPE_CUSTOM) {
+        if (!h->custom || !lf_type_desc_check(h->custom, err, errlen)) {
+            if (!h->custom) snprintf(err, errlen, "custom type without a declaration");
+            return 0;
+        }
+    } else if ((unsigned)h->type >= LF_TYPE_COUNT) {
         snprintf(err, errlen, "unknown type %d", (int)h->type);
         return 0;
     }
     for (size_t i = 0; i < h->n; i++) {
         const lf_op *op = &h->ops[i];
+        if (h->type == LF_TYPE_CUSTOM) {
+            size_t bad = validate_custom_op(h, i, err, errlen);
+            if (bad != SIZE_MAX) return bad;
+            continue;
+        }
         const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
         if (!mi) {
             snprintf(err, errlen, "op %zu: method %s does not belong to type %s", i,
@@ -296,6 +414,7 @@ size_t lf_history_validate(const lf_history *h, char *err, size_t errlen) {
 /* ---- unambiguity ---- */
 
 bool lf_history_unambiguous(const lf_history *h) {
+    if ((unsigned)h->type >= LF_TYPE_COUNT) return false; /* custom types have no notion of values */
     /* Inserted values are keyed as (value, nil-bit); a nil value gets a key no integer can collide with
      * because the set also stores a separate flag for it. */
     size_t n_ins = 0;

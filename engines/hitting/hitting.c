@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check/progress.h"
 #include "hitting/family.h"
 #include "hitting/replay.h"
 #include "hitting/schedule_set.h"
@@ -74,6 +75,7 @@ static bool on_index(void *arg, uint32_t c, const uint32_t *X, size_t k) {
         pv->status = PROVER_WORK_BUDGET;
         return false;
     }
+    if ((st->indices & 63) == 0) lf_progress_steps(pv->o->progress, st->indices);
     if (pv->o->deadline > 0 && (st->indices & 63) == 0 && lf_now_s() > pv->o->deadline) {
         pv->status = PROVER_TIMEOUT;
         return false;

@@ -31,6 +31,7 @@ typedef struct lf_hitting_options {
     bool want_witness;      /* fill lf_result.witness when linearizable */
     hit_chain_mode chains;  /* chain partition (default HIT_CHAINS_MIN) */
     size_t frontier_cap;    /* 0: LF_HITTING_DEFAULT_FRONTIER */
+    lf_progress *progress;  /* schedules built are published here (NULL: none) */
 } lf_hitting_options;
 
 /* What one run did, for reports, benchmarks and the pipeline's budget rules. */

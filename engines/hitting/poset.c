@@ -83,7 +83,7 @@ static bool assign_min_chains(hit_poset *p, const lf_op *ops) {
     free(keys);
     uint32_t chains = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (p->ret[i] == UINT64_MAX) { /* pending */
+        if (hit_pending(p, i)) {
             p->chain[i] = HIT_NO_CHAIN;
             continue;
         }
@@ -107,13 +107,13 @@ static bool assign_thread_chains(hit_poset *p, const lf_op *ops) {
     if (!threads) return false;
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
-        if (p->ret[i] != UINT64_MAX) threads[m++] = ops[p->op_of[i]].thread;
+        if (!hit_pending(p, (uint32_t)i)) threads[m++] = ops[p->op_of[i]].thread;
     qsort(threads, m, sizeof *threads, cmp_u32);
     size_t distinct = 0;
     for (size_t i = 0; i < m; i++)
         if (i == 0 || threads[i] != threads[distinct - 1]) threads[distinct++] = threads[i];
     for (size_t i = 0; i < n; i++) {
-        if (p->ret[i] == UINT64_MAX) {
+        if (hit_pending(p, (uint32_t)i)) {
             p->chain[i] = HIT_NO_CHAIN;
             continue;
         }
@@ -123,6 +123,43 @@ static bool assign_thread_chains(hit_poset *p, const lf_op *ops) {
     }
     p->n_chains = (uint32_t)distinct;
     free(threads);
+    return true;
+}
+
+typedef struct {
+    uint64_t stamp;
+    uint32_t local; /* local index << 1 | is_return */
+} stamp_event;
+
+static int cmp_stamp_event(const void *a, const void *b) {
+    const stamp_event *x = a, *y = b;
+    if (x->stamp != y->stamp) return x->stamp < y->stamp ? -1 : 1;
+    return (int)(x->local & 1) - (int)(y->local & 1); /* calls first at equal stamps */
+}
+
+/* Replaces p's stamps by ranks (see poset.h): equal (stamp, kind) keys share a rank. */
+static bool rank_events(hit_poset *p, const lf_op *ops) {
+    size_t n = p->n, m = 0;
+    stamp_event *ev = malloc((n ? 2 * n : 1) * sizeof *ev);
+    if (!ev) return false;
+    for (size_t i = 0; i < n; i++) {
+        const lf_op *op = &ops[p->op_of[i]];
+        ev[m++] = (stamp_event){op->call, (uint32_t)i << 1};
+        if (!lf_op_pending(op)) ev[m++] = (stamp_event){op->ret, (uint32_t)i << 1 | 1};
+    }
+    qsort(ev, m, sizeof *ev, cmp_stamp_event);
+    uint64_t rank = 0;
+    for (size_t k = 0; k < m; k++) {
+        if (k > 0 && cmp_stamp_event(&ev[k - 1], &ev[k]) != 0) rank++;
+        uint32_t i = ev[k].local >> 1;
+        if (ev[k].local & 1)
+            p->ret[i] = rank;
+        else
+            p->call[i] = rank;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (lf_op_pending(&ops[p->op_of[i]])) p->ret[i] = HIT_PENDING_RET;
+    free(ev);
     return true;
 }
 
@@ -155,13 +192,14 @@ bool hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mod
         qsort(keys, n, sizeof *keys, cmp_call_key);
     }
     for (size_t i = 0; i < n; i++) {
-        const lf_op *op = &ops[keys[i].index];
         p->op_of[i] = keys[i].index;
-        p->call[i] = op->call;
-        p->ret[i] = lf_op_pending(op) ? UINT64_MAX : op->ret;
-        if (lf_op_pending(op)) p->n_pending++;
+        if (lf_op_pending(&ops[keys[i].index])) p->n_pending++;
     }
     free(keys);
+    if (!rank_events(p, ops)) {
+        hit_poset_free(p);
+        return false;
+    }
     bool ok = mode == HIT_CHAINS_THREADS ? assign_thread_chains(p, ops) : assign_min_chains(p, ops);
     if (!ok) {
         hit_poset_free(p);
@@ -170,17 +208,18 @@ bool hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mod
     /* Among the completed ops in call order, op i overlaps an earlier one iff the latest return so far is
      * >= its call, and a later one iff the next call is <= its return (the next completed op has the
      * earliest call of all later ones). */
-    uint64_t max_ret = 0, next_call = UINT64_MAX;
-    bool any_before = false;
+    uint64_t max_ret = 0, next_call = 0;
+    bool any_before = false, any_after = false;
     for (size_t i = n; i-- > 0;) { /* isolated[i] temporarily holds "a completed op follows" */
         p->isolated[i] = 0;
-        if (p->ret[i] == UINT64_MAX) continue;
-        bool overlaps_later = next_call <= p->ret[i];
+        if (hit_pending(p, (uint32_t)i)) continue;
+        bool overlaps_later = any_after && next_call <= p->ret[i];
         p->isolated[i] = overlaps_later ? 2 : 1;
         next_call = p->call[i];
+        any_after = true;
     }
     for (size_t i = 0; i < n; i++) {
-        if (p->ret[i] == UINT64_MAX) continue;
+        if (hit_pending(p, (uint32_t)i)) continue;
         bool overlaps_earlier = any_before && max_ret >= p->call[i];
         p->isolated[i] = p->isolated[i] == 1 && !overlaps_earlier;
         if (p->isolated[i]) p->n_isolated++;

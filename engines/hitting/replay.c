@@ -46,8 +46,9 @@ bool hit_replay_init(hit_replay *r, const lf_spec_inst *spec, const lf_op *ops, 
     r->scratch = r->t_states + r->tcap * r->ssz;
     uint32_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        r->pending_no[i] = p->ret[i] == UINT64_MAX ? k : UINT32_MAX;
-        if (p->ret[i] == UINT64_MAX) r->pending_op[k++] = (uint32_t)i;
+        bool pending = hit_pending(p, (uint32_t)i);
+        r->pending_no[i] = pending ? k : UINT32_MAX;
+        if (pending) r->pending_op[k++] = (uint32_t)i;
     }
     lf_spec_init(spec, r->states);
     r->hashes[0] = W ? lf_spec_hash(spec, r->states) : 0;

@@ -1,7 +1,13 @@
 /* Sound history minimisation: a binary search for the first impossible return (first, so that the op that
  * went wrong stays), delta debugging over whole values, state-preserving ops and (counters) incs that every
- * get orders, and a binary search for the last forced state (see minimize.h for why each reduction is sound). */
+ * get orders, and a binary search for the last forced state (see minimize.h for why each reduction is sound).
+ * Under any other spec than a built-in one (custom types, the self-spec) only the spec-independent
+ * reductions run: the cut, declared observers, whole keys, and prefixes that return to the initial state. */
 #include "linfuzz/minimize.h"
+
+#include "linfuzz/selfspec.h"
+#include "linfuzz/spec.h"
+#include "minimize/initial_prefix.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,12 +73,35 @@ typedef struct minimizer {
     double deadline; /* 0: none */
     bool exhausted;  /* a budget ran out: stop trying */
     size_t unknown;  /* checks that answered unknown (a per-check budget ran out) */
+    /* Checked against something other than a built-in spec (a custom type, o->check.spec, a self-spec): only
+     * the reductions that hold for every specification apply, the prefix cut and dropping ops of methods
+     * declared observers (LF_MF_OBSERVER), whole keys when every op is of a method declared keyed
+     * (LF_MF_KEYED), and the generic forced state (drop_initial_prefix); whole values, forced states and the
+     * counter's inc shifts and lost-update witness are facts of the built-in types' specs. The first
+     * impossible return is kept in both modes (kept_for_good). */
+    bool generic;
 } minimizer;
 
 /* The ops of the first impossible return: never removed once it is known. Stamps identify them in every
  * later candidate (reductions remove ops, they never move one). */
 static bool kept_for_good(const minimizer *m, const lf_op *op) {
     return m->st->first_bad && !lf_op_pending(op) && op->ret == m->st->first_bad_stamp;
+}
+
+/* Whether op may be dropped as state-preserving in a minimisation of h. */
+static bool preserves_state(const minimizer *m, const lf_history *h, const lf_op *op) {
+    if (!m->generic) return lf_op_state_preserving(h->type, op);
+    const lf_method_decl *d = lf_history_method(h, op->method);
+    return d && (d->flags & LF_MF_OBSERVER);
+}
+
+/* out := an empty history of h's type and initial value. */
+static bool init_like(lf_history *out, const lf_history *h) {
+    lf_history_init(out, h->type);
+    out->has_init = h->has_init;
+    out->init_kind = h->init_kind;
+    out->init = h->init;
+    return lf_history_set_type_of(out, h);
 }
 
 
@@ -174,11 +203,23 @@ static bool apply_keep(lf_history *cur, const bool *keep, build_fn build) {
 /* One pass of whole-value dropping. Returns values removed, or SIZE_MAX when out of memory. */
 static size_t drop_values(minimizer *m, lf_history *cur) {
     size_t n = cur->n, n_refs = 0;
+    if (m->generic) { /* only keys, and only when every op is keyed (P-compositionality, [Horn15]) */
+        for (size_t i = 0; i < n; i++) {
+            const lf_method_decl *d = lf_history_method(cur, cur->ops[i].method);
+            if (!d || !(d->flags & LF_MF_KEYED)) return 0;
+        }
+    }
     key_ref *refs = malloc((n ? n : 1) * sizeof *refs);
     if (!refs) return SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
         lf_value_key k;
-        if (lf_op_value_key(cur->type, &cur->ops[i], &k)) refs[n_refs++] = (key_ref){k, (uint32_t)i};
+        if (m->generic) {
+            k.nil = lf_arg_is_nil(&cur->ops[i], 0);
+            k.value = k.nil ? 0 : cur->ops[i].arg[0];
+            refs[n_refs++] = (key_ref){k, (uint32_t)i};
+        } else if (lf_op_value_key(cur->type, &cur->ops[i], &k)) {
+            refs[n_refs++] = (key_ref){k, (uint32_t)i};
+        }
     }
     qsort(refs, n_refs, sizeof *refs, cmp_key_ref);
     /* A value that the first impossible return belongs to stays whole: leave its ops out of the items. */
@@ -221,7 +262,7 @@ static size_t drop_observers(minimizer *m, lf_history *cur) {
     if (items && members && keep) {
         for (size_t i = 0; i < n; i++) {
             keep[i] = true;
-            if (!lf_op_state_preserving(cur->type, &cur->ops[i]) || kept_for_good(m, &cur->ops[i])) continue;
+            if (!preserves_state(m, cur, &cur->ops[i]) || kept_for_good(m, &cur->ops[i])) continue;
             members[n_items] = (uint32_t)i;
             items[n_items] = (item){.first = n_items, .count = 1};
             n_items++;
@@ -238,11 +279,11 @@ static size_t drop_observers(minimizer *m, lf_history *cur) {
 /* The prefix of h made of every event stamped <= cut: ops returned by then are kept, ops called by then
  * become pending, later ops are dropped. */
 static bool prefix_at(const lf_history *h, uint64_t cut, lf_history *out, size_t *n_cut, size_t *n_pending) {
-    lf_history_init(out, h->type);
-    out->has_init = h->has_init;
-    out->init_kind = h->init_kind;
-    out->init = h->init;
     *n_cut = *n_pending = 0;
+    if (!init_like(out, h)) {
+        lf_history_free(out);
+        return false;
+    }
     for (size_t i = 0; i < h->n; i++) {
         lf_op op = h->ops[i];
         if (op.call > cut) {
@@ -363,11 +404,11 @@ static bool single_key(const lf_history *h) {
 
 /* The suffix of h from op `from` on: that op and every op called after it. */
 static bool suffix_from(const lf_history *h, size_t from, lf_history *out, size_t *n_dropped) {
-    lf_history_init(out, h->type);
-    out->has_init = h->has_init;
-    out->init_kind = h->init_kind;
-    out->init = h->init;
     *n_dropped = 0;
+    if (!init_like(out, h)) {
+        lf_history_free(out);
+        return false;
+    }
     for (size_t i = 0; i < h->n; i++) {
         if (i != from && h->ops[i].call <= h->ops[from].call) {
             (*n_dropped)++;
@@ -451,6 +492,13 @@ static int drop_forced_prefix(minimizer *m, lf_history *cur) {
 }
 
 /* ---- counters: incs that every get orders ---- */
+
+/* Whether the counter reductions (inc shifts, the lost-update witness) apply to cur: only under the built-in
+ * counter spec. A custom spec or the self-spec of a counter adapter need not count: an inc that every get
+ * orders may matter to it in other ways, and "get -> v with more than v incs before" certifies nothing. */
+static bool counter_shifts(const minimizer *m, const lf_history *cur) {
+    return cur->type == LF_TYPE_COUNTER && m->o->shift_counters && !m->generic;
+}
 
 /* Whether inc op i of a counter history is ordered in real time with every get (so that every linearisation
  * puts it between the same gets). */
@@ -599,9 +647,105 @@ static int lost_update_witness(minimizer *m, lf_history *cur) {
     return 1;
 }
 
+#define PREFIX_STEPS 200000 /* spec steps to explore one prefix */
+#define PREFIX_POINTS 32    /* quiescent points examined, the latest first */
+
+/* The generic counterpart of drop_forced_prefix (any spec, the self-spec included): drops everything before
+ * the latest quiescent point whose prefix returns to the initial state in every linearisation
+ * (minimize/initial_prefix.h) and whose suffix is still a violation. Among such points a later violating
+ * suffix makes every earlier one violating (the ops between two points return to the initial state too), so
+ * the search is a binary search. Returns 1 when cur was cut, 0 if not, -1 on OOM. */
+static int drop_initial_prefix(minimizer *m, lf_history *cur) {
+    const lf_check_options *co = &m->o->check;
+    const void *user = co->spec_user;
+    const lf_spec *spec = co->self ? lf_selfspec_as_spec(co->self, &user) : co->spec ? co->spec
+                                                                                     : lf_spec_of_history(cur);
+    if (!spec) return 0;
+    size_t n = cur->n, n_points = 0;
+    size_t *points = malloc((n ? n : 1) * sizeof *points);
+    lf_op *prefix = malloc((n ? n : 1) * sizeof *prefix);
+    if (!points || !prefix) {
+        free(points);
+        free(prefix);
+        return -1;
+    }
+    /* quiescent call points, latest first: every other op returned before, or is called after */
+    for (size_t i = 0; i < n; i++) {
+        const lf_op *f = &cur->ops[i];
+        bool quiescent = true;
+        for (size_t j = 0; j < n && quiescent; j++)
+            if (j != i) quiescent = lf_precedes(&cur->ops[j], f) || cur->ops[j].call > f->call;
+        if (quiescent) points[n_points++] = i;
+    }
+    for (size_t a = 1; a < n_points; a++) { /* by call, descending */
+        size_t v = points[a], b = a;
+        while (b > 0 && cur->ops[points[b - 1]].call < cur->ops[v].call) {
+            points[b] = points[b - 1];
+            b--;
+        }
+        points[b] = v;
+    }
+    /* keep the points whose prefix returns to the initial state (and drops something), in ascending call order */
+    size_t kept = 0;
+    lf_spec_env env;
+    lf_spec_env_of_history(cur, &env);
+    env.user = user;
+    for (size_t k = 0; k < n_points && k < PREFIX_POINTS && !m->exhausted; k++) {
+        const lf_op *f = &cur->ops[points[k]];
+        size_t np = 0;
+        for (size_t j = 0; j < n; j++)
+            if (lf_precedes(&cur->ops[j], f)) prefix[np++] = cur->ops[j];
+        if (np == 0 || np > LF_PREFIX_MAX_OPS) continue;
+        env.ops = prefix;
+        env.n = np;
+        if (lf_prefix_returns_to_initial(spec, &env, PREFIX_STEPS) == 1) points[kept++] = points[k];
+    }
+    for (size_t a = 0; a < kept / 2; a++) { /* ascending */
+        size_t t = points[a];
+        points[a] = points[kept - 1 - a];
+        points[kept - 1 - a] = t;
+    }
+    long lo = -1, hi = (long)kept - 1;
+    while (lo < hi && !m->exhausted) {
+        long mid = lo + (hi - lo + 1) / 2;
+        lf_history cand;
+        size_t dropped;
+        if (!suffix_from(cur, points[mid], &cand, &dropped)) {
+            free(points);
+            free(prefix);
+            return -1;
+        }
+        bool violation = dropped > 0 && is_violation(m, &cand);
+        lf_history_free(&cand);
+        if (violation)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    int status = 0;
+    if (lo >= 0) {
+        lf_history cand;
+        size_t dropped;
+        if (!suffix_from(cur, points[lo], &cand, &dropped)) {
+            free(points);
+            free(prefix);
+            return -1;
+        }
+        m->st->suffix = true;
+        m->st->suffix_stamp = cur->ops[points[lo]].call;
+        m->st->ops_before_suffix += dropped;
+        lf_history_free(cur);
+        *cur = cand;
+        status = 1;
+    }
+    free(points);
+    free(prefix);
+    return status;
+}
+
 /* Values, state-preserving ops and (counters) ordered incs, in turn, until a round removes nothing. */
 static bool reduce_to_fixpoint(minimizer *m, lf_history *cur) {
-    bool counter = cur->type == LF_TYPE_COUNTER && m->o->shift_counters;
+    bool counter = counter_shifts(m, cur);
     for (;;) {
         size_t v = drop_values(m, cur);
         if (v == SIZE_MAX) return false;
@@ -623,6 +767,7 @@ lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_his
     if (!stats) stats = &local;
     memset(stats, 0, sizeof *stats);
     minimizer m = {.o = o, .st = stats, .deadline = o->timeout_s > 0 ? lf_now_s() + o->timeout_s : 0};
+    m.generic = h->type == LF_TYPE_CUSTOM || o->check.spec || o->check.self;
 
     lf_result r;
     lf_result_init(&r);
@@ -631,6 +776,7 @@ lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_his
     lf_result_free(&r);
     stats->checks = 1;
     if (!lf_history_copy(out, h)) {
+        lf_history_free(out);
         lf_history_init(out, h->type);
         return LF_UNKNOWN;
     }
@@ -640,10 +786,10 @@ lf_verdict lf_minimize(const lf_history *h, const lf_minimize_options *o, lf_his
      * the reductions after it keep that return (kept_for_good). */
     bool ok = true;
     if (o->cut_prefix) ok = cut_prefix(&m, out) >= 0;
-    if (ok && out->type == LF_TYPE_COUNTER && o->shift_counters && !m.exhausted) ok = lost_update_witness(&m, out) >= 0;
+    if (ok && counter_shifts(&m, out) && !m.exhausted) ok = lost_update_witness(&m, out) >= 0;
     if (ok) ok = reduce_to_fixpoint(&m, out);
     if (ok && o->drop_forced_prefix && !m.exhausted) {
-        int cut = drop_forced_prefix(&m, out);
+        int cut = m.generic ? drop_initial_prefix(&m, out) : drop_forced_prefix(&m, out);
         ok = cut >= 0;
         if (cut > 0) ok = reduce_to_fixpoint(&m, out);
     }

@@ -1,5 +1,5 @@
 /* Log-linear decrease-and-conquer monitors ([Lee25]) for unambiguous histories of
- * register, set, stack, queue and pqueue: standardisation, then one O(n log n) monitor per type.
+ * register, set, stack, queue, pqueue and deque: standardisation, then one O(n log n) monitor per type.
  *
  * Answers linearizable or violation (with the conflicting ops as culprits), or unknown with a reason
  * starting "unsupported:" when the history is outside what the monitors decide (ambiguous values, other

@@ -1,4 +1,4 @@
-/* The per-type monitors, run on a standardised history (set, stack, queue, pqueue) or directly (register).
+/* The per-type monitors, run on a standardised history (set, stack, queue, pqueue, deque) or directly (register).
  * Each returns LF_LINEARIZABLE or LF_VIOLATION (reason and culprits in r), or LF_UNKNOWN on internal limits. */
 #ifndef LINFUZZ_MONITORS_H
 #define LINFUZZ_MONITORS_H
@@ -14,6 +14,7 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r);
 lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_queue(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_pqueue(const lf_history *h, const lf_std *s, lf_result *r);
+lf_verdict lf_monitor_deque(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_register(const lf_history *h, lf_result *r);
 
 #endif

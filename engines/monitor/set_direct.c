@@ -14,24 +14,26 @@
 #include "util/value_map.h"
 
 #define NONE UINT32_MAX
-#define NEVER UINT64_MAX /* response stamp of an op that has not returned: after everything */
 
+/* Per value. Extremes are kept as op indices, never as stamps, so that no stamp value (0 and 2^64-1
+ * included) has a special meaning: a pending add's response and a never-removed value's end are "after
+ * everything" by flag, not by a sentinel stamp. */
 typedef struct {
     uint32_t add, rem, pending_add;
-    uint32_t min_res_op, max_inv_op; /* over the ops that need v present, add and remove included */
-    uint32_t first_user;             /* an op needing v present, other than its add */
-    uint64_t min_res, max_inv;
-    uint64_t user_min_res, user_max_inv; /* over the ops needing v present other than add and remove */
-    uint32_t user_min_res_op, user_max_inv_op;
+    uint32_t min_res_op; /* completed op needing v present (add and remove included) that returns first */
+    uint32_t max_inv_op; /* op needing v present (add and remove included) that is called last */
+    uint32_t first_user; /* an op needing v present, other than its add */
+    uint32_t user_min_res_op, user_max_inv_op; /* the same over the ops needing v other than add and remove */
+    bool forever; /* never removed: present from its add to the end */
 } set_value;
 
-enum { K_DROP, K_ADD, K_REM, K_PRESENT, K_ABSENT, K_PENDING_ADD };
+enum { K_DROP, K_ADD, K_REM, K_PRESENT, K_ABSENT, K_PENDING_ADD, K_PENDING_REM };
 
 static int kind_of(const lf_op *op) {
     bool pending = lf_op_pending(op), yes = op->res_kind == LF_K_TRUE;
     switch ((lf_method)op->method) {
     case LF_M_ADD: return pending ? K_PENDING_ADD : yes ? K_ADD : K_PRESENT;
-    case LF_M_REMOVE: return pending ? -1 : yes ? K_REM : K_ABSENT;
+    case LF_M_REMOVE: return pending ? K_PENDING_REM : yes ? K_REM : K_ABSENT;
     default: return pending ? K_DROP : yes ? K_PRESENT : K_ABSENT;
     }
 }
@@ -59,9 +61,16 @@ static lf_verdict conflict(const lf_history *h, lf_result *r, uint32_t a, uint32
     return LF_VIOLATION;
 }
 
+/* Keeps the op of the earlier return (a) or the later call (b) in *slot. */
+static void take_min_res(const lf_history *h, uint32_t *slot, uint32_t i) {
+    if (*slot == NONE || h->ops[i].ret < h->ops[*slot].ret) *slot = i;
+}
+static void take_max_inv(const lf_history *h, uint32_t *slot, uint32_t i) {
+    if (*slot == NONE || h->ops[i].call >= h->ops[*slot].call) *slot = i;
+}
+
 lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
     size_t n = h->n;
-    lf_verdict verdict = LF_UNKNOWN;
     lf_value_map map;
     uint32_t *val = malloc((n ? n : 1) * sizeof *val);
     set_value *sv = NULL;
@@ -77,16 +86,17 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
     }
     if (lo <= hi && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)n + 64) (void)lf_value_map_add_dense_range(&map, lo, hi);
 
-    /* Pass 1: per-value adds, removes and the extremes of the ops that need the value present. */
+    /* Pass 1: per-value adds, removes and the extremes of the ops that need the value present. The whole
+     * history is classified before anything is decided: an add seen twice makes it ambiguous (unknown), which
+     * overrides a value removed twice (a violation only when added at most once), which overrides a pending
+     * remove (unknown: its effect is unknown). */
+    uint32_t pending_rem = NONE, twice_a = NONE, twice_b = NONE;
     for (size_t i = 0; i < n; i++) {
         const lf_op *op = &h->ops[i];
         int k = kind_of(op);
-        if (k < 0) {
-            char d[300];
-            describe(h, (uint32_t)i, d, sizeof d);
-            lf_result_set(r, LF_UNKNOWN, "monitor",
-                          "unsupported: pending remove %s: its effect is unknown, which the monitors cannot decide", d);
-            goto done;
+        if (k == K_PENDING_REM) {
+            if (pending_rem == NONE) pending_rem = (uint32_t)i;
+            continue;
         }
         if (k == K_DROP) continue;
         uint32_t v = lf_value_map_id(&map, op->arg[0], lf_arg_is_nil(op, 0));
@@ -98,7 +108,7 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
             if (!grown) goto oom;
             sv = grown;
             for (size_t j = cap; j < nc; j++)
-                sv[j] = (set_value){NONE, NONE, NONE, NONE, NONE, NONE, NEVER, 0, NEVER, 0, NONE, NONE};
+                sv[j] = (set_value){NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE, false};
             cap = nc;
         }
         set_value *s = &sv[v];
@@ -110,10 +120,8 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
                 describe(h, prev, a, sizeof a);
                 describe(h, (uint32_t)i, b, sizeof b);
                 value_str(op, vs, sizeof vs);
-                lf_result_free(r); /* a double removal seen earlier is no violation in an ambiguous history */
                 lf_result_set(r, LF_UNKNOWN, "monitor",
                               "unsupported: value %s is added twice (%s; %s): the history is ambiguous", vs, a, b);
-                verdict = LF_UNKNOWN;
                 goto done;
             }
             if (k == K_PENDING_ADD) {
@@ -123,49 +131,40 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
             s->add = (uint32_t)i;
         } else if (k == K_REM) {
             if (s->rem != NONE) {
-                /* Removed twice with at most one add: a violation, unless a second add makes it ambiguous. */
-                if (verdict != LF_VIOLATION) {
-                    conflict(h, r, s->rem, (uint32_t)i, "value removed twice: %s and %s, but it is added at most once");
-                    verdict = LF_VIOLATION;
-                }
+                if (twice_a == NONE) twice_a = s->rem, twice_b = (uint32_t)i;
                 continue;
             }
             s->rem = (uint32_t)i;
+            if (s->first_user == NONE) s->first_user = (uint32_t)i;
         } else {
             if (s->first_user == NONE) s->first_user = (uint32_t)i;
-            if (op->ret < s->user_min_res) {
-                s->user_min_res = op->ret;
-                s->user_min_res_op = (uint32_t)i;
-            }
-            if (op->call >= s->user_max_inv) {
-                s->user_max_inv = op->call;
-                s->user_max_inv_op = (uint32_t)i;
-            }
+            take_min_res(h, &s->user_min_res_op, (uint32_t)i);
+            take_max_inv(h, &s->user_max_inv_op, (uint32_t)i);
         }
-        if (k == K_REM && s->first_user == NONE) s->first_user = (uint32_t)i;
-        uint64_t res = lf_op_pending(op) ? NEVER : op->ret;
-        if (res < s->min_res) {
-            s->min_res = res;
-            s->min_res_op = (uint32_t)i;
-        }
-        if (op->call >= s->max_inv) {
-            s->max_inv = op->call;
-            s->max_inv_op = (uint32_t)i;
-        }
+        take_min_res(h, &s->min_res_op, (uint32_t)i);
+        take_max_inv(h, &s->max_inv_op, (uint32_t)i);
     }
-    if (verdict == LF_VIOLATION) goto done;
+    if (twice_a != NONE) {
+        conflict(h, r, twice_a, twice_b, "value removed twice: %s and %s, but it is added at most once");
+        goto done;
+    }
+    if (pending_rem != NONE) {
+        char d[300];
+        describe(h, pending_rem, d, sizeof d);
+        lf_result_set(r, LF_UNKNOWN, "monitor",
+                      "unsupported: pending remove %s: its effect is unknown, which the monitors cannot decide", d);
+        goto done;
+    }
 
     /* Per value: pending adds, never-added values, and the order of add, users and remove (F1, F2). */
     for (uint32_t v = 0; v < map.count && v < cap; v++) {
         set_value *s = &sv[v];
         if (s->pending_add != NONE) {
             if (s->first_user == NONE) continue; /* never observed: it may never have happened */
-            /* Observed: it took effect at some point after its call; its response is "after everything". */
+            /* Observed: it took effect at some point after its call; its response is after everything, so it
+             * never is the earliest response. */
             s->add = s->pending_add;
-            if (h->ops[s->add].call >= s->max_inv) {
-                s->max_inv = h->ops[s->add].call;
-                s->max_inv_op = s->add;
-            }
+            take_max_inv(h, &s->max_inv_op, s->add);
         }
         if (s->first_user != NONE && s->add == NONE) {
             char d[300], vs[32];
@@ -173,63 +172,64 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
             value_str(&h->ops[s->first_user], vs, sizeof vs);
             lf_result_set(r, LF_VIOLATION, "monitor", "%s needs value %s present, but it is never added", d, vs);
             lf_result_add_culprit(r, s->first_user);
-            verdict = LF_VIOLATION;
             goto done;
         }
         if (s->add == NONE) continue;
         const lf_op *add = &h->ops[s->add];
         /* F1: an op needing v returns before its add is called. */
-        if (s->user_min_res_op != NONE && s->user_min_res < add->call) {
-            verdict = conflict(h, r, s->user_min_res_op, s->add, "%s returns before %s, which adds its value, is called");
+        if (s->user_min_res_op != NONE && h->ops[s->user_min_res_op].ret < add->call) {
+            conflict(h, r, s->user_min_res_op, s->add, "%s returns before %s, which adds its value, is called");
             goto done;
         }
         if (s->rem != NONE && h->ops[s->rem].ret < add->call) {
-            verdict = conflict(h, r, s->rem, s->add, "%s returns before %s, which adds its value, is called");
+            conflict(h, r, s->rem, s->add, "%s returns before %s, which adds its value, is called");
             goto done;
         }
         /* F2: an op needing v is called after its remove returned. */
-        if (s->rem != NONE && s->user_max_inv_op != NONE && s->user_max_inv > h->ops[s->rem].ret) {
-            verdict = conflict(h, r, s->user_max_inv_op, s->rem, "%s is called after its value was removed by %s");
+        if (s->rem != NONE && s->user_max_inv_op != NONE && h->ops[s->user_max_inv_op].call > h->ops[s->rem].ret) {
+            conflict(h, r, s->user_max_inv_op, s->rem, "%s is called after its value was removed by %s");
             goto done;
         }
         /* Never removed: it stays present to the end. */
-        if (s->rem == NONE) s->max_inv = NEVER;
+        s->forever = s->rem == NONE;
     }
 
-    /* Pass 2: absent observations strictly inside a value's certain presence. */
+    /* Pass 2: absent observations strictly inside a value's certain presence: after the earliest response of
+     * an op needing it, before the latest call of one (or forever, when it is never removed). */
     for (size_t i = 0; i < n; i++) {
         const lf_op *op = &h->ops[i];
         if (kind_of(op) != K_ABSENT) continue;
         set_value *s = &sv[val[i]];
-        if (s->add == NONE) continue;
-        if (s->min_res < op->call && op->ret < s->max_inv) {
-            char d[300], a[300], b[300], vs[32];
+        if (s->add == NONE || s->min_res_op == NONE) continue;
+        if (h->ops[s->min_res_op].ret < op->call && (s->forever || op->ret < h->ops[s->max_inv_op].call)) {
+            char d[300], a[300], b[400], vs[32];
             describe(h, (uint32_t)i, d, sizeof d);
             describe(h, s->min_res_op, a, sizeof a);
             value_str(op, vs, sizeof vs);
-            if (s->max_inv == NEVER)
-                snprintf(b, sizeof b, "the end (it is never removed)");
-            else
-                describe(h, s->max_inv_op, b, sizeof b);
+            if (s->forever) {
+                snprintf(b, sizeof b, "the end of the history (it is never removed)");
+            } else {
+                char m[300];
+                describe(h, s->max_inv_op, m, sizeof m);
+                snprintf(b, sizeof b, "the start of %s", m);
+            }
             lf_result_set(r, LF_VIOLATION, "monitor",
                           "%s says %s is absent, but %s is certainly in the set for the whole op: from the end of %s "
-                          "to the start of %s",
+                          "to %s",
                           d, vs, vs, a, b);
             lf_result_add_culprit(r, (uint32_t)i);
             lf_result_add_culprit(r, s->min_res_op);
-            if (s->max_inv != NEVER) lf_result_add_culprit(r, s->max_inv_op);
-            verdict = LF_VIOLATION;
+            if (!s->forever) lf_result_add_culprit(r, s->max_inv_op);
             goto done;
         }
     }
-    verdict = LF_LINEARIZABLE;
+    r->verdict = LF_LINEARIZABLE;
     goto done;
 oom:
     lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the set monitor");
-    verdict = LF_UNKNOWN;
 done:
     if (map_ok) lf_value_map_free(&map);
     free(val);
     free(sv);
-    return verdict;
+    return r->verdict;
 }

@@ -184,7 +184,8 @@ static uint8_t classify(lf_type type, const lf_op *op, int64_t *value, bool *nil
 static const char *insert_name(lf_type t) {
     switch (t) {
     case LF_TYPE_SET: return "added";
-    case LF_TYPE_STACK: return "pushed";
+    case LF_TYPE_STACK:
+    case LF_TYPE_DEQUE: return "pushed";
     case LF_TYPE_QUEUE: return "enqueued";
     default: return "inserted";
     }
@@ -193,7 +194,8 @@ static const char *insert_name(lf_type t) {
 static const char *remove_name(lf_type t) {
     switch (t) {
     case LF_TYPE_SET: return "removed";
-    case LF_TYPE_STACK: return "popped";
+    case LF_TYPE_STACK:
+    case LF_TYPE_DEQUE: return "popped";
     case LF_TYPE_QUEUE: return "dequeued";
     default: return "polled";
     }
@@ -225,18 +227,19 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
     }
     if (lo <= hi && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)n + 64) (void)lf_value_map_add_dense_range(&map, lo, hi);
     size_t vcap = 0;
+    /* The whole history is classified before anything is decided: a value inserted twice makes it ambiguous
+     * (unknown), which overrides a value removed twice (a violation when it is inserted at most once), which
+     * overrides a pending remove (unknown: its effect is unknown). */
+    size_t pending_remove = SIZE_MAX;
+    uint32_t twice_a = NONE, twice_b = NONE;
     for (size_t i = 0; i < n; i++) {
         int64_t value;
         bool nil;
         uint8_t k = classify(h->type, &h->ops[i], &value, &nil);
         if (k == PENDING_REMOVE) {
-            char d[200];
-            lf_op_describe(d, sizeof d, &h->ops[i]);
-            lf_result_set(r, LF_UNKNOWN, "monitor",
-                          "unsupported: pending remove op %zu (%s): its effect is unknown, which the monitors "
-                          "cannot decide",
-                          i, d);
-            goto fail;
+            if (pending_remove == SIZE_MAX) pending_remove = i;
+            s->kind[i] = STD_DROP;
+            continue;
         }
         s->kind[i] = k;
         if (k == STD_DROP || k == STD_EMPTY) continue;
@@ -267,12 +270,12 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
             observed[v] = 0;
             s->n_values++;
         }
-        char v1[200], v2[200], vs[32];
         switch (k) {
         case STD_ADD:
         case PENDING_INSERT: {
             uint32_t prev = s->add_op[v] != NONE ? s->add_op[v] : pending_insert[v];
             if (prev != NONE) {
+                char v1[200], v2[200], vs[32];
                 lf_std_value_str(s, v, vs, sizeof vs);
                 lf_op_describe(v1, sizeof v1, &h->ops[prev]);
                 lf_op_describe(v2, sizeof v2, &h->ops[i]);
@@ -290,32 +293,41 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
         }
         case STD_REM:
             if (s->rem_op[v] != NONE) {
-                lf_std_value_str(s, v, vs, sizeof vs);
-                lf_op_describe(v1, sizeof v1, &h->ops[s->rem_op[v]]);
-                lf_op_describe(v2, sizeof v2, &h->ops[i]);
-                /* Ambiguity is decided once all inserts are known; remember and re-check below. */
-                lf_result_set(r, LF_VIOLATION, "monitor",
-                              "value %s is %s twice (op %" PRIu32 ": %s; op %zu: %s) but %s at most once", vs,
-                              remove_name(h->type), s->rem_op[v], v1, i, v2, insert_name(h->type));
-                lf_result_add_culprit(r, s->rem_op[v]);
-                lf_result_add_culprit(r, (uint32_t)i);
-                s->kind[i] = STD_DROP; /* keep scanning: a second insert makes it unsupported instead */
-                observed[v] = UINT32_MAX;
+                if (twice_a == NONE) twice_a = s->rem_op[v], twice_b = (uint32_t)i;
+                s->kind[i] = STD_DROP;
                 continue;
             }
             s->rem_op[v] = (uint32_t)i;
-            if (observed[v] != UINT32_MAX) observed[v]++;
+            observed[v]++;
             break;
         case STD_OTHER:
-            if (observed[v] != UINT32_MAX) observed[v]++;
+            observed[v]++;
             break;
         default:
             break;
         }
     }
-    /* A double removal was recorded (observed = UINT32_MAX) and no value turned out ambiguous. */
-    for (uint32_t v = 0; v < s->n_values; v++)
-        if (observed[v] == UINT32_MAX) goto fail_keep_result;
+    if (twice_a != NONE) { /* removed twice, and no value is inserted twice */
+        char v1[200], v2[200], vs[32];
+        lf_std_value_str(s, s->val[twice_a], vs, sizeof vs);
+        lf_op_describe(v1, sizeof v1, &h->ops[twice_a]);
+        lf_op_describe(v2, sizeof v2, &h->ops[twice_b]);
+        lf_result_set(r, LF_VIOLATION, "monitor",
+                      "value %s is %s twice (op %" PRIu32 ": %s; op %" PRIu32 ": %s) but %s at most once", vs,
+                      remove_name(h->type), twice_a, v1, twice_b, v2, insert_name(h->type));
+        lf_result_add_culprit(r, twice_a);
+        lf_result_add_culprit(r, twice_b);
+        goto fail;
+    }
+    if (pending_remove != SIZE_MAX) {
+        char d[200];
+        lf_op_describe(d, sizeof d, &h->ops[pending_remove]);
+        lf_result_set(r, LF_UNKNOWN, "monitor",
+                      "unsupported: pending remove op %zu (%s): its effect is unknown, which the monitors "
+                      "cannot decide",
+                      pending_remove, d);
+        goto fail;
+    }
     /* Pending inserts: observed ones took effect at some point after their call (response at +inf);
      * unobserved ones may never have happened, which for a container changes nothing else: drop them. */
     for (uint32_t v = 0; v < s->n_values; v++) {
@@ -348,7 +360,6 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
 oom:
     lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory classifying %zu ops", n);
 fail:
-fail_keep_result:
     free(pending_insert);
     free(observed);
     lf_value_map_free(&map);

@@ -1,4 +1,4 @@
-/* Standardisation of unambiguous container histories (set, stack, queue, pqueue), [Lee25]:
+/* Standardisation of unambiguous container histories (set, stack, queue, pqueue, deque), [Lee25]:
  * classify ops per value, check unambiguity, rank stamps (invocations before responses at equal stamps),
  * well-match (artificial removes after everything), tune intervals (add first, remove last among a value's
  * ops) and check the empty-returning ops. The per-type monitors then run on the result. */
@@ -40,7 +40,7 @@ typedef struct lf_std {
     uint8_t *value_nil;
 } lf_std;
 
-/* Builds the standardised history of h (a set, stack, queue or pqueue history).
+/* Builds the standardised history of h (a set, stack, queue, pqueue or deque history).
  * Returns LF_LINEARIZABLE when the monitors may proceed on *s; LF_VIOLATION or LF_UNKNOWN ("unsupported: ...")
  * with r filled in otherwise. *s must be freed with lf_std_free in every case. */
 lf_verdict lf_standardize(const lf_history *h, lf_std *s, lf_result *r);

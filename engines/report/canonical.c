@@ -68,8 +68,9 @@ static int cmp_call(const void *pa, const void *pb) {
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* How a value is written: v<name>, p<rank> (priorities), the number itself (counts), init (a register's
- * initial value), nil. */
+/* How a value is written: v<name>, p<rank> (priorities), the number itself (counts, and every value of a
+ * custom type but the key of a keyed method: what its numbers mean is the type's own, so renaming them could
+ * make two different things look the same), init (a register's initial value), nil. */
 typedef struct valuer {
     lf_type type;
     names values, keys;
@@ -80,7 +81,12 @@ typedef struct valuer {
 } valuer;
 
 static void put_value(out *o, valuer *vr, int64_t v, bool nil, bool key) {
-    if (vr->type == LF_TYPE_COUNTER) {
+    if (vr->type == LF_TYPE_CUSTOM && !key) {
+        if (nil)
+            put(o, " nil");
+        else
+            put(o, " %" PRId64, v);
+    } else if (vr->type == LF_TYPE_COUNTER) {
         put(o, " %" PRId64, v);
     } else if ((vr->type == LF_TYPE_REGISTER || vr->type == LF_TYPE_CAS_REGISTER) &&
                (vr->init_nil ? nil : !nil && v == vr->init)) {
@@ -112,7 +118,7 @@ size_t lf_violation_canonical(const lf_history *h, bool has_cut, uint64_t cut_st
     vr.keys.nil = malloc(n + 1);
     vr.prio = malloc((2 * n + 1) * sizeof *vr.prio);
     if (!order || !stamps || !threads || !vr.values.v || !vr.values.nil || !vr.keys.v || !vr.keys.nil || !vr.prio) {
-        put(&o, "%s: (out of memory)", lf_type_name(h->type));
+        put(&o, "%s: (out of memory)", lf_history_type_name(h));
         goto done;
     }
     size_t n_stamps = 0, n_threads = 0;
@@ -139,10 +145,10 @@ size_t lf_violation_canonical(const lf_history *h, bool has_cut, uint64_t cut_st
     vr.n_prio = u;
     qsort(order, n, sizeof *order, cmp_call);
 
-    put(&o, "%s:", lf_type_name(h->type));
+    put(&o, "%s:", lf_history_type_name(h));
     for (size_t k = 0; k < n; k++) {
         const lf_op *op = &h->ops[order[k].index];
-        const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
+        const lf_method_decl *mi = lf_history_method(h, op->method);
         uint64_t *c = bsearch(&op->call, stamps, n_stamps, sizeof *stamps, cmp_u64);
         put(&o, "%s ", k ? ";" : "");
         if (serial && op->thread == *serial) {
@@ -159,8 +165,9 @@ size_t lf_violation_canonical(const lf_history *h, bool has_cut, uint64_t cut_st
             uint64_t *r = bsearch(&op->ret, stamps, n_stamps, sizeof *stamps, cmp_u64);
             put(&o, " [%zu,%zu]", (size_t)(c - stamps), (size_t)(r - stamps));
         }
-        put(&o, " %s", lf_method_name((lf_method)op->method));
-        bool keyed = h->type == LF_TYPE_SET || h->type == LF_TYPE_KV;
+        put(&o, " %s", mi ? mi->name : "?");
+        bool keyed = h->type == LF_TYPE_SET || h->type == LF_TYPE_KV ||
+                     (h->type == LF_TYPE_CUSTOM && mi && (mi->flags & LF_MF_KEYED));
         for (int a = 0; mi && a < mi->nargs; a++) put_value(&o, &vr, op->arg[a], lf_arg_is_nil(op, a), keyed && a == 0);
         if (op->res_kind == LF_K_INT || op->res_kind == LF_K_NIL) {
             put(&o, " ->");

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linfuzz/selfspec.h"
 #include "linfuzz/spec.h"
 #include "report/ops.h"
 
@@ -136,10 +137,12 @@ static void describe_state(const lf_spec_inst *in, const void *state, char out[S
     }
 }
 
-/* Explains h with the WGL search (its verdict carries the longest linearizable prefix); then replays the
- * prefix on the specification for the states, and tries each remaining op of the failing part. False only
- * when out of memory. */
-static bool explain(const lf_history *h, size_t max_ops, double timeout_s, const char *const *tags, explained *x) {
+/* Explains h with the WGL search (its verdict carries the longest linearizable prefix) against what check says
+ * (NULL: the spec of h's type); then replays the prefix on that specification for the states (the self-spec's
+ * right after its check, while its memo holds them), and tries each remaining op of the failing part. False
+ * only when out of memory. */
+static bool explain(const lf_history *h, const lf_check_options *check, size_t max_ops, double timeout_s,
+                    const char *const *tags, explained *x) {
     size_t n = h->n;
     memset(x, 0, sizeof *x);
     lf_result_init(&x->r);
@@ -149,21 +152,27 @@ static bool explain(const lf_history *h, size_t max_ops, double timeout_s, const
         return true;
     }
     lf_check_options o;
-    lf_check_options_default(&o);
+    if (check)
+        o = *check;
+    else
+        lf_check_options_default(&o);
     o.engine = LF_ENGINE_WGL;
     o.timeout_s = timeout_s;
+    o.want_witness = false;
     lf_check(h, &o, &x->r);
     if (x->r.verdict != LF_VIOLATION || !x->r.prefix) {
         snprintf(x->note, sizeof x->note, "the search for the longest linearizable prefix gave no prefix (%s: %s)",
                  lf_verdict_name(x->r.verdict), x->r.reason);
         return true;
     }
-    const lf_spec *spec = lf_spec_builtin(h->type);
+    const void *user = o.spec_user;
+    const lf_spec *spec = o.self ? lf_selfspec_as_spec(o.self, &user) : o.spec ? o.spec : lf_spec_of_history(h);
     lf_spec_env env;
     lf_spec_env_of_history(h, &env);
+    env.user = user;
     lf_spec_inst inst;
     if (!spec) {
-        snprintf(x->note, sizeof x->note, "no sequential specification for type %s", lf_type_name(h->type));
+        snprintf(x->note, sizeof x->note, "no sequential specification for type %s", lf_history_type_name(h));
         return true;
     }
     if (!lf_spec_open(spec, &env, &inst)) return false;
@@ -297,7 +306,8 @@ static void view_free(view *v) {
     free(v->ret_ev);
 }
 
-static bool view_init(view *v, const lf_history *h, const char *id, size_t max_ops, double timeout_s) {
+static bool view_init(view *v, const lf_history *h, const char *id, const lf_check_options *check, size_t max_ops,
+                      double timeout_s) {
     size_t n = h->n;
     memset(v, 0, sizeof *v);
     v->h = h;
@@ -331,7 +341,7 @@ static bool view_init(view *v, const lf_history *h, const char *id, size_t max_o
                 v->call_ev[evs[e].op] = e;
         }
         v->n_ev = m;
-        ok = explain(h, max_ops, timeout_s, v->tag_ptr, &v->x);
+        ok = explain(h, check, max_ops, timeout_s, v->tag_ptr, &v->x);
     }
     free(evs);
     if (!ok) view_free(v);
@@ -355,7 +365,7 @@ static void recorded_note(const view *v, size_t i, char *buf, size_t len) {
     if (!v->match || v->match[i] == SIZE_MAX) return;
     const lf_op *op = &v->h->ops[i], *r = &v->recorded->ops[v->match[i]];
     char label[160];
-    lf_rep_op_label(label, sizeof label, v->h->type, r);
+    lf_rep_op_label(label, sizeof label, v->recorded, r);
     if (lf_op_pending(op) && !lf_op_pending(r))
         snprintf(buf, len, " (in flight at the first impossible return; recorded: %s)", label);
     else if (r->res_kind != op->res_kind || (r->res_kind == LF_K_INT && r->res != op->res))
@@ -367,7 +377,7 @@ static char *op_tip(const view *v, size_t i) {
     const lf_op *op = &v->h->ops[i];
     text t = {0};
     char desc[200];
-    lf_op_describe_typed(desc, sizeof desc, v->h->type, op);
+    lf_history_describe_op(v->h, op, desc, sizeof desc);
     text_add(&t, "%s  %s", v->tags[i], desc);
     if (v->parts && v->parts[i] != LF_PART_WORKER) text_add(&t, "  [%s]", lf_op_part_name(v->parts[i]));
     char note[224];
@@ -411,7 +421,7 @@ static bool svg_timeline(FILE *f, const view *v) {
     double step = 10;
     char label[224];
     for (size_t i = 0; i < n && n <= 60; i++) {
-        lf_rep_op_label(label, sizeof label, h->type, &h->ops[i]);
+        lf_rep_op_label(label, sizeof label, h, &h->ops[i]);
         size_t span = (v->ret_ev[i] == SIZE_MAX ? v->n_ev : v->ret_ev[i]) - v->call_ev[i];
         double need = ((double)strlen(label) + strlen(v->tags[i]) + 2) * CHAR_W + 8;
         if (need / (double)(span ? span : 1) > step) step = need / (double)(span ? span : 1);
@@ -476,7 +486,7 @@ static bool svg_timeline(FILE *f, const view *v) {
         esc(f, tip);
         fprintf(f, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" rx=\"3\"/>", x0, y,
                 x1 - x0 > 2 ? x1 - x0 : 2, BAR_H);
-        lf_rep_op_label(label, sizeof label, h->type, op);
+        lf_rep_op_label(label, sizeof label, h, op);
         char shown[256];
         snprintf(shown, sizeof shown, "%s %s", v->tags[i], label);
         size_t fit = (size_t)((x1 - x0 - 6) / CHAR_W);
@@ -520,7 +530,7 @@ static bool prefix_lists(FILE *f, const view *v) {
         while (i < h->n && v->x.pos[i] != (long)p) i++;
         if (i == h->n) break;
         char desc[200];
-        lf_op_describe_typed(desc, sizeof desc, h->type, &h->ops[i]);
+        lf_history_describe_op(h, &h->ops[i], desc, sizeof desc);
         char *tip = op_tip(v, i);
         if (!tip) return false;
         fprintf(f, "<li data-sec=\"%s\" data-op=\"%zu\" data-tip=\"", v->id, i);
@@ -549,7 +559,7 @@ static bool prefix_lists(FILE *f, const view *v) {
             bool pending = lf_op_pending(&h->ops[i]);
             if ((pass == 0) != v->x.stuck[i] || (pass == 2) != (pending && !v->x.stuck[i])) continue;
             char desc[200];
-            lf_op_describe_typed(desc, sizeof desc, h->type, &h->ops[i]);
+            lf_history_describe_op(h, &h->ops[i], desc, sizeof desc);
             char *tip = op_tip(v, i);
             if (!tip) return false;
             fprintf(f, "<li class=\"%s\" data-sec=\"%s\" data-op=\"%zu\" data-tip=\"",
@@ -702,7 +712,7 @@ bool lf_report_html_write(FILE *f, const lf_report_input *in, const lf_report_ht
     size_t max_ops = o->recorded_max_ops ? o->recorded_max_ops : LF_REPORT_HTML_RECORDED_MAX_OPS;
     double timeout = o->explain_timeout_s > 0 ? o->explain_timeout_s : 2;
     view vm, vr;
-    bool ok = view_init(&vm, h, "min", SIZE_MAX, timeout), have_rec = false;
+    bool ok = view_init(&vm, h, "min", o->check, SIZE_MAX, timeout), have_rec = false;
     bool *named = calloc(h->n ? h->n : 1, sizeof *named);
     lf_op_part *parts = in->has_serial ? lf_report_parts(in) : NULL;
     size_t *match = lf_report_match_recorded(in);
@@ -727,7 +737,7 @@ bool lf_report_html_write(FILE *f, const lf_report_input *in, const lf_report_ht
     vm.has_serial = in->has_serial;
     vm.serial = in->serial_thread;
     if (ok && in->recorded) {
-        have_rec = view_init(&vr, in->recorded, "rec", max_ops, timeout);
+        have_rec = view_init(&vr, in->recorded, "rec", o->check, max_ops, timeout);
         ok = have_rec;
         kept = calloc(in->recorded->n ? in->recorded->n : 1, sizeof *kept);
         lf_report_input rin = *in;
@@ -761,8 +771,13 @@ bool lf_report_html_write(FILE *f, const lf_report_input *in, const lf_report_ht
     fprintf(f, "<pre id=\"lf-errors\" hidden></pre>\n<h1>");
     esc(f, title);
     fprintf(f, "</h1>\n<p>");
-    escf(f, "adapter %s, type %s: not linearizable (%s)", in->adapter ? in->adapter : "-", lf_type_name(h->type),
-         lf_violation_shape(h));
+    const char *shape = in->n_why && in->why[0].level != LF_LEVEL_NONE ? lf_level_name(in->why[0].level)
+                                                                      : lf_violation_shape(h);
+    if (o->headline)
+        escf(f, "adapter %s, type %s: %s", in->adapter ? in->adapter : "-", lf_history_type_name(h), o->headline);
+    else
+        escf(f, "adapter %s, type %s: not linearizable (%s)", in->adapter ? in->adapter : "-",
+             lf_history_type_name(h), shape);
     fprintf(f, "</p>\n<p id=\"lf-status\" data-ready=\"no\">static page (the script has not run)</p>\n");
 
     /* the first impossible result */
@@ -772,7 +787,7 @@ bool lf_report_html_write(FILE *f, const lf_report_input *in, const lf_report_ht
         size_t i = vm.order[k];
         if (!is_first_bad(&vm, i)) continue;
         char desc[200];
-        lf_op_describe_typed(desc, sizeof desc, h->type, &h->ops[i]);
+        lf_history_describe_op(h, &h->ops[i], desc, sizeof desc);
         fprintf(f, "%s<b>First impossible result</b>: <b>", any_bad ? "<br>" : "");
         esc(f, vm.tags[i]);
         char note[224];
@@ -789,7 +804,11 @@ bool lf_report_html_write(FILE *f, const lf_report_input *in, const lf_report_ht
         fprintf(f, ": every shorter prefix of the run is linearizable, this return is not.");
         any_bad = true;
     }
-    if (!any_bad) fprintf(f, "<b>Not linearizable</b>: no linearization of the whole history exists.");
+    if (!any_bad && o->headline) {
+        esc(f, o->headline);
+    } else if (!any_bad) {
+        fprintf(f, "<b>Not linearizable</b>: no linearization of the whole history exists.");
+    }
     fprintf(f, "</div>\n");
 
     fprintf(f, "<table class=\"facts\">\n");
@@ -817,7 +836,7 @@ bool lf_report_html_write(FILE *f, const lf_report_input *in, const lf_report_ht
     }
 
     fprintf(f, "<section id=\"minimized\"><h2>");
-    escf(f, "%s history: %zu ops", in->recorded ? "Minimized" : "The", h->n);
+    escf(f, "%s history: %zu ops", o->history_name ? o->history_name : in->recorded ? "Minimized" : "The", h->n);
     fprintf(f, "</h2>\n");
     legend(f, false);
     ok = svg_timeline(f, &vm) && prefix_lists(f, &vm);

@@ -31,10 +31,11 @@ void lf_rep_tag(size_t k, size_t n, char out[24]) {
         snprintf(out, 24, "%zu", k + 1);
 }
 
-/* "push 7", "pop -> 7", "pop -> ?" (pending), with the method's arity for type t. */
-void lf_rep_op_label(char *buf, size_t len, lf_type t, const lf_op *op) {
-    const lf_method_info *mi = lf_method_info_of(t, (lf_method)op->method);
-    int w = snprintf(buf, len, "%s", lf_method_name((lf_method)op->method));
+/* "push 7", "pop -> 7", "pop -> ?" (pending), with the method's name and arity in h's type (custom types:
+ * their declaration's). */
+void lf_rep_op_label(char *buf, size_t len, const lf_history *h, const lf_op *op) {
+    const lf_method_decl *mi = lf_history_method(h, op->method);
+    int w = snprintf(buf, len, "%s", mi ? mi->name : "?");
     for (int i = 0; mi && i < mi->nargs && w > 0 && (size_t)w < len; i++) {
         if (lf_arg_is_nil(op, i))
             w += snprintf(buf + w, len - (size_t)w, " nil");

@@ -72,8 +72,7 @@ size_t *lf_report_match_recorded(const lf_report_input *in) {
 typedef struct op_notes {
     const lf_op_part *parts; /* or NULL */
     const size_t *match;     /* or NULL */
-    const lf_history *recorded;
-    lf_type type;
+    const lf_history *recorded; /* of the shown history's type */
 } op_notes;
 
 static void note_of(const op_notes *nt, const lf_op *op, size_t i, char *buf, size_t len) {
@@ -85,7 +84,7 @@ static void note_of(const op_notes *nt, const lf_op *op, size_t i, char *buf, si
     if (nt->match && nt->match[i] != SIZE_MAX) {
         const lf_op *r = &nt->recorded->ops[nt->match[i]];
         char label[160];
-        lf_rep_op_label(label, sizeof label, nt->type, r);
+        lf_rep_op_label(label, sizeof label, nt->recorded, r);
         if (lf_op_pending(op) && !lf_op_pending(r))
             snprintf(buf + w, len - (size_t)w, " (in flight at the first impossible return; recorded: %s)", label);
         else if (r->res_kind != op->res_kind || (r->res_kind == LF_K_INT && r->res != op->res))
@@ -233,7 +232,7 @@ static void ops_by_thread(FILE *f, const lf_history *h, const bool *marked, cons
     }
     for (size_t k = 0; k < h->n; k++) {
         const lf_op *op = &h->ops[order[k]];
-        lf_rep_op_label(label, sizeof label, h->type, op);
+        lf_rep_op_label(label, sizeof label, h, op);
         note_of(nt, op, order[k], note, sizeof note);
         size_t len = strlen(label) + strlen(note) + 5;
         if (len > col) col = len;
@@ -255,7 +254,7 @@ static void ops_by_thread(FILE *f, const lf_history *h, const bool *marked, cons
             size_t i = order[k];
             for (size_t ti = 0; ti < n_threads; ti++) {
                 if (threads[ti] != h->ops[i].thread || seen[ti]++ != row) continue;
-                lf_rep_op_label(label, sizeof label, h->type, &h->ops[i]);
+                lf_rep_op_label(label, sizeof label, h, &h->ops[i]);
                 note_of(nt, &h->ops[i], i, note, sizeof note);
                 lf_rep_tag(k, h->n, tag);
                 snprintf(cells[ti], sizeof cells[ti], "%s %s%s%s", tag, label, marked && marked[i] ? " *" : "", note);
@@ -314,12 +313,14 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
             if (in->why[w].culprits[c] < h->n) marked[in->why[w].culprits[c]] = true;
     lf_op_part *parts = in->has_serial ? lf_report_parts(in) : NULL;
     size_t *match = lf_report_match_recorded(in);
-    op_notes nt = {parts, match, in->recorded, h->type};
+    op_notes nt = {parts, match, in->recorded};
 
     size_t n_threads = 0;
     free(lf_rep_threads(h, &n_threads));
+    const char *shape = in->n_why && in->why[0].level != LF_LEVEL_NONE ? lf_level_name(in->why[0].level)
+                                                                      : lf_violation_shape(h);
     fprintf(f, "=== LINEARIZABILITY VIOLATION  adapter=%s  type=%s  shape=%s ===\n", in->adapter ? in->adapter : "-",
-            lf_type_name(h->type), lf_violation_shape(h));
+            lf_history_type_name(h), shape);
     if (in->origin) fprintf(f, "found by:   %s\n", in->origin);
     if (in->workload) fprintf(f, "workload:   %s\n", in->workload);
     if (in->full_ops)
@@ -332,7 +333,7 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
         if (lf_op_pending(op) || op->ret != in->cut_stamp) continue;
         char tag[24], desc[200], note[224];
         lf_rep_tag(k, h->n, tag);
-        lf_op_describe_typed(desc, sizeof desc, h->type, op);
+        lf_history_describe_op(h, op, desc, sizeof desc);
         note_of(&nt, op, order[k], note, sizeof note);
         fprintf(f, "first bad:  %s: %s%s (the first impossible result of the run)\n", tag, desc, note);
     }
@@ -348,7 +349,7 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
     fputc('\n', f);
 
     fprintf(f, "history (text format: save as a .hist file and run `linfuzz check` on it)\n");
-    fprintf(f, "type %s\n", lf_type_name(h->type));
+    lf_text_write_header(f, h);
     if (h->has_init) {
         if (h->init_kind == LF_K_NIL)
             fprintf(f, "init nil\n");
@@ -357,7 +358,7 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
     }
     for (size_t k = 0; order && k < h->n && k < 4 * LF_REPORT_TIMELINE_MAX_OPS; k++) {
         char text[160], tag[24], note[224];
-        text[lf_text_format_op(text, h->type, &h->ops[order[k]])] = 0; /* it does not terminate */
+        text[lf_text_format_history_op(text, h, &h->ops[order[k]])] = 0; /* it does not terminate */
         lf_rep_tag(k, h->n, tag);
         note_of(&nt, &h->ops[order[k]], order[k], note, sizeof note);
         fprintf(f, "%-40s # %s%s%s\n", text, tag, marked && marked[order[k]] ? " *" : "", note);
@@ -508,27 +509,29 @@ const char *lf_violation_shape(const lf_history *h) {
     case LF_TYPE_KV:
         return "KV_VALUE";
     default:
-        return "VIOLATION";
+        return "CUSTOM_RESULT";
     }
 }
 
 void lf_violation_signature(const lf_history *minimized, bool has_cut, uint64_t cut_stamp, lf_violation_sig *out) {
-    size_t count[LF_M_COUNT] = {0};
-    out->type = lf_type_name(minimized->type);
+    size_t count[64] = {0};
+    snprintf(out->type, sizeof out->type, "%s", lf_history_type_name(minimized));
     out->shape = lf_violation_shape(minimized);
-    out->cut_method = "-";
+    snprintf(out->cut_method, sizeof out->cut_method, "-");
     for (size_t i = 0; i < minimized->n; i++) {
         const lf_op *op = &minimized->ops[i];
-        if (op->method < LF_M_COUNT) count[op->method]++;
-        if (has_cut && !lf_op_pending(op) && op->ret == cut_stamp) out->cut_method = lf_method_name((lf_method)op->method);
+        const lf_method_decl *d = lf_history_method(minimized, op->method);
+        if (op->method < 64) count[op->method]++;
+        if (has_cut && d && !lf_op_pending(op) && op->ret == cut_stamp)
+            snprintf(out->cut_method, sizeof out->cut_method, "%s", d->name);
     }
     size_t w = 0;
     out->methods[0] = 0;
-    for (int m = 0; m < LF_M_COUNT; m++) {
-        if (!count[m]) continue;
-        int k = snprintf(out->methods + w, sizeof out->methods - w, "%s%s*%zu", w ? "," : "",
-                         lf_method_name((lf_method)m), count[m]);
-        if (k < 0 || (size_t)k >= sizeof out->methods - w) break; /* cannot happen: LF_M_COUNT short names */
+    for (unsigned m = 0; m < 64; m++) {
+        const lf_method_decl *d = count[m] ? lf_history_method(minimized, m) : NULL;
+        if (!d) continue;
+        int k = snprintf(out->methods + w, sizeof out->methods - w, "%s%s*%zu", w ? "," : "", d->name, count[m]);
+        if (k < 0 || (size_t)k >= sizeof out->methods - w) break; /* at most 23 built-in or 16 custom methods */
         w += (size_t)k;
     }
 }

@@ -18,9 +18,15 @@ const lf_spec *lf_spec_builtin(lf_type t) {
     case LF_TYPE_KV: return &lf_spec_kv;
     case LF_TYPE_COUNTER: return &lf_spec_counter;
     case LF_TYPE_DEQUE: return &lf_spec_deque;
-    case LF_TYPE_COUNT: break;
+    case LF_TYPE_COUNT:
+    case LF_TYPE_CUSTOM: break; /* a custom type's spec is in its declaration: lf_spec_of_history */
     }
     return NULL;
+}
+
+const lf_spec *lf_spec_of_history(const lf_history *h) {
+    if (h->type == LF_TYPE_CUSTOM) return h->custom ? h->custom->spec : NULL;
+    return lf_spec_builtin(h->type);
 }
 
 void lf_spec_env_of_history(const lf_history *h, lf_spec_env *env) {
@@ -30,12 +36,14 @@ void lf_spec_env_of_history(const lf_history *h, lf_spec_env *env) {
     /* Without an init line a register starts at 0 (the format's default). */
     env->init_kind = h->has_init ? h->init_kind : LF_K_INT;
     env->init = h->has_init ? h->init : 0;
+    env->custom = h->type == LF_TYPE_CUSTOM ? h->custom : NULL;
 }
 
 bool lf_spec_open(const lf_spec *spec, const lf_spec_env *env, lf_spec_inst *inst) {
     inst->spec = spec;
     inst->ctx = NULL;
     inst->state_size = spec->state_size;
+    inst->custom = env->custom;
     if (spec->open && !spec->open(env, &inst->ctx, &inst->state_size)) {
         inst->ctx = NULL;
         return false;
@@ -85,6 +93,11 @@ bool lf_spec_equal(const lf_spec_inst *in, const void *a, const void *b) {
 
 int lf_spec_describe_op(const lf_spec_inst *in, const lf_op *op, char *buf, size_t len) {
     if (in->spec->describe_op) return in->spec->describe_op(op, buf, len);
+    if (in->custom) {
+        lf_history view;
+        lf_history_init_custom(&view, in->custom);
+        return lf_history_describe_op(&view, op, buf, len);
+    }
     return lf_op_describe(buf, len, op);
 }
 

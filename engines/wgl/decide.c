@@ -5,8 +5,10 @@
  * 2. The frontier sweep as a beam prover (WGL_BEAM configurations per step): finds a witness of most
  *    linearizable histories that defeat WGL's depth-first order, in a few milliseconds.
  * 3. The exact frontier sweep on this thread and the WGL search on a second one, each with half of the
- *    memory budget; the first to decide stops the other. The sweep settles violations and wide
- *    histories, WGL the histories whose states are too rich for the sweep (long queues, stacks).
+ *    memory budget; the first to decide stops the other. The sweep settles violations and wide histories,
+ *    WGL the histories whose states are too rich for the sweep (long queues, stacks).
+ * A spec opened with a user pointer (the self-spec, whose instances share a memo of serial replays on the
+ * real object) gets the WGL search alone, on the calling thread, as before the sweep existed.
  * Every stage answers exactly or not at all, so the verdict never depends on which stage gave it. */
 #include "wgl/decide.h"
 
@@ -87,7 +89,10 @@ static bool two_cores(void) {
 
 void lf_wgl_decide(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
                 wgl_budget *budget, wgl_part_result *out) {
-    if (opts->no_frontier) {
+    /* A spec opened with a user pointer (the self-spec: every new state is a serial replay on the real object,
+     * its memo shared by all instances) gets WGL alone: it visits far fewer states than the sweep, and no
+     * second thread may touch the shared memory. */
+    if (opts->no_frontier || env->user) {
         wgl_search(spec, env, orig, opts, budget, out);
         return;
     }
@@ -130,6 +135,7 @@ void lf_wgl_decide(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
     stage_init(&dfs, spec, env, orig, opts, budget, share, half);
     sweep.frontier = true;
     sweep.b.cancel = dfs.b.cancel = &cancel;
+    if (parallel) dfs.b.progress = NULL; /* one counter on the progress line: the sweep's */
     pthread_t tid;
     if (parallel && pthread_create(&tid, NULL, stage_thread, &dfs) != 0) parallel = false;
     stage_run(&sweep);

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/progress.h"
 #include "spec/spec_blocks.h"
 #include "util/clock.h"
 #include "util/hash.h"
@@ -227,6 +228,7 @@ static bool budget_ok(sweep *s) {
     size_t held = s->cur.bytes + s->next.bytes + s->seen.bytes + s->paths.bytes;
     size_t used = s->fixed_bytes + ctx + held;
     if (used > b->peak_bytes) b->peak_bytes = used;
+    lf_progress_steps(b->progress, b->steps + s->steps);
     if (b->max_steps && b->steps + s->steps >= b->max_steps)
         s->stop_why = "step budget";
     else if (b->deadline > 0 && lf_now_s() > b->deadline)

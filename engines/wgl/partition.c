@@ -87,22 +87,24 @@ static bool merge_witnesses(const lf_op *ops, size_t n, uint32_t *const *orders,
     bool ok = res && pos && heap.part && by_ret && placed;
     size_t k = 0, r = 0, done = 0;
     if (ok) {
+        /* Completed ops only: a pending op precedes nothing (no stamp stands for "never returned"). */
         for (size_t p = 0; p < parts; p++)
             for (size_t i = 0; i < lens[p]; i++) {
                 uint32_t o = orders[p][i];
-                by_ret[k++] = (ret_slot){lf_op_pending(&ops[o]) ? UINT64_MAX : ops[o].ret, o};
+                if (!lf_op_pending(&ops[o])) by_ret[k++] = (ret_slot){ops[o].ret, o};
             }
-        qsort(by_ret, total, sizeof *by_ret, cmp_ret_slot);
+        qsort(by_ret, k, sizeof *by_ret, cmp_ret_slot);
         for (size_t p = 0; p < parts; p++)
             if (lens[p]) heap.part[heap.n++] = (uint32_t)p;
         for (size_t i = heap.n; i-- > 0;) heap_sift_down(&heap, ops, orders, pos, i);
     }
+    size_t n_ret = k;
     while (ok && heap.n) {
-        while (r < total && placed[by_ret[r].op]) r++;
+        while (r < n_ret && placed[by_ret[r].op]) r++;
         uint32_t p = heap.part[0];
         uint32_t o = orders[p][pos[p]];
         /* The head with the earliest call is the one most likely to be free; if it is not, none is. */
-        if (r < total && by_ret[r].ret < ops[o].call) {
+        if (r < n_ret && by_ret[r].ret < ops[o].call) {
             ok = false;
             break;
         }
@@ -142,6 +144,7 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
     budget.deadline = o->timeout_s > 0 ? lf_now_s() + o->timeout_s : 0;
     budget.max_bytes = o->max_memory_bytes ? o->max_memory_bytes : LF_WGL_DEFAULT_MEMORY;
     budget.max_steps = o->max_steps;
+    budget.progress = o->progress;
     wgl_search_opts sopts = {o->use_cache, o->bitset_key, o->want_witness, !o->frontier};
     size_t n = env->n;
 
@@ -274,9 +277,9 @@ void lf_wgl_check(const lf_history *h, const lf_wgl_options *o, lf_result *r) {
         lf_result_set(r, LF_UNKNOWN, "wgl", "malformed history: %s", err);
         return;
     }
-    const lf_spec *spec = lf_spec_builtin(h->type);
+    const lf_spec *spec = lf_spec_of_history(h);
     if (!spec) {
-        lf_result_set(r, LF_UNKNOWN, "wgl", "no specification for type %s", lf_type_name(h->type));
+        lf_result_set(r, LF_UNKNOWN, "wgl", "no specification for type %s", lf_history_type_name(h));
         return;
     }
     lf_spec_env env;

@@ -29,6 +29,7 @@ typedef struct lf_wgl_options {
     bool bitset_key;         /* key configurations by op bitsets even when per-thread counters suffice */
     bool frontier;           /* when WGL alone does not decide quickly, the frontier sweep (default on; off
                               * only to study the WGL search itself) */
+    lf_progress *progress;   /* search steps are published here (NULL: none) */
 } lf_wgl_options;
 
 void lf_wgl_options_default(lf_wgl_options *o);

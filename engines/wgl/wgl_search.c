@@ -35,6 +35,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check/progress.h"
 #include "util/radix_sort.h"
 #include "wgl/wgl_cache.h"
 #include "util/clock.h"
@@ -465,6 +466,7 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
              * at once), so keep room for that growth inside the budget instead of discovering it after. */
             size_t headroom = 2 * ctx_bytes;
             if (used > budget->peak_bytes) budget->peak_bytes = used;
+            lf_progress_steps(budget->progress, budget->steps + steps);
             if (budget->max_steps && budget->steps + steps >= budget->max_steps) {
                 stop_why = "step budget";
             } else if (budget->deadline > 0 && lf_now_s() > budget->deadline) {

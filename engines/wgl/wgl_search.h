@@ -20,6 +20,7 @@ typedef struct wgl_budget {
     uint64_t backtracks, cache_hits, configs;
     size_t peak_bytes;
     atomic_bool *cancel;  /* set by another search of a portfolio that decided first; NULL = none */
+    lf_progress *progress; /* steps are published here at every budget check (NULL: none) */
 } wgl_budget;
 
 typedef struct wgl_search_opts {

@@ -5,6 +5,8 @@
 #include "linfuzz/adapter.h"
 #include "commands.h"
 #include "json_out.h"
+#include "linfuzz/spec.h"
+#include "runner/adapter_type.h"
 
 static void help(FILE *out) {
     fprintf(out,
@@ -16,7 +18,9 @@ static void help(FILE *out) {
             "found at build time.\n"
             "\n"
             "options:\n"
-            "  --json   one JSON array of {name, type, linearizable, methods, summary}\n"
+            "  --json   one JSON array of {name, type, custom, spec, deterministic, linearizable, methods, summary}\n"
+            "           (custom: the type is the adapter's own; spec: it has a specification; deterministic: it\n"
+            "           may serve as its own specification, --spec self)\n"
             "  --names  only the names, one per line\n");
 }
 
@@ -43,21 +47,22 @@ int cmd_adapters(int argc, char **argv) {
             puts(a->name);
             continue;
         }
+        bool has_spec = a->type == LF_TYPE_CUSTOM ? a->custom && a->custom->spec : true;
         if (!json) {
-            printf("%-24s %-13s %-4s %s\n", a->name, lf_type_name(a->type), a->linearizable ? "yes" : "no",
-                   a->summary);
+            printf("%-24s %-13s %-4s %s%s\n", a->name, lf_adapter_type_name(a), a->linearizable ? "yes" : "no",
+                   a->summary, has_spec ? "" : " [no spec: checked against its own serial behaviour]");
             continue;
         }
         fputs("  {\"name\": ", stdout);
         lf_json_string(stdout, a->name);
-        printf(", \"type\": \"%s\", \"linearizable\": %s, \"methods\": [", lf_type_name(a->type),
-               a->linearizable ? "true" : "false");
-        bool first = true;
-        for (int m = 0; m < LF_M_COUNT; m++)
-            if (a->methods & LF_METHOD_BIT(m)) {
-                printf("%s\"%s\"", first ? "" : ", ", lf_method_name((lf_method)m));
-                first = false;
-            }
+        fputs(", \"type\": ", stdout);
+        lf_json_string(stdout, lf_adapter_type_name(a));
+        printf(", \"custom\": %s, \"spec\": %s, \"deterministic\": %s, \"linearizable\": %s, \"methods\": [",
+               a->type == LF_TYPE_CUSTOM ? "true" : "false", has_spec ? "true" : "false",
+               a->deterministic ? "true" : "false", a->linearizable ? "true" : "false");
+        lf_method ms[LF_M_COUNT];
+        unsigned nm = lf_adapter_methods(a, ms);
+        for (unsigned k = 0; k < nm; k++) printf("%s\"%s\"", k ? ", " : "", lf_adapter_method_name(a, ms[k]));
         fputs("], \"summary\": ", stdout);
         lf_json_string(stdout, a->summary);
         printf("}%s\n", i + 1 < lf_adapter_count() ? "," : "");

@@ -30,6 +30,9 @@ static void help(FILE *out) {
             "  --pending P   chance that a thread's last op is left pending (default 0)\n"
             "  --bad K       apply K random corruptions (change a result, swap two results, move an op\n"
             "                earlier). The history is then USUALLY but NOT ALWAYS non-linearizable.\n"
+            "  --shape S     uniform (default: every op on a random thread) or work-stealing (deque only:\n"
+            "                thread 0 owns the deque and pushes/pops/peeks at the back, the other threads\n"
+            "                steal from the front; half the ops are the owner's)\n"
             "  -o FILE       write to FILE instead of standard output\n"
             "  -q, --quiet   no progress line on stderr (by default, for a history that takes a while: what it\n"
             "                is doing, in place on a terminal, every 5 s elsewhere)\n");
@@ -83,6 +86,13 @@ int cmd_gen(int argc, char **argv) {
             ok = lf_parse_fraction(v, &o.pending);
         } else if (!strcmp(a, "--values")) {
             ok = lf_parse_u64(v, 1, LF_GEN_MAX_VALUES, &o.values);
+        } else if (!strcmp(a, "--shape")) {
+            if (!strcmp(v, "uniform"))
+                o.shape = LF_GEN_UNIFORM;
+            else if (!strcmp(v, "work-stealing"))
+                o.shape = LF_GEN_WORK_STEALING;
+            else
+                ok = false;
         } else if (!strcmp(a, "--bad")) {
             ok = lf_parse_u64(v, 0, SIZE_MAX, &u);
             o.bad = (size_t)u;

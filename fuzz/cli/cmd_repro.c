@@ -13,7 +13,11 @@
 #include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
 #include "commands.h"
+#include "corpus/capture.h"
 #include "corpus/entry.h"
+#include "runner/adapter_check.h"
+#include "runner/adapter_oracle.h"
+#include "runner/adapter_type.h"
 #include "testcase/fuzz_case.h"
 #include "testcase/replay.h"
 #include "util/parse.h"
@@ -27,6 +31,10 @@ static void help(FILE *out) {
             "  1. re-checks its full and minimized histories (deterministic: both must still be violations);\n"
             "  2. re-runs its workload on the adapter, N times with different perturbation seeds, checks every\n"
             "     run and reports how often the violation reappears.\n"
+            "Histories are checked as they were when found: against the adapter's own serial behaviour (the\n"
+            "self-spec) when the entry says so (meta spec: self). An entry of serial nondeterminism (category\n"
+            "SERIAL_NONDETERMINISM) instead replays its serial evidence N times on fresh objects and reports how\n"
+            "often the results differ from the saved ones.\n"
             "\n"
             "options:\n"
             "  --runs N       runs of the workload (default 200; 0: only re-check the histories)\n"
@@ -56,12 +64,12 @@ static void on_run(void *ctx, uint64_t runs, uint64_t violations) {
 }
 
 /* Re-checks one saved history; returns its verdict. */
-static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_options *o, bool quiet) {
+static lf_verdict recheck(const char *what, const lf_history *h, lf_adapter_checker *c, bool quiet) {
     lf_result r;
     lf_result_init(&r);
     lf_status_line *line = lf_status_start("linfuzz repro", quiet); /* a long check shows it is at work */
     lf_status_set(line, "re-checking the saved %s (%zu ops)", what, h->n);
-    lf_check(h, o, &r);
+    lf_adapter_checker_check(c, h, &r);
     lf_status_stop(line);
     if (!quiet) printf("  %-9s (%zu ops): %s [%s]: %s\n", what, h->n, lf_verdict_name(r.verdict), r.engine, r.reason);
     lf_verdict v = r.verdict;
@@ -71,7 +79,7 @@ static lf_verdict recheck(const char *what, const lf_history *h, const lf_check_
 
 /* Runs the entry's workload (fuzz/testcase/replay.h); returns the number of violating runs (-1: could not run). */
 static long rerun(const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, double seconds, double timeout,
-                  bool quiet, uint64_t *done) {
+                  lf_spec_mode spec, bool quiet, uint64_t *done) {
     if (!quiet) {
         lf_method ms[LF_M_COUNT];
         lf_fuzz_case c;
@@ -85,19 +93,70 @@ static long rerun(const lf_violation_entry *e, const lf_adapter *a, uint64_t run
     o.runs = runs;
     o.seconds = seconds;
     o.check_timeout = timeout;
+    o.spec = spec;
     lf_replay_result r;
-    lf_history_init(&r.first, a->type);
+    lf_adapter_history_init(&r.first, a);
     rerun_progress progress = {lf_status_start("linfuzz repro", quiet), runs, seconds};
     o.on_run = on_run;
     o.on_run_ctx = &progress;
     bool ok = lf_fc_replay(a, e->workload, e->workload_len, &o, &r);
     lf_status_stop(progress.line);
     *done = r.runs;
-    if (ok && r.violations && !quiet)
+    if (!ok) fprintf(stderr, "linfuzz repro: cannot run the workload: %s\n", r.error);
+    bool nondet_entry = lf_entry_category(e) != NULL;
+    uint64_t found = nondet_entry ? r.nondeterministic : r.violations;
+    if (ok && found && !quiet)
         printf("  first reappearance: run %" PRIu64 " (%zu ops): %s [%s]\n", r.first_run + 1, r.first.n, r.first_reason,
                r.first_engine);
+    if (ok && !nondet_entry && r.nondeterministic && !quiet)
+        printf("  and serial nondeterminism of the adapter in %" PRIu64 " runs\n", r.nondeterministic);
     lf_history_free(&r.first);
-    return ok ? (long)r.violations : -1;
+    lf_history_free(&r.evidence);
+    return ok ? (long)found : -1;
+}
+
+/* A nondeterminism entry: its serial evidence replayed `runs` times on fresh objects; returns in how many
+ * replays some result differed from the saved one (-1: could not replay). */
+static long replay_evidence(const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, bool quiet) {
+    const lf_history *h = &e->minimized;
+    char err[400];
+    lf_adapter_oracle ao;
+    if (!lf_adapter_oracle_init(&ao, a, h->n + 1, err, sizeof err) || !lf_adapter_can_replay(a, h, err, sizeof err)) {
+        fprintf(stderr, "linfuzz repro: cannot replay the serial evidence: %s\n", err);
+        return -1;
+    }
+    long differed = 0;
+    for (uint64_t k = 0; k < runs; k++) {
+        if (!ao.oracle.reset(ao.oracle.self)) {
+            differed = -1;
+            break;
+        }
+        for (size_t i = 0; i < h->n; i++) {
+            lf_kind kind = LF_K_NONE;
+            int64_t value = 0;
+            lf_oracle_status st = ao.oracle.apply(ao.oracle.self, &h->ops[i], &kind, &value);
+            bool same = st == LF_ORACLE_OK && (uint8_t)kind == h->ops[i].res_kind &&
+                        (kind != LF_K_INT || value == h->ops[i].res);
+            if (!same) {
+                if (!differed && !quiet) {
+                    char d[200], got[64];
+                    lf_history_describe_op(h, &h->ops[i], d, sizeof d);
+                    if (st != LF_ORACLE_OK)
+                        snprintf(got, sizeof got, "%s", st == LF_ORACLE_BLOCKED ? "blocks" : "fails");
+                    else if (kind == LF_K_INT)
+                        snprintf(got, sizeof got, "-> %" PRId64, value);
+                    else
+                        snprintf(got, sizeof got, "%s%s", kind == LF_K_NONE ? "" : "-> ",
+                                 kind == LF_K_NONE ? "no result" : lf_kind_name(kind));
+                    printf("  first difference: replay %" PRIu64 ", op %zu (%s) answered %s\n", k + 1, i, d, got);
+                }
+                differed++;
+                break;
+            }
+        }
+    }
+    lf_adapter_oracle_free(&ao);
+    return differed;
 }
 
 int cmd_repro(int argc, char **argv) {
@@ -150,18 +209,49 @@ int cmd_repro(int argc, char **argv) {
         return st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
     }
     const char *adapter_name = lf_entry_meta(&e, "adapter");
+    const lf_adapter *a = lf_adapter_find(adapter_name);
+    if (lf_entry_category(&e)) {
+        /* serial nondeterminism: the evidence is a serial run, replayed as such */
+        if (!quiet) printf("%s: adapter %s, type %s: serial nondeterminism (%s)\n", path, adapter_name,
+                           lf_history_type_name(&e.full), lf_entry_meta(&e, "reason"));
+        long differed = !a || runs == 0 ? 0 : replay_evidence(&e, a, runs, quiet);
+        if (differed < 0) {
+            lf_entry_free(&e);
+            return LF_EXIT_IO;
+        }
+        if (!a)
+            printf("%s: serial nondeterminism; not replayed: adapter '%s' is not in this build\n", path, adapter_name);
+        else
+            printf("%s: serial nondeterminism reappeared in %ld of %" PRIu64 " serial replays of its evidence\n", path,
+                   differed, runs);
+        lf_entry_free(&e);
+        return differed > 0 ? LF_EXIT_VIOLATION : LF_EXIT_OK;
+    }
     lf_check_options o;
     lf_check_options_default(&o);
     o.timeout_s = timeout;
-    if (!quiet) printf("%s: adapter %s, type %s\n", path, adapter_name, lf_type_name(e.full.type));
-    if (!quiet) printf("saved histories:\n");
-    lf_verdict vf = recheck("history", &e.full, &o, quiet), vm = recheck("minimized", &e.minimized, &o, quiet);
+    const char *spec_meta = lf_entry_meta(&e, "spec");
+    lf_adapter_checker checker;
+    if (!lf_adapter_checker_for_saved(&checker, adapter_name, spec_meta, &o, err, sizeof err)) {
+        fprintf(stderr, "linfuzz repro: %s: cannot re-check it: %s\n", path, err);
+        lf_entry_free(&e);
+        return LF_EXIT_USAGE;
+    }
+    if (!quiet) {
+        char against[200];
+        printf("%s: adapter %s, type %s, checked against %s\n", path, adapter_name, lf_history_type_name(&e.full),
+               lf_adapter_checker_describe(&checker, against, sizeof against));
+        printf("saved histories:\n");
+    }
+    lf_verdict vf = recheck("history", &e.full, &checker, quiet), vm = recheck("minimized", &e.minimized, &checker, quiet);
+    lf_adapter_checker_free(&checker);
     bool saved_violation = vf == LF_VIOLATION || vm == LF_VIOLATION;
     if (!quiet && !(vf == LF_VIOLATION && vm == LF_VIOLATION))
         printf("  WARNING: a saved history is no longer a violation: the checker changed, or the entry is wrong\n");
 
     const char *format = lf_entry_meta(&e, "workload_format");
-    const lf_adapter *a = lf_adapter_find(adapter_name);
+    lf_history adapter_type;
+    if (a) lf_adapter_history_init(&adapter_type, a);
     long found = 0;
     uint64_t done = 0;
     char rerun_note[256] = "";
@@ -172,13 +262,14 @@ int cmd_repro(int argc, char **argv) {
                  format ? format : "not recorded", LF_FUZZ_CASE_FORMAT);
     } else if (!a) {
         snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is not in this build", adapter_name);
-    } else if (a->type != e.full.type) {
+    } else if (a->type != e.full.type ||
+               (a->type == LF_TYPE_CUSTOM && !lf_type_desc_equal(adapter_type.custom, e.full.custom))) {
         snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is a %s now, the entry a %s",
-                 adapter_name, lf_type_name(a->type), lf_type_name(e.full.type));
+                 adapter_name, lf_adapter_type_name(a), lf_history_type_name(&e.full));
     } else {
-        found = rerun(&e, a, runs, seconds, timeout, quiet, &done);
+        found = rerun(&e, a, runs, seconds, timeout,
+                      spec_meta && !strcmp(spec_meta, "self") ? LF_SPEC_SELF : LF_SPEC_TYPE, quiet, &done);
         if (found < 0) {
-            fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
             lf_entry_free(&e);
             return LF_EXIT_IO;
         }

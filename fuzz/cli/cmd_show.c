@@ -13,6 +13,7 @@
 #include "corpus/capture.h"
 #include "corpus/entry.h"
 #include "corpus/entry_html.h"
+#include "runner/adapter_check.h"
 #include "linfuzz/format.h"
 
 static void help(FILE *out) {
@@ -43,6 +44,9 @@ static void help(FILE *out) {
             "  --reminimize DIR    minimize each entry's recorded history again with this version and save the\n"
             "                      new entry (same workload, history, origin and creation time) in DIR\n"
             "\n"
+            "Every mode checks an entry as it was found: against its type's spec, or (meta 'spec: self') against\n"
+            "the adapter's own serial behaviour, which needs the adapter in this program.\n"
+            "\n"
             "exit: 0 done, 2 bad usage or not a valid entry, 4 unreadable entry or output not writable.\n");
 }
 
@@ -59,13 +63,15 @@ static int worse(int a, int b) { return a == LF_EXIT_IO || b == LF_EXIT_IO ? LF_
 typedef struct html_job {
     const lf_violation_entry *e;
     const char *path, *bin;
+    const lf_check_options *check;
 } html_job;
 
 static lf_status fill_html(FILE *f, void *ctx) {
     const html_job *j = ctx;
     char err[256];
-    return lf_entry_write_html(f, j->e, j->path, j->bin, err, sizeof err) == LF_OK && !ferror(f) ? LF_OK
-                                                                                                  : LF_ERR_IO;
+    return lf_entry_write_html(f, j->e, j->path, j->bin, j->check, err, sizeof err) == LF_OK && !ferror(f)
+               ? LF_OK
+               : LF_ERR_IO;
 }
 
 /* DIR/<file name of entry without .lfz>.html */
@@ -103,7 +109,15 @@ static int show_html(const char *const *paths, size_t n_paths, const char *out) 
             status = worse(status, load_error(err, st));
             continue;
         }
-        html_job job = {&e, paths[i], bin};
+        /* explained with what it was checked against: the adapter's self-spec when meta "spec" says so */
+        lf_adapter_checker checker;
+        if (!lf_adapter_checker_for_saved(&checker, lf_entry_meta(&e, "adapter"), lf_entry_meta(&e, "spec"), NULL, err,
+                                          sizeof err)) {
+            fprintf(stderr, "linfuzz show: %s: %s; its page explains it against the spec of its type\n", paths[i],
+                    err);
+            lf_adapter_checker_for_saved(&checker, NULL, NULL, NULL, err, sizeof err);
+        }
+        html_job job = {&e, paths[i], bin, &checker.check};
         if (!out) {
             if (fill_html(stdout, &job) != LF_OK || fflush(stdout) != 0) {
                 fprintf(stderr, "linfuzz show: cannot write the page of %s to standard output\n", paths[i]);
@@ -122,6 +136,7 @@ static int show_html(const char *const *paths, size_t n_paths, const char *out) 
                 fprintf(stderr, "%s: %s\n", paths[i], page);
             }
         }
+        lf_adapter_checker_free(&checker);
         lf_entry_free(&e);
     }
     return status;
@@ -139,7 +154,17 @@ static int reminimize(const char *const *paths, size_t n_paths, const char *dir)
             status = worse(status, load_error(err, st));
             continue;
         }
-        st = lf_capture_again(&old, &e, err, sizeof err);
+        /* minimized against what it was checked against (meta "spec"): the adapter's self-spec needs the adapter */
+        lf_adapter_checker checker;
+        if (!lf_adapter_checker_for_saved(&checker, lf_entry_meta(&old, "adapter"), lf_entry_meta(&old, "spec"), NULL,
+                                          err, sizeof err)) {
+            fprintf(stderr, "linfuzz show: %s: %s\n", paths[i], err);
+            status = worse(status, LF_EXIT_USAGE);
+            lf_entry_free(&old);
+            continue;
+        }
+        st = lf_capture_again(&old, &checker.check, &e, err, sizeof err);
+        lf_adapter_checker_free(&checker);
         if (st != LF_OK) {
             fprintf(stderr, "linfuzz show: %s: %s\n", paths[i], err);
             status = worse(status, LF_EXIT_USAGE);
@@ -198,7 +223,16 @@ static int show_one(const char *path, bool stored, bool meta, const char *histor
             line += len + (line[len] == '\n');
         }
         putchar('\n');
-        lf_entry_write_report(stdout, &e);
+        /* re-explained with what it was checked against: the adapter's self-spec when meta "spec" says so */
+        lf_adapter_checker checker;
+        if (!lf_adapter_checker_for_saved(&checker, lf_entry_meta(&e, "adapter"), lf_entry_meta(&e, "spec"), NULL, err,
+                                          sizeof err)) {
+            fprintf(stderr, "linfuzz show: cannot explain the entry again: %s; its stored report follows\n", err);
+            fputs(e.report, stdout);
+        } else {
+            lf_entry_write_report(stdout, &e, &checker.check);
+            lf_adapter_checker_free(&checker);
+        }
     }
     lf_entry_free(&e);
     return status;

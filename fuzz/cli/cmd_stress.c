@@ -15,6 +15,9 @@
 #include "linfuzz/check.h"
 #include "commands.h"
 #include "linfuzz/format.h"
+#include "linfuzz/selfspec.h"
+#include "runner/adapter_check.h"
+#include "runner/adapter_type.h"
 #include "runner/runner.h"
 #include "status_line.h"
 #include "util/clock.h"
@@ -39,12 +42,17 @@ static void help(FILE *out) {
             "  --out DIR      where to write the violating history (default .)\n"
             "  --clock C      timestamps: ticket (default; seq_cst fetch-add) or tsc (x86-64 rdtscp)\n"
             "  --engine E     checking engine: auto (default), monitor, brute, wgl, hitting\n"
+            "  --spec M       what histories are checked against: auto (default: the spec of the adapter's type,\n"
+            "                 else its own serial behaviour), type, or self (the self-spec, docs/custom-types.md)\n"
             "  --timeout SEC  time budget per history for search engines (default 5; unknown when exceeded)\n"
             "  --no-perturb   no injected delays or yields (the schedule the OS gives), to measure their effect\n"
             "  -q, --quiet    no progress lines\n"
             "\n"
+            "With the self-spec, serial nondeterminism of the adapter stops the runs too: its serial evidence is\n"
+            "written to DIR/nondeterminism-ADAPTER-SEED.hist (not a linearizability violation: exit 3).\n"
+            "\n"
             "exit: 0 no violation (unknown verdicts are counted and reported, not failures), 1 violation found,\n"
-            "      2 bad usage, 4 the history could not be written.\n",
+            "      2 bad usage, 3 serial nondeterminism, 4 the history could not be written.\n",
             LF_WORKLOAD_MAX_THREADS);
 }
 
@@ -57,6 +65,7 @@ typedef struct stress_options {
     uint64_t runs, threads, ops, seed;
     lf_clock_kind clock;
     lf_engine engine;
+    lf_spec_mode spec;
     bool quiet, no_perturb;
 } stress_options;
 
@@ -96,6 +105,8 @@ static int parse_args(int argc, char **argv, stress_options *o) {
             ok = lf_clock_from_name(v, &o->clock);
         } else if (!strcmp(a, "--engine")) {
             ok = lf_engine_from_name(v, &o->engine);
+        } else if (!strcmp(a, "--spec")) {
+            ok = lf_spec_mode_from_name(v, &o->spec);
         } else if (a[0] == '-') {
             fprintf(stderr, "linfuzz stress: unknown option '%s'\n", a);
             return LF_EXIT_USAGE;
@@ -138,6 +149,43 @@ static int report_violation(const stress_options *o, const lf_adapter *a, const 
     return LF_EXIT_VIOLATION;
 }
 
+/* Writes the serial evidence of the adapter's nondeterminism; returns the exit status. */
+static int report_nondeterminism(const stress_options *o, const lf_adapter *a, const lf_workload *w,
+                                 lf_adapter_checker *c, const lf_history *h, const lf_result *res, uint64_t run) {
+    char path[PATH_MAX], err[512];
+    fprintf(stderr, "linfuzz stress: %s: SERIAL NONDETERMINISM in run %" PRIu64 " (%zu ops): %s\n", a->name, run + 1,
+            h->n, res->reason);
+    fprintf(stderr, "  not a linearizability violation: the adapter's serial runs differ, so its self-spec is void\n");
+    lf_history ev;
+    if (!lf_selfspec_nondeterminism(c->self, h, &ev)) return LF_EXIT_UNKNOWN;
+    snprintf(path, sizeof path, "%s/nondeterminism-%s-%" PRIu64 ".hist", o->out_dir, a->name, w->seed);
+    int status = LF_EXIT_UNKNOWN;
+    if (lf_history_write(path, &ev, err, sizeof err) != LF_OK) {
+        fprintf(stderr, "linfuzz stress: cannot write the evidence: %s\n", err);
+        status = LF_EXIT_IO;
+    } else {
+        fprintf(stderr, "  serial evidence (ops from a fresh object, the last one answered otherwise on a replay) "
+                        "written to %s\n", path);
+        printf("%s\n", path);
+    }
+    lf_history_free(&ev);
+    return status;
+}
+
+/* One run of w on a, checked by c. False when the run could not be made. */
+static bool run_checked(lf_runner *r, const lf_adapter *a, const lf_workload *w, lf_adapter_checker *c,
+                        lf_history *h, lf_result *res) {
+    lf_plan p;
+    if (!lf_plan_build(&p, w, a)) return false;
+    lf_adapter_history_reset(h, a);
+    bool ok = lf_runner_run(r, a, w, &p, h);
+    lf_plan_free(&p);
+    if (!ok) return false;
+    lf_adapter_checker_new_case(c);
+    lf_adapter_checker_check(c, h, res);
+    return true;
+}
+
 int cmd_stress(int argc, char **argv) {
     stress_options o = {.out_dir = ".", .seconds = 10, .timeout = 5, .threads = 4, .ops = 100,
                         .clock = LF_CLOCK_TICKET, .engine = LF_ENGINE_AUTO};
@@ -168,16 +216,24 @@ int cmd_stress(int argc, char **argv) {
     lf_check_options_default(&copt);
     copt.engine = o.engine;
     copt.timeout_s = o.timeout;
+    lf_adapter_checker checker;
+    char why[512], against[200];
+    if (!lf_adapter_checker_init(&checker, a, o.spec, &copt, why, sizeof why)) {
+        fprintf(stderr, "linfuzz stress: %s\n", why);
+        lf_runner_free(&runner);
+        return LF_EXIT_USAGE;
+    }
 
     if (!o.quiet)
         fprintf(stderr, "linfuzz stress: %s (%s, expected %s), %" PRIu64 " threads x %" PRIu64 " ops, seed %" PRIu64
-                        ", clock %s, engine %s\n",
-                a->name, lf_type_name(a->type), a->linearizable ? "linearizable" : "buggy", o.threads, o.ops,
-                o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine));
+                        ", clock %s, engine %s, checked against %s\n",
+                a->name, lf_adapter_type_name(a), a->linearizable ? "linearizable" : "buggy", o.threads, o.ops,
+                o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine),
+                lf_adapter_checker_describe(&checker, against, sizeof against));
 
     lf_status_line *line = lf_status_start("linfuzz stress", o.quiet);
     lf_history h;
-    lf_history_init(&h, a->type);
+    lf_adapter_history_init(&h, a);
     double start = lf_now_s(), next_report = start + 1;
     uint64_t run = 0, ops_checked = 0, unknown = 0;
     char first_unknown[512] = "";
@@ -188,7 +244,7 @@ int cmd_stress(int argc, char **argv) {
         if (o.no_perturb) memset(&w.perturb, 0, sizeof w.perturb);
         lf_result res;
         lf_result_init(&res);
-        if (!lf_runner_run_checked(&runner, a, &w, &copt, &h, &res)) {
+        if (!run_checked(&runner, a, &w, &checker, &h, &res)) {
             lf_status_stop(line);
             line = NULL;
             fprintf(stderr, "linfuzz stress: out of memory\n");
@@ -201,6 +257,14 @@ int cmd_stress(int argc, char **argv) {
             lf_status_stop(line);
             line = NULL;
             status = report_violation(&o, a, &w, &h, &res, run);
+            lf_result_free(&res);
+            run++;
+            break;
+        }
+        if (res.serial_nondeterminism) {
+            lf_status_stop(line);
+            line = NULL;
+            status = report_nondeterminism(&o, a, &w, &checker, &h, &res, run);
             lf_result_free(&res);
             run++;
             break;
@@ -222,9 +286,13 @@ int cmd_stress(int argc, char **argv) {
                 "linfuzz stress: %s: %" PRIu64 " runs in %.1fs (%.0f/s), %" PRIu64 " ops checked, %" PRIu64
                 " unknown, %s\n",
                 a->name, run, elapsed, elapsed > 0 ? run / elapsed : 0.0, ops_checked, unknown,
-                status == LF_EXIT_VIOLATION ? "violation found" : status == LF_EXIT_OK ? "no violation" : "error");
+                status == LF_EXIT_VIOLATION ? "violation found"
+                : status == LF_EXIT_OK      ? "no violation"
+                : status == LF_EXIT_UNKNOWN ? "serial nondeterminism"
+                                            : "error");
     if (unknown) fprintf(stderr, "  first unknown verdict: %s\n", first_unknown);
     lf_history_free(&h);
+    lf_adapter_checker_free(&checker);
     lf_runner_free(&runner);
     return status;
 }

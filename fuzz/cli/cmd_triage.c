@@ -36,8 +36,10 @@ static void help(FILE *out) {
             "nearest parent directory named after an adapter.\n"
             "\n"
             "Categories: BUG (an adapter claiming to be linearizable is not), CRASH / STUCK (an input's replay\n"
-            "died / hung), NOT_REPRODUCED (no violation in the replay's runs), KNOWN_BUG (a known-buggy\n"
-            "adapter's violation: expected).\n"
+            "died / hung), SERIAL_NONDETERMINISM (an adapter checked against its own serial behaviour gave\n"
+            "different results for the same serial ops: not a linearizability bug, but its self-spec is void),\n"
+            "NOT_REPRODUCED (no violation in the replay's runs), KNOWN_BUG (a known-buggy adapter's violation:\n"
+            "expected).\n"
             "\n"
             "options:\n"
             "  --adapter NAME   the adapter of every fuzzer input\n"
@@ -49,12 +51,15 @@ static void help(FILE *out) {
             "                   adapter, type and shape\n"
             "  --runs N         runs per replayed input (default 200; it stops at the first violation)\n"
             "  --seconds S      time per replayed input (default 10; killed as STUCK after S + 60)\n"
+            "  --spec M         what replayed inputs are checked against: auto (default: the type's spec, else\n"
+            "                   the adapter's own serial behaviour), type, or self (the self-spec)\n"
             "  --save DIR       save the entries captured from replayed inputs in DIR/ADAPTER/ (one per bucket)\n"
             "  --json           one JSON object: groups (with their files), errors, counts\n"
             "  -q, --quiet      no progress line on stderr (by default, while it works: files read, inputs\n"
             "                   replayed, findings so far; in place on a terminal, every 5 s elsewhere)\n"
             "\n"
-            "exit: 0 triaged, nothing unexpected; 1 some BUG, CRASH or STUCK group; 2 bad usage or some file\n"
+            "exit: 0 triaged, nothing unexpected; 1 some BUG, CRASH, STUCK or SERIAL_NONDETERMINISM group; 2 bad\n"
+            "      usage or some file\n"
             "      malformed (the rest triaged); 4 some file unreadable.\n");
 }
 
@@ -292,7 +297,8 @@ static void print_json(const lf_triage *t, const counts *c, const char *bin) {
         lf_json_string(stdout, g->adapter);
         printf(", \"signature\": ");
         lf_json_string(stdout, g->label);
-        if (g->category == LF_TRIAGE_BUG || g->category == LF_TRIAGE_KNOWN_BUG) {
+        if (g->category == LF_TRIAGE_BUG || g->category == LF_TRIAGE_KNOWN_BUG ||
+            g->category == LF_TRIAGE_SERIAL_NONDETERMINISM) {
             printf(", \"type\": \"%s\", \"shape\": \"%s\"", s->sig.type, s->sig.shape);
             printf(", \"methods\": \"%s\", \"cut_method\": \"%s\", \"cause\": ", s->sig.methods, s->sig.cut_method);
             if (s->cause[0])
@@ -370,7 +376,7 @@ int cmd_triage(int argc, char **argv) {
             options_done = true; /* the rest are paths, even when they start with '-' */
             continue;
         } else if (!strcmp(a, "--adapter") || !strcmp(a, "--by") || !strcmp(a, "--runs") ||
-                   !strcmp(a, "--seconds") || !strcmp(a, "--save")) {
+                   !strcmp(a, "--seconds") || !strcmp(a, "--save") || !strcmp(a, "--spec")) {
             if (!v) {
                 fprintf(stderr, "linfuzz triage: %s needs a value\n", a);
                 free(paths);
@@ -390,6 +396,8 @@ int cmd_triage(int argc, char **argv) {
                 ok = lf_parse_u64(v, 1, UINT64_MAX, &o.replay.runs);
             } else if (!strcmp(a, "--seconds")) {
                 ok = lf_parse_seconds(v, 0.001, LF_MAX_SECONDS, &o.replay.seconds);
+            } else if (!strcmp(a, "--spec")) {
+                ok = lf_spec_mode_from_name(v, &o.replay.spec);
             } else {
                 o.save = v;
             }

@@ -6,19 +6,29 @@
 #include <string.h>
 #include <time.h>
 
+#include "linfuzz/format.h"
 #include "linfuzz/report.h"
+
+#include <xxhash.h>
 
 /* Small histories get a second explanation from the WGL search: its reason names the longest linearizable
  * prefix and the state after it, which the monitors' reasons do not. */
 #define WGL_EXPLAIN_MAX_OPS 400
 
-size_t lf_entry_explain(const lf_history *h, lf_result why[2]) {
+#define CATEGORY_NONDETERMINISM "SERIAL_NONDETERMINISM"
+
+size_t lf_entry_explain(const lf_history *h, const lf_check_options *check, lf_result why[2]) {
     lf_check_options o;
-    lf_check_options_default(&o);
+    if (check)
+        o = *check;
+    else
+        lf_check_options_default(&o);
+    o.engine = LF_ENGINE_AUTO;
+    o.want_witness = false;
     o.timeout_s = 10;
     lf_result_init(&why[0]);
     lf_check(h, &o, &why[0]);
-    if (why[0].verdict != LF_VIOLATION || h->n > WGL_EXPLAIN_MAX_OPS || !strcmp(why[0].engine, "wgl")) return 1;
+    if (why[0].verdict != LF_VIOLATION || h->n > WGL_EXPLAIN_MAX_OPS || strstr(why[0].engine, "wgl")) return 1;
     o.engine = LF_ENGINE_WGL;
     lf_result_init(&why[1]);
     lf_check(h, &o, &why[1]);
@@ -81,9 +91,44 @@ void lf_entry_report_input(const lf_violation_entry *e, lf_report_input *in, lf_
     in->has_serial = lf_entry_serial_thread(e, &in->serial_thread);
 }
 
-lf_verdict lf_entry_write_report(FILE *f, const lf_violation_entry *e) {
+
+const char *lf_entry_category(const lf_violation_entry *e) {
+    const char *c = lf_entry_meta(e, "category");
+    return c && !strcmp(c, CATEGORY_NONDETERMINISM) ? CATEGORY_NONDETERMINISM : NULL;
+}
+
+/* The report of a nondeterminism entry, from what it stores (re-running would need the adapter). */
+static void write_nondeterminism_report(FILE *f, const lf_violation_entry *e) {
+    const lf_history *h = &e->minimized;
+    const char *reason = lf_entry_meta(e, "reason"), *origin = lf_entry_meta(e, "origin");
+    const char *workload = lf_entry_meta(e, "workload"), *bucket = lf_entry_meta(e, "bucket");
+    fprintf(f, "=== SERIAL NONDETERMINISM  adapter=%s  type=%s ===\n", lf_entry_meta(e, "adapter"),
+            lf_history_type_name(h));
+    if (origin) fprintf(f, "found by:   %s\n", origin);
+    if (workload) fprintf(f, "workload:   %s\n", workload);
+    fprintf(f, "history:    %zu ops recorded; the serial evidence: %zu ops\n", e->full.n, h->n);
+    if (bucket) fprintf(f, "bucket:     %s\n", bucket);
+    fprintf(f, "\nwhy: %s\n\n", reason ? reason : "-");
+    fprintf(f, "Not a linearizability violation: the adapter, marked deterministic, gave different results (or\n"
+               "states) for the same serial ops from a fresh object, so its serial runs cannot serve as its\n"
+               "specification. Make it deterministic, or declare the method nondeterministic (LF_MF_NONDET),\n"
+               "or give the type a specification (docs/custom-types.md).\n\n");
+    fprintf(f, "serial ops from a fresh object, with the results of the first run (the last one differed later)\n");
+    lf_text_write_header(f, h);
+    for (size_t i = 0; i < h->n; i++) {
+        char text[160];
+        text[lf_text_format_history_op(text, h, &h->ops[i])] = 0;
+        fprintf(f, "%s\n", text);
+    }
+}
+
+lf_verdict lf_entry_write_report(FILE *f, const lf_violation_entry *e, const lf_check_options *check) {
+    if (lf_entry_category(e)) {
+        write_nondeterminism_report(f, e);
+        return LF_UNKNOWN;
+    }
     lf_result why[2];
-    size_t n_why = lf_entry_explain(&e->minimized, why);
+    size_t n_why = lf_entry_explain(&e->minimized, check, why);
     lf_verdict v = why[0].verdict;
     lf_report_input in;
     lf_rootcause rc;
@@ -111,6 +156,13 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
         mo = *in->minimize;
     else
         lf_minimize_options_default(&mo);
+    if (in->check) { /* the histories' checker, with the minimisation's engine and per-check budget */
+        lf_check_options c = *in->check;
+        c.engine = mo.check.engine;
+        c.timeout_s = mo.check.timeout_s;
+        c.want_witness = false;
+        mo.check = c;
+    }
     lf_entry_init(e, in->full->type);
     lf_minimize_stats ms;
     lf_verdict v = lf_minimize(in->full, &mo, &e->minimized, &ms);
@@ -152,6 +204,7 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
     char bucket[17], summary[512], when[32];
     lf_violation_bucket(in->adapter, &e->minimized, ms.first_bad, ms.first_bad_stamp, bucket);
     /* how it was minimized, in the order the minimizer went */
+    bool generic = in->full->type == LF_TYPE_CUSTOM || (in->check && (in->check->self || in->check->spec));
     FILE *sf = fmemopen(summary, sizeof summary, "w");
     if (sf) {
         fprintf(sf, "%zu -> %zu ops (%zu -> %zu threads): ", in->full->n, e->minimized.n, thread_count(in->full),
@@ -169,9 +222,11 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
         if (ms.incs_dropped)
             fprintf(sf, ", %zu incs ordered with every get dropped (the gets after them lowered)", ms.incs_dropped);
         if (ms.suffix)
-            fprintf(sf, ", %zu ops before a forced state dropped (a quiescent %s)", ms.ops_before_suffix,
-                    in->full->type == LF_TYPE_REGISTER || in->full->type == LF_TYPE_CAS_REGISTER ? "write"
-                                                                                               : "empty result");
+            fprintf(sf, ", %zu ops before a forced state dropped (%s)", ms.ops_before_suffix,
+                    generic ? "a quiescent point where every order returns to the initial state"
+                    : in->full->type == LF_TYPE_REGISTER || in->full->type == LF_TYPE_CAS_REGISTER
+                        ? "a quiescent write"
+                        : "a quiescent empty result");
         fprintf(sf, "; %zu checks%s", ms.checks, ms.complete ? "" : ", stopped by a budget (not minimal)");
         fclose(sf); /* fmemopen keeps the text NUL-terminated within the buffer */
     } else {
@@ -184,10 +239,12 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
     if (in->created) snprintf(when, sizeof when, "%s", in->created);
 
     ok = ok && e->workload && e->verdict && lf_entry_set_meta(e, "entry", LF_ENTRY_FORMAT) &&
-         lf_entry_set_meta(e, "adapter", in->adapter) && lf_entry_set_meta(e, "type", lf_type_name(in->full->type)) &&
+         lf_entry_set_meta(e, "adapter", in->adapter) && lf_entry_set_meta(e, "type", lf_history_type_name(in->full)) &&
          lf_entry_set_meta(e, "expected", in->expected_linearizable ? "linearizable" : "not linearizable") &&
          lf_entry_set_meta(e, "created", when) && lf_entry_set_meta(e, "linfuzz_version", LF_LINFUZZ_VERSION) &&
-         lf_entry_set_meta(e, "bucket", bucket) && lf_entry_set_meta(e, "shape", lf_violation_shape(&e->minimized)) &&
+         lf_entry_set_meta(e, "bucket", bucket) &&
+         lf_entry_set_meta(e, "shape", min_r.level != LF_LEVEL_NONE ? lf_level_name(min_r.level)
+                                                                   : lf_violation_shape(&e->minimized)) &&
          lf_entry_set_meta(e, "engine", full_r.engine) && lf_entry_set_meta(e, "reason", full_r.reason) &&
          lf_entry_set_meta(e, "minimize", summary) &&
          lf_entry_set_meta(e, "minimize_complete", ms.complete ? "yes" : "no") &&
@@ -197,6 +254,7 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
     if (ok && in->origin) ok = lf_entry_set_meta(e, "origin", in->origin);
     if (ok && in->workload_format) ok = lf_entry_set_meta(e, "workload_format", in->workload_format);
     if (ok && in->workload_desc) ok = lf_entry_set_meta(e, "workload", in->workload_desc);
+    if (ok && in->spec_mode) ok = lf_entry_set_meta(e, "spec", in->spec_mode);
     lf_result_free(&full_r);
     lf_result_free(&min_r);
     if (ok && in->rootcause) {
@@ -216,7 +274,7 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
         FILE *rf = open_memstream(&e->report, &rlen);
         ok = rf != NULL;
         if (rf) {
-            lf_entry_write_report(rf, e);
+            lf_entry_write_report(rf, e, in->check);
             ok = fclose(rf) == 0;
         }
     }
@@ -228,7 +286,71 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
     return LF_OK;
 }
 
-lf_status lf_capture_again(const lf_violation_entry *old, lf_violation_entry *e, char *err, size_t errlen) {
+void lf_nondeterminism_signature(const char *adapter, const lf_history *evidence, lf_violation_sig *sig,
+                                 char bucket[17]) {
+    const lf_method_decl *d = evidence->n ? lf_history_method(evidence, evidence->ops[evidence->n - 1].method) : NULL;
+    snprintf(sig->type, sizeof sig->type, "%s", lf_history_type_name(evidence));
+    sig->shape = CATEGORY_NONDETERMINISM;
+    snprintf(sig->methods, sizeof sig->methods, "%s*1", d ? d->name : "-");
+    snprintf(sig->cut_method, sizeof sig->cut_method, "%s", d ? d->name : "-");
+    char key[256];
+    int w = snprintf(key, sizeof key, "%s|%s|%s|%s", adapter ? adapter : "", sig->type, CATEGORY_NONDETERMINISM,
+                     d ? d->name : "-");
+    snprintf(bucket, 17, "%016llx", (unsigned long long)XXH64(key, w > 0 && (size_t)w < sizeof key ? (size_t)w : 0, 0));
+}
+
+lf_status lf_capture_nondeterminism(const lf_capture_input *in, const lf_history *evidence, const char *reason,
+                                    lf_violation_entry *e, char *err, size_t errlen) {
+    lf_entry_init(e, in->full->type);
+    bool ok = lf_history_copy(&e->full, in->full) && lf_history_copy(&e->minimized, evidence);
+    e->workload = malloc(in->workload_len ? in->workload_len : 1);
+    ok = ok && e->workload;
+    if (ok && in->workload_len) memcpy(e->workload, in->workload, in->workload_len);
+    e->workload_len = ok ? in->workload_len : 0;
+    char bucket[17], when[32];
+    lf_violation_sig sig;
+    lf_nondeterminism_signature(in->adapter, evidence, &sig, bucket);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (in->created) snprintf(when, sizeof when, "%s", in->created);
+    size_t vlen = strlen(reason) + 64;
+    e->verdict = malloc(vlen);
+    if (e->verdict) snprintf(e->verdict, vlen, "history (%zu ops): unknown [self]: %s\n", in->full->n, reason);
+    ok = ok && e->verdict && lf_entry_set_meta(e, "entry", LF_ENTRY_FORMAT) &&
+         lf_entry_set_meta(e, "adapter", in->adapter) && lf_entry_set_meta(e, "type", lf_history_type_name(in->full)) &&
+         lf_entry_set_meta(e, "expected", in->expected_linearizable ? "linearizable" : "not linearizable") &&
+         lf_entry_set_meta(e, "created", when) && lf_entry_set_meta(e, "linfuzz_version", LF_LINFUZZ_VERSION) &&
+         lf_entry_set_meta(e, "bucket", bucket) && lf_entry_set_meta(e, "shape", CATEGORY_NONDETERMINISM) &&
+         lf_entry_set_meta(e, "category", CATEGORY_NONDETERMINISM) && lf_entry_set_meta(e, "engine", "self") &&
+         lf_entry_set_meta(e, "reason", reason) && lf_entry_set_meta(e, "spec", in->spec_mode ? in->spec_mode : "self") &&
+         lf_entry_set_meta(e, "minimize", "the serial evidence: not minimised") &&
+         lf_entry_set_meta(e, "minimize_complete", "no") && set_meta_u64(e, "full_ops", in->full->n) &&
+         set_meta_u64(e, "minimized_ops", evidence->n);
+    if (ok && in->has_serial) ok = set_meta_u64(e, "serial_thread", in->serial_thread);
+    if (ok && in->origin) ok = lf_entry_set_meta(e, "origin", in->origin);
+    if (ok && in->workload_format) ok = lf_entry_set_meta(e, "workload_format", in->workload_format);
+    if (ok && in->workload_desc) ok = lf_entry_set_meta(e, "workload", in->workload_desc);
+    if (ok) {
+        size_t rlen = 0;
+        FILE *rf = open_memstream(&e->report, &rlen);
+        ok = rf != NULL;
+        if (rf) {
+            write_nondeterminism_report(rf, e);
+            ok = fclose(rf) == 0;
+        }
+    }
+    if (!ok) {
+        lf_entry_free(e);
+        snprintf(err, errlen, "out of memory");
+        return LF_ERR_NOMEM;
+    }
+    return LF_OK;
+}
+
+lf_status lf_capture_again(const lf_violation_entry *old, const lf_check_options *check, lf_violation_entry *e,
+                           char *err, size_t errlen) {
     const char *expected = lf_entry_meta(old, "expected");
     lf_capture_input in = {
         .adapter = lf_entry_meta(old, "adapter"),
@@ -240,11 +362,17 @@ lf_status lf_capture_again(const lf_violation_entry *old, lf_violation_entry *e,
         .workload_len = old->workload_len,
         .full = &old->full,
         .created = lf_entry_meta(old, "created"),
+        .check = check,
+        .spec_mode = lf_entry_meta(old, "spec"),
     };
     in.has_serial = lf_entry_serial_thread(old, &in.serial_thread);
     if (!in.adapter) {
         snprintf(err, errlen, "the entry names no adapter");
         return LF_ERR_FORMAT;
+    }
+    if (lf_entry_category(old)) { /* serial nondeterminism: its evidence is not a violation to minimise */
+        const char *reason = lf_entry_meta(old, "reason");
+        return lf_capture_nondeterminism(&in, &old->minimized, reason ? reason : "-", e, err, errlen);
     }
     /* the root causes are the run's, not the minimised history's: they stay */
     in.rootcause = old->rootcause;

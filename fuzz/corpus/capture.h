@@ -29,6 +29,11 @@ typedef struct lf_capture_input {
     uint32_t serial_thread;          /* ... recorded as this thread id (fuzz cases: the number of threads) */
     const char *created;             /* the capture time to record ("YYYY-MM-DDTHH:MM:SSZ"); NULL: now */
     const char *rootcause;           /* a `rootcause` section for the entry (corpus/rootcause.h), or NULL */
+    /* What the histories are checked against (the minimisation's and the report's checks): NULL, the spec
+     * of their type; else these options (spec, or self: the adapter's own serial behaviour), with spec_mode
+     * the name recorded in meta "spec" ("self" makes `linfuzz repro` and `show` build the self-spec again). */
+    const lf_check_options *check;
+    const char *spec_mode;
 } lf_capture_input;
 
 /* Builds a complete entry in e (initialised here): checks and minimises in->full, explains the minimised
@@ -38,8 +43,11 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
 
 /* Captures the violation of an existing entry again from its recorded history, with this version's
  * minimiser: the same workload, recorded history, origin, serial thread and creation time; a new minimised
- * history, verdicts, report, bucket and name. For entries written by older versions. */
-lf_status lf_capture_again(const lf_violation_entry *old, lf_violation_entry *e, char *err, size_t errlen);
+ * history, verdicts, report, bucket and name. For entries written by older versions. check says what the
+ * histories are checked against, as for lf_entry_write_report (the entry's meta "spec" is kept); a
+ * SERIAL_NONDETERMINISM entry is written again as it is (its serial evidence is not minimised). */
+lf_status lf_capture_again(const lf_violation_entry *old, const lf_check_options *check, lf_violation_entry *e,
+                           char *err, size_t errlen);
 
 /* The serial thread of an entry (meta "serial_thread"); false when it has none or the value is malformed. */
 bool lf_entry_serial_thread(const lf_violation_entry *e, uint32_t *thread);
@@ -51,13 +59,33 @@ bool lf_entry_serial_thread(const lf_violation_entry *e, uint32_t *thread);
 void lf_entry_report_input(const lf_violation_entry *e, lf_report_input *in, lf_rootcause *rc);
 
 /* Explains a history for a report: the auto engine's verdict, and the WGL search's too when the history is
- * small and auto did not use it (its reason names the longest linearizable prefix and the state after it).
- * Returns how many results went to why[] (each initialised: free them); why[0].verdict is h's verdict. */
-size_t lf_entry_explain(const lf_history *h, lf_result why[2]);
+ * small and auto did not use it (its reason names the longest linearizable prefix and the state after it),
+ * both against what check says (NULL: the spec of h's type). Returns how many results went to why[] (each
+ * initialised: free them); why[0].verdict is h's verdict. */
+size_t lf_entry_explain(const lf_history *h, const lf_check_options *check, lf_result why[2]);
+
+/* Builds the entry of serial nondeterminism (category SERIAL_NONDETERMINISM, docs/triage.md) found while
+ * checking in->full against the adapter's own serial behaviour: its `minimized` history is the serial
+ * evidence (ops replayed from a fresh instance, the last one answering differently on another replay; see
+ * lf_selfspec_nondeterminism), its verdict the checker's reason. Nothing is minimised or re-checked. */
+lf_status lf_capture_nondeterminism(const lf_capture_input *in, const lf_history *evidence, const char *reason,
+                                    lf_violation_entry *e, char *err, size_t errlen);
+
+/* The signature and bucket of serial nondeterminism: type, shape SERIAL_NONDETERMINISM, the method that
+ * answered differently (the evidence's last op) as the methods and cut method; the bucket hashes adapter,
+ * type, the category and that method. */
+void lf_nondeterminism_signature(const char *adapter, const lf_history *evidence, lf_violation_sig *sig,
+                                 char bucket[17]);
+
+/* The category of an entry: "SERIAL_NONDETERMINISM" for lf_capture_nondeterminism's, else NULL (a violation). */
+const char *lf_entry_category(const lf_violation_entry *e);
 
 /* Explains e's minimised history again (the checkers are deterministic) and writes its report to f, laid
- * out from the entry's metadata exactly as when it was captured. Returns the verdict of the minimised
- * history (LF_VIOLATION for any entry the checkers still agree with). */
-lf_verdict lf_entry_write_report(FILE *f, const lf_violation_entry *e);
+ * out from the entry's metadata exactly as when it was captured; check says what the histories are checked
+ * against (NULL: the spec of their type; for an entry with meta "spec" = "self" the caller builds the
+ * adapter's self-spec). Returns the verdict of the minimised history (LF_VIOLATION for any entry the
+ * checkers still agree with). A nondeterminism entry's report is rendered from what it stores, and the
+ * answer is LF_UNKNOWN. */
+lf_verdict lf_entry_write_report(FILE *f, const lf_violation_entry *e, const lf_check_options *check);
 
 #endif

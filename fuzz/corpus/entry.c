@@ -78,6 +78,7 @@ bool lf_entry_set_meta(lf_violation_entry *e, const char *key, const char *value
 static void hash_history(XXH64_state_t *s, const lf_history *h) {
     uint32_t type = (uint32_t)h->type;
     XXH64_update(s, &type, sizeof type);
+    if (h->type == LF_TYPE_CUSTOM) XXH64_update(s, lf_history_type_name(h), strlen(lf_history_type_name(h)));
     for (size_t i = 0; i < h->n; i++) {
         const lf_op *op = &h->ops[i];
         /* field by field: the struct's reserved byte is not part of the history */
@@ -234,12 +235,13 @@ static lf_status from_reader(const lf_lfz_reader *r, lf_violation_entry *e, char
     }
     const char *adapter = lf_lfz_meta_get(meta, "adapter"), *type_name = lf_lfz_meta_get(meta, "type");
     const char *bucket = lf_lfz_meta_get(meta, "bucket");
-    lf_type type;
+    lf_type type = LF_TYPE_CUSTOM;
     if (!adapter || !name_chars(adapter, 63)) {
         snprintf(err, errlen, "%s: violation entry: meta 'adapter' is missing or not an adapter name", file);
         return LF_ERR_FORMAT;
     }
-    if (!type_name || !lf_type_from_name(type_name, strlen(type_name), &type)) {
+    /* a built-in type, or a custom one (its declaration travels with the histories) */
+    if (!type_name || (!lf_type_from_name(type_name, strlen(type_name), &type) && !name_chars(type_name, 32))) {
         snprintf(err, errlen, "%s: violation entry: meta 'type' is missing or not a history type", file);
         return LF_ERR_FORMAT;
     }
@@ -254,7 +256,8 @@ static lf_status from_reader(const lf_lfz_reader *r, lf_violation_entry *e, char
         lf_entry_free(e);
         return st;
     }
-    if (e->full.type != type || e->minimized.type != type) {
+    if (e->full.type != type || e->minimized.type != type || strcmp(lf_history_type_name(&e->full), type_name) ||
+        (type == LF_TYPE_CUSTOM && !lf_type_desc_equal(e->full.custom, e->minimized.custom))) {
         snprintf(err, errlen, "%s: violation entry: its histories are not of type %s (meta 'type')", file, type_name);
         lf_entry_free(e);
         return LF_ERR_FORMAT;

@@ -20,8 +20,8 @@ static void add_fact(const char *facts[][2], size_t *n, const char *label, const
     (*n)++;
 }
 
-lf_status lf_entry_write_html(FILE *f, const lf_violation_entry *e, const char *path, const char *bin, char *err,
-                              size_t errlen) {
+lf_status lf_entry_write_html(FILE *f, const lf_violation_entry *e, const char *path, const char *bin,
+                              const lf_check_options *check, char *err, size_t errlen) {
     const char *adapter = lf_entry_meta(e, "adapter"), *format = lf_entry_meta(e, "workload_format");
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -31,7 +31,9 @@ lf_status lf_entry_write_html(FILE *f, const lf_violation_entry *e, const char *
     const char *created = lf_entry_meta(e, "created"), *version = lf_entry_meta(e, "linfuzz_version");
     const char *expected = lf_entry_meta(e, "expected");
     snprintf(saved, sizeof saved, "%s by linfuzz %s", created ? created : "?", version ? version : "?");
-    snprintf(sizes, sizeof sizes, "%zu ops recorded, %zu in the minimized history", e->full.n, e->minimized.n);
+    const char *category = lf_entry_category(e); /* serial nondeterminism: no violation, its serial evidence */
+    snprintf(sizes, sizeof sizes, "%zu ops recorded, %zu in the %s", e->full.n, e->minimized.n,
+             category ? "serial evidence" : "minimized history");
     const char *facts[MAX_FACTS][2];
     size_t n_facts = 0;
     add_fact(facts, &n_facts, "entry", path);
@@ -44,6 +46,9 @@ lf_status lf_entry_write_html(FILE *f, const lf_violation_entry *e, const char *
     add_fact(facts, &n_facts, "minimized", lf_entry_meta(e, "minimize"));
     add_fact(facts, &n_facts, "verdicts", e->verdict);
     add_fact(facts, &n_facts, "bucket", lf_entry_meta(e, "bucket"));
+    const char *spec = lf_entry_meta(e, "spec");
+    add_fact(facts, &n_facts, "checked against", spec && !strcmp(spec, "self") ? "the adapter's own serial behaviour"
+                                                                                : NULL);
 
     /* the commands */
     char (*cmd)[COMMAND_MAX] = calloc(4, sizeof *cmd);
@@ -78,12 +83,20 @@ lf_status lf_entry_write_html(FILE *f, const lf_violation_entry *e, const char *
 
     /* the histories and their explanation */
     lf_result why[2];
-    size_t n_why = lf_entry_explain(&e->minimized, why);
+    size_t n_why = 0;
+    if (!category) n_why = lf_entry_explain(&e->minimized, check, why);
     lf_report_input in;
     lf_rootcause rc;
     lf_entry_report_input(e, &in, &rc);
     in.why = why;
-    in.n_why = why[0].verdict == LF_VIOLATION ? n_why : 0;
+    in.n_why = n_why && why[0].verdict == LF_VIOLATION ? n_why : 0;
+    char headline[600];
+    if (category) {
+        const char *reason = lf_entry_meta(e, "reason");
+        snprintf(headline, sizeof headline, "not a linearizability violation: its serial runs differ (%s)",
+                 reason ? reason : category);
+        in.has_cut = false;
+    }
     lf_report_html_options o = {
         .title = base,
         .facts = (const char *const(*)[2])facts,
@@ -91,6 +104,9 @@ lf_status lf_entry_write_html(FILE *f, const lf_violation_entry *e, const char *
         .commands = commands,
         .n_commands = n_cmd,
         .history_text = history_text,
+        .check = check,
+        .headline = category ? headline : NULL,
+        .history_name = category ? "Serial evidence" : NULL,
     };
     bool ok = lf_report_html_write(f, &in, &o);
     lf_rootcause_free(&rc);

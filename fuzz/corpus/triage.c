@@ -1,6 +1,7 @@
 /* Triage: collecting files, signatures and groups of findings (see triage.h). */
 #include "corpus/triage.h"
 
+#include "corpus/capture.h"
 #include "corpus/rootcause.h"
 
 #include <dirent.h>
@@ -146,6 +147,8 @@ const char *lf_triage_category_name(lf_triage_category c) {
         return "CRASH";
     case LF_TRIAGE_STUCK:
         return "STUCK";
+    case LF_TRIAGE_SERIAL_NONDETERMINISM:
+        return "SERIAL_NONDETERMINISM";
     case LF_TRIAGE_NOT_REPRODUCED:
         return "NOT_REPRODUCED";
     case LF_TRIAGE_KNOWN_BUG:
@@ -155,7 +158,7 @@ const char *lf_triage_category_name(lf_triage_category c) {
 }
 
 bool lf_triage_category_unexpected(lf_triage_category c) {
-    return c == LF_TRIAGE_BUG || c == LF_TRIAGE_CRASH || c == LF_TRIAGE_STUCK;
+    return c == LF_TRIAGE_BUG || c == LF_TRIAGE_CRASH || c == LF_TRIAGE_STUCK || c == LF_TRIAGE_SERIAL_NONDETERMINISM;
 }
 
 void lf_triage_format_time(int64_t unix_seconds, char out[24]) {
@@ -301,8 +304,13 @@ long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, cons
     const char *cut = lf_entry_meta(e, "cut_stamp");
     bool has_cut = cut != NULL;
     uint64_t cut_stamp = cut ? strtoull(cut, NULL, 10) : 0;
-    lf_violation_signature(&e->minimized, has_cut, cut_stamp, &it->sig);
-    lf_violation_bucket(it->adapter, &e->minimized, has_cut, cut_stamp, it->bucket);
+    if (lf_entry_category(e)) { /* the serial evidence is no violation: its own signature */
+        it->category = LF_TRIAGE_SERIAL_NONDETERMINISM;
+        lf_nondeterminism_signature(it->adapter, &e->minimized, &it->sig, it->bucket);
+    } else {
+        lf_violation_signature(&e->minimized, has_cut, cut_stamp, &it->sig);
+        lf_violation_bucket(it->adapter, &e->minimized, has_cut, cut_stamp, it->bucket);
+    }
     if (e->rootcause) {
         lf_rootcause rc;
         char err[256];
@@ -410,7 +418,9 @@ long lf_triage_find_workload(const lf_triage *t, const char *adapter, const uint
 
 /* ---- groups ---- */
 
-static bool is_violation(lf_triage_category c) { return c == LF_TRIAGE_BUG || c == LF_TRIAGE_KNOWN_BUG; }
+static bool is_violation(lf_triage_category c) {
+    return c == LF_TRIAGE_BUG || c == LF_TRIAGE_KNOWN_BUG || c == LF_TRIAGE_SERIAL_NONDETERMINISM;
+}
 
 /* The group label of an item (malloc'ed). */
 static char *label_of(const lf_triage *t, const lf_triage_item *it) {
@@ -419,7 +429,9 @@ static char *label_of(const lf_triage *t, const lf_triage_item *it) {
         bool cut = strcmp(it->sig.cut_method, "-") != 0;
         switch (t->by) {
         case LF_TRIAGE_BY_SIGNATURE:
-            if (it->cause[0])
+            if (it->category == LF_TRIAGE_SERIAL_NONDETERMINISM) /* no linearizability bug, no root cause */
+                snprintf(buf, sizeof buf, "%s, serial runs differ", it->sig.type);
+            else if (it->cause[0])
                 snprintf(buf, sizeof buf, "%s, root cause: %s", it->sig.type, it->cause);
             else
                 snprintf(buf, sizeof buf, "%s, no root cause", it->sig.type);

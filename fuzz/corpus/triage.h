@@ -18,7 +18,11 @@
  * `by shape` by adapter, type and shape. Fuzzer inputs that are not violations are grouped by what their
  * replay did (crash detail, hang, nothing). Categories, after [Burckhardt10]: BUG (an adapter that claims to be
  * linearizable is not), KNOWN_BUG (a known-buggy adapter's violation: expected), CRASH and STUCK (the replay of
- * an input died or hung), NOT_REPRODUCED (the replay showed no violation: a rare schedule, or a fixed bug).
+ * an input died or hung), SERIAL_NONDETERMINISM (an adapter checked against its own serial behaviour gave
+ * different results for the same serial ops: not a linearizability bug, but its self-spec means nothing until
+ * fixed; its signature is the adapter, the category and the type, and its variants are the canonical forms of
+ * the serial evidence), NOT_REPRODUCED (the replay showed no violation: a rare schedule, or a fixed bug). Custom
+ * types are signed the same way, by the name of their declaration.
  *
  * This module collects and classifies files and groups findings; reading entries is corpus/entry.h,
  * replaying inputs (which needs the adapters) is fuzz/testcase/replay.h, printing is fuzz/cli/cmd_triage.c. */
@@ -69,13 +73,14 @@ typedef enum lf_triage_category {
     LF_TRIAGE_BUG,
     LF_TRIAGE_CRASH,
     LF_TRIAGE_STUCK,
+    LF_TRIAGE_SERIAL_NONDETERMINISM, /* the adapter's serial runs differ: its self-spec is void (not a bug verdict) */
     LF_TRIAGE_NOT_REPRODUCED,
     LF_TRIAGE_KNOWN_BUG,
 } lf_triage_category;
 
-/* "BUG", "CRASH", "STUCK", "NOT_REPRODUCED", "KNOWN_BUG". */
+/* "BUG", "CRASH", "STUCK", "SERIAL_NONDETERMINISM", "NOT_REPRODUCED", "KNOWN_BUG". */
 const char *lf_triage_category_name(lf_triage_category c);
-/* Whether a finding of this category needs a person: BUG, CRASH, STUCK. */
+/* Whether a finding of this category needs a person: BUG, CRASH, STUCK, SERIAL_NONDETERMINISM. */
 bool lf_triage_category_unexpected(lf_triage_category c);
 
 typedef enum lf_triage_by {
@@ -146,7 +151,8 @@ void lf_triage_free(lf_triage *t);
 
 /* A violation: an entry file (is_input false; example = path) or a replayed input whose captured entry is e
  * (example = saved, which may be NULL when it was not saved). Category BUG or KNOWN_BUG from meta
- * "expected". Returns the item's index, -1 when out of memory. */
+ * "expected", or SERIAL_NONDETERMINISM for an entry of that category (signature: type, the category and the
+ * method that answered differently). Returns the item's index, -1 when out of memory. */
 long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, const lf_violation_entry *e,
                              const char *saved);
 /* An input with the bytes of entry item `of`'s workload: same signature, counted once. */
@@ -161,8 +167,8 @@ bool lf_triage_add_error(lf_triage *t, const char *path, const char *message, bo
 long lf_triage_find_workload(const lf_triage *t, const char *adapter, const uint8_t *data, size_t len);
 
 /* Groups the items (replacing earlier groups) as t->by says; groups in order of category (BUG, CRASH,
- * STUCK, NOT_REPRODUCED, KNOWN_BUG), then count (largest first), then adapter and label. False when out of
- * memory. */
+ * STUCK, SERIAL_NONDETERMINISM, NOT_REPRODUCED, KNOWN_BUG), then count (largest first), then adapter and label.
+ * False when out of memory. */
 bool lf_triage_group_all(lf_triage *t);
 
 /* The shell command that reproduces group g from its smallest example: "<bin>linfuzz repro ENTRY" when it

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "runner/adapter_type.h"
+
 typedef struct run_context {
     lf_runner *runner;
     const lf_adapter *adapter;
@@ -80,11 +82,7 @@ bool lf_runner_run_checked(lf_runner *r, const lf_adapter *a, const lf_workload 
     lf_plan p;
     if (!lf_plan_build(&p, w, a)) return false;
     /* Reuse h's buffer across runs: only the op count and header are reset. */
-    h->n = 0;
-    h->type = a->type;
-    h->has_init = false;
-    h->init_kind = LF_K_INT;
-    h->init = 0;
+    lf_adapter_history_reset(h, a);
     bool ok = lf_runner_run(r, a, w, &p, h);
     lf_plan_free(&p);
     if (!ok) return false;

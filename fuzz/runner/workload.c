@@ -2,6 +2,8 @@
  * plan of concrete calls (see workload.h for the value scheme). */
 #include "runner/workload.h"
 
+#include "runner/adapter_type.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,13 +57,8 @@ void lf_workload_sanitize(lf_workload *w) {
     if (w->perturb.gap_chance > 1024) w->perturb.gap_chance = 1024;
 }
 
-/* The methods of a's type that a implements, in lf_method order. */
-static int adapter_methods(const lf_adapter *a, lf_method *out) {
-    int n = 0;
-    for (int m = 0; m < LF_M_COUNT; m++)
-        if ((a->methods & LF_METHOD_BIT(m)) && lf_method_info_of(a->type, (lf_method)m)) out[n++] = (lf_method)m;
-    return n;
-}
+/* The methods of a's type that a implements, in lf_method order (custom types: declaration order). */
+static int adapter_methods(const lf_adapter *a, lf_method *out) { return (int)lf_adapter_methods(a, out); }
 
 int lf_workload_describe(char *buf, size_t len, const lf_workload *w, const lf_adapter *a) {
     lf_method ms[LF_M_COUNT];
@@ -69,7 +66,7 @@ int lf_workload_describe(char *buf, size_t len, const lf_workload *w, const lf_a
     char mix[256] = "";
     size_t used = 0;
     for (int i = 0; i < nm && used < sizeof mix; i++)
-        used += (size_t)snprintf(mix + used, sizeof mix - used, "%s%s:%u", i ? "," : "", lf_method_name(ms[i]),
+        used += (size_t)snprintf(mix + used, sizeof mix - used, "%s%s:%u", i ? "," : "", lf_adapter_method_name(a, ms[i]),
                                  (unsigned)w->mix[ms[i]]);
     return snprintf(buf, len,
                     "seed=%llu threads=%u ops=%u mix=%s key_domain=%u value_spread=%u absent_share=%u "
@@ -117,8 +114,13 @@ bool lf_plan_build(lf_plan *p, const lf_workload *w_in, const lf_adapter *a) {
             int k = 0;
             while (r >= weight[k]) r -= weight[k++];
             lf_method m = ms[k];
-            const lf_method_info *info = lf_method_info_of(a->type, m);
             op->method = (uint8_t)m;
+            if (a->type == LF_TYPE_CUSTOM) { /* the adapter's argument ranges; key_domain when it has none */
+                op->nargs = lf_adapter_method(a, m)->nargs;
+                lf_custom_args_random(a, m, &rng, w.key_domain < 16 ? w.key_domain : 16, op->args);
+                continue;
+            }
+            const lf_method_info *info = lf_method_info_of(a->type, m);
             op->nargs = info->nargs;
             int64_t unique = (int64_t)(lf_rand_below(&rng, w.value_spread) * total + i * T + t + 1);
             switch (a->type) {

@@ -14,18 +14,43 @@ static uint8_t next_byte(byte_reader *r) {
     return *r->p++;
 }
 
+/* The setup byte: bits 0-1 threads - 1, bits 2-3 a register's init, bit 4 extreme values, bit 5 extreme
+ * thread ids, bits 6-7 the stamp placement. */
+enum { STAMPS_AS_DECODED, STAMPS_TOP, STAMPS_BOTTOM, STAMPS_COARSE_TOP };
+
+static const int64_t EXTREME_VALUES[4] = {INT64_MIN, INT64_MAX, -1, 0};
+static const uint32_t EXTREME_THREADS[4] = {UINT32_MAX, UINT32_MAX - 1, 0, 65536};
+
+/* Moves every stamp by the same amount: up so that the largest is 2^64-1, or down so that the smallest is 0. */
+static void shift_stamps(lf_history *h, bool to_top) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        const lf_op *op = &h->ops[i];
+        if (op->call < lo) lo = op->call;
+        if (op->call > hi) hi = op->call;
+        if (!lf_op_pending(op) && op->ret > hi) hi = op->ret;
+    }
+    for (size_t i = 0; i < h->n; i++) {
+        lf_op *op = &h->ops[i];
+        op->call = to_top ? op->call + (UINT64_MAX - hi) : op->call - lo;
+        if (!lf_op_pending(op)) op->ret = to_top ? op->ret + (UINT64_MAX - hi) : op->ret - lo;
+    }
+}
+
 bool lf_history_from_bytes(const uint8_t *data, size_t size, lf_history *h) {
     byte_reader r = {data, size};
     lf_type type = (lf_type)(next_byte(&r) % LF_TYPE_COUNT);
     lf_history_init(h, type);
     uint8_t setup = next_byte(&r);
     uint32_t threads = 1 + setup % 4;
+    bool extreme_values = (setup >> 4) & 1, extreme_threads = (setup >> 5) & 1;
+    int stamps = setup >> 6;
     if (type == LF_TYPE_REGISTER || type == LF_TYPE_CAS_REGISTER) {
         uint8_t init = (setup >> 2) & 3; /* 0: no init line (the value is 0); 1, 2: init 0, 1; 3: init nil */
         if (init) {
             h->has_init = true;
             h->init_kind = init == 3 ? LF_K_NIL : LF_K_INT;
-            h->init = init == 3 ? 0 : init - 1;
+            h->init = init == 3 ? 0 : extreme_values ? EXTREME_VALUES[init - 1] : init - 1;
         }
     }
     const lf_method_info *methods[LF_M_COUNT];
@@ -44,14 +69,14 @@ bool lf_history_from_bytes(const uint8_t *data, size_t size, lf_history *h) {
         const lf_method_info *mi = methods[(b0 / 4) % n_methods];
         lf_op op;
         memset(&op, 0, sizeof op);
-        op.thread = t;
+        op.thread = extreme_threads ? EXTREME_THREADS[t] : t;
         op.method = (uint8_t)mi->method;
         for (int i = 0; i < mi->nargs; i++) {
             uint8_t bits = (uint8_t)(b1 >> (3 * i)) & 7;
             if (bits == 7)
                 op.arg_nil |= (uint8_t)(1u << i);
-            else
-                op.arg[i] = bits % 4; /* a tiny domain: values collide, histories become ambiguous */
+            else /* a tiny domain: values collide, histories become ambiguous */
+                op.arg[i] = extreme_values ? EXTREME_VALUES[bits % 4] : bits % 4;
         }
         /* Results: any allowed kind; integers from the same tiny domain. */
         lf_kind allowed[LF_K_COUNT];
@@ -60,10 +85,13 @@ bool lf_history_from_bytes(const uint8_t *data, size_t size, lf_history *h) {
             if (mi->results & LF_KBIT(k)) allowed[n_allowed++] = (lf_kind)k;
         lf_kind kind = allowed[b2 % n_allowed];
         op.res_kind = (uint8_t)kind;
-        if (kind == LF_K_INT) op.res = (b2 >> 4) % 4;
-        /* Timing: each thread runs its own clock from 0, so threads overlap freely. */
-        op.call = clock_of[t] + 1 + (b3 & 7);
-        op.ret = op.call + ((b3 >> 3) & 7);
+        if (kind == LF_K_INT) op.res = extreme_values ? EXTREME_VALUES[(b2 >> 4) % 4] : (b2 >> 4) % 4;
+        /* Timing: each thread runs its own clock from 0, so threads overlap freely; coarse timing takes one bit
+         * of each delay, so calls and returns of different threads often share a stamp. */
+        uint64_t gap = b3 & 7, len = (b3 >> 3) & 7;
+        if (stamps == STAMPS_COARSE_TOP) gap &= 1, len &= 1;
+        op.call = clock_of[t] + 1 + gap;
+        op.ret = op.call + len;
         clock_of[t] = op.ret;
         if ((b3 >> 6) == 3 && (b1 & 0x80)) { /* rarely: the thread's last op stays pending */
             op.res_kind = LF_K_PENDING;
@@ -76,5 +104,6 @@ bool lf_history_from_bytes(const uint8_t *data, size_t size, lf_history *h) {
             return false;
         }
     }
+    if (stamps != STAMPS_AS_DECODED && h->n) shift_stamps(h, stamps != STAMPS_BOTTOM);
     return true;
 }

@@ -2,7 +2,12 @@
  * the checkers (fuzz/targets/fuzz_check_diff.c): every byte string decodes to some valid history, and a
  * mutation of a byte changes one op's thread, method, value, result or timing, so libFuzzer's mutations mean
  * something. Values come from a tiny domain (collisions make ambiguous histories), results are sometimes
- * wrong on purpose, and ops may be pending. */
+ * wrong on purpose, and ops may be pending.
+ *
+ * The setup byte also picks where the numbers lie, because sentinels and overflows hide at the edges: values
+ * from {0, 1, 2, 3} or from {INT64_MIN, INT64_MAX, -1, 0} (nil either way), thread ids from {0, 1, 2, 3} or
+ * from {2^32-1, 2^32-2, 0, 65536}, and stamps as decoded (from 1), shifted so the largest is 2^64-1, shifted
+ * so the smallest is 0, or coarse (many ties) and then shifted to the top. */
 #ifndef LINFUZZ_BYTES_HISTORY_H
 #define LINFUZZ_BYTES_HISTORY_H
 

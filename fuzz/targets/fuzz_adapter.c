@@ -24,7 +24,11 @@
  * that captures spread over the campaign and distinct bugs get their own entries; default 1; ci/fuzz.sh),
  * LINFUZZ_FUZZ_SUMMARY_FILE=PATH (append the summary line to PATH too; for -fork mode, ci/fuzz.sh),
  * LINFUZZ_FUZZ_SECONDS=S (end the process after S seconds, fractions allowed, with the summary line and exit
- * status 0: libFuzzer's -max_total_time counts whole seconds and overshoots by up to one).
+ * status 0: libFuzzer's -max_total_time counts whole seconds and overshoots by up to one),
+ * LINFUZZ_SPEC=auto|type|self (what histories are checked against: the spec of the adapter's type, or the
+ * adapter's own serial behaviour, the self-spec of linfuzz/selfspec.h; auto, the default, takes the type's spec
+ * when there is one; runner/adapter_check.h). With the self-spec, serial nondeterminism of the adapter is saved
+ * as an entry of its own category (SERIAL_NONDETERMINISM), reported and aborted on like a violation.
  *
  * For scripts, one line on stderr: "linfuzz-fuzz: violation adapter=.. seconds=.. executions=.. runs=.. entry=.."
  * at each captured violation, and "linfuzz-fuzz: summary adapter=.. executions=.. runs=.. violations=..
@@ -41,6 +45,8 @@
 #include "linfuzz/check.h"
 #include "corpus/capture.h"
 #include "corpus/entry.h"
+#include "runner/adapter_check.h"
+#include "runner/adapter_type.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
 #include "testcase/history_signal.h"
@@ -58,7 +64,7 @@ static struct {
     unsigned n_methods;
     lf_fc_executor executor;
     lf_history history;
-    lf_check_options check;
+    lf_adapter_checker checker; /* the type's spec or the self-spec (LINFUZZ_SPEC) */
     bool signal, mutator, perturb, keep_duplicates, keep_going;
     bool overlap_only, witness_only, nearmiss_only; /* LINFUZZ_FUZZ_SIGNAL=overlap|witness|nearmiss */
     char violations_dir[PATH_MAX];
@@ -138,6 +144,18 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         fprintf(stderr, "linfuzz-fuzz: %s (LINFUZZ_FUZZ_SIGNAL also takes overlap, witness or nearmiss)\n", err);
         exit(2);
     }
+    lf_spec_mode spec_mode;
+    if (!lf_spec_mode_from_env(&spec_mode, err, sizeof err)) {
+        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        exit(2);
+    }
+    lf_check_options base;
+    lf_check_options_default(&base);
+    base.timeout_s = 5;
+    if (!lf_adapter_checker_init(&G.checker, G.adapter, spec_mode, &base, err, sizeof err)) {
+        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        exit(2);
+    }
     G.first_violation = -1;
     const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
     if (dir && *dir)
@@ -150,16 +168,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         fprintf(stderr, "linfuzz-fuzz: cannot start %d worker threads\n", LF_FC_MAX_THREADS);
         exit(2);
     }
-    lf_history_init(&G.history, G.adapter->type);
-    lf_check_options_default(&G.check);
-    G.check.timeout_s = 5;
+    lf_adapter_history_init(&G.history, G.adapter);
     G.start = lf_now_s();
     atexit(print_summary);
+    char checked[160];
     fprintf(stderr,
-            "linfuzz-fuzz: adapter %s (%s, %s), history signal %s, structured mutator %s, perturbation %s, "
-            "violations -> %s\n",
-            G.adapter->name, lf_type_name(G.adapter->type),
+            "linfuzz-fuzz: adapter %s (%s, %s, checked against %s), history signal %s, structured mutator %s, "
+            "perturbation %s, violations -> %s\n",
+            G.adapter->name, lf_adapter_type_name(G.adapter),
             G.adapter->linearizable ? "expected linearizable" : "known buggy",
+            lf_adapter_checker_describe(&G.checker, checked, sizeof checked),
             !G.signal             ? "off"
             : G.overlap_only      ? "overlap only"
             : G.witness_only      ? "witness only"
@@ -170,9 +188,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 }
 
 /* Minimises, saves and reports the first violation (then aborts, unless LINFUZZ_FUZZ_CONTINUE; continuing,
- * also the 2nd, 4th, 8th, ... up to LINFUZZ_FUZZ_CAPTURE captures). */
+ * also the 2nd, 4th, 8th, ... up to LINFUZZ_FUZZ_CAPTURE captures). A serial nondeterminism of the adapter
+ * (self-spec) is saved the same way, as an entry of its own category, with the serial evidence. */
 static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c, unsigned run,
                          const lf_result *res) {
+    bool nondet = res->serial_nondeterminism;
     G.violations++;
     bool power_of_two = (G.violations & (G.violations - 1)) == 0;
     if (G.captured >= G.capture_max || !power_of_two) return;
@@ -191,8 +211,8 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
         size = lf_fuzz_case_encode(c, ran);
         data = ran;
     }
-    fprintf(stderr, "\nlinfuzz-fuzz: VIOLATION in %s (%zu ops, %s): %s\nlinfuzz-fuzz: minimizing...\n", origin,
-            G.history.n, res->engine, res->reason);
+    fprintf(stderr, "\nlinfuzz-fuzz: %s in %s (%zu ops, %s): %s\n%s", nondet ? "SERIAL NONDETERMINISM" : "VIOLATION",
+            origin, G.history.n, res->engine, res->reason, nondet ? "" : "linfuzz-fuzz: minimizing...\n");
     lf_minimize_options mo;
     lf_minimize_options_default(&mo);
     mo.timeout_s = 30;
@@ -208,9 +228,21 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
         .minimize = &mo,
         .has_serial = true, /* the prefix and the drain: thread `threads` (case_runner.h) */
         .serial_thread = c->threads,
+        .check = &G.checker.check,
+        .spec_mode = G.checker.mode == LF_SPEC_SELF ? "self" : NULL,
     };
     lf_violation_entry e;
-    lf_status st = lf_capture_violation(&in, &e, err, sizeof err);
+    lf_status st;
+    lf_history evidence;
+    if (nondet && lf_selfspec_nondeterminism(G.checker.self, &G.history, &evidence)) {
+        st = lf_capture_nondeterminism(&in, &evidence, res->reason, &e, err, sizeof err);
+        lf_history_free(&evidence);
+    } else if (nondet) {
+        snprintf(err, sizeof err, "no serial evidence of the nondeterminism (out of memory)");
+        st = LF_ERR_NOMEM;
+    } else {
+        st = lf_capture_violation(&in, &e, err, sizeof err);
+    }
     const char *saved = "not saved";
     if (st != LF_OK) {
         fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
@@ -230,8 +262,8 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     fprintf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
     if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: linfuzz repro %s ; explain: linfuzz show %s\n", path, path);
     /* One line for scripts (ci/quickstart.sh, ci/bench_fuzz.sh). */
-    fprintf(stderr, "linfuzz-fuzz: violation adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n",
-            G.adapter->name, found_after, (unsigned long long)G.executions, (unsigned long long)G.runs,
+    fprintf(stderr, "linfuzz-fuzz: %s adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n",
+            nondet ? "nondeterminism" : "violation", G.adapter->name, found_after, (unsigned long long)G.executions, (unsigned long long)G.runs,
             path[0] ? path : "-");
     if (first) snprintf(G.first_entry, sizeof G.first_entry, "%s", path);
     fflush(stderr);
@@ -252,12 +284,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     lf_fc_plan plan;
     if (!lf_fc_plan_build(&plan, &c, G.adapter)) return 0;
     G.executions++;
+    lf_adapter_checker_new_case(&G.checker); /* the runs of this case share the self-spec's memo */
     for (unsigned r = 0; r < c.repeats; r++) {
         if (!lf_fc_execute(&G.executor, &plan, r, &G.history)) break;
         G.runs++;
         lf_result res;
         lf_result_init(&res);
-        lf_check(&G.history, &G.check, &res);
+        lf_adapter_checker_check(&G.checker, &G.history, &res);
         if (G.signal) {
             lf_history_signal(&G.history, history_counters);
             /* ablations: clear the part not wanted (nothing else writes these counters) */
@@ -266,7 +299,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (G.nearmiss_only) /* only the greedy steps that needed a reordering, and where it got stuck */
                 for (size_t k = LF_SIGNAL_RANK; k < LF_SIGNAL_STUCK; k += LF_SIGNAL_RANKS) history_counters[k] = 0;
         }
-        if (res.verdict == LF_VIOLATION) on_violation(data, size, &c, r, &res);
+        if (res.verdict == LF_VIOLATION || res.serial_nondeterminism) on_violation(data, size, &c, r, &res);
         if (res.verdict == LF_UNKNOWN) G.unknown++;
         lf_result_free(&res);
     }

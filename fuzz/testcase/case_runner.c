@@ -5,10 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner/adapter_type.h"
 #include "runner/perturb.h"
 
 /* Concrete arguments of one call. u is the call's unique index within the run. */
 static void concrete_call(lf_planned_op *op, const lf_adapter *a, lf_method m, uint8_t arg, unsigned keys, size_t u) {
+    if (a->type == LF_TYPE_CUSTOM) { /* the adapter's argument ranges (runner/adapter_type.h) */
+        const lf_method_decl *d = lf_adapter_method(a, m);
+        op->method = (uint8_t)m;
+        op->nargs = d ? d->nargs : 0;
+        lf_custom_args_select(a, m, arg, keys, op->args);
+        return;
+    }
     const lf_method_info *mi = lf_method_info_of(a->type, m);
     int64_t unique = (int64_t)arg * 65536 + (int64_t)u + 1;
     op->method = (uint8_t)m;
@@ -39,6 +47,7 @@ static void concrete_call(lf_planned_op *op, const lf_adapter *a, lf_method m, u
 
 /* The method that observes everything left after the threads stop, if a implements it. */
 static lf_method drain_method_of(const lf_adapter *a) {
+    if (a->type == LF_TYPE_CUSTOM) return LF_M_COUNT; /* custom types drain with lf_custom_drain */
     static const lf_method by_type[LF_TYPE_COUNT][2] = {
         [LF_TYPE_REGISTER] = {LF_M_READ, LF_M_READ},     [LF_TYPE_CAS_REGISTER] = {LF_M_READ, LF_M_READ},
         [LF_TYPE_SET] = {LF_M_CONTAINS, LF_M_REMOVE},    [LF_TYPE_STACK] = {LF_M_POP, LF_M_POP},
@@ -77,7 +86,7 @@ bool lf_fc_plan_build(lf_fc_plan *p, const lf_fuzz_case *c, const lf_adapter *a)
     for (unsigned i = 0; i < c->prefix_len; i++, u++) {
         lf_method m = ms[c->prefix[i].method % nm];
         concrete_call(&p->prefix[i], a, m, c->prefix[i].arg, c->key_domain, u);
-        inserts += lf_method_info_of(a->type, m)->role == LF_ROLE_INSERT;
+        inserts += a->type != LF_TYPE_CUSTOM && lf_method_info_of(a->type, m)->role == LF_ROLE_INSERT;
     }
     p->prefix_len = c->prefix_len;
     size_t at = 0;
@@ -88,10 +97,12 @@ bool lf_fc_plan_build(lf_fc_plan *p, const lf_fuzz_case *c, const lf_adapter *a)
             for (unsigned i = 0; i < c->body_len[t]; i++, u++) {
                 lf_method m = ms[c->body[t][i].method % nm];
                 concrete_call(&block[at++], a, m, c->body[t][i].arg, c->key_domain, u);
-                inserts += lf_method_info_of(a->type, m)->role == LF_ROLE_INSERT;
+                inserts += a->type != LF_TYPE_CUSTOM && lf_method_info_of(a->type, m)->role == LF_ROLE_INSERT;
             }
     }
     p->drain_method = c->drain ? drain_method_of(a) : LF_M_COUNT;
+    if (c->drain && a->type == LF_TYPE_CUSTOM)
+        p->n_custom_drain = lf_custom_drain(a, c->key_domain, p->custom_drain, LF_FC_MAX_CUSTOM_DRAIN);
     if (p->drain_method != LF_M_COUNT) {
         lf_role role = lf_method_info_of(a->type, p->drain_method)->role;
         if (a->type == LF_TYPE_SET || a->type == LF_TYPE_KV)
@@ -171,6 +182,13 @@ static void drain(lf_fc_executor *x, const lf_fc_plan *p, void *obj) {
     }
 }
 
+/* The serial drain of a custom type: its observers, once per value of their first argument. */
+static void custom_drain(lf_fc_executor *x, const lf_fc_plan *p, void *obj) {
+    for (size_t k = 0; k < p->n_custom_drain; k++)
+        lf_recorder_call(&x->recorder, p->threads, p->adapter, obj, (lf_method)p->custom_drain[k].method,
+                         p->custom_drain[k].args, p->custom_drain[k].nargs);
+}
+
 static bool ensure_capacity(lf_fc_executor *x, size_t need) {
     if (need <= x->log_cap) return true;
     lf_recorder_free(&x->recorder);
@@ -185,12 +203,12 @@ static bool ensure_capacity(lf_fc_executor *x, size_t need) {
 
 bool lf_fc_execute(lf_fc_executor *x, const lf_fc_plan *p, unsigned run, lf_history *h) {
     const lf_adapter *a = p->adapter;
-    size_t need = p->prefix_len + p->drain_max;
+    size_t need = p->prefix_len + p->drain_max + p->n_custom_drain;
     for (unsigned t = 0; t < p->threads; t++)
         if (p->len[t] > need) need = p->len[t];
     if (!ensure_capacity(x, need ? need : 1)) return false;
     lf_recorder_reset(&x->recorder);
-    size_t ops = p->prefix_len + p->drain_max;
+    size_t ops = p->prefix_len + p->drain_max + p->n_custom_drain;
     for (unsigned t = 0; t < p->threads; t++) ops += p->len[t];
     run_context c = {.x = x, .plan = p, .run = run};
     atomic_init(&c.perturbations, 0);
@@ -205,14 +223,11 @@ bool lf_fc_execute(lf_fc_executor *x, const lf_fc_plan *p, unsigned run, lf_hist
                          p->prefix[i].nargs);
     lf_pool_run(x->pool, p->threads, worker, &c);
     if (p->drain_method != LF_M_COUNT) drain(x, p, c.object);
+    if (p->n_custom_drain) custom_drain(x, p, c.object);
     if (a->thread_leave) a->thread_leave(c.object);
     a->destroy(c.object);
     x->perturbations += atomic_load(&c.perturbations);
 
-    h->n = 0;
-    h->type = a->type;
-    h->has_init = false;
-    h->init_kind = LF_K_INT;
-    h->init = 0;
+    lf_adapter_history_reset(h, a);
     return lf_recorder_merge(&x->recorder, h);
 }

@@ -5,12 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-unsigned lf_fuzz_case_methods(const lf_adapter *a, lf_method out[LF_M_COUNT]) {
-    unsigned n = 0;
-    for (int m = 0; m < LF_M_COUNT; m++)
-        if ((a->methods & LF_METHOD_BIT(m)) && lf_method_info_of(a->type, (lf_method)m)) out[n++] = (lf_method)m;
-    return n;
-}
+#include "runner/adapter_type.h"
+
+unsigned lf_fuzz_case_methods(const lf_adapter *a, lf_method out[LF_M_COUNT]) { return lf_adapter_methods(a, out); }
 
 /* ---- bytes ---- */
 
@@ -292,12 +289,12 @@ int lf_fuzz_case_describe(char *buf, size_t len, const lf_fuzz_case *c, const lf
     if (c->prefix_len) {
         PUT("; prefix:");
         for (unsigned i = 0; i < c->prefix_len; i++)
-            PUT("%s%s/%u", i ? "," : " ", nm ? lf_method_name(ms[c->prefix[i].method % nm]) : "?", c->prefix[i].arg);
+            PUT("%s%s/%u", i ? "," : " ", nm ? lf_adapter_method_name(a, ms[c->prefix[i].method % nm]) : "?", c->prefix[i].arg);
     }
     for (unsigned t = 0; t < c->threads; t++) {
         PUT("; T%u:", t);
         for (unsigned i = 0; i < c->body_len[t]; i++)
-            PUT("%s%s/%u", i ? "," : " ", nm ? lf_method_name(ms[c->body[t][i].method % nm]) : "?",
+            PUT("%s%s/%u", i ? "," : " ", nm ? lf_adapter_method_name(a, ms[c->body[t][i].method % nm]) : "?",
                 c->body[t][i].arg);
     }
 #undef PUT

@@ -74,7 +74,7 @@ static void overlaps(const lf_history *h, const uint32_t *order, uint8_t *counte
 /* Greedy linearisation: per thread a cursor on its next op; the minimal ops (called no later than the
  * earliest return among the cursors) are the candidates, tried in call order. Pending ops are left out. */
 static bool greedy(const lf_history *h, const uint32_t *order, uint8_t *counters) {
-    const lf_spec *spec = lf_spec_builtin(h->type);
+    const lf_spec *spec = lf_spec_of_history(h); /* a custom type's spec too; none: no witness part */
     if (!spec) return true;
     /* threads: the distinct ids, each with its ops in call order */
     size_t n = h->n, n_threads = 0;
@@ -112,14 +112,17 @@ static bool greedy(const lf_history *h, const uint32_t *order, uint8_t *counters
         lf_spec_init(&inst, state);
         uint32_t cand[64];
         for (size_t steps = 0; steps < LF_SIGNAL_GREEDY_STEPS; steps++) {
-            uint64_t min_ret = UINT64_MAX;
+            uint64_t min_ret = 0;
+            bool any_left = false; /* a flag, not a sentinel stamp: 2^64-1 is a valid return stamp */
             size_t n_cand = 0;
             for (size_t t = 0; t < n_threads; t++) {
                 while (cursor[t] < start[t + 1] && lf_op_pending(&h->ops[slots[cursor[t]]])) cursor[t]++;
-                if (cursor[t] < start[t + 1] && h->ops[slots[cursor[t]]].ret < min_ret)
+                if (cursor[t] < start[t + 1] && (!any_left || h->ops[slots[cursor[t]]].ret < min_ret)) {
                     min_ret = h->ops[slots[cursor[t]]].ret;
+                    any_left = true;
+                }
             }
-            if (min_ret == UINT64_MAX) break; /* all linearised */
+            if (!any_left) break; /* all linearised */
             for (size_t t = 0; t < n_threads && n_cand < 64; t++)
                 if (cursor[t] < start[t + 1] && h->ops[slots[cursor[t]]].call <= min_ret) cand[n_cand++] = (uint32_t)t;
             /* candidates in call order (a handful: insertion sort) */

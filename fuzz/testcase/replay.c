@@ -13,6 +13,7 @@
 
 #include "linfuzz/check.h"
 #include "corpus/capture.h"
+#include "runner/adapter_type.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
 #include "util/clock.h"
@@ -24,29 +25,41 @@ void lf_replay_options_default(lf_replay_options *o) {
     o->seconds = 30;
     o->check_timeout = 10;
     o->stop_at_first = false;
+    o->spec = LF_SPEC_AUTO;
 }
 
 
 bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
                   lf_replay_result *r) {
-    r->runs = r->violations = r->first_run = 0;
+    r->runs = r->violations = r->first_run = r->nondeterministic = 0;
     r->first_reason[0] = 0;
     r->first_engine = NULL;
+    r->first_nondeterministic = false;
+    r->error[0] = 0;
+    lf_adapter_history_init(&r->evidence, a);
     lf_method ms[LF_M_COUNT];
     lf_fuzz_case c;
     lf_fuzz_case_decode(data, len, lf_fuzz_case_methods(a, ms), &c);
     lf_fc_plan plan;
     lf_fc_executor x;
-    if (!lf_fc_plan_build(&plan, &c, a)) return false;
-    if (!lf_fc_executor_init(&x, LF_CLOCK_TICKET)) {
-        lf_fc_plan_free(&plan);
-        return false;
-    }
     lf_check_options co;
     lf_check_options_default(&co);
     co.timeout_s = o->check_timeout;
+    lf_adapter_checker checker;
+    if (!lf_adapter_checker_init(&checker, a, o->spec, &co, r->error, sizeof r->error)) return false;
+    if (!lf_fc_plan_build(&plan, &c, a)) {
+        lf_adapter_checker_free(&checker);
+        snprintf(r->error, sizeof r->error, "out of memory");
+        return false;
+    }
+    if (!lf_fc_executor_init(&x, LF_CLOCK_TICKET)) {
+        lf_fc_plan_free(&plan);
+        lf_adapter_checker_free(&checker);
+        snprintf(r->error, sizeof r->error, "cannot start %d threads", LF_FC_MAX_THREADS);
+        return false;
+    }
     lf_history h;
-    lf_history_init(&h, a->type);
+    lf_adapter_history_init(&h, a);
     bool ok = true;
     double start = lf_now_s();
     for (uint64_t k = 0; k < o->runs && lf_now_s() - start < o->seconds; k++) {
@@ -58,20 +71,31 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
         r->runs++;
         lf_result res;
         lf_result_init(&res);
-        lf_check(&h, &co, &res);
-        bool violated = res.verdict == LF_VIOLATION;
-        if (violated && r->violations++ == 0) {
+        lf_adapter_checker_check(&checker, &h, &res);
+        bool violated = res.verdict == LF_VIOLATION, nondet = res.serial_nondeterminism;
+        bool first = (violated || nondet) && r->violations + r->nondeterministic == 0;
+        r->violations += violated;
+        r->nondeterministic += nondet;
+        if (first) {
             r->first_run = k;
             r->first_engine = res.engine;
+            r->first_nondeterministic = nondet;
             snprintf(r->first_reason, sizeof r->first_reason, "%s", res.reason);
+            lf_history_free(&r->first);
             ok = lf_history_copy(&r->first, &h);
+            if (ok && nondet) {
+                lf_history_free(&r->evidence);
+                ok = lf_selfspec_nondeterminism(checker.self, &h, &r->evidence);
+            }
         }
         lf_result_free(&res);
-        if (!ok || (violated && o->stop_at_first)) break;
+        if (!ok || ((violated || nondet) && o->stop_at_first)) break;
     }
+    if (!ok && !r->error[0]) snprintf(r->error, sizeof r->error, "out of memory");
     lf_history_free(&h);
     lf_fc_executor_free(&x);
     lf_fc_plan_free(&plan);
+    lf_adapter_checker_free(&checker);
     return ok;
 }
 
@@ -120,9 +144,13 @@ static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t 
     lf_replay_options so = *o;
     so.stop_at_first = true;
     lf_replay_result r;
-    lf_history_init(&r.first, a->type);
-    if (!lf_fc_replay(a, data, len, &so, &r)) child_fail(fd, "cannot run the workload (out of memory or threads)");
-    if (!r.violations) child_answer(fd, CHILD_CLEAN, r.runs, 0, NULL, 0);
+    lf_adapter_history_init(&r.first, a);
+    if (!lf_fc_replay(a, data, len, &so, &r)) {
+        char msg[320];
+        snprintf(msg, sizeof msg, "cannot run the workload: %s", r.error);
+        child_fail(fd, msg);
+    }
+    if (!r.violations && !r.nondeterministic) child_answer(fd, CHILD_CLEAN, r.runs, 0, NULL, 0);
 
     lf_method ms[LF_M_COUNT];
     lf_fuzz_case c;
@@ -147,8 +175,19 @@ static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t 
         .has_serial = true, /* the prefix and the drain: thread `threads` (case_runner.h) */
         .serial_thread = c.threads,
     };
+    /* the entry is checked as the runs were: the adapter's self-spec when that is what found it */
+    lf_check_options co;
+    lf_check_options_default(&co);
+    co.timeout_s = o->check_timeout;
+    lf_adapter_checker checker;
+    if (!lf_adapter_checker_init(&checker, a, o->spec, &co, err, sizeof err)) child_fail(fd, err);
+    in.check = &checker.check;
+    in.spec_mode = checker.mode == LF_SPEC_SELF ? "self" : NULL;
     lf_violation_entry e;
-    if (lf_capture_violation(&in, &e, err, sizeof err) != LF_OK) child_fail(fd, err);
+    lf_status st = r.first_nondeterministic
+                       ? lf_capture_nondeterminism(&in, &r.evidence, r.first_reason, &e, err, sizeof err)
+                       : lf_capture_violation(&in, &e, err, sizeof err);
+    if (st != LF_OK) child_fail(fd, err);
     uint8_t *bytes;
     size_t n;
     if (lf_entry_encode(&e, &bytes, &n, err, sizeof err) != LF_OK) child_fail(fd, err);
@@ -166,6 +205,8 @@ lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data
                                         lf_isolated_replay *out) {
     memset(out, 0, sizeof *out);
     lf_entry_init(&out->entry, a->type);
+    lf_adapter_history_init(&out->entry.full, a);
+    lf_adapter_history_init(&out->entry.minimized, a);
     int fds[2];
     if (pipe(fds) != 0) return fail(out, LF_REPLAY_FAILED, "cannot create a pipe: %s", strerror(errno));
     fflush(NULL); /* or the child's exit could write this process's buffered output twice */

@@ -19,6 +19,7 @@
 #include "linfuzz/adapter.h"
 #include "corpus/entry.h"
 #include "linfuzz/history.h"
+#include "runner/adapter_check.h"
 
 typedef struct lf_replay_options {
     /* lf_fc_replay calls this before each run with the runs done and the violating ones among them (a
@@ -29,6 +30,7 @@ typedef struct lf_replay_options {
     double seconds;       /* and for at most this long (default 30) */
     double check_timeout; /* time budget per history for the search engines (default 10) */
     bool stop_at_first;   /* stop at the first violating run (default false) */
+    lf_spec_mode spec;    /* what the histories are checked against (default LF_SPEC_AUTO, runner/adapter_check.h) */
 } lf_replay_options;
 
 void lf_replay_options_default(lf_replay_options *o);
@@ -40,10 +42,18 @@ typedef struct lf_replay_result {
     lf_history first;    /* its history (initialised and owned by the caller) */
     char first_reason[512];
     const char *first_engine; /* static, or NULL */
+    /* With the self-spec, a run can show serial nondeterminism of the adapter instead: counted here, and
+     * when it is the first finding, first_nondeterministic is set and evidence holds the serial evidence
+     * (lf_selfspec_nondeterminism; initialised by lf_fc_replay, freed by the caller). */
+    uint64_t nondeterministic;
+    bool first_nondeterministic;
+    lf_history evidence;
+    char error[256];     /* why lf_fc_replay returned false */
 } lf_replay_result;
 
 /* Decodes data as a fuzz case for adapter a and runs it (see above); r->first must be initialised. False
- * when the runs could not start or continue (out of memory or threads). */
+ * when the runs could not start or continue (out of memory or threads, or the checker cannot be had: r->error
+ * says why). A violation or a serial nondeterminism is a finding; stop_at_first stops at either. */
 bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
                   lf_replay_result *r);
 

@@ -3,7 +3,11 @@
  * An adapter is one constant struct: a name, the specification type it claims to implement (lf_type), whether
  * it is expected to be linearizable, create/destroy, and a single `op` entry point that performs one method
  * call. The runner calls `op` concurrently from several threads on one object; everything else is called from
- * one thread with no op in flight. docs/writing-an-adapter.md has a complete example. */
+ * one thread with no op in flight. docs/writing-an-adapter.md has a complete example.
+ *
+ * An adapter may also declare a type of its own (`custom`: its name and methods, optionally a spec), and say
+ * that its serial runs are deterministic, so that linfuzz can check it against its own serial behaviour
+ * without any spec (the self-spec, linfuzz/selfspec.h). docs/custom-types.md shows both. */
 #ifndef LINFUZZ_ADAPTER_H
 #define LINFUZZ_ADAPTER_H
 
@@ -31,6 +35,11 @@ void lf_yield_point(void);
 /* Bit of method m in lf_adapter.methods. */
 #define LF_METHOD_BIT(m) (UINT32_C(1) << (m))
 
+/* Custom types: the values a fuzz case or a stress workload passes as one argument, lo..hi inclusive. */
+typedef struct lf_arg_range {
+    int64_t lo, hi;
+} lf_arg_range;
+
 /* Performs one call of method m (a method of the adapter's type) with args[0..nargs-1] on obj.
  * Returns the result kind as the history records it: LF_K_NONE for methods without a result (write, push, enq,
  * insert, put, inc), LF_K_INT with the value stored in *value, or LF_K_EMPTY/TRUE/FALSE/OK/FAIL/NIL.
@@ -53,6 +62,27 @@ typedef struct lf_adapter {
      * on obj, e.g. to register the thread with an RCU library. */
     void (*thread_enter)(void *obj);
     void (*thread_leave)(void *obj);
+
+    /* ---- optional: custom types and the self-spec (docs/custom-types.md) ---- */
+    /* type == LF_TYPE_CUSTOM: the adapter's own type (name, methods, optionally a spec); `op` then receives
+     * the method's index in it, and `methods` may be 0 (every declared method). Must outlive the program. */
+    const lf_type_desc *custom;
+    /* Custom types: the range of each argument of each method, arg_ranges[method][argument] (NULL: every
+     * argument in 0..keys-1, with keys the fuzz case's key domain, 1..16). Only the entries of arguments a
+     * method has are read; give the array one row per method up to the last one with arguments. */
+    const lf_arg_range (*arg_ranges)[LF_CUSTOM_MAX_ARGS];
+    /* Serial runs from a fresh object always give the same results (and fingerprints): the adapter may be
+     * its own specification (--spec self; the default for a custom type without a spec). */
+    bool deterministic;
+    /* Serial replays must run each op on the thread that recorded it (thread-local state: registration,
+     * handles): the self-spec then hands ops to one worker thread per recorded thread. */
+    bool thread_affine;
+    /* Optional: a hash of obj's abstract state (equal hashes promise equal behaviour from then on; called
+     * with no op in flight). The self-spec merges states by it and checks determinism with it. */
+    uint64_t (*fingerprint)(void *obj);
+    /* Required when a method is declared LF_MF_BLOCKS: whether calling it now (serially, no op in flight)
+     * would block. The self-spec asks before calling it in a serial replay and never calls it then. */
+    bool (*would_block)(void *obj, lf_method m, const int64_t *args);
 } lf_adapter;
 
 /* ---- registration: one line in the adapter's own file ----
@@ -75,6 +105,14 @@ size_t lf_adapter_count(void);
 const lf_adapter *lf_adapter_at(size_t i);
 /* The adapter called name, or NULL. */
 const lf_adapter *lf_adapter_find(const char *name);
+
+/* ---- an adapter's type (fuzz/runner/adapter_type.c) ---- */
+/* Method m of the adapter's type (its declaration for custom types), or NULL. */
+const lf_method_decl *lf_adapter_method(const lf_adapter *a, unsigned m);
+/* "queue", or the custom type's name. */
+const char *lf_adapter_type_name(const lf_adapter *a);
+/* An empty history of the adapter's type. */
+void lf_adapter_history_init(lf_history *h, const lf_adapter *a);
 
 #ifdef __cplusplus
 }

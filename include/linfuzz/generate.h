@@ -37,6 +37,13 @@ double lf_rng_unit(lf_rng *r);
 
 #define LF_GEN_MAX_VALUES ((uint64_t)1 << 26) /* largest value domain (--values) */
 
+/* How ops are spread over threads. */
+typedef enum lf_gen_shape {
+    LF_GEN_UNIFORM = 0,    /* every op goes to a random thread (the default) */
+    LF_GEN_WORK_STEALING,  /* deque only, threads >= 2: thread 0 owns the deque (push_back, pop_back, peek_back),
+                            * the others steal (pop_front, peek_front); half the ops are the owner's */
+} lf_gen_shape;
+
 typedef struct lf_gen_options {
     lf_type type;
     size_t n_ops;
@@ -49,6 +56,7 @@ typedef struct lf_gen_options {
                        * so ambiguous). kv: keys come from 1..V (1..16 when 0), stored values are new. */
     size_t bad;       /* corruptions applied after construction (default 0) */
     double pending;   /* chance that a thread's last op is left pending (default 0) */
+    lf_gen_shape shape;
 } lf_gen_options;
 
 void lf_gen_options_default(lf_gen_options *o);

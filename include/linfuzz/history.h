@@ -2,7 +2,13 @@
  *
  * Every engine, format and tool works on lf_history. One op is 48 bytes so that a million-op history
  * fits comfortably in memory next to the checkers' own structures. The type and method tables here are
- * the single source of truth for names, arities and allowed results (see docs/formats.md). */
+ * the single source of truth for names, arities and allowed results (see docs/formats.md).
+ *
+ * Custom types (docs/custom-types.md). Besides the nine built-in types, a history may be of a type that an
+ * adapter or a file declares: h->type is LF_TYPE_CUSTOM and h->custom describes it (a name, up to
+ * LF_CUSTOM_MAX_METHODS methods with their arity, allowed results and flags, and optionally a sequential
+ * specification). An op's method is then an index into h->custom->methods. Built-in code paths never look
+ * at h->custom; generic code reaches both kinds through lf_history_method and lf_history_type_name. */
 #ifndef LINFUZZ_HISTORY_H
 #define LINFUZZ_HISTORY_H
 
@@ -24,7 +30,8 @@ typedef enum lf_type {
     LF_TYPE_KV,
     LF_TYPE_COUNTER,
     LF_TYPE_DEQUE,
-    LF_TYPE_COUNT
+    LF_TYPE_COUNT, /* the number of built-in types */
+    LF_TYPE_CUSTOM = 32 /* a declared type: lf_history.custom describes it */
 } lf_type;
 
 typedef enum lf_method {
@@ -72,6 +79,41 @@ typedef struct lf_method_info {
     lf_role role;
 } lf_method_info;
 
+/* ---- custom types ---- */
+
+#define LF_CUSTOM_MAX_METHODS 16 /* methods of one custom type */
+#define LF_CUSTOM_MAX_ARGS 2     /* arguments of one method (lf_op holds two) */
+#define LF_CUSTOM_NAME_MAX 32    /* longest type or method name */
+
+/* Method flags. */
+#define LF_MF_OBSERVER 1u /* never changes the state (with any result): a read, a balance, a size */
+#define LF_MF_NONDET 2u   /* its result may legitimately differ between serial runs from the same state */
+#define LF_MF_BLOCKS 4u   /* may block (wait for another thread) in some states: a lock, a semaphore */
+/* reads and writes only the part of the state named by its first argument (a key): when every op of a
+ * history is keyed, parts of different keys are independent ([Horn15] P-compositionality), so they may be
+ * checked apart and dropped whole by the minimiser. Only when the state is a product of per-key parts that
+ * all start as in a fresh object; never for an op that sees more than its key (size, iteration, transfers). */
+#define LF_MF_KEYED 8u
+#define LF_MF_ALL (LF_MF_OBSERVER | LF_MF_NONDET | LF_MF_BLOCKS | LF_MF_KEYED)
+
+/* One method as generic code sees it, for built-in and custom types alike. */
+typedef struct lf_method_decl {
+    const char *name;  /* [a-z][a-z0-9_]*, at most LF_CUSTOM_NAME_MAX characters */
+    uint8_t nargs;     /* exact number of arguments, 0..LF_CUSTOM_MAX_ARGS */
+    uint16_t results;  /* LF_KBIT mask of allowed result kinds; LF_KBIT(LF_K_NONE) alone: no "->" part */
+    uint8_t flags;     /* LF_MF_* */
+} lf_method_decl;
+
+struct lf_spec;
+
+/* A custom type. Adapters declare one as a constant; readers build one from a file's declaration. */
+typedef struct lf_type_desc {
+    const char *name;              /* [a-z][a-z0-9_-]*, at most LF_CUSTOM_NAME_MAX, not a built-in type's name */
+    const lf_method_decl *methods; /* methods[i] is method i (lf_op.method == i) */
+    size_t n_methods;              /* 1..LF_CUSTOM_MAX_METHODS, distinct names */
+    const struct lf_spec *spec;    /* optional sequential specification (linfuzz/spec.h); NULL: none */
+} lf_type_desc;
+
 /* One operation. Arguments and result are 64-bit integers unless their kind says otherwise. */
 typedef struct lf_op {
     uint64_t call;
@@ -79,7 +121,7 @@ typedef struct lf_op {
     int64_t arg[2];    /* arg[i] meaningful when arg i is LF_K_INT */
     int64_t res;       /* meaningful when res_kind == LF_K_INT */
     uint32_t thread;
-    uint8_t method;    /* lf_method */
+    uint8_t method;    /* lf_method; for custom types the index of the method in the type's declaration */
     uint8_t arg_nil;   /* bit i set: argument i is nil */
     uint8_t res_kind;  /* lf_kind */
     uint8_t reserved;
@@ -92,6 +134,11 @@ typedef struct lf_history {
     int64_t init;
     lf_op *ops;
     size_t n, cap;
+    /* type == LF_TYPE_CUSTOM: the type's declaration. Either a descriptor that outlives the history (an
+     * adapter's constant, a registered type), or one the history owns (custom_owned == custom, built by a
+     * reader; freed by lf_history_free, duplicated by lf_history_copy/select). NULL for built-in types. */
+    const lf_type_desc *custom;
+    lf_type_desc *custom_owned;
 } lf_history;
 
 /* ---- type and method tables ---- */
@@ -110,8 +157,50 @@ static inline bool lf_precedes(const lf_op *a, const lf_op *b) {
     return !lf_op_pending(a) && a->ret < b->call;
 }
 
+/* ---- custom type declarations ---- */
+
+/* Checks a declaration: names, method count, arities, result masks, flags, distinct method names. On error
+ * writes a message ("method 2 'x': ...") and returns false. */
+bool lf_type_desc_check(const lf_type_desc *d, char *err, size_t errlen);
+/* Whether two declarations are the same type: name and methods (names, arities, results, flags) equal.
+ * The spec pointer is not compared. */
+bool lf_type_desc_equal(const lf_type_desc *a, const lf_type_desc *b);
+/* A deep copy in one allocation (names included), which lf_type_desc_free releases; NULL when out of memory. */
+lf_type_desc *lf_type_desc_dup(const lf_type_desc *d);
+void lf_type_desc_free(lf_type_desc *d);
+/* Writes "method NAME NARGS [-> KIND|KIND...] [observer] [nondet] [blocks] [keyed]" for method m (no newline), the
+ * declaration line of the text format; returns chars written like snprintf. */
+int lf_method_decl_format(char *buf, size_t len, const lf_method_decl *m);
+
+/* Registered custom types: what readers attach to a file's declaration when it matches (so a history read
+ * from a file gets the registered type's spec), and what `linfuzz check` knows by name. The fuzzing layer
+ * registers every linked adapter's type. A descriptor must outlive the process. Registering a name again
+ * with an equal declaration is a no-op (true); with a different one, false with a message. Thread-safe. */
+bool lf_type_register(const lf_type_desc *d, char *err, size_t errlen);
+/* The registered type called name, or NULL. */
+const lf_type_desc *lf_type_find(const char *name, size_t len);
+
 /* ---- building histories ---- */
 void lf_history_init(lf_history *h, lf_type type);
+/* A history of custom type d (which must outlive the history; check it with lf_type_desc_check). */
+void lf_history_init_custom(lf_history *h, const lf_type_desc *d);
+/* Makes h (of any type) of the type of src, borrowing src's descriptor when it has one; ops untouched.
+ * For histories filled in place across runs. False when out of memory (copying an owned descriptor). */
+bool lf_history_set_type_of(lf_history *h, const lf_history *src);
+
+/* ---- generic access, built-in and custom types alike ---- */
+/* The type's name: "queue", or the custom type's name. */
+const char *lf_history_type_name(const lf_history *h);
+/* Method m of h's type, or NULL when the type has none (built-in types: as lf_method_info_of, with
+ * LF_MF_OBSERVER for the observing methods). */
+const lf_method_decl *lf_history_method(const lf_history *h, unsigned m);
+/* The method of h's type called name: its index in *m, or false. */
+bool lf_history_method_lookup(const lf_history *h, const char *name, size_t len, unsigned *m);
+/* Number of method indices of h's type (LF_M_COUNT for built-in types; some indices are not methods of the
+ * type, lf_history_method says which). */
+unsigned lf_history_method_count(const lf_history *h);
+/* "t3 [12,15] transfer 0 5 -> ok", exact for every type. */
+int lf_history_describe_op(const lf_history *h, const lf_op *op, char *buf, size_t len);
 void lf_history_free(lf_history *h);
 /* Appends a copy of op; returns false only when memory runs out. */
 bool lf_history_push(lf_history *h, const lf_op *op);

@@ -1,5 +1,6 @@
 /* linfuzz: everything public in one include. A program that checks histories needs history.h, format.h and
- * check.h; an adapter needs adapter.h; a custom sequential specification needs spec.h (docs/architecture.md).
+ * check.h; an adapter needs adapter.h; a custom sequential specification needs spec.h; checking against an
+ * implementation's own serial behaviour needs selfspec.h (docs/architecture.md, docs/custom-types.md).
  * Link with the linfuzz::engines CMake target (checking), plus linfuzz::runtime for adapters (fuzzing). */
 #ifndef LINFUZZ_LINFUZZ_H
 #define LINFUZZ_LINFUZZ_H
@@ -12,6 +13,7 @@
 #include "linfuzz/lfz.h"
 #include "linfuzz/minimize.h"
 #include "linfuzz/report.h"
+#include "linfuzz/selfspec.h"
 #include "linfuzz/spec.h"
 
 #endif

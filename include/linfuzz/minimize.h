@@ -36,7 +36,14 @@
  * minimised history is still impossible exactly at that return: the first thing that went wrong in the run,
  * not a later symptom of the damage (a drain that finds a value missing). Counters stop dropping incs before
  * a get would return a negative count, and keep two overlapping incs when the history has any: the race that
- * loses an update needs two incs in flight, and which two raced is not written in the history. */
+ * loses an update needs two incs in flight, and which two raced is not written in the history.
+ *
+ * Any other specification (a custom type, check.spec, the self-spec check.self): the values, state-preserving
+ * results and forced states above are facts of the built-in specs, so only what holds for every spec is used:
+ * the prefix cut, dropping ops of methods declared observers, dropping whole keys when every op's method is
+ * declared keyed, and dropping what precedes a quiescent point when every order of the ops before it returns
+ * to the initial state. The counter reductions are not tried (shift_counters is ignored). The first
+ * impossible return is kept in this mode too. */
 #ifndef LINFUZZ_MINIMIZE_H
 #define LINFUZZ_MINIMIZE_H
 
@@ -55,7 +62,8 @@ typedef struct lf_minimize_options {
     lf_check_options check; /* how each candidate is checked (engine auto, per-check timeout) */
     bool cut_prefix;        /* also cut at the first impossible return (may leave pending ops) */
     bool drop_forced_prefix; /* also drop what comes before the last quiescent state-forcing op */
-    bool shift_counters;    /* counters: drop incs ordered with every get, lowering the gets after them */
+    bool shift_counters;    /* counters under the built-in spec: drop incs ordered with every get, lowering the gets
+                             * after them, and the lost-update witness */
     size_t max_checks;      /* candidate checks in all; 0: LF_MINIMIZE_DEFAULT_CHECKS */
     double timeout_s;       /* wall-clock budget of the whole minimisation; 0: none */
 } lf_minimize_options;

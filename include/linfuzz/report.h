@@ -51,7 +51,8 @@ typedef struct lf_report_input {
     const char *bucket;           /* dedup key (lf_violation_bucket), or NULL */
     size_t full_ops;              /* size of the recorded history (0: unknown) */
     const lf_history *history;    /* the history to show: usually the minimised one */
-    const lf_result *why;         /* verdicts on `history`, each a violation with its explanation */
+    const lf_result *why;         /* verdicts on `history`, each a violation with its explanation (the first one's
+                                   * level, when classified, is the title's shape) */
     size_t n_why;
     bool has_cut;                 /* the first impossible return of `history` is known: the return stamped */
     uint64_t cut_stamp;           /* cut_stamp (what the minimiser cut at, or found when nothing was cut) */
@@ -88,7 +89,8 @@ void lf_report_timeline(FILE *f, const lf_history *h, const bool *marked, bool h
 /* What the violation looks like (static string): VALUE_NEVER_INSERTED, VALUE_RETURNED_BEFORE_INSERTED,
  * VALUE_RETURNED_TWICE, EMPTY_WHILE_PRESENT, LOST_UPDATE, COUNT_TOO_HIGH, COUNT_WENT_BACK, or by type
  * FIFO_ORDER, LIFO_ORDER, PRIORITY_ORDER, DEQUE_ORDER, SET_MEMBERSHIP, REGISTER_VALUE, KV_VALUE, COUNTER_VALUE. The first
- * ones are definite facts about the history; the per-type ones only say where the impossibility lies. */
+ * ones are definite facts about the history; the per-type ones only say where the impossibility lies. Custom
+ * types have no such facts: CUSTOM_RESULT (a checker's lf_result.level tells more: lf_level_name). */
 const char *lf_violation_shape(const lf_history *h);
 
 /* The parts of a violation's signature ([Cirisci20]), computed from the minimised history: its type,
@@ -96,10 +98,10 @@ const char *lf_violation_shape(const lf_history *h);
  * impossible return ("-" when the history was not cut there). `linfuzz triage` shows them; the bucket below
  * is their hash together with the adapter. */
 typedef struct lf_violation_sig {
-    const char *type;       /* static string */
-    const char *shape;      /* static string (lf_violation_shape) */
-    char methods[256];
-    const char *cut_method; /* static string */
+    char type[LF_CUSTOM_NAME_MAX + 1]; /* the type's name (custom types included) */
+    const char *shape;                 /* static string (lf_violation_shape) */
+    char methods[768];
+    char cut_method[LF_CUSTOM_NAME_MAX + 1];
 } lf_violation_sig;
 void lf_violation_signature(const lf_history *minimized, bool has_cut, uint64_t cut_stamp, lf_violation_sig *out);
 
@@ -111,9 +113,10 @@ void lf_violation_bucket(const char *adapter, const lf_history *minimized, bool 
 
 /* A canonical text of a (minimised) violating history, the same for histories that differ only in names:
  * threads renamed t0, t1, ... and values v1, v2, ... in order of appearance (priorities renamed in their
- * order; counts, and a register's initial value, kept), stamps replaced by their ranks (equal stamps, equal
- * ranks), ops in call order, the serial thread (when serial is not NULL) named s and the ops of the first
- * impossible return (when has_cut) marked "!". For example
+ * order; counts, and a register's initial value, kept; custom types keep every value but the keys of keyed
+ * methods, k1, k2, ..., since only the type knows what its numbers mean), stamps replaced by their ranks
+ * (equal stamps, equal ranks), ops in call order, the serial thread (when serial is not NULL) named s and the
+ * ops of the first impossible return (when has_cut) marked "!". For example
  *   "queue: t0 [0,1] enq v1; s [2,3] deq -> empty!"
  * Two findings with the same text show the same thing happening. Writes at most len bytes (NUL included) and
  * returns the length of the whole text, like snprintf. */
@@ -132,6 +135,13 @@ typedef struct lf_report_html_options {
     size_t recorded_max_ops;         /* explain the recorded history (longest prefix, states) up to this size;
                                       * 0: LF_REPORT_HTML_RECORDED_MAX_OPS */
     double explain_timeout_s;        /* budget of each of those explanations; 0: 2 s */
+    const lf_check_options *check;   /* what the histories are checked against for the explanations (a custom
+                                      * spec, an adapter's self-spec, linfuzz/check.h); NULL: the spec of their
+                                      * type (a custom type's from its declaration) */
+    const char *headline;            /* a finding that is no violation (serial nondeterminism): this replaces
+                                      * "not linearizable" and the first-impossible-result banner; NULL: none */
+    const char *history_name;        /* what the shown history is ("Minimized", "Serial evidence"); NULL: as
+                                      * fits in->recorded */
 } lf_report_html_options;
 
 #define LF_REPORT_HTML_RECORDED_MAX_OPS 3000
@@ -140,8 +150,9 @@ typedef struct lf_report_html_options {
  * violation: a timeline per thread of in->history and of in->recorded (each op a bar on a time axis, its
  * result on it), the longest linearizable prefix found by the search with the sequential state after each of
  * its ops (on hover), the ops that cannot go next and why, the first impossible return, the root-cause
- * candidates with their source lines, the commands of o and the checkers' explanations. Every text that comes
- * from the history or the caller is escaped. Returns false when writing failed or memory ran out. */
+ * candidates with their source lines, the commands of o and the checkers' explanations. Custom types are shown
+ * with the names of their declaration. Every text that comes from the history or the caller is escaped.
+ * Returns false when writing failed or memory ran out. */
 bool lf_report_html_write(FILE *f, const lf_report_input *in, const lf_report_html_options *o);
 
 #ifdef __cplusplus

@@ -14,7 +14,10 @@
  *  - step writes every byte of *next (padding included) when it returns true;
  *  - equal(a, b) iff the states behave identically; hash(a) == hash(b) whenever equal(a, b);
  *  - a pending op (res_kind == LF_K_PENDING) has an unknown result: step applies its effect and accepts.
- *    (The checkers let a pending op take effect anywhere after its call, or never.) */
+ *    (The checkers let a pending op take effect anywhere after its call, or never.)
+ * Threads: the checkers may use two instances of one spec at once on two threads (the frontier sweep beside
+ * WGL), but only when env->user is NULL; instances opened with a user pointer (which may be shared memory,
+ * like the self-spec's memo of serial replays) are used by the WGL search alone, on the calling thread. */
 #ifndef LINFUZZ_SPEC_H
 #define LINFUZZ_SPEC_H
 
@@ -35,6 +38,7 @@ typedef struct lf_spec_env {
     uint8_t init_kind; /* registers: LF_K_INT or LF_K_NIL initial value (history.h: has_init/init) */
     int64_t init;
     const void *user;  /* user-defined specs: anything they need; built-ins ignore it */
+    const lf_type_desc *custom; /* custom types: the declaration (names and arities in explanations), or NULL */
 } lf_spec_env;
 
 typedef struct lf_spec {
@@ -92,10 +96,14 @@ typedef struct lf_spec_inst {
     const lf_spec *spec;
     void *ctx;
     size_t state_size;
+    const lf_type_desc *custom; /* env->custom at open: describes ops of custom types without a describe_op */
 } lf_spec_inst;
 
-/* The built-in spec of a history type (every lf_type has one), or NULL. */
+/* The built-in spec of a history type (every built-in lf_type has one), or NULL. */
 const lf_spec *lf_spec_builtin(lf_type t);
+/* The spec of h's type: the built-in one, or the custom type's (h->custom->spec), or NULL when a custom
+ * type has none (check it against an adapter's serial behaviour instead: linfuzz/selfspec.h). */
+const lf_spec *lf_spec_of_history(const lf_history *h);
 /* env for h's type parameters and all of its ops. */
 void lf_spec_env_of_history(const lf_history *h, lf_spec_env *env);
 
@@ -124,7 +132,7 @@ static inline bool lf_spec_overwrites(const lf_spec_inst *in, const lf_op *op) {
 /* The observer test of the built-in specs: observing methods, and ops whose result says nothing changed
  * (false, fail, empty). */
 bool lf_spec_builtin_observer(const lf_op *op);
-/* Describes op with the spec's describe_op, or lf_op_describe. */
+/* Describes op with the spec's describe_op, or with the custom type's declaration, or lf_op_describe. */
 int lf_spec_describe_op(const lf_spec_inst *in, const lf_op *op, char *buf, size_t len);
 /* Describes a state, or writes "" when the spec cannot. */
 int lf_spec_describe_state(const lf_spec_inst *in, const void *state, char *buf, size_t len);

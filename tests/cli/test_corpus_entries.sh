@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regression test over the violation entries kept in corpus/<adapter>/violations/ (one minimized violation
 # per known-buggy adapter is committed; campaigns add more): each must still load, its saved histories must
-# still check as violations (`linfuzz repro --runs 0`, deterministic), its report must render, and its
-# minimized history, printed as text, must still be a violation for `linfuzz check`.
+# still check as violations (`linfuzz repro --runs 0`, deterministic), its report and its HTML page must render
+# and name its first impossible result, and its minimized history, printed as text, must still be a violation
+# for `linfuzz check`.
 # Usage: test_corpus_entries.sh LINFUZZ_BIN TEST_DATA_DIR
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -18,9 +19,19 @@ for entry in "$corpus"/*/violations/*.lfz; do
   "$LF" repro --runs 0 -q "$entry" >/dev/null 2>&1
   rc=$?
   [ "$rc" = 1 ] && ok || bad "$entry: saved histories no longer violations (repro exit $rc)"
-  "$LF" show "$entry" 2>&1 | grep -q "=== LINEARIZABILITY VIOLATION  adapter=$dir_adapter" && ok ||
+  "$LF" show "$entry" >"$tmp/report" 2>&1
+  grep -q "=== LINEARIZABILITY VIOLATION  adapter=$dir_adapter" "$tmp/report" && ok ||
     bad "$entry: the report does not render"
-  "$LF" show --history minimized "$entry" | "$LF" check - >/dev/null 2>&1
+  # its HTML page renders too, and names the report's first impossible result the same way (custom types: with
+  # the method names of their declaration)
+  first=$(sed -n 's/^first bad:  [A-Z0-9]*: \(.*\) (the first impossible result of the run)$/\1/p' "$tmp/report" |
+    head -1 | sed -E 's/ \[(prefix|drain)\]//; s/ \((recorded|in flight)[^)]*\)$//' |
+    sed 's/&/\&amp;/g; s/>/\&gt;/g; s/</\&lt;/g')
+  "$LF" show --html -o "$tmp/page.html" "$entry" >/dev/null 2>&1 && ok || bad "$entry: the HTML page does not render"
+  [ -n "$first" ] && grep -qF "<code>$first</code>" "$tmp/page.html" && ok ||
+    bad "$entry: the page does not name the first impossible result '$first'"
+  # --adapter: the adapter's type spec, or its self-spec when its type has none (as the entry was checked)
+  "$LF" show --history minimized "$entry" | "$LF" check --adapter "$dir_adapter" - >/dev/null 2>&1
   rc=$?
   [ "$rc" = 1 ] && ok || bad "$entry: minimized history checks with exit $rc, not 1"
 done

@@ -63,9 +63,23 @@ cmp -s "$tmp/a.hist" "$tmp/d.hist" || bad "-o FILE differs from standard output"
 grep -q ' ? ' "$tmp/a.hist" || bad "--pending 0.5 produced no pending op"
 [ "$(grep -c '^[0-9]' "$tmp/a.hist")" -eq 500 ] || bad "gen deque 500 did not write 500 ops"
 
+# --shape work-stealing: thread 0 only pushes, pops and peeks at the back, the others only pop and peek at the
+# front; the history is linearizable (the deque monitor decides it) and deterministic.
+"$BIN" gen deque 3000 --threads 6 --shape work-stealing --seed 5 --peek 0.1 --empty 0.2 >"$tmp/ws.hist" ||
+    bad "gen work-stealing exited $?"
+awk '/^[0-9]/ && $1 == 0 && $4 !~ /_back$/ { exit 1 }
+     /^[0-9]/ && $1 != 0 && $4 !~ /_front$/ { exit 1 }' "$tmp/ws.hist" &&
+    ok || bad "work-stealing: an op on the wrong end for its thread"
+[ "$(awk '/^[0-9]/ { print $1 }' "$tmp/ws.hist" | sort -u | wc -l)" -eq 6 ] && ok || bad "work-stealing: not 6 threads"
+[ "$("$BIN" check --engine monitor "$tmp/ws.hist")" = "$tmp/ws.hist: linearizable [monitor]" ] && ok ||
+    bad "work-stealing history not linearizable by the deque monitor"
+"$BIN" gen deque 3000 --threads 6 --shape work-stealing --seed 5 --peek 0.1 --empty 0.2 | cmp -s - "$tmp/ws.hist" &&
+    ok || bad "work-stealing: same seed, different output"
+
 # Bad usage exits 2.
 for args in "" "queue" "nosuchtype 10" "queue ten" "queue 10 --peek 2" "queue 10 --threads 0" \
-    "queue 10 --values 0" "queue 10 --bogus 1" "queue 10 extra"; do
+    "queue 10 --values 0" "queue 10 --bogus 1" "queue 10 extra" "queue 10 --shape work-stealing" \
+    "deque 10 --shape work-stealing --threads 1" "deque 10 --shape sideways"; do
     "$BIN" gen $args >/dev/null 2>&1
     code=$?
     [ $code -eq 2 ] && ok || bad "gen $args: exit $code, want 2"

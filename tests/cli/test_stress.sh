@@ -32,7 +32,8 @@ for a in $buggy; do
   file=$(head -1 "$tmp/out")
   if [ "$rc" = 1 ] && [ -f "$file" ] && [[ "$file" == "$tmp/violation-$a-"[0-9]*.hist ]]; then
     ok
-    "$LF" check -q "$file"; [ $? = 1 ] && ok || bad "$a: written history does not check as a violation"
+    # --adapter: its type's spec, or for a custom type without one its own serial behaviour (the self-spec)
+    "$LF" check -q --adapter "$a" "$file"; [ $? = 1 ] && ok || bad "$a: written history does not check as a violation"
   else
     bad "$a: not caught (exit $rc): $(tail -c 300 "$tmp/err")"
   fi
@@ -43,6 +44,18 @@ for a in ms_queue harris_list_set atomic_counter mutex_kv; do
   expect_rc 0 "$a clean" "$LF" stress "$a" --seconds 1 --threads 3 --ops 50
   grep -q "no violation" "$tmp/err" && ok || bad "$a: summary line"
 done
+# --- the self-spec: any deterministic adapter against its own serial behaviour ---
+expect_rc 0 "ms_queue self-spec clean" "$LF" stress ms_queue --spec self --seconds 1 --threads 3 --ops 30
+grep -q "checked against the self-spec (ms_queue's own serial behaviour)" "$tmp/err" && ok || bad "self-spec named"
+expect_rc 1 "treiber_aba self-spec caught" "$LF" stress treiber_aba --spec self --seconds 30 --seed 1 --out "$tmp" -q
+expect_rc 0 "pia_map (no spec) clean" "$LF" stress pia_map --seconds 1 --threads 3 --ops 30
+grep -q "checked against the self-spec" "$tmp/err" && ok || bad "pia_map is checked against its self-spec"
+expect_rc 2 "stress bad spec" "$LF" stress ms_queue --spec magic
+expect_rc 2 "self-spec of a nondeterministic adapter" "$LF" stress scal_k_fifo --spec self --seconds 1
+grep -q "not marked deterministic" "$tmp/err" && ok || bad "scal_k_fifo: why not"
+expect_rc 2 "type spec of a type without one" "$LF" stress pia_map --spec type --seconds 1
+grep -q "has no specification" "$tmp/err" && ok || bad "pia_map --spec type: why not"
+
 expect_rc 0 "runs limit" "$LF" stress treiber_stack --runs 5 --seconds 100
 grep -q ": 5 runs in" "$tmp/err" && ok || bad "--runs 5: $(tail -1 "$tmp/err")"
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Tests of the libFuzzer targets (registered by fuzz/targets/CMakeLists.txt, so only in clang builds):
 # every adapter has a target; a known-buggy adapter's target finds its bug from the seeds within seconds and
-# leaves a valid corpus entry and a crash input; a correct adapter's target stays clean.
+# leaves a valid corpus entry and a crash input; a correct adapter's target stays clean. The custom types out of
+# the box: the buggy bank (checked against its spec) and map (no spec: its own serial behaviour) are found,
+# replayed, shown and triaged, their correct twins stay clean; LINFUZZ_SPEC=self on a built-in adapter.
 # Usage: test_fuzz_targets.sh LINFUZZ_BIN BIN_DIR CORPUS_DIR
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -76,6 +78,50 @@ check "an unknown LINFUZZ_ADAPTER is an error (rc $rc) naming the adapters there
 rc=$?
 check "linfuzz-fuzz without an adapter name asks for one (rc $rc)" \
   bash -c "[ $rc -eq 2 ] && grep -q 'LINFUZZ_ADAPTER=NAME' '$tmp/unnamed'"
+
+# 5. Custom types: found, replayed (saved histories re-checked as they were: spec or self-spec), shown, triaged.
+for a in bank_read_before_lock pia_map_unlocked_check; do
+  fuzz_buggy "$a"
+  rc=$?
+  check "fuzz_$a stops on a violation (rc $rc)" test "$rc" -ne 0
+  e=$(ls "$tmp"/violations-$a/*.lfz 2>/dev/null | head -1)
+  check "fuzz_$a saved an entry" test -n "$e"
+  [ -n "$e" ] || continue
+  "$LF" repro "$e" --runs 20 >"$tmp/repro-$a" 2>&1
+  check "linfuzz repro $a: the saved histories are violations (exit 1)" test $? -eq 1
+  check "linfuzz repro $a: re-checked as found" grep -q "saved histories are violations" "$tmp/repro-$a"
+  "$LF" show "$e" >"$tmp/show-$a" 2>&1
+  check "linfuzz show $a: report with the type's declaration" \
+    bash -c "grep -q 'LINEARIZABILITY VIOLATION  adapter=$a' '$tmp/show-$a' && grep -q '^method ' '$tmp/show-$a'"
+done
+check "the map's entry was checked against its own serial behaviour" \
+  bash -c "'$LF' show --meta '$tmp'/violations-pia_map_unlocked_check/*.lfz | grep -qx 'spec: self'"
+check "fuzz_pia_map_unlocked_check names the self-spec" grep -q "checked against the self-spec" "$tmp/log-pia_map_unlocked_check"
+"$LF" triage "$tmp"/violations-bank_read_before_lock "$tmp"/violations-pia_map_unlocked_check >"$tmp/triage" 2>&1
+check "triage groups the custom-type entries as known bugs (exit 0)" test $? -eq 0
+check "triage names the map's bug" \
+  grep -q "KNOWN_BUG | 1 | pia_map_unlocked_check | map, no root cause | " "$tmp/triage"
+for a in bank pia_map; do
+  mkdir -p "$tmp/work-$a"
+  LINFUZZ_VIOLATIONS_DIR="$tmp/violations-$a" "$BIN/fuzz_$a" -runs=150 -max_total_time=15 \
+    -artifact_prefix="$tmp/crash-$a-" "$tmp/work-$a" "$CORPUS/$a/seeds" >"$tmp/log-$a" 2>&1
+  rc=$?
+  check "fuzz_$a (the correct twin) runs clean (rc $rc)" test "$rc" -eq 0
+  check "no entry for $a" test ! -e "$tmp/violations-$a"
+done
+# the self-spec on a built-in adapter; bad or impossible LINFUZZ_SPEC values stop the target at once
+mkdir -p "$tmp/work-self"
+LINFUZZ_SPEC=self LINFUZZ_VIOLATIONS_DIR="$tmp/violations-self" "$BIN/fuzz_treiber_aba" -max_total_time=20 \
+  -timeout=20 -artifact_prefix="$tmp/crash-self-" "$tmp/work-self" "$CORPUS/treiber_aba/seeds" >"$tmp/log-self" 2>&1
+check "LINFUZZ_SPEC=self: fuzz_treiber_aba finds the ABA against its own serial behaviour" \
+  grep -q "linfuzz-fuzz: violation adapter=treiber_aba .*entry=$tmp/violations-self/" "$tmp/log-self"
+LINFUZZ_SPEC=magic "$BIN/fuzz_ms_queue" -runs=1 >"$tmp/badspec" 2>&1
+check "LINFUZZ_SPEC=magic is an error naming the variable" bash -c "[ $? -eq 2 ] && grep -q LINFUZZ_SPEC '$tmp/badspec'"
+LINFUZZ_SPEC=type "$BIN/fuzz_pia_map" -runs=1 >"$tmp/nospec" 2>&1
+check "LINFUZZ_SPEC=type on a type without a spec is an error" bash -c "[ $? -eq 2 ] && grep -q 'has no specification' '$tmp/nospec'"
+LINFUZZ_SPEC=self "$BIN/fuzz_scal_k_fifo" -runs=1 >"$tmp/nondet" 2>&1
+check "LINFUZZ_SPEC=self on an adapter not marked deterministic is an error" \
+  bash -c "[ $? -eq 2 ] && grep -q 'not marked deterministic' '$tmp/nondet'"
 
 [ "$fail" = 0 ] || { echo "--- logs ---"; tail -n 30 "$tmp"/log-*; }
 finish

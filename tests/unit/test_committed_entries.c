@@ -8,7 +8,9 @@
  *  - the report names it on its "first bad:" line, and labels serial ops as prefix or drain;
  *  - minimizing the recorded history again gives the stored minimized history (after a change of the
  *    minimizer, `linfuzz show --reminimize corpus/A/violations ENTRY` updates the entries);
- *  - the counter's entry ends at a handful of ops. */
+ *  - the counter's entry ends at a handful of ops.
+ * Every check is against what the entry was checked against when found (its type's spec, a custom type's own,
+ * or with meta "spec" = "self" the adapter's serial behaviour: the bank and pia_map entries of custom types). */
 #include <dirent.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -18,13 +20,16 @@
 #include "corpus/entry.h"
 #include "linfuzz/minimize.h"
 #include "linfuzz/report.h"
+#include "runner/adapter_check.h"
 #include "test_util.h"
 
 #define CORPUS_DIR LINFUZZ_TEST_DATA "/../../corpus"
 
+/* What the entry being checked was checked against (check_entry sets it). */
+static const lf_check_options *against;
+
 static lf_verdict wgl(const lf_history *h) {
-    lf_check_options o;
-    lf_check_options_default(&o);
+    lf_check_options o = *against;
     o.engine = LF_ENGINE_WGL;
     o.timeout_s = 30;
     lf_result r;
@@ -40,6 +45,7 @@ static lf_verdict wgl(const lf_history *h) {
 static lf_verdict prefix_verdict(const lf_history *h, uint64_t t, bool before_t) {
     lf_history p;
     lf_history_init(&p, h->type);
+    CHECK(lf_history_set_type_of(&p, h));
     p.has_init = h->has_init;
     p.init_kind = h->init_kind;
     p.init = h->init;
@@ -91,6 +97,11 @@ static void check_entry(const char *path, const char *adapter, size_t *n_entries
         return;
     }
     (*n_entries)++;
+    lf_adapter_checker checker;
+    CHECKF(lf_adapter_checker_for_saved(&checker, lf_entry_meta(&e, "adapter"), lf_entry_meta(&e, "spec"), NULL, err,
+                                        sizeof err),
+           "%s: %s", path, err);
+    against = &checker.check;
     uint64_t t = 0;
     CHECKF(first_bad_stamp(&e.full, &t), "%s: the recorded history has no first impossible return", path);
     const char *stored = lf_entry_meta(&e, "cut_stamp");
@@ -115,11 +126,11 @@ static void check_entry(const char *path, const char *adapter, size_t *n_entries
     char *report = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&report, &len);
-    CHECK(f && lf_entry_write_report(f, &e) == LF_VIOLATION);
+    CHECK(f && lf_entry_write_report(f, &e, &checker.check) == LF_VIOLATION);
     if (f) fclose(f);
     if (report && bad_min != SIZE_MAX) {
         char desc[200], want[260];
-        lf_op_describe_typed(desc, sizeof desc, e.minimized.type, &e.minimized.ops[bad_min]);
+        lf_history_describe_op(&e.minimized, &e.minimized.ops[bad_min], desc, sizeof desc);
         snprintf(want, sizeof want, ": %s", desc);
         const char *line = strstr(report, "\nfirst bad:  ");
         CHECKF(line && strstr(line, want) && strstr(line, want) < strchr(line + 1, '\n'),
@@ -135,7 +146,7 @@ static void check_entry(const char *path, const char *adapter, size_t *n_entries
 
     /* the stored minimized history is this minimizer's */
     lf_violation_entry again;
-    CHECKF(lf_capture_again(&e, &again, err, sizeof err) == LF_OK, "%s: %s", path, err);
+    CHECKF(lf_capture_again(&e, &checker.check, &again, err, sizeof err) == LF_OK, "%s: %s", path, err);
     bool same = again.minimized.n == e.minimized.n;
     for (size_t i = 0; same && i < e.minimized.n; i++)
         same = !memcmp(&again.minimized.ops[i], &e.minimized.ops[i], offsetof(lf_op, reserved));
@@ -147,6 +158,7 @@ static void check_entry(const char *path, const char *adapter, size_t *n_entries
         CHECKF(e.minimized.n <= 6, "%s: the counter bug kept %zu ops", path, e.minimized.n);
     printf("%-28s %4zu -> %2zu ops, first impossible return kept: %s\n", adapter, e.full.n, e.minimized.n,
            bad_min != SIZE_MAX ? "yes" : "NO");
+    lf_adapter_checker_free(&checker);
     lf_entry_free(&e);
 }
 

@@ -714,7 +714,9 @@ static void test_crafted_history(void) {
     BODY(tb_str(&b, "queue"), tb_u8(&b, 1), tb_varint(&b, 0), tb_varint(&b, 0), tb_varint(&b, 0));
     REFUSED(&p, 1, NULL, "an initial value is only allowed for register types, not queue");
     BODY(tb_str(&b, "register"), tb_u8(&b, 3), tb_varint(&b, 0), tb_varint(&b, 0));
-    REFUSED(&p, 1, NULL, "init flag 3 is not 0, 1 or 2");
+    REFUSED(&p, 1, NULL, "a custom declaration for the built-in type register");
+    BODY(tb_str(&b, "register"), tb_u8(&b, 4), tb_varint(&b, 0), tb_varint(&b, 0));
+    REFUSED(&p, 1, NULL, "init flag 4 is not 0, 1 or 2");
     BODY(tb_str(&b, "register"), tb_u8(&b, 1));
     REFUSED(&p, 1, NULL, "initial value: truncated varint");
     BODY(tb_str(&b, "queue"), tb_u8(&b, 0), tb_varint(&b, 100), SHAPE("enq", 0, 0), tb_varint(&b, 0));

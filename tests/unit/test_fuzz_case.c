@@ -8,6 +8,8 @@
 #include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
 #include "linfuzz/generate.h"
+#include "runner/adapter_check.h"
+#include "runner/adapter_type.h"
 #include "test_util.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
@@ -109,6 +111,20 @@ static void plans_follow_the_argument_scheme(void) {
                 size_t n = part < (int)p.threads ? p.len[part] : p.prefix_len;
                 for (size_t i = 0; i < n; i++) {
                     const lf_planned_op *op = &ops[i];
+                    if (a->type == LF_TYPE_CUSTOM) { /* custom types: the adapter's argument ranges */
+                        const lf_method_decl *d = lf_adapter_method(a, op->method);
+                        if (!d || op->nargs != d->nargs) bad++;
+                        for (unsigned j = 0; d && j < 2; j++) {
+                            if (j >= d->nargs) {
+                                bad += op->args[j] != 0;
+                                continue;
+                            }
+                            lf_arg_range rg = a->arg_ranges ? a->arg_ranges[op->method][j]
+                                                            : (lf_arg_range){0, c.key_domain - 1};
+                            if (op->args[j] < rg.lo || op->args[j] > rg.hi) bad++;
+                        }
+                        continue;
+                    }
                     const lf_method_info *mi = lf_method_info_of(a->type, (lf_method)op->method);
                     if (!mi || !(a->methods & LF_METHOD_BIT(op->method)) || op->nargs != mi->nargs) bad++;
                     if (a->type == LF_TYPE_SET && (op->args[0] < 1 || op->args[0] > c.key_domain)) bad++;
@@ -121,6 +137,12 @@ static void plans_follow_the_argument_scheme(void) {
             }
             for (size_t i = 0; i < n_ins; i++)
                 for (size_t j = i + 1; j < n_ins; j++) bad += inserted[i] == inserted[j] || inserted[i] < 1;
+            /* a custom type's drain: its observers, once per value of their first argument */
+            for (size_t i = 0; i < p.n_custom_drain; i++) {
+                const lf_method_decl *d = lf_adapter_method(a, p.custom_drain[i].method);
+                if (!d || !(d->flags & LF_MF_OBSERVER)) bad++;
+            }
+            if (a->type == LF_TYPE_CUSTOM && c.drain) bad += p.n_custom_drain == 0;
             CHECKF(bad == 0, "%s: %zu calls break the argument scheme", a->name, bad);
             free(inserted);
             lf_fc_plan_free(&p);
@@ -165,19 +187,23 @@ static void runs_of_correct_adapters(void) {
                     if (h.ops[i].ret > last_worker_ret) last_worker_ret = h.ops[i].ret;
                 }
             }
-            CHECKF(h.n >= expected && h.n <= expected + p.drain_max, "%s: %zu ops, expected %zu + drain", a->name, h.n,
-                   expected);
+            CHECKF(h.n >= expected && h.n <= expected + p.drain_max + p.n_custom_drain, "%s: %zu ops, expected %zu + drain",
+                   a->name, h.n, expected);
             CHECK(p.drain_method == LF_M_COUNT || h.n > expected);
+            CHECK(a->type != LF_TYPE_CUSTOM || h.n == expected + p.n_custom_drain);
             CHECK(first_serial_call_after == UINT64_MAX || first_serial_call_after > last_worker_ret);
             CHECKF(lf_history_validate(&h, err, sizeof err) == SIZE_MAX, "%s: %s", a->name, err);
             lf_check_options o;
             lf_check_options_default(&o);
             o.timeout_s = 10;
+            lf_adapter_checker checker; /* the self-spec for a custom type without a spec */
+            CHECK(lf_adapter_checker_init(&checker, a, LF_SPEC_AUTO, &o, err, sizeof err));
             lf_result r;
             lf_result_init(&r);
-            lf_check(&h, &o, &r);
+            lf_adapter_checker_check(&checker, &h, &r);
             CHECKF(r.verdict != LF_VIOLATION, "%s: correct adapter violated: %s", a->name, r.reason);
             lf_result_free(&r);
+            lf_adapter_checker_free(&checker);
             lf_fc_plan_free(&p);
         }
     }

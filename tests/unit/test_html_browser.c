@@ -6,9 +6,11 @@
  * it carries) runs no script of its own and adds no element. A page with a broken script added shows the
  * error in #lf-errors, so that a clean page means something.
  *
- * Pages: three committed entries (a counter, a set with its serial prefix, a 289-op cas-register) and the
- * hostile one. Without Chromium (LINFUZZ_CHROMIUM, else chromium or Chrome on the PATH) the test is
- * skipped (exit 77, ctest's SKIP_RETURN_CODE); ci/test.sh installs Debian's chromium so CI runs it. */
+ * Pages: five committed entries (a counter, a set with its serial prefix, a 289-op cas-register, and two of
+ * custom types: the bank, checked against its own spec, and the map, against the adapter's serial behaviour,
+ * each page explained as its entry was checked) and the hostile one. Without Chromium (LINFUZZ_CHROMIUM, else
+ * chromium or Chrome on the PATH) the test is skipped (exit 77, ctest's SKIP_RETURN_CODE); ci/test.sh installs
+ * Debian's chromium so CI runs it. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 #include "corpus/entry_html.h"
 #include "corpus/rootcause.h"
 #include "linfuzz/format.h"
+#include "runner/adapter_check.h"
 #include "test_util.h"
 
 #define CORPUS_DIR LINFUZZ_TEST_DATA "/../../corpus"
@@ -88,9 +91,14 @@ static char *dump_dom(const char *page) {
 static bool write_page(const char *path, const lf_violation_entry *e, const char *entry_path) {
     FILE *f = fopen(path, "w");
     char err[256];
-    bool ok = f && lf_entry_write_html(f, e, entry_path, "", err, sizeof err) == LF_OK;
+    /* explained as the entry was checked: its type's spec, or the adapter's self-spec (meta "spec") */
+    lf_adapter_checker checker;
+    bool ok = lf_adapter_checker_for_saved(&checker, lf_entry_meta(e, "adapter"), lf_entry_meta(e, "spec"), NULL, err,
+                                           sizeof err);
+    ok = ok && f && lf_entry_write_html(f, e, entry_path, "", &checker.check, err, sizeof err) == LF_OK;
     if (f && fclose(f) != 0) ok = false;
-    CHECKF(ok, "cannot write %s", path);
+    lf_adapter_checker_free(&checker);
+    CHECKF(ok, "cannot write %s: %s", path, err);
     return ok;
 }
 
@@ -179,7 +187,8 @@ int main(void) {
         perror("mkdtemp");
         return 1;
     }
-    static const char *const committed[] = {"k1_counter_lost_update", "r2_rwlock_list_remove", "k4_reread_cas_register"};
+    static const char *const committed[] = {"k1_counter_lost_update", "r2_rwlock_list_remove", "k4_reread_cas_register",
+                                            "bank_read_before_lock", "pia_map_unlocked_check"};
     for (size_t i = 0; i < sizeof committed / sizeof committed[0]; i++) {
         lf_violation_entry e;
         char path[2048];

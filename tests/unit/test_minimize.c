@@ -5,12 +5,14 @@
  * incs ordered with every get, the gets after them lowered by one each). With the cut, the minimised
  * history keeps the input's first impossible return, and it is its first impossible return too (both checked
  * with the oracle on prefixes). Also: the classic unsound deletion is never made, counters keep a racing pair
- * of incs, linearizable input is returned as is, budgets stay sound. */
+ * of incs, the counter reductions stay off under any other spec than the built-in one (the first impossible
+ * return still kept), linearizable input is returned as is, budgets stay sound. */
 #include <string.h>
 
 #include "brute/brute.h"
 #include "linfuzz/generate.h"
 #include "linfuzz/minimize.h"
+#include "linfuzz/spec.h"
 #include "test_util.h"
 
 static lf_verdict brute(const lf_history *h) {
@@ -442,6 +444,45 @@ static void counter_and_linearizable(void) {
     lf_history_free(&h);
 }
 
+/* Under another spec than the built-in one (lf_check_options.spec, as a custom spec or an adapter's self-spec
+ * would be: generic mode), only the spec-independent reductions run: the counter's inc shifts and lost-update
+ * witness are facts of the built-in counter spec, so even the counter's own spec given as a plug-in gets none
+ * of them; every op of the result is one of the input's, unchanged, and the first impossible return stays. */
+static void generic_mode_skips_counter_reductions(void) {
+    lf_history r, out;
+    lf_history_init(&r, LF_TYPE_COUNTER);
+    push_op(&r, 0, 1, 4, LF_M_INC, 0, LF_K_NONE, 0);
+    push_op(&r, 1, 2, 3, LF_M_INC, 0, LF_K_NONE, 0);
+    push_op(&r, 1, 5, 6, LF_M_INC, 0, LF_K_NONE, 0);
+    push_op(&r, 0, 7, 8, LF_M_INC, 0, LF_K_NONE, 0);
+    push_op(&r, 1, 9, 10, LF_M_INC, 0, LF_K_NONE, 0);
+    push_op(&r, 2, 11, 12, LF_M_GET, 0, LF_K_INT, 4); /* a lost update: the first impossible return */
+    push_op(&r, 2, 13, 14, LF_M_GET, 0, LF_K_INT, 5);
+    lf_minimize_options o;
+    lf_minimize_options_default(&o);
+    o.check.spec = lf_spec_builtin(LF_TYPE_COUNTER);
+    lf_minimize_stats st;
+    CHECK(lf_minimize(&r, &o, &out, &st) == LF_VIOLATION);
+    CHECKF(!st.lost_update && st.incs_dropped == 0 && st.first_bad && st.first_bad_stamp == 12 && st.cut,
+           "lost update %d, %zu incs dropped, first bad %d at %llu", st.lost_update, st.incs_dropped, st.first_bad,
+           (unsigned long long)st.first_bad_stamp);
+    bool bad_kept = false;
+    for (size_t j = 0; j < out.n; j++) {
+        bool from_input = false;
+        for (size_t i = 0; i < r.n; i++) from_input |= same_op(&out.ops[j], &r.ops[i]);
+        CHECKF(from_input, "op %zu of the result is not an op of the input", j);
+        bad_kept |= out.ops[j].method == LF_M_GET && out.ops[j].ret == 12 && out.ops[j].res == 4;
+    }
+    CHECKF(bad_kept && out.n == 6 && brute(&out) == LF_VIOLATION, "kept %zu ops", out.n);
+    lf_history_free(&out);
+    /* the built-in spec: the lost-update witness, get -> 1 */
+    o.check.spec = NULL;
+    CHECK(lf_minimize(&r, &o, &out, &st) == LF_VIOLATION);
+    CHECK(st.lost_update && out.n == 3 && out.ops[2].res == 1);
+    lf_history_free(&out);
+    lf_history_free(&r);
+}
+
 /* The bug, not a consequence: a dequeue that observed a never-enqueued value, later a drain that finds the
  * queue empty although a value is in it. Both are violations on their own; the minimised history must keep
  * the first one (issue 13: it used to end as `enq 407; deq -> empty`). */
@@ -505,6 +546,7 @@ int main(void) {
     property_random();
     never_fake_reasons();
     counter_and_linearizable();
+    generic_mode_skips_counter_reductions();
     keeps_the_first_bad_result();
     budget_is_sound();
     TEST_DONE();

@@ -1,5 +1,5 @@
 /* Differential test of the log-linear monitors against the brute-force oracle, on thousands of small random
- * histories per monitor type (register, set, stack, queue, pqueue): linearizable by construction (with and
+ * histories per monitor type (register, set, stack, queue, pqueue, deque): linearizable by construction (with and
  * without peeks, empty results, pending ops, equal stamps and repeated values), corrupted, and fully random
  * with distinct inserted values.
  *
@@ -13,19 +13,21 @@
 #include <string.h>
 
 #include "brute/brute.h"
+#include "generate/stamp_remap.h"
 #include "linfuzz/format.h"
 #include "linfuzz/generate.h"
 #include "monitor/monitor.h"
 #include "test_util.h"
 
-static const lf_type MONITOR_TYPES[] = {LF_TYPE_REGISTER, LF_TYPE_SET, LF_TYPE_STACK, LF_TYPE_QUEUE, LF_TYPE_PQUEUE};
+static const lf_type MONITOR_TYPES[] = {LF_TYPE_REGISTER, LF_TYPE_SET, LF_TYPE_STACK, LF_TYPE_QUEUE, LF_TYPE_PQUEUE,
+                                        LF_TYPE_DEQUE};
 #define N_MONITOR_TYPES (sizeof MONITOR_TYPES / sizeof MONITOR_TYPES[0])
 
 static const char *const MODE_NAMES[] = {"constructed", "corrupted", "random"};
 
 /* Per-type tallies. */
 typedef struct {
-    size_t histories, mismatches, unknown, unknown_in_domain, linearizable, violations;
+    size_t histories, mismatches, unknown, unknown_in_domain, linearizable, violations, shift_changes;
     lf_history smallest; /* smallest failing history, when have_smallest */
     bool have_smallest;
 } tally;
@@ -75,6 +77,26 @@ static bool compare(const lf_history *h, const char *what, uint64_t seed, tally 
         if (verbose)
             fprintf(stderr, "%s seed %llu: MISMATCH monitor=%s (%s) brute=%s (%s)\n", what, (unsigned long long)seed,
                 lf_verdict_name(mon.verdict), mon.reason, lf_verdict_name(bru.verdict), bru.reason);
+    }
+    /* Stamps only matter by order: the same verdict with them moved to the edges of the range. */
+    for (int m = 0; m < LF_STAMPS_MAP_COUNT; m++) {
+        lf_history c;
+        if (!lf_history_copy(&c, h)) break;
+        if (lf_history_remap_stamps(&c, (lf_stamp_map)m, seed)) {
+            lf_result mc;
+            lf_result_init(&mc);
+            lf_monitor_check(&c, &mc);
+            if (mc.verdict != mon.verdict) {
+                t->shift_changes++;
+                ok = false;
+                if (verbose)
+                    fprintf(stderr, "%s seed %llu: stamps %s change the monitor's verdict to %s (%s)\n", what,
+                            (unsigned long long)seed, lf_stamp_map_name((lf_stamp_map)m), lf_verdict_name(mc.verdict),
+                            mc.reason);
+            }
+            lf_result_free(&mc);
+        }
+        lf_history_free(&c);
     }
     if (!ok) {
         if (verbose) print_history(h);
@@ -151,13 +173,16 @@ int main(void) {
         tally *t = &tallies[k];
         run_type(MONITOR_TYPES[k], t);
         printf("%-9s %zu histories (%zu linearizable, %zu violations by brute force): %zu mismatches, %zu unknown "
-               "(%zu of them on unambiguous histories without pending removes)\n",
+               "(%zu of them on unambiguous histories without pending removes), %zu verdicts changed by remapped "
+               "stamps\n",
                lf_type_name(MONITOR_TYPES[k]), t->histories, t->linearizable, t->violations, t->mismatches,
-               t->unknown, t->unknown_in_domain);
+               t->unknown, t->unknown_in_domain, t->shift_changes);
         CHECKF(t->mismatches == 0, "%s: %zu mismatches between monitor and brute force",
                lf_type_name(MONITOR_TYPES[k]), t->mismatches);
         CHECKF(t->unknown_in_domain == 0, "%s: %zu unknown answers inside the monitors' domain",
                lf_type_name(MONITOR_TYPES[k]), t->unknown_in_domain);
+        CHECKF(t->shift_changes == 0, "%s: %zu verdicts changed by remapped stamps", lf_type_name(MONITOR_TYPES[k]),
+               t->shift_changes);
         /* Both verdicts must be well represented, or the comparison proves little. */
         CHECKF(t->linearizable > t->histories / 5 && t->violations > t->histories / 5,
                "%s: unbalanced sample (%zu linearizable, %zu violations)", lf_type_name(MONITOR_TYPES[k]),

@@ -22,7 +22,7 @@ static char *render(const lf_violation_entry *e, const char *path) {
     FILE *f = open_memstream(&page, &len);
     CHECK(f != NULL);
     if (!f) return NULL;
-    CHECKF(lf_entry_write_html(f, e, path, "build/bin/", err, sizeof err) == LF_OK, "%s", err);
+    CHECKF(lf_entry_write_html(f, e, path, "build/bin/", NULL, err, sizeof err) == LF_OK, "%s", err);
     fclose(f);
     return page;
 }

@@ -278,7 +278,7 @@ static void run(const run_params *p, uint64_t seed, size_t *max_len) {
         if (m->len > *max_len) *max_len = m->len;
     }
     const lf_spec *spec = lf_spec_builtin(p->type);
-    lf_spec_env env = {ops, p->ops, LF_K_INT, 0, NULL};
+    lf_spec_env env = {ops, p->ops, LF_K_INT, 0, NULL, NULL};
     lf_spec_inst in;
     CHECK(lf_spec_open(spec, &env, &in));
     size_t ss = in.state_size;

@@ -19,6 +19,7 @@
 #include "corpus/entry.h"
 #include "corpus/triage.h"
 #include "linfuzz/format.h"
+#include "runner/adapter_check.h"
 #include "test_util.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
@@ -248,16 +249,24 @@ static void committed_entries(void) {
             CHECKF(i >= 0 && !t.items[i].bucket_differs && !strncmp(ve->d_name, t.items[i].bucket, 16),
                    "%s: bucket recomputed as %s", path, i >= 0 ? t.items[i].bucket : "?");
             CHECK(i >= 0 && t.items[i].category == LF_TRIAGE_KNOWN_BUG);
-            /* capturing its full history again under the same adapter gives the same signature */
+            /* capturing its full history again under the same adapter (checked as it was: meta "spec") gives the
+             * same signature */
+            lf_adapter_checker checker;
+            CHECKF(lf_adapter_checker_for_saved(&checker, lf_entry_meta(&e, "adapter"), lf_entry_meta(&e, "spec"), NULL,
+                                                err, sizeof err),
+                   "%s", err);
             lf_capture_input in = {
                 .adapter = lf_entry_meta(&e, "adapter"),
                 .expected_linearizable = false,
                 .workload = e.workload,
                 .workload_len = e.workload_len,
                 .full = &e.full,
+                .check = &checker.check,
+                .spec_mode = lf_entry_meta(&e, "spec"),
             };
             lf_violation_entry again;
             CHECKF(lf_capture_violation(&in, &again, err, sizeof err) == LF_OK, "%s", err);
+            lf_adapter_checker_free(&checker);
             long k = lf_triage_add_violation(&t, "again.lfz", false, &again, NULL);
             CHECK(k >= 0 && !strcmp(t.items[k].bucket, t.items[i].bucket));
             lf_entry_free(&again);
@@ -575,7 +584,9 @@ static void replays(void) {
     o.runs = 200;
     CHECK(lf_fc_replay(k3, e.workload, e.workload_len, &o, &rr));
     CHECK(rr.runs == 200 && rr.violations >= 1 && rr.first.n > 0 && rr.first_engine != NULL);
+    CHECK(rr.nondeterministic == 0 && !rr.first_nondeterministic);
     lf_history_free(&rr.first);
+    lf_history_free(&rr.evidence);
     lf_entry_free(&e);
 }
 

@@ -91,7 +91,7 @@ static void capture_is_complete(const lf_violation_entry *e, const lf_history *h
     char *again = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&again, &len);
-    CHECK(lf_entry_write_report(f, e) == LF_VIOLATION);
+    CHECK(lf_entry_write_report(f, e, NULL) == LF_VIOLATION);
     fclose(f);
     CHECK(again && !strcmp(again, e->report));
     free(again);

@@ -201,7 +201,7 @@ static lf_op mk(uint32_t thread, uint64_t call, uint64_t ret, int method, int64_
 }
 
 static void run_user(const lf_spec *spec, const lf_op *ops, size_t n, lf_result *r) {
-    lf_spec_env env = {ops, n, LF_K_INT, 0, NULL};
+    lf_spec_env env = {ops, n, LF_K_INT, 0, NULL, NULL};
     lf_wgl_options o;
     lf_wgl_options_default(&o);
     o.want_witness = true;

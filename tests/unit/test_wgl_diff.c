@@ -1,6 +1,7 @@
 /* Differential test of WGL against the brute-force oracle, for every built-in type, on thousands of small
  * random histories with repeated values and pending ops: linearizable by construction, corrupted, and
- * random (engines/generate), each also with stamps collapsed into ties and with a value turned into nil.
+ * random (engines/generate), each also with stamps collapsed into ties, with a value turned into nil, and with its
+ * stamps moved to the edges of the 64-bit range (generate/stamp_remap.h).
  * Every WGL variant (split or not, cache on or off, per-thread or bitset keys) must agree with brute force
  * whenever brute force decides; witnesses and prefixes are checked. Medium histories, beyond brute force,
  * check the variants against each other. A mismatch prints the history and its seed. */
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "brute/brute.h"
+#include "generate/stamp_remap.h"
 #include "linfuzz/format.h"
 #include "linfuzz/generate.h"
 #include "test_util.h"
@@ -174,6 +176,16 @@ static void small_histories(lf_type type, tally *t) {
                 compare(&nils, what, seed, t);
             }
             lf_history_free(&nils);
+            /* Stamps only matter by order: a copy with its stamps at the edges of the range (a different map
+             * each seed: largest at 2^64-1, smallest at 0, dense at either end, spread over the range). */
+            lf_history moved;
+            lf_stamp_map map = (lf_stamp_map)(seed % LF_STAMPS_MAP_COUNT);
+            if (lf_history_copy(&moved, &h) && lf_history_remap_stamps(&moved, map, seed)) {
+                snprintf(what, sizeof what, "%s %s stamps %s", lf_type_name(type), MODE_NAMES[mode],
+                         lf_stamp_map_name(map));
+                compare(&moved, what, seed, t);
+            }
+            lf_history_free(&moved);
             lf_history_free(&h);
         }
     }

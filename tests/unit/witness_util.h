@@ -16,7 +16,7 @@ static bool witness_valid(const lf_history *h, const uint32_t *w, size_t len) {
     lf_spec_env env;
     lf_spec_env_of_history(h, &env);
     char why[256];
-    return order_is_valid(lf_spec_builtin(h->type), &env, w, len, true, why, sizeof why);
+    return order_is_valid(lf_spec_of_history(h), &env, w, len, true, why, sizeof why);
 }
 
 #endif
