@@ -1,9 +1,12 @@
 /* `linfuzz repro ENTRY`: re-checks a violation entry's saved histories and re-runs its workload.
  *
  * The saved histories are evidence on their own (a checker verdict is deterministic), so they are re-checked
- * first; then the workload is run again on the adapter, N times with different perturbation seeds, to tell
- * how often the schedule that breaks it comes back ([Cirisci20]: "witnessed, not reproduced" is a
- * valid outcome for a rare race). */
+ * first. An entry found in controlled mode (docs/scheduling.md) is then replayed exactly: the recorded run
+ * (its repetition, hence its schedule) once more, and its history must come back byte for byte identical to
+ * the saved one ("replayed exactly: violation again, same history"). Last, the workload runs N times free
+ * (the operating system's interleaving, other perturbation seeds each time) to tell how often the violation
+ * shows without the schedule ([Cirisci20]: "witnessed, not reproduced" is a valid outcome for a rare race
+ * in free mode). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,6 +22,7 @@
 #include "runner/adapter_oracle.h"
 #include "runner/adapter_type.h"
 #include "testcase/fuzz_case.h"
+#include "sched/sched.h"
 #include "testcase/replay.h"
 #include "util/parse.h"
 #include "status_line.h"
@@ -29,7 +33,9 @@ static void help(FILE *out) {
             "\n"
             "Reproduces a violation entry (a .lfz file written by a fuzz target, e.g. corpus/ADAPTER/violations/...):\n"
             "  1. re-checks its full and minimized histories (deterministic: both must still be violations);\n"
-            "  2. re-runs its workload on the adapter, N times with different perturbation seeds, checks every\n"
+            "  2. an entry found in controlled mode: replays the recorded run exactly (same schedule) and compares\n"
+            "     its history with the saved one (\"replayed exactly: violation again, same history\");\n"
+            "  3. re-runs its workload free-running, N times with different perturbation seeds, checks every\n"
             "     run and reports how often the violation reappears.\n"
             "Histories are checked as they were when found: against the adapter's own serial behaviour (the\n"
             "self-spec) when the entry says so (meta spec: self). An entry of serial nondeterminism (category\n"
@@ -37,13 +43,15 @@ static void help(FILE *out) {
             "often the results differ from the saved ones.\n"
             "\n"
             "options:\n"
-            "  --runs N       runs of the workload (default 200; 0: only re-check the histories)\n"
+            "  --runs N       free runs of the workload (default 200; 0: none; with 0 and --no-exact, only the\n"
+            "                 re-check of the histories)\n"
+            "  --no-exact     skip the exact replay of a controlled-mode entry\n"
             "  --seconds S    stop re-running after S seconds (default 60)\n"
             "  --timeout SEC  time budget per history for the search engines (default 60)\n"
             "  -q, --quiet    only the summary line (and no progress line on stderr: by default, while it\n"
             "                 works, what it does and the runs so far; in place on a terminal, every 5 s elsewhere)\n"
             "\n"
-            "exit: 1 the saved histories are violations or the violation reappeared, 0 neither,\n"
+            "exit: 1 the saved histories are violations or the violation reappeared (exactly or free), 0 neither,\n"
             "      2 bad usage or not a valid entry (corrupt, truncated, missing sections), 4 unreadable file.\n");
 }
 
@@ -77,22 +85,61 @@ static lf_verdict recheck(const char *what, const lf_history *h, lf_adapter_chec
     return v;
 }
 
-/* Runs the entry's workload (fuzz/testcase/replay.h); returns the number of violating runs (-1: could not run). */
-static long rerun(const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, double seconds, double timeout,
-                  lf_spec_mode spec, bool quiet, uint64_t *done) {
-    if (!quiet) {
-        lf_method ms[LF_M_COUNT];
-        lf_fuzz_case c;
-        char desc[4096];
-        lf_fuzz_case_decode(e->workload, e->workload_len, lf_fuzz_case_methods(a, ms), &c);
-        lf_fuzz_case_describe(desc, sizeof desc, &c, a);
-        printf("workload: %s\n", desc);
+/* Replays the recorded run of a controlled-mode entry, checked as the entry was (checker); writes the outcome
+ * to note. Returns 1 when it violated again, 0 when not, -1 when it could not run. */
+static int replay_exactly(const lf_violation_entry *e, const lf_adapter *a, const char *format,
+                          lf_adapter_checker *checker, bool quiet, char *note, size_t note_len) {
+    const char *run_text = lf_entry_meta(e, "schedule_run");
+    uint64_t run = 0;
+    if (run_text && !lf_parse_u64(run_text, 0, UINT32_MAX, &run)) run = 0;
+    lf_history h;
+    lf_adapter_history_init(&h, a);
+    lf_fc_run_info info;
+    if (!lf_fc_replay_run(a, format, e->workload, e->workload_len, (unsigned)run, &h, &info)) {
+        lf_history_free(&h);
+        return -1;
     }
+    int violated = 0;
+    if (info.stuck) {
+        snprintf(note, note_len, "replayed exactly: the run deadlocked (STUCK) instead");
+    } else {
+        lf_result r;
+        lf_result_init(&r);
+        lf_adapter_checker_check(checker, &h, &r);
+        violated = r.verdict == LF_VIOLATION;
+        bool same = lf_histories_identical(&h, &e->full);
+        const char *build = lf_entry_meta(e, "schedule_build");
+        bool other_build = !build || strcmp(build, lf_sched_build_id()) != 0;
+        const char *why = !info.stats.deterministic ? " (the replay was not deterministic: watchdog or point budget)"
+                          : same || !other_build    ? ""
+                                                    : " (recorded by another build: its scheduling points differ)";
+        snprintf(note, note_len, "%s: %s, %s%s", same ? "replayed exactly" : "replayed",
+                 violated ? "violation again" : lf_verdict_name(r.verdict),
+                 same ? "same history" : "a DIFFERENT history", why);
+        if (!quiet && other_build)
+            printf("  the entry was recorded by build %s, this is %s\n", build ? build : "(not recorded)",
+                   lf_sched_build_id());
+        if (!quiet)
+            printf("  exact replay of run %llu (%zu ops, %llu scheduling points, %llu switches): %s [%s]: %s\n",
+                   (unsigned long long)run + 1, h.n, (unsigned long long)info.stats.points,
+                   (unsigned long long)info.stats.switches, lf_verdict_name(r.verdict), r.engine, r.reason);
+        lf_result_free(&r);
+    }
+    lf_history_free(&h);
+    return violated;
+}
+
+/* Runs the entry's workload free (fuzz/testcase/replay.h); returns the number of violating runs (-1: could
+ * not run). */
+static long rerun(const lf_violation_entry *e, const lf_adapter *a, const char *format, uint64_t runs,
+                  double seconds, double timeout, lf_spec_mode spec, bool quiet, uint64_t *done) {
     lf_replay_options o;
     lf_replay_options_default(&o);
     o.runs = runs;
     o.seconds = seconds;
     o.check_timeout = timeout;
+    o.format = format;
+    o.free_only = true;
     o.spec = spec;
     lf_replay_result r;
     lf_adapter_history_init(&r.first, a);
@@ -163,7 +210,7 @@ int cmd_repro(int argc, char **argv) {
     const char *path = NULL;
     uint64_t runs = 200;
     double seconds = 60, timeout = 60;
-    bool quiet = false;
+    bool quiet = false, exact = true;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = true;
@@ -172,6 +219,9 @@ int cmd_repro(int argc, char **argv) {
             return LF_EXIT_OK;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = true;
+            continue;
+        } else if (!strcmp(a, "--no-exact")) {
+            exact = false;
             continue;
         } else if (!strcmp(a, "--runs") || !strcmp(a, "--seconds") || !strcmp(a, "--timeout")) {
             if (!v) {
@@ -244,7 +294,6 @@ int cmd_repro(int argc, char **argv) {
         printf("saved histories:\n");
     }
     lf_verdict vf = recheck("history", &e.full, &checker, quiet), vm = recheck("minimized", &e.minimized, &checker, quiet);
-    lf_adapter_checker_free(&checker);
     bool saved_violation = vf == LF_VIOLATION || vm == LF_VIOLATION;
     if (!quiet && !(vf == LF_VIOLATION && vm == LF_VIOLATION))
         printf("  WARNING: a saved history is no longer a violation: the checker changed, or the entry is wrong\n");
@@ -253,34 +302,66 @@ int cmd_repro(int argc, char **argv) {
     lf_history adapter_type;
     if (a) lf_adapter_history_init(&adapter_type, a);
     long found = 0;
+    int exact_found = 0;
     uint64_t done = 0;
-    char rerun_note[256] = "";
-    if (runs == 0) {
-        snprintf(rerun_note, sizeof rerun_note, "workload not re-run (--runs 0)");
-    } else if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0) {
+    char rerun_note[256] = "", exact_note[256] = "";
+    lf_method ms[LF_M_COUNT];
+    lf_fuzz_case c;
+    const char *why_not = NULL;
+    if (!format || (strcmp(format, LF_FUZZ_CASE_FORMAT) != 0 && strcmp(format, LF_FUZZ_CASE_FORMAT_V1) != 0)) {
         snprintf(rerun_note, sizeof rerun_note, "workload not re-run: its format is %s, not '%s'",
                  format ? format : "not recorded", LF_FUZZ_CASE_FORMAT);
+        why_not = rerun_note;
     } else if (!a) {
         snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is not in this build", adapter_name);
+        why_not = rerun_note;
     } else if (a->type != e.full.type ||
                (a->type == LF_TYPE_CUSTOM && !lf_type_desc_equal(adapter_type.custom, e.full.custom))) {
         snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is a %s now, the entry a %s",
                  adapter_name, lf_adapter_type_name(a), lf_history_type_name(&e.full));
-    } else {
-        found = rerun(&e, a, runs, seconds, timeout,
-                      spec_meta && !strcmp(spec_meta, "self") ? LF_SPEC_SELF : LF_SPEC_TYPE, quiet, &done);
-        if (found < 0) {
-            lf_entry_free(&e);
-            return LF_EXIT_IO;
-        }
-        snprintf(rerun_note, sizeof rerun_note, "violation reappeared in %ld of %" PRIu64 " runs (%.1f%%)", found,
-                 done, done ? 100.0 * (double)found / (double)done : 0.0);
+        why_not = rerun_note;
     }
-    printf("%s: saved histories %s; %s\n", path,
+    if (!why_not) {
+        lf_fuzz_case_decode_as(format, e.workload, e.workload_len, lf_fuzz_case_methods(a, ms), &c);
+        if (!quiet) {
+            char desc[4096];
+            lf_fuzz_case_describe(desc, sizeof desc, &c, a);
+            printf("workload (%s): %s\n", format, desc);
+        }
+        if (!exact) {
+            snprintf(exact_note, sizeof exact_note, "no exact replay (--no-exact)");
+        } else if (c.mode != LF_FC_CONTROLLED) {
+            snprintf(exact_note, sizeof exact_note, "found in free mode: no exact replay");
+        } else {
+            exact_found = replay_exactly(&e, a, format, &checker, quiet, exact_note, sizeof exact_note);
+            if (exact_found < 0) {
+                fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
+                lf_adapter_checker_free(&checker);
+                lf_entry_free(&e);
+                return LF_EXIT_IO;
+            }
+        }
+        if (runs == 0) {
+            snprintf(rerun_note, sizeof rerun_note, "no free runs (--runs 0)");
+        } else {
+            found = rerun(&e, a, format, runs, seconds, timeout,
+                          spec_meta && !strcmp(spec_meta, "self") ? LF_SPEC_SELF : LF_SPEC_TYPE, quiet, &done);
+            if (found < 0) {
+                fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
+                lf_adapter_checker_free(&checker);
+                lf_entry_free(&e);
+                return LF_EXIT_IO;
+            }
+            snprintf(rerun_note, sizeof rerun_note, "violation reappeared in %ld of %" PRIu64 " free runs (%.1f%%)",
+                     found, done, done ? 100.0 * (double)found / (double)done : 0.0);
+        }
+    }
+    printf("%s: saved histories %s; %s%s%s\n", path,
            vf == LF_VIOLATION && vm == LF_VIOLATION ? "are violations"
            : saved_violation                        ? "partly violations"
                                                     : "are NOT violations",
-           rerun_note);
+           exact_note, exact_note[0] ? "; " : "", rerun_note);
+    lf_adapter_checker_free(&checker);
     lf_entry_free(&e);
-    return saved_violation || found > 0 ? LF_EXIT_VIOLATION : LF_EXIT_OK;
+    return saved_violation || found > 0 || exact_found > 0 ? LF_EXIT_VIOLATION : LF_EXIT_OK;
 }

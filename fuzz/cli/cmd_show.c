@@ -14,6 +14,7 @@
 #include "corpus/entry.h"
 #include "corpus/entry_html.h"
 #include "runner/adapter_check.h"
+#include "testcase/fuzz_case.h"
 #include "linfuzz/format.h"
 
 static void help(FILE *out) {
@@ -162,6 +163,22 @@ static int reminimize(const char *const *paths, size_t n_paths, const char *dir)
             status = worse(status, LF_EXIT_USAGE);
             lf_entry_free(&old);
             continue;
+        }
+        /* entries of versions that did not record the serial thread (prefix and drain): a fuzz case's is its
+         * thread count (testcase/case_runner.h) */
+        uint32_t serial;
+        const char *format = lf_entry_meta(&old, "workload_format");
+        const lf_adapter *a = lf_adapter_find(lf_entry_meta(&old, "adapter"));
+        lf_method ms[LF_M_COUNT];
+        lf_fuzz_case c;
+        char threads[16];
+        if (!lf_entry_serial_thread(&old, &serial) && a && format &&
+            lf_fuzz_case_decode_as(format, old.workload, old.workload_len, lf_fuzz_case_methods(a, ms), &c)) {
+            snprintf(threads, sizeof threads, "%u", c.threads);
+            if (!lf_entry_set_meta(&old, "serial_thread", threads)) {
+                fprintf(stderr, "linfuzz show: out of memory\n");
+                status = worse(status, LF_EXIT_IO);
+            }
         }
         st = lf_capture_again(&old, &checker.check, &e, err, sizeof err);
         lf_adapter_checker_free(&checker);

@@ -1,7 +1,10 @@
 /* `linfuzz stress`: runs random workloads against one adapter until a violation is found or time is up.
  *
- * Run k uses the workload lf_workload_random(seed + k, threads, ops), so the workload of any run can be
- * repeated with `--seed <its seed> --runs 1` (the schedule, of course, cannot). */
+ * Run k uses the workload lf_workload_random(seed + k, threads, ops). Runs are controlled (fuzz/sched: the
+ * schedule lf_schedule_random(seed + k, ...) decides the interleaving) or free (the operating system's,
+ * perturbed), as --mode says: mixed (the default) makes three runs in four controlled. A controlled run
+ * replays exactly with `--seed <its seed> --runs 1 --mode controlled` (same threads and ops); of a free run
+ * only the workload can be repeated that way. */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -45,19 +48,25 @@ static void help(FILE *out) {
             "  --spec M       what histories are checked against: auto (default: the spec of the adapter's type,\n"
             "                 else its own serial behaviour), type, or self (the self-spec, docs/custom-types.md)\n"
             "  --timeout SEC  time budget per history for search engines (default 5; unknown when exceeded)\n"
-            "  --no-perturb   no injected delays or yields (the schedule the OS gives), to measure their effect\n"
+            "  --no-perturb   no injected delays or yields in free runs (the schedule the OS gives)\n"
+            "  --mode M       controlled (one thread at a time, a random schedule per run: deterministic), free\n"
+            "                 (the OS's interleaving, perturbed) or mixed (default: 3 runs in 4 controlled)\n"
             "  -q, --quiet    no progress lines\n"
             "\n"
             "With the self-spec, serial nondeterminism of the adapter stops the runs too: its serial evidence is\n"
             "written to DIR/nondeterminism-ADAPTER-SEED.hist (not a linearizability violation: exit 3).\n"
             "\n"
             "exit: 0 no violation (unknown verdicts are counted and reported, not failures), 1 violation found,\n"
-            "      2 bad usage, 3 serial nondeterminism, 4 the history could not be written.\n",
+            "      2 bad usage, 3 serial nondeterminism, 4 the history could not be written, 5 a controlled run\n"
+            "      deadlocked (reported).\n",
             LF_WORKLOAD_MAX_THREADS);
 }
 
 
 
+
+typedef enum stress_mode { MODE_MIXED, MODE_CONTROLLED, MODE_FREE } stress_mode;
+static const char *const MODE_NAMES[] = {"mixed", "controlled", "free"};
 
 typedef struct stress_options {
     const char *adapter, *out_dir;
@@ -65,9 +74,24 @@ typedef struct stress_options {
     uint64_t runs, threads, ops, seed;
     lf_clock_kind clock;
     lf_engine engine;
+    stress_mode mode;
     lf_spec_mode spec;
     bool quiet, no_perturb;
 } stress_options;
+
+static bool parse_mode(const char *s, stress_mode *out) {
+    for (int m = 0; m < 3; m++)
+        if (!strcmp(s, MODE_NAMES[m])) {
+            *out = (stress_mode)m;
+            return true;
+        }
+    return false;
+}
+
+/* Whether run k is controlled. */
+static bool run_controlled(const stress_options *o, uint64_t k) {
+    return o->mode == MODE_CONTROLLED || (o->mode == MODE_MIXED && k % 4 != 3);
+}
 
 /* Parses argv into o; returns -1 when the command should go on, else the exit status. */
 static int parse_args(int argc, char **argv, stress_options *o) {
@@ -105,6 +129,8 @@ static int parse_args(int argc, char **argv, stress_options *o) {
             ok = lf_clock_from_name(v, &o->clock);
         } else if (!strcmp(a, "--engine")) {
             ok = lf_engine_from_name(v, &o->engine);
+        } else if (!strcmp(a, "--mode")) {
+            ok = parse_mode(v, &o->mode);
         } else if (!strcmp(a, "--spec")) {
             ok = lf_spec_mode_from_name(v, &o->spec);
         } else if (a[0] == '-') {
@@ -131,15 +157,35 @@ static int parse_args(int argc, char **argv, stress_options *o) {
     return -1;
 }
 
+/* How run k was scheduled, for the reports ("controlled (pct ...)" or "free"), and how to repeat it. */
+static void describe_schedule(char *buf, size_t len, char *again, size_t again_len, const stress_options *o,
+                              const lf_adapter *a, const lf_runner *r, const lf_workload *w) {
+    if (r->controlled) {
+        char sched[512];
+        lf_schedule_describe(sched, sizeof sched, &r->schedule, w->threads);
+        snprintf(buf, len, "controlled (%s)%s", sched,
+                 r->last_stats.deterministic ? "" : ", NOT deterministic (watchdog or point budget)");
+    } else {
+        snprintf(buf, len, "free%s", o->no_perturb ? " (no perturbation)" : "");
+    }
+    snprintf(again, again_len, "linfuzz stress %s --seed %" PRIu64 " --runs 1 --threads %u --ops %u --mode %s%s",
+             a->name, w->seed, w->threads, w->ops_per_thread, r->controlled ? "controlled" : "free",
+             o->no_perturb ? " --no-perturb" : "");
+}
+
 /* Writes the violating history; returns the exit status. */
 static int report_violation(const stress_options *o, const lf_adapter *a, const lf_workload *w,
-                            const lf_history *h, const lf_result *res, uint64_t run) {
-    char path[PATH_MAX], desc[512], err[512];
+                            const lf_history *h, const lf_result *res, uint64_t run, const lf_runner *r) {
+    char path[PATH_MAX], desc[512], err[512], how[768], again[512];
     snprintf(path, sizeof path, "%s/violation-%s-%" PRIu64 ".hist", o->out_dir, a->name, w->seed);
     lf_workload_describe(desc, sizeof desc, w, a);
+    describe_schedule(how, sizeof how, again, sizeof again, o, a, r, w);
     fprintf(stderr, "linfuzz stress: %s: VIOLATION in run %" PRIu64 " (%zu ops, engine %s): %s\n", a->name,
             run + 1, h->n, res->engine, res->reason);
     fprintf(stderr, "  workload: %s\n", desc);
+    fprintf(stderr, "  schedule: %s\n", how);
+    fprintf(stderr, "  %s: %s\n", r->controlled && r->last_stats.deterministic ? "replay exactly" : "same workload",
+            again);
     if (lf_history_write(path, h, err, sizeof err) != LF_OK) {
         fprintf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
         return LF_EXIT_IO;
@@ -147,6 +193,23 @@ static int report_violation(const stress_options *o, const lf_adapter *a, const 
     fprintf(stderr, "  history written to %s\n", path);
     printf("%s\n", path);
     return LF_EXIT_VIOLATION;
+}
+
+/* A controlled run deadlocked: where each worker is; returns the exit status. */
+static int report_stuck(const stress_options *o, const lf_adapter *a, const lf_workload *w, uint64_t run,
+                        const lf_runner *r) {
+    char desc[512], how[768], again[512], where[4096] = "";
+    lf_workload_describe(desc, sizeof desc, w, a);
+    describe_schedule(how, sizeof how, again, sizeof again, o, a, r, w);
+    lf_plan p;
+    if (lf_plan_build(&p, w, a)) {
+        lf_runner_describe_stuck(where, sizeof where, r, &p);
+        lf_plan_free(&p);
+    }
+    fprintf(stderr, "linfuzz stress: %s: STUCK (deadlock) in run %" PRIu64 ": every unfinished thread is blocked\n%s",
+            a->name, run + 1, where);
+    fprintf(stderr, "  workload: %s\n  schedule: %s\n  replay exactly: %s\n", desc, how, again);
+    return LF_EXIT_STUCK;
 }
 
 /* Writes the serial evidence of the adapter's nondeterminism; returns the exit status. */
@@ -181,6 +244,7 @@ static bool run_checked(lf_runner *r, const lf_adapter *a, const lf_workload *w,
     bool ok = lf_runner_run(r, a, w, &p, h);
     lf_plan_free(&p);
     if (!ok) return false;
+    if (r->last_stuck) return true; /* a deadlocked controlled run is reported, not checked */
     lf_adapter_checker_new_case(c);
     lf_adapter_checker_check(c, h, res);
     return true;
@@ -226,37 +290,53 @@ int cmd_stress(int argc, char **argv) {
 
     if (!o.quiet)
         fprintf(stderr, "linfuzz stress: %s (%s, expected %s), %" PRIu64 " threads x %" PRIu64 " ops, seed %" PRIu64
-                        ", clock %s, engine %s, checked against %s\n",
+                        ", clock %s, engine %s, mode %s, checked against %s\n",
                 a->name, lf_adapter_type_name(a), a->linearizable ? "linearizable" : "buggy", o.threads, o.ops,
-                o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine),
+                o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine), MODE_NAMES[o.mode],
                 lf_adapter_checker_describe(&checker, against, sizeof against));
 
     lf_status_line *line = lf_status_start("linfuzz stress", o.quiet);
     lf_history h;
     lf_adapter_history_init(&h, a);
     double start = lf_now_s(), next_report = start + 1;
-    uint64_t run = 0, ops_checked = 0, unknown = 0;
+    uint64_t run = 0, ops_checked = 0, unknown = 0, controlled = 0, nondeterministic = 0;
     char first_unknown[512] = "";
     status = LF_EXIT_OK;
     for (; (!o.runs || run < o.runs) && lf_now_s() - start < o.seconds; run++) {
         lf_workload w;
         lf_workload_random(&w, o.seed + run, (uint32_t)o.threads, (uint32_t)o.ops);
         if (o.no_perturb) memset(&w.perturb, 0, sizeof w.perturb);
+        runner.controlled = run_controlled(&o, run);
+        if (runner.controlled) {
+            size_t ops[LF_WORKLOAD_MAX_THREADS];
+            for (unsigned t = 0; t < w.threads; t++) ops[t] = w.ops_per_thread;
+            lf_schedule_random(&runner.schedule, w.seed, w.threads, ops);
+        }
         lf_result res;
         lf_result_init(&res);
         if (!run_checked(&runner, a, &w, &checker, &h, &res)) {
             lf_status_stop(line);
             line = NULL;
-            fprintf(stderr, "linfuzz stress: out of memory\n");
+            fprintf(stderr, "linfuzz stress: out of memory or threads\n");
             status = LF_EXIT_IO;
             lf_result_free(&res);
+            break;
+        }
+        controlled += runner.controlled;
+        nondeterministic += runner.controlled && !runner.last_stats.deterministic;
+        if (runner.controlled && runner.last_stuck) {
+            lf_status_stop(line);
+            line = NULL;
+            status = report_stuck(&o, a, &w, run, &runner);
+            lf_result_free(&res);
+            run++;
             break;
         }
         ops_checked += h.n;
         if (res.verdict == LF_VIOLATION) {
             lf_status_stop(line);
             line = NULL;
-            status = report_violation(&o, a, &w, &h, &res, run);
+            status = report_violation(&o, a, &w, &h, &res, run, &runner);
             lf_result_free(&res);
             run++;
             break;
@@ -283,10 +363,12 @@ int cmd_stress(int argc, char **argv) {
     double elapsed = lf_now_s() - start;
     if (!o.quiet || status != LF_EXIT_OK)
         fprintf(stderr,
-                "linfuzz stress: %s: %" PRIu64 " runs in %.1fs (%.0f/s), %" PRIu64 " ops checked, %" PRIu64
-                " unknown, %s\n",
-                a->name, run, elapsed, elapsed > 0 ? run / elapsed : 0.0, ops_checked, unknown,
+                "linfuzz stress: %s: %" PRIu64 " runs in %.1fs (%.0f/s; %" PRIu64 " controlled, %" PRIu64
+                " of them not deterministic), %" PRIu64 " ops checked, %" PRIu64 " unknown, %s\n",
+                a->name, run, elapsed, elapsed > 0 ? run / elapsed : 0.0, controlled, nondeterministic, ops_checked,
+                unknown,
                 status == LF_EXIT_VIOLATION ? "violation found"
+                : status == LF_EXIT_STUCK   ? "deadlock found"
                 : status == LF_EXIT_OK      ? "no violation"
                 : status == LF_EXIT_UNKNOWN ? "serial nondeterminism"
                                             : "error");

@@ -9,6 +9,7 @@ enum {
     LF_EXIT_USAGE = 2,      /* bad usage or malformed input */
     LF_EXIT_UNKNOWN = 3,    /* some history undecided */
     LF_EXIT_IO = 4,         /* a file could not be read or written */
+    LF_EXIT_STUCK = 5,      /* a controlled run deadlocked (stress) */
 };
 
 /* Runs `linfuzz argv[1] argv[2...]`: the subcommand named by argv[1] (argv[0] is the program). */

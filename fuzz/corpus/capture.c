@@ -376,5 +376,16 @@ lf_status lf_capture_again(const lf_violation_entry *old, const lf_check_options
     }
     /* the root causes are the run's, not the minimised history's: they stay */
     in.rootcause = old->rootcause;
-    return lf_capture_violation(&in, e, err, errlen);
+    lf_status st = lf_capture_violation(&in, e, err, errlen);
+    if (st != LF_OK) return st;
+    /* so do how the run was scheduled (schedule, schedule_mode, schedule_run, ...: docs/scheduling.md) */
+    for (size_t i = 0; i < old->n_meta; i++) {
+        const char *k = old->meta[i].key;
+        if ((!strcmp(k, "schedule") || !strncmp(k, "schedule_", 9)) && !lf_entry_set_meta(e, k, old->meta[i].value)) {
+            lf_entry_free(e);
+            snprintf(err, errlen, "out of memory");
+            return LF_ERR_NOMEM;
+        }
+    }
+    return LF_OK;
 }

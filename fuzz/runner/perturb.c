@@ -1,10 +1,12 @@
-/* Schedule perturbation: the implementation of LF_YIELD() (lf_yield_point) and of between-ops delays. */
+/* Schedule perturbation: the implementation of LF_YIELD() (lf_yield_point: a scheduling point in controlled
+ * mode, a random delay otherwise) and of between-ops delays. */
 #include "runner/perturb.h"
 
 #include <sched.h>
 #include <stddef.h>
 
 #include "linfuzz/adapter.h"
+#include "sched/sched.h"
 
 static _Thread_local lf_perturb_state *bound_state;
 
@@ -38,6 +40,8 @@ static void perturb(lf_perturb_state *s) {
 }
 
 void lf_yield_point(void) {
+    /* In controlled mode the point is the scheduler's (a possible switch), never a delay. */
+    if (lf_sched_yield_point((uintptr_t)__builtin_return_address(0))) return;
     lf_perturb_state *s = bound_state;
     if (!s || !s->cfg.point_chance) return;
     if (lf_rand_below(&s->rng, 1024) < s->cfg.point_chance) perturb(s);

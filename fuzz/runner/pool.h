@@ -19,6 +19,9 @@ unsigned lf_pool_size(const lf_pool *p);
 /* Runs fn on the first n threads (n <= size), all released together; returns when every one has returned.
  * Not reentrant: one run at a time per pool. */
 void lf_pool_run(lf_pool *p, unsigned n, lf_pool_fn fn, void *arg);
+/* The same; barrier false skips the start barrier (for callers that order the start themselves, as the
+ * controlled scheduler does: a thread that spins at the barrier only keeps the others from the cores). */
+void lf_pool_run_with(lf_pool *p, unsigned n, lf_pool_fn fn, void *arg, bool barrier);
 void lf_pool_destroy(lf_pool *p);
 
 #endif

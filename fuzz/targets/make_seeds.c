@@ -2,8 +2,11 @@
  * (every adapter when none is named). ci/make_seeds.sh regenerates the committed corpus/ with it.
  *
  * Seeds are canonical fuzz cases (fuzz/testcase/fuzz_case.h) of the shapes that find bugs in practice: two
- * threads racing insert/remove pairs, several threads with mixed calls under heavy perturbation, longer runs
- * with the schedule the OS gives, and a prefilled object drained at the end. The fuzzer mutates from there. */
+ * threads racing insert/remove pairs, several threads with mixed calls, longer runs with the schedule the OS
+ * gives (free mode), a prefilled object drained at the end, and two long threads (256 calls each, for bugs
+ * that need many updates inside one operation, such as a counter or tag that wraps). All but the free one
+ * are controlled-mode cases (docs/scheduling.md) with PCT schedules of depth 2 or 3 or a choice sequence;
+ * their repetitions explore other schedules. The fuzzer mutates from there. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,13 +21,17 @@ typedef struct seed_shape {
     uint8_t threads, body, rounds, repeats, keys, prefix;
     bool drain;
     lf_perturb perturb;
+    lf_fc_mode mode;
+    lf_sched_strategy strategy;
+    uint8_t bound; /* change points (PCT) or choices (CHOICES) */
 } seed_shape;
 
 static const seed_shape SHAPES[] = {
-    {"pairs", 2, 2, 8, 4, 2, 0, true, {128, 64, 200, 64}},
-    {"wide", 4, 4, 16, 2, 3, 0, true, {512, 128, 300, 160}},
-    {"natural", 3, 3, 32, 4, 2, 0, true, {0, 0, 0, 0}},
-    {"prefilled", 2, 3, 4, 8, 2, 4, true, {256, 32, 3000, 64}},
+    {"pairs", 2, 2, 8, 8, 2, 0, true, {128, 64, 200, 64}, LF_FC_CONTROLLED, LF_SCHED_PCT, 1},
+    {"wide", 4, 4, 16, 4, 3, 0, true, {512, 128, 300, 160}, LF_FC_CONTROLLED, LF_SCHED_PCT, 2},
+    {"natural", 3, 3, 32, 4, 2, 0, true, {0, 0, 0, 0}, LF_FC_FREE, LF_SCHED_PCT, 0},
+    {"prefilled", 2, 3, 4, 8, 2, 4, true, {256, 32, 3000, 64}, LF_FC_CONTROLLED, LF_SCHED_CHOICES, 4},
+    {"long", 2, 4, 64, 16, 2, 2, true, {64, 16, 300, 64}, LF_FC_CONTROLLED, LF_SCHED_PCT, 3},
 };
 
 /* Fills the shape's calls: thread t, call i uses method (t + i) mod n (so that every method races with every
@@ -46,6 +53,19 @@ static void build(lf_fuzz_case *c, const seed_shape *s, unsigned n_methods, unsi
     }
     c->prefix_len = s->prefix;
     for (unsigned i = 0; i < s->prefix; i++) c->prefix[i] = (lf_fc_call){0, (uint8_t)i};
+    /* The schedule: thread t's priority falls with t, change points early in thread 0's and 1's ops. */
+    c->mode = (uint8_t)s->mode;
+    lf_schedule *sch = &c->schedule;
+    sch->strategy = (uint8_t)s->strategy;
+    sch->seed = 0x5c4ed000u + index;
+    for (unsigned t = 0; t < s->threads; t++) sch->priority[t] = (uint8_t)(200 - 40 * t);
+    if (s->strategy == LF_SCHED_CHOICES) {
+        sch->n_choices = s->bound;
+        for (unsigned i = 0; i < s->bound; i++) sch->choices[i] = (lf_sched_choice){(uint8_t)(3 + 5 * i), 0};
+    } else {
+        sch->bound = s->bound;
+        for (unsigned i = 0; i < s->bound; i++) sch->change[i] = (lf_sched_position){(uint8_t)(i % 2), (uint16_t)i, (uint8_t)(2 + 3 * i)};
+    }
     lf_fuzz_case_normalize(c, n_methods);
 }
 

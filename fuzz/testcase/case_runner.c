@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner/controlled.h"
 #include "runner/adapter_type.h"
 #include "runner/perturb.h"
 
@@ -62,6 +63,25 @@ static lf_method drain_method_of(const lf_adapter *a) {
     return LF_M_COUNT;
 }
 
+/* A hash of what the case's threads do (threads, rounds, keys, drain, every call of the bodies and the prefix):
+ * the salt of the derived schedules, so that a mutated test gets fresh interleavings in its repetitions. */
+static uint64_t calls_hash(const lf_fuzz_case *c) {
+    uint64_t h = 0x6a09e667f3bcc909ull;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 0x100000001b3ull)
+    MIX(c->threads);
+    MIX(c->rounds);
+    MIX(c->key_domain);
+    MIX(c->drain);
+    for (unsigned t = 0; t < c->threads; t++) {
+        MIX(c->body_len[t]);
+        for (unsigned i = 0; i < c->body_len[t]; i++) MIX(c->body[t][i].method << 8 | c->body[t][i].arg);
+    }
+    MIX(c->prefix_len);
+    for (unsigned i = 0; i < c->prefix_len; i++) MIX(c->prefix[i].method << 8 | c->prefix[i].arg);
+#undef MIX
+    return h;
+}
+
 void lf_fc_plan_free(lf_fc_plan *p) {
     free(p->ops[0]);
     memset(p, 0, sizeof *p);
@@ -76,6 +96,9 @@ bool lf_fc_plan_build(lf_fc_plan *p, const lf_fuzz_case *c, const lf_adapter *a)
     p->key_domain = c->key_domain;
     p->perturb = c->perturb;
     p->seed = c->seed;
+    p->mode = (lf_fc_mode)c->mode;
+    p->schedule = c->schedule;
+    p->schedule_salt = calls_hash(c);
     size_t total = lf_fuzz_case_run_ops(c), inserts = 0;
     lf_planned_op *block = malloc((total ? total : 1) * sizeof *block);
     if (!block || nm == 0) {
@@ -121,6 +144,7 @@ bool lf_fc_executor_init(lf_fc_executor *x, lf_clock_kind clock) {
     memset(x, 0, sizeof *x);
     if (!lf_clock_available(clock)) return false;
     x->clock = clock;
+    lf_sched_options_default(&x->sched_options);
     x->pool = lf_pool_create(LF_FC_MAX_THREADS);
     if (!x->pool) return false;
     if (!lf_recorder_init(&x->recorder, clock, LF_FC_MAX_THREADS + 1, 0)) {
@@ -133,8 +157,16 @@ bool lf_fc_executor_init(lf_fc_executor *x, lf_clock_kind clock) {
 
 void lf_fc_executor_free(lf_fc_executor *x) {
     if (x->pool) lf_pool_destroy(x->pool);
+    lf_sched_destroy(x->sched);
     lf_recorder_free(&x->recorder);
     memset(x, 0, sizeof *x);
+}
+
+void lf_fc_executor_set_feedback(lf_fc_executor *x, uint8_t *counters, size_t n, unsigned parts) {
+    x->feedback = counters;
+    x->feedback_n = n;
+    x->feedback_parts = parts;
+    if (x->sched) lf_sched_set_feedback(x->sched, counters, n, parts);
 }
 
 typedef struct run_context {
@@ -144,6 +176,17 @@ typedef struct run_context {
     unsigned run;
     _Atomic uint64_t perturbations;
 } run_context;
+
+/* A worker of a controlled run: no perturbation, the scheduler decides. */
+static void controlled_worker(unsigned t, void *arg) {
+    run_context *c = arg;
+    const lf_fc_plan *p = c->plan;
+    const lf_adapter *a = p->adapter;
+    if (a->thread_enter) a->thread_enter(c->object);
+    /* (a STUCK run is reported by lf_sched_run_end) */
+    (void)lf_controlled_worker(c->x->sched, t, &c->x->recorder, a, c->object, p->ops[t], p->len[t]);
+    if (a->thread_leave) a->thread_leave(c->object);
+}
 
 static void worker(unsigned t, void *arg) {
     run_context *c = arg;
@@ -210,24 +253,55 @@ bool lf_fc_execute(lf_fc_executor *x, const lf_fc_plan *p, unsigned run, lf_hist
     lf_recorder_reset(&x->recorder);
     size_t ops = p->prefix_len + p->drain_max + p->n_custom_drain;
     for (unsigned t = 0; t < p->threads; t++) ops += p->len[t];
+    bool controlled = p->mode == LF_FC_CONTROLLED;
+    if (controlled && !x->sched) {
+        x->sched = lf_sched_create(&x->sched_options);
+        if (!x->sched) return false;
+        if (x->feedback) lf_sched_set_feedback(x->sched, x->feedback, x->feedback_n, x->feedback_parts);
+    }
+    memset(&x->last, 0, sizeof x->last);
+    x->last.mode = p->mode;
     run_context c = {.x = x, .plan = p, .run = run};
     atomic_init(&c.perturbations, 0);
     c.object = a->create(ops ? ops : 1);
     if (!c.object) return false;
 
-    /* The serial parts run on this thread, unperturbed, as thread id `threads`. */
+    /* The serial parts run on this thread, unperturbed and uncontrolled, as thread id `threads`. */
     lf_perturb_bind(NULL);
     if (a->thread_enter) a->thread_enter(c.object);
     for (size_t i = 0; i < p->prefix_len; i++)
         lf_recorder_call(&x->recorder, p->threads, a, c.object, (lf_method)p->prefix[i].method, p->prefix[i].args,
                          p->prefix[i].nargs);
-    lf_pool_run(x->pool, p->threads, worker, &c);
-    if (p->drain_method != LF_M_COUNT) drain(x, p, c.object);
-    if (p->n_custom_drain) custom_drain(x, p, c.object);
-    if (a->thread_leave) a->thread_leave(c.object);
-    a->destroy(c.object);
+    if (controlled) {
+        lf_schedule_for_run(&p->schedule, p->schedule_salt, run, p->threads, p->len, &x->last.schedule);
+        lf_sched_run_begin(x->sched, p->threads, p->len, &x->last.schedule);
+        lf_pool_run_with(x->pool, p->threads, controlled_worker, &c, false);
+        x->last.stuck = lf_sched_run_end(x->sched, &x->last.stats) == LF_SCHED_STUCK;
+    } else {
+        lf_pool_run(x->pool, p->threads, worker, &c);
+    }
+    if (x->last.stuck) {
+        /* Deadlock: the object may hold locks and half-done updates; it is kept, never destroyed. */
+        if (a->thread_leave) a->thread_leave(c.object);
+        lf_abandon_object(c.object);
+    } else {
+        if (p->drain_method != LF_M_COUNT) drain(x, p, c.object);
+        if (p->n_custom_drain) custom_drain(x, p, c.object);
+        if (a->thread_leave) a->thread_leave(c.object);
+        a->destroy(c.object);
+    }
     x->perturbations += atomic_load(&c.perturbations);
 
     lf_adapter_history_reset(h, a);
     return lf_recorder_merge(&x->recorder, h);
+}
+
+int lf_fc_describe_stuck(char *buf, size_t len, const lf_fc_executor *x, const lf_fc_plan *p) {
+    const lf_planned_op *ops[LF_FC_MAX_THREADS];
+    for (unsigned t = 0; t < p->threads; t++) ops[t] = p->ops[t];
+    if (!x->sched) {
+        if (len) buf[0] = 0;
+        return 0;
+    }
+    return lf_describe_stuck(buf, len, x->sched, p->threads, ops, p->len);
 }

@@ -22,6 +22,7 @@
 #include "recorder/recorder.h"
 #include "runner/pool.h"
 #include "runner/workload.h"
+#include "sched/sched.h"
 #include "testcase/fuzz_case.h"
 
 #define LF_FC_MAX_CUSTOM_DRAIN 64
@@ -40,11 +41,22 @@ typedef struct lf_fc_plan {
     unsigned key_domain;
     lf_perturb perturb;
     uint64_t seed;
+    lf_fc_mode mode;      /* the case's; a caller may override it (repro's free runs) */
+    lf_schedule schedule; /* controlled mode: run 0's schedule; run r uses lf_schedule_for_run(.., r, ..) */
+    uint64_t schedule_salt; /* a hash of the case's calls: the salt of the derived schedules */
 } lf_fc_plan;
 
 /* Expands c for adapter a. Returns false when out of memory. */
 bool lf_fc_plan_build(lf_fc_plan *p, const lf_fuzz_case *c, const lf_adapter *a);
 void lf_fc_plan_free(lf_fc_plan *p);
+
+/* What the last run was: its mode, and in controlled mode its schedule and the scheduler's statistics. */
+typedef struct lf_fc_run_info {
+    lf_fc_mode mode;
+    bool stuck;           /* controlled: a deadlock; the history holds only the completed ops: do not check it */
+    lf_schedule schedule; /* controlled: the schedule this run followed */
+    lf_sched_stats stats; /* controlled: points, switches, and whether the run was deterministic */
+} lf_fc_run_info;
 
 typedef struct lf_fc_executor {
     lf_pool *pool;
@@ -52,14 +64,29 @@ typedef struct lf_fc_executor {
     size_t log_cap; /* per-thread capacity of the recorder's logs */
     lf_clock_kind clock;
     uint64_t perturbations; /* over all runs */
+    lf_sched *sched;        /* created at the first controlled run, with sched_options */
+    lf_sched_options sched_options; /* defaults (lf_sched_options_default); change before the first run */
+    lf_fc_run_info last;
+    /* Schedule feedback for controlled runs (lf_sched_set_feedback), applied when the scheduler exists. */
+    uint8_t *feedback;
+    size_t feedback_n;
+    unsigned feedback_parts;
 } lf_fc_executor;
 
 /* A pool of LF_FC_MAX_THREADS threads. False when threads or memory cannot be had or clock is unavailable. */
 bool lf_fc_executor_init(lf_fc_executor *x, lf_clock_kind clock);
 void lf_fc_executor_free(lf_fc_executor *x);
 
-/* Runs p once (run = index of the repetition, which varies the perturbation seeds) on a fresh object; h
- * receives the history (its ops replaced, its type set). False when out of memory. */
+/* Runs p once (run = index of the repetition, which varies the perturbation seeds, or selects the derived
+ * schedule in controlled mode) on a fresh object; h receives the history (its ops replaced, its type set) and
+ * x->last describes the run. A STUCK controlled run (x->last.stuck) abandons its object (never destroyed)
+ * and skips the drain. False when out of memory or threads. */
 bool lf_fc_execute(lf_fc_executor *x, const lf_fc_plan *p, unsigned run, lf_history *h);
+
+/* Schedule feedback of controlled runs into counters[0..n-1] (sched/feedback.h parts; NULL: off). */
+void lf_fc_executor_set_feedback(lf_fc_executor *x, uint8_t *counters, size_t n, unsigned parts);
+
+/* The deadlock of the last run (x->last.stuck): one line per worker, its op and what it waits for. */
+int lf_fc_describe_stuck(char *buf, size_t len, const lf_fc_executor *x, const lf_fc_plan *p);
 
 #endif

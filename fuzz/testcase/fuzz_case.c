@@ -68,35 +68,93 @@ void lf_fuzz_case_normalize(lf_fuzz_case *c, unsigned n_methods) {
     }
     size_t body = lf_fuzz_case_run_ops(c) / c->rounds;
     if (body && body * c->rounds > LF_FC_MAX_RUN_OPS) c->rounds = (uint8_t)(LF_FC_MAX_RUN_OPS / body);
+    /* The schedule: positions keep their raw thread and op (reduced at run time, modulo the run's threads
+     * and ops), within what the bytes can say. */
+    c->mode = c->mode == LF_FC_FREE ? LF_FC_FREE : LF_FC_CONTROLLED;
+    lf_schedule *sch = &c->schedule;
+    lf_schedule_normalize(sch);
+    for (unsigned t = LF_FC_MAX_THREADS; t < LF_SCHED_MAX_THREADS; t++) sch->priority[t] = 0;
+    for (unsigned i = 0; i < LF_SCHED_MAX_CHANGES; i++) {
+        sch->change[i].thread %= LF_FC_MAX_THREADS;
+        sch->change[i].op %= LF_FC_MAX_RUN_OPS;
+    }
+    for (unsigned i = 0; i < sch->n_choices; i++) sch->choices[i].target %= LF_FC_MAX_THREADS;
+}
+
+/* The 20-byte header shared by both formats. */
+static void decode_header(byte_reader *r, lf_fuzz_case *c) {
+    uint8_t b0 = next_byte(r);
+    c->threads = (uint8_t)(1 + (b0 & 7));
+    c->drain = (b0 >> 3) & 1;
+    c->rounds = (uint8_t)(1 + next_byte(r) % LF_FC_MAX_ROUNDS);
+    c->repeats = (uint8_t)(1 + next_byte(r) % LF_FC_MAX_REPEATS);
+    c->key_domain = (uint8_t)(1 + next_byte(r) % LF_FC_MAX_KEYS);
+    c->perturb.point_chance = (uint16_t)(next_u16(r) % 1025);
+    c->perturb.gap_chance = (uint16_t)(next_u16(r) % 1025);
+    c->perturb.spin_max = (uint16_t)(next_u16(r) % (LF_FC_MAX_SPIN + 1));
+    c->perturb.yield_share = next_byte(r);
+    c->prefix_len = (uint8_t)(next_byte(r) % (LF_FC_MAX_PREFIX + 1));
+    c->seed = next_u64(r);
+}
+
+/* The schedule header of "fuzz-case 2" (bytes 20..52; the choices come after the prefix). */
+static void decode_schedule_header(byte_reader *r, lf_fuzz_case *c) {
+    lf_schedule *sch = &c->schedule;
+    c->mode = next_byte(r) >= LF_FC_FREE_MODE_BYTE ? LF_FC_FREE : LF_FC_CONTROLLED;
+    sch->strategy = (uint8_t)(next_byte(r) % LF_SCHED_STRATEGY_COUNT);
+    sch->bound = (uint8_t)(next_byte(r) % (LF_SCHED_MAX_CHANGES + 1));
+    sch->walk_chance = next_byte(r);
+    for (unsigned t = 0; t < LF_FC_MAX_THREADS; t++) sch->priority[t] = next_byte(r);
+    sch->seed = next_u64(r);
+    for (unsigned i = 0; i < LF_SCHED_MAX_CHANGES; i++) {
+        sch->change[i].thread = (uint8_t)(next_byte(r) % LF_FC_MAX_THREADS);
+        sch->change[i].op = (uint16_t)(next_u16(r) % LF_FC_MAX_RUN_OPS);
+        sch->change[i].step = next_byte(r);
+    }
+    sch->n_choices = (uint8_t)(next_byte(r) % (LF_SCHED_MAX_CHOICES + 1));
+}
+
+static void decode_calls(byte_reader *r, lf_fuzz_case *c) {
+    for (unsigned t = 0; t < c->threads; t++) {
+        c->body_len[t] = (uint8_t)(next_byte(r) % (LF_FC_MAX_BODY + 1));
+        for (unsigned i = 0; i < c->body_len[t]; i++) {
+            c->body[t][i].method = next_byte(r);
+            c->body[t][i].arg = next_byte(r);
+        }
+    }
+    for (unsigned i = 0; i < c->prefix_len; i++) {
+        c->prefix[i].method = next_byte(r);
+        c->prefix[i].arg = next_byte(r);
+    }
 }
 
 void lf_fuzz_case_decode(const uint8_t *data, size_t len, unsigned n_methods, lf_fuzz_case *c) {
     memset(c, 0, sizeof *c);
     byte_reader r = {data, len, 0};
-    uint8_t b0 = next_byte(&r);
-    c->threads = (uint8_t)(1 + (b0 & 7));
-    c->drain = (b0 >> 3) & 1;
-    c->rounds = (uint8_t)(1 + next_byte(&r) % LF_FC_MAX_ROUNDS);
-    c->repeats = (uint8_t)(1 + next_byte(&r) % LF_FC_MAX_REPEATS);
-    c->key_domain = (uint8_t)(1 + next_byte(&r) % LF_FC_MAX_KEYS);
-    c->perturb.point_chance = (uint16_t)(next_u16(&r) % 1025);
-    c->perturb.gap_chance = (uint16_t)(next_u16(&r) % 1025);
-    c->perturb.spin_max = (uint16_t)(next_u16(&r) % (LF_FC_MAX_SPIN + 1));
-    c->perturb.yield_share = next_byte(&r);
-    c->prefix_len = (uint8_t)(next_byte(&r) % (LF_FC_MAX_PREFIX + 1));
-    c->seed = next_u64(&r);
-    for (unsigned t = 0; t < c->threads; t++) {
-        c->body_len[t] = (uint8_t)(next_byte(&r) % (LF_FC_MAX_BODY + 1));
-        for (unsigned i = 0; i < c->body_len[t]; i++) {
-            c->body[t][i].method = next_byte(&r);
-            c->body[t][i].arg = next_byte(&r);
-        }
-    }
-    for (unsigned i = 0; i < c->prefix_len; i++) {
-        c->prefix[i].method = next_byte(&r);
-        c->prefix[i].arg = next_byte(&r);
+    decode_header(&r, c);
+    decode_schedule_header(&r, c);
+    decode_calls(&r, c);
+    for (unsigned i = 0; i < c->schedule.n_choices; i++) {
+        c->schedule.choices[i].after = next_byte(&r);
+        c->schedule.choices[i].target = (uint8_t)(next_byte(&r) % LF_FC_MAX_THREADS);
     }
     lf_fuzz_case_normalize(c, n_methods);
+}
+
+bool lf_fuzz_case_decode_as(const char *format, const uint8_t *data, size_t len, unsigned n_methods,
+                            lf_fuzz_case *c) {
+    if (format && !strcmp(format, LF_FUZZ_CASE_FORMAT)) {
+        lf_fuzz_case_decode(data, len, n_methods, c);
+        return true;
+    }
+    if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT_V1) != 0) return false;
+    memset(c, 0, sizeof *c);
+    byte_reader r = {data, len, 0};
+    decode_header(&r, c);
+    decode_calls(&r, c);
+    c->mode = LF_FC_FREE; /* the first version had no controlled mode */
+    lf_fuzz_case_normalize(c, n_methods);
+    return true;
 }
 
 size_t lf_fuzz_case_encode(const lf_fuzz_case *c, uint8_t *out) {
@@ -114,6 +172,20 @@ size_t lf_fuzz_case_encode(const lf_fuzz_case *c, uint8_t *out) {
     out[n++] = c->perturb.yield_share;
     out[n++] = c->prefix_len;
     for (int i = 0; i < 8; i++) out[n++] = (uint8_t)(c->seed >> (8 * i));
+    const lf_schedule *sch = &c->schedule;
+    out[n++] = c->mode == LF_FC_FREE ? LF_FC_FREE_MODE_BYTE : 0;
+    out[n++] = sch->strategy;
+    out[n++] = sch->bound;
+    out[n++] = sch->walk_chance;
+    for (unsigned t = 0; t < LF_FC_MAX_THREADS; t++) out[n++] = sch->priority[t];
+    for (int i = 0; i < 8; i++) out[n++] = (uint8_t)(sch->seed >> (8 * i));
+    for (unsigned i = 0; i < LF_SCHED_MAX_CHANGES; i++) {
+        out[n++] = sch->change[i].thread;
+        out[n++] = (uint8_t)(sch->change[i].op & 255);
+        out[n++] = (uint8_t)(sch->change[i].op >> 8);
+        out[n++] = sch->change[i].step;
+    }
+    out[n++] = sch->n_choices;
     for (unsigned t = 0; t < c->threads; t++) {
         out[n++] = c->body_len[t];
         for (unsigned i = 0; i < c->body_len[t]; i++) {
@@ -124,6 +196,10 @@ size_t lf_fuzz_case_encode(const lf_fuzz_case *c, uint8_t *out) {
     for (unsigned i = 0; i < c->prefix_len; i++) {
         out[n++] = c->prefix[i].method;
         out[n++] = c->prefix[i].arg;
+    }
+    for (unsigned i = 0; i < c->schedule.n_choices; i++) {
+        out[n++] = c->schedule.choices[i].after;
+        out[n++] = c->schedule.choices[i].target;
     }
     return n;
 }
@@ -160,8 +236,99 @@ static void delete_call(lf_fc_call *calls, uint8_t *len, unsigned pos) {
     (*len)--;
 }
 
+/* A position somewhere in the case's runs: a thread with calls, one of its ops, a step that is small most
+ * of the time (most race windows are a few accesses into an op). */
+static lf_sched_position random_position(const lf_fuzz_case *c, uint64_t *rng) {
+    unsigned t = pick_thread(c, rng, true);
+    size_t ops = (size_t)c->body_len[t] * c->rounds;
+    lf_sched_position p = {(uint8_t)t, (uint16_t)(ops ? rnd(rng, ops) : 0), 0};
+    p.step = (uint8_t)(rnd(rng, 4) ? rnd(rng, 24) : rnd(rng, 256));
+    return p;
+}
+
+void lf_fuzz_case_mutate_schedule(lf_fuzz_case *c, uint64_t *rng) {
+    lf_schedule *sch = &c->schedule;
+    unsigned i;
+    switch (rnd(rng, 16)) {
+    case 0: /* the mode: free one time in eight, as the decoder's byte range */
+        c->mode = rnd(rng, 8) == 0 ? LF_FC_FREE : LF_FC_CONTROLLED;
+        break;
+    case 1:
+        sch->strategy = (uint8_t)rnd(rng, LF_SCHED_STRATEGY_COUNT);
+        break;
+    case 2:
+        sch->bound = (uint8_t)rnd(rng, LF_SCHED_MAX_CHANGES + 1);
+        break;
+    case 3: /* one thread's priority */
+        sch->priority[rnd(rng, c->threads)] = (uint8_t)lf_rand_next(rng);
+        break;
+    case 4: { /* swap two threads' priorities */
+        unsigned a = (unsigned)rnd(rng, c->threads), b = (unsigned)rnd(rng, c->threads);
+        uint8_t tmp = sch->priority[a];
+        sch->priority[a] = sch->priority[b];
+        sch->priority[b] = tmp;
+        break;
+    }
+    case 5: /* a change point somewhere new (and in use) */
+        i = (unsigned)rnd(rng, LF_SCHED_MAX_CHANGES);
+        sch->change[i] = random_position(c, rng);
+        if (sch->bound <= i) sch->bound = (uint8_t)(i + 1);
+        break;
+    case 6: /* a change point a few steps later or earlier: the same window, another access */
+    case 7:
+        i = (unsigned)rnd(rng, sch->bound ? sch->bound : 1);
+        sch->change[i].step = rnd(rng, 2) ? (uint8_t)(sch->change[i].step + 1 + rnd(rng, 4))
+                                          : (uint8_t)(sch->change[i].step - 1 - rnd(rng, 4));
+        break;
+    case 8: /* a change point one op later or earlier */
+        i = (unsigned)rnd(rng, sch->bound ? sch->bound : 1);
+        sch->change[i].op = (uint16_t)(sch->change[i].op + (rnd(rng, 2) ? 1 : -1));
+        break;
+    case 9: /* a change point on another thread */
+        i = (unsigned)rnd(rng, sch->bound ? sch->bound : 1);
+        sch->change[i].thread = (uint8_t)rnd(rng, c->threads);
+        break;
+    case 10: /* a choice more */
+        if (sch->n_choices < LF_SCHED_MAX_CHOICES) {
+            i = (unsigned)rnd(rng, sch->n_choices + 1u);
+            memmove(&sch->choices[i + 1], &sch->choices[i], (sch->n_choices - i) * sizeof sch->choices[0]);
+            sch->choices[i] = (lf_sched_choice){(uint8_t)(rnd(rng, 2) ? rnd(rng, 48) : rnd(rng, 256)),
+                                                (uint8_t)rnd(rng, LF_FC_MAX_THREADS)};
+            sch->n_choices++;
+        }
+        break;
+    case 11: /* a choice less */
+        if (sch->n_choices) {
+            i = (unsigned)rnd(rng, sch->n_choices);
+            memmove(&sch->choices[i], &sch->choices[i + 1], (sch->n_choices - i - 1) * sizeof sch->choices[0]);
+            sch->n_choices--;
+        }
+        break;
+    case 12: /* a choice's delay or target */
+        if (sch->n_choices) {
+            lf_sched_choice *ch = &sch->choices[rnd(rng, sch->n_choices)];
+            if (rnd(rng, 2))
+                ch->after = (uint8_t)(ch->after + (rnd(rng, 2) ? 1 : -1));
+            else
+                ch->target = (uint8_t)rnd(rng, LF_FC_MAX_THREADS);
+        }
+        break;
+    case 13:
+        sch->walk_chance = (uint8_t)(rnd(rng, 2) ? 1 + rnd(rng, 32) : rnd(rng, 256));
+        break;
+    default: /* 14, 15: a new seed: the derived schedules of runs 1, 2, ... are all new */
+        sch->seed = lf_rand_next(rng);
+        break;
+    }
+}
+
 void lf_fuzz_case_mutate(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) {
     if (n_methods == 0) n_methods = 1;
+    if (rnd(rng, 4) == 0) { /* the schedule, a quarter of the time */
+        lf_fuzz_case_mutate_schedule(c, rng);
+        lf_fuzz_case_normalize(c, n_methods);
+        return;
+    }
     static const uint16_t chances[] = {0, 16, 64, 256, 512, 1024};
     static const uint16_t spins[] = {0, 30, 300, 3000};
     static const uint8_t rounds[] = {1, 2, 4, 8, 16, 32, 64};
@@ -286,6 +453,13 @@ int lf_fuzz_case_describe(char *buf, size_t len, const lf_fuzz_case *c, const lf
         "seed=%llu",
         c->threads, c->rounds, c->repeats, c->key_domain, c->drain ? "yes" : "no", c->perturb.point_chance,
         c->perturb.gap_chance, c->perturb.spin_max, (unsigned)c->perturb.yield_share, (unsigned long long)c->seed);
+    if (c->mode == LF_FC_FREE) {
+        PUT(" mode=free");
+    } else {
+        char sched[512];
+        lf_schedule_describe(sched, sizeof sched, &c->schedule, c->threads);
+        PUT(" mode=controlled schedule(%s)", sched);
+    }
     if (c->prefix_len) {
         PUT("; prefix:");
         for (unsigned i = 0; i < c->prefix_len; i++)

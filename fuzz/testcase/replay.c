@@ -13,6 +13,7 @@
 
 #include "linfuzz/check.h"
 #include "corpus/capture.h"
+#include "linfuzz/format.h"
 #include "runner/adapter_type.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
@@ -25,13 +26,35 @@ void lf_replay_options_default(lf_replay_options *o) {
     o->seconds = 30;
     o->check_timeout = 10;
     o->stop_at_first = false;
+    o->format = NULL;
+    o->free_only = false;
     o->spec = LF_SPEC_AUTO;
 }
 
 
+bool lf_fc_replay_run(const lf_adapter *a, const char *format, const uint8_t *data, size_t len, unsigned run,
+                      lf_history *h, lf_fc_run_info *info) {
+    lf_method ms[LF_M_COUNT];
+    lf_fuzz_case c;
+    if (!lf_fuzz_case_decode_as(format ? format : LF_FUZZ_CASE_FORMAT, data, len, lf_fuzz_case_methods(a, ms), &c))
+        return false;
+    lf_fc_plan plan;
+    lf_fc_executor x;
+    if (!lf_fc_plan_build(&plan, &c, a)) return false;
+    if (!lf_fc_executor_init(&x, LF_CLOCK_TICKET)) {
+        lf_fc_plan_free(&plan);
+        return false;
+    }
+    bool ok = lf_fc_execute(&x, &plan, run, h);
+    if (ok) *info = x.last;
+    lf_fc_executor_free(&x);
+    lf_fc_plan_free(&plan);
+    return ok;
+}
+
 bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
                   lf_replay_result *r) {
-    r->runs = r->violations = r->first_run = r->nondeterministic = 0;
+    r->runs = r->violations = r->first_run = r->stuck = r->nondeterministic = 0;
     r->first_reason[0] = 0;
     r->first_engine = NULL;
     r->first_nondeterministic = false;
@@ -39,7 +62,12 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
     lf_adapter_history_init(&r->evidence, a);
     lf_method ms[LF_M_COUNT];
     lf_fuzz_case c;
-    lf_fuzz_case_decode(data, len, lf_fuzz_case_methods(a, ms), &c);
+    if (!lf_fuzz_case_decode_as(o->format ? o->format : LF_FUZZ_CASE_FORMAT, data, len, lf_fuzz_case_methods(a, ms),
+                                &c)) {
+        snprintf(r->error, sizeof r->error, "unknown workload format '%s'", o->format ? o->format : "?");
+        return false;
+    }
+    if (o->free_only) c.mode = LF_FC_FREE;
     lf_fc_plan plan;
     lf_fc_executor x;
     lf_check_options co;
@@ -69,6 +97,10 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
             break;
         }
         r->runs++;
+        if (x.last.stuck) {
+            r->stuck++;
+            continue;
+        }
         lf_result res;
         lf_result_init(&res);
         lf_adapter_checker_check(&checker, &h, &res);
@@ -78,6 +110,7 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
         r->nondeterministic += nondet;
         if (first) {
             r->first_run = k;
+            r->first_info = x.last;
             r->first_engine = res.engine;
             r->first_nondeterministic = nondet;
             snprintf(r->first_reason, sizeof r->first_reason, "%s", res.reason);
@@ -97,6 +130,44 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
     lf_fc_plan_free(&plan);
     lf_adapter_checker_free(&checker);
     return ok;
+}
+
+/* The text form of h in a malloc'ed buffer (NULL when out of memory). */
+static char *history_text(const lf_history *h, size_t *len) {
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    if (!f) return NULL;
+    bool ok = lf_text_write_stream(f, h) == LF_OK;
+    if (fclose(f) != 0 || !ok) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+bool lf_histories_identical(const lf_history *a, const lf_history *b) {
+    size_t na = 0, nb = 0;
+    char *ta = history_text(a, &na), *tb = history_text(b, &nb);
+    bool same = ta && tb && na == nb && !memcmp(ta, tb, na);
+    free(ta);
+    free(tb);
+    return same;
+}
+
+bool lf_entry_record_schedule(lf_violation_entry *e, const lf_fc_run_info *info, unsigned run, unsigned threads) {
+    char num[32], sched[512];
+    bool controlled = info->mode == LF_FC_CONTROLLED;
+    snprintf(num, sizeof num, "%u", run);
+    if (controlled) lf_schedule_describe(sched, sizeof sched, &info->schedule, threads);
+    return lf_entry_set_meta(e, "schedule_mode", controlled ? "controlled" : "free") &&
+           lf_entry_set_meta(e, "schedule_run", num) &&
+           lf_entry_set_meta(e, "schedule_deterministic",
+                             !controlled                 ? "no (free mode)"
+                             : info->stats.deterministic ? "yes"
+                             : info->stats.watchdog      ? "no (watchdog)"
+                                                         : "no (point budget)") &&
+           (!controlled || (lf_entry_set_meta(e, "schedule", sched) &&
+                            lf_entry_set_meta(e, "schedule_build", lf_sched_build_id())));
 }
 
 /* ---- isolated replay: the child's answer on a pipe ---- */
@@ -154,7 +225,8 @@ static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t 
 
     lf_method ms[LF_M_COUNT];
     lf_fuzz_case c;
-    lf_fuzz_case_decode(data, len, lf_fuzz_case_methods(a, ms), &c);
+    const char *format = o->format ? o->format : LF_FUZZ_CASE_FORMAT;
+    lf_fuzz_case_decode_as(format, data, len, lf_fuzz_case_methods(a, ms), &c);
     char desc[4096], full_origin[1024], err[512];
     lf_fuzz_case_describe(desc, sizeof desc, &c, a);
     snprintf(full_origin, sizeof full_origin, "%s, run %llu of at most %llu", origin ? origin : "replay",
@@ -166,7 +238,7 @@ static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t 
         .adapter = a->name,
         .expected_linearizable = a->linearizable,
         .origin = full_origin,
-        .workload_format = LF_FUZZ_CASE_FORMAT,
+        .workload_format = format,
         .workload_desc = desc,
         .workload = data,
         .workload_len = len,
@@ -188,6 +260,7 @@ static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t 
                        ? lf_capture_nondeterminism(&in, &r.evidence, r.first_reason, &e, err, sizeof err)
                        : lf_capture_violation(&in, &e, err, sizeof err);
     if (st != LF_OK) child_fail(fd, err);
+    if (!lf_entry_record_schedule(&e, &r.first_info, (unsigned)r.first_run, c.threads)) child_fail(fd, "out of memory");
     uint8_t *bytes;
     size_t n;
     if (lf_entry_encode(&e, &bytes, &n, err, sizeof err) != LF_OK) child_fail(fd, err);

@@ -1,8 +1,11 @@
 /* Replaying a fuzz case's input bytes outside libFuzzer: `linfuzz repro` re-runs an entry's workload with it,
  * `linfuzz triage` replays the crash inputs libFuzzer wrote.
  *
- * lf_fc_replay runs the case up to `runs` times in this process (run k uses the perturbation seeds of
- * repetition k, as the fuzz target's repeats do), checks every history and counts the violations.
+ * lf_fc_replay runs the case up to `runs` times in this process (run k is repetition k: its perturbation
+ * seeds in free mode, its derived schedule in controlled mode, as the fuzz target's repeats), checks every
+ * history and counts the violations. A controlled case replays its runs exactly; free_only makes every run
+ * free instead (`linfuzz repro`'s second phase). lf_fc_replay_run replays one repetition and hands back its
+ * history, for checking that a recorded controlled run comes back byte for byte.
  *
  * lf_fc_replay_isolated does the same in a child process, because an input libFuzzer saved may be one that
  * crashed the target (a memory error in the adapter, a sanitizer report) or hung it: the child's death or
@@ -19,6 +22,7 @@
 #include "linfuzz/adapter.h"
 #include "corpus/entry.h"
 #include "linfuzz/history.h"
+#include "testcase/case_runner.h"
 #include "runner/adapter_check.h"
 
 typedef struct lf_replay_options {
@@ -30,6 +34,8 @@ typedef struct lf_replay_options {
     double seconds;       /* and for at most this long (default 30) */
     double check_timeout; /* time budget per history for the search engines (default 10) */
     bool stop_at_first;   /* stop at the first violating run (default false) */
+    const char *format;   /* the bytes' format (default NULL: LF_FUZZ_CASE_FORMAT) */
+    bool free_only;       /* every run in free mode, whatever the case says (default false) */
     lf_spec_mode spec;    /* what the histories are checked against (default LF_SPEC_AUTO, runner/adapter_check.h) */
 } lf_replay_options;
 
@@ -38,8 +44,10 @@ void lf_replay_options_default(lf_replay_options *o);
 typedef struct lf_replay_result {
     uint64_t runs;       /* runs done */
     uint64_t violations; /* violating runs among them */
+    uint64_t stuck;      /* controlled runs that deadlocked (not checked) */
     uint64_t first_run;  /* index of the first violating run (when violations > 0) */
     lf_history first;    /* its history (initialised and owned by the caller) */
+    lf_fc_run_info first_info; /* how that run was scheduled */
     char first_reason[512];
     const char *first_engine; /* static, or NULL */
     /* With the self-spec, a run can show serial nondeterminism of the adapter instead: counted here, and
@@ -52,10 +60,27 @@ typedef struct lf_replay_result {
 } lf_replay_result;
 
 /* Decodes data as a fuzz case for adapter a and runs it (see above); r->first must be initialised. False
- * when the runs could not start or continue (out of memory or threads, or the checker cannot be had: r->error
- * says why). A violation or a serial nondeterminism is a finding; stop_at_first stops at either. */
+ * when the runs could not start or continue (out of memory or threads, the format is unknown, or the checker
+ * cannot be had: r->error says why). A violation or a serial nondeterminism is a finding; stop_at_first stops
+ * at either. */
 bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
                   lf_replay_result *r);
+
+/* Runs repetition `run` of the case (format as in lf_replay_options) once, in the case's own mode: h (any
+ * type, initialised) receives the history, info what the run was. False when the run could not be made or
+ * the format is unknown. */
+bool lf_fc_replay_run(const lf_adapter *a, const char *format, const uint8_t *data, size_t len, unsigned run,
+                      lf_history *h, lf_fc_run_info *info);
+
+/* Whether a and b are the same history byte for byte in the text format (type, initial value, every op's
+ * thread, stamps, method, arguments and result). False also when memory runs out. */
+bool lf_histories_identical(const lf_history *a, const lf_history *b);
+
+/* Records in e's metadata how the run that found it was scheduled (docs/scheduling.md, "Entries"):
+ * schedule_mode (controlled | free), schedule_run (the repetition), schedule_deterministic (yes, or no and
+ * why) and, controlled, schedule (the schedule that run followed) and schedule_build (lf_sched_build_id: an
+ * exact replay is promised within the same build). False when out of memory. */
+bool lf_entry_record_schedule(lf_violation_entry *e, const lf_fc_run_info *info, unsigned run, unsigned threads);
 
 typedef enum lf_replay_outcome {
     LF_REPLAY_VIOLATION, /* a run violated: entry holds the captured entry */

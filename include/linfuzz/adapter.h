@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "linfuzz/history.h"
+#include "linfuzz/sync.h" /* lf_mutex_lock & co.: locks and waits that are scheduling points (controlled mode) */
 
 #ifdef __cplusplus
 extern "C" {

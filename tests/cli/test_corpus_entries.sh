@@ -3,7 +3,10 @@
 # per known-buggy adapter is committed; campaigns add more): each must still load, its saved histories must
 # still check as violations (`linfuzz repro --runs 0`, deterministic), its report and its HTML page must render
 # and name its first impossible result, and its minimized history, printed as text, must still be a violation
-# for `linfuzz check`.
+# for `linfuzz check`. An entry found in controlled mode must replay exactly (same history) when this is the
+# build that recorded it (schedule_build: another compiler or other flags compile other loads and stores, hence
+# other scheduling points); one of the first workload format ("fuzz-case 1", before schedules) must still
+# decode and be re-run in free mode.
 # Usage: test_corpus_entries.sh LINFUZZ_BIN TEST_DATA_DIR
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -16,9 +19,19 @@ for entry in "$corpus"/*/violations/*.lfz; do
   dir_adapter=$(basename "$(dirname "$(dirname "$entry")")")
   meta=$("$LF" show --meta "$entry" 2>&1) || { bad "$entry does not load: $meta"; continue; }
   grep -qx "adapter: $dir_adapter" <<<"$meta" && ok || bad "$entry is not an entry of $dir_adapter"
-  "$LF" repro --runs 0 -q "$entry" >/dev/null 2>&1
+  "$LF" repro --runs 0 "$entry" >"$tmp/repro" 2>&1
   rc=$?
   [ "$rc" = 1 ] && ok || bad "$entry: saved histories no longer violations (repro exit $rc)"
+  if grep -qx "schedule_mode: controlled" <<<"$meta"; then
+    if grep -q "the entry was recorded by build" "$tmp/repro"; then
+      has "$tmp/repro" "replayed" "$entry: replay in another build"
+    else
+      has "$tmp/repro" "replayed exactly: violation again, same history" "$entry: exact replay"
+    fi
+  elif grep -qx "workload_format: fuzz-case 1" <<<"$meta"; then
+    "$LF" repro --runs 30 -q "$entry" >"$tmp/repro" 2>&1
+    has "$tmp/repro" "found in free mode: no exact replay; violation reappeared in " "$entry: re-run free"
+  fi
   "$LF" show "$entry" >"$tmp/report" 2>&1
   grep -q "=== LINEARIZABILITY VIOLATION  adapter=$dir_adapter" "$tmp/report" && ok ||
     bad "$entry: the report does not render"
@@ -35,9 +48,14 @@ for entry in "$corpus"/*/violations/*.lfz; do
   rc=$?
   [ "$rc" = 1 ] && ok || bad "$entry: minimized history checks with exit $rc, not 1"
 done
-# The committed entries: one per known-buggy adapter.
+# The committed entries: at least one per known-buggy adapter, and one found in controlled mode.
 for a in $("$LF" adapters | awk '$3 == "no" {print $1}'); do
   ls "$corpus/$a/violations/"*.lfz >/dev/null 2>&1 && ok || bad "no entry in corpus/$a/violations"
+  found=no
+  for entry in "$corpus/$a/violations/"*.lfz; do
+    "$LF" show --meta "$entry" 2>/dev/null | grep -qx "schedule_mode: controlled" && found=yes
+  done
+  [ "$found" = yes ] && ok || bad "no controlled-mode entry in corpus/$a/violations"
 done
 echo "$n entries checked"
 finish

@@ -11,10 +11,21 @@ LF=$1
 CORPUS=$(cd "$(dirname "$0")/../../corpus" && pwd)
 HEX=0123456789abcdef0123456789abcdef0123456
 
-k3=$(ls "$CORPUS"/k3_trylock_queue/violations/*.lfz | head -1)
-aba=$(ls "$CORPUS"/treiber_aba/violations/*.lfz | head -1)
-k1=$(ls "$CORPUS"/k1_counter_lost_update/violations/*.lfz | head -1)
-[ -f "$k3" ] && [ -f "$aba" ] && [ -f "$k1" ] || { echo "FAIL: committed entries missing"; exit 1; }
+# The committed entry of ADAPTER whose workload has FORMAT (the first version's entries are free-mode
+# findings; "fuzz-case 2" ones were found in controlled mode and replay exactly).
+entry_of() { # ADAPTER FORMAT
+  local f
+  for f in "$CORPUS/$1"/violations/*.lfz; do
+    "$LF" show --meta "$f" 2>/dev/null | grep -qx "workload_format: $2" && { echo "$f"; return; }
+  done
+}
+k3=$(entry_of k3_trylock_queue "fuzz-case 1")
+aba=$(entry_of treiber_aba "fuzz-case 1")
+k1=$(entry_of k1_counter_lost_update "fuzz-case 1")
+k3_controlled=$(entry_of k3_trylock_queue "fuzz-case 2")
+[ -f "$k3" ] && [ -f "$aba" ] && [ -f "$k1" ] && [ -f "$k3_controlled" ] ||
+  { echo "FAIL: committed entries missing"; exit 1; }
+n_seeds=$(ls "$CORPUS"/k3_trylock_queue/seeds | wc -l)
 
 # ---- a mixed directory ----
 in=$tmp/findings
@@ -51,7 +62,7 @@ cmp -s "$tmp/out" "$tmp/table" && ok || bad "a second triage differs: $(diff "$t
 expect_rc 2 "--json" "$LF" triage --json "$in"
 cp "$tmp/out" "$tmp/json"
 if command -v python3 >/dev/null; then
-  python3 - "$tmp/json" "$in" <<'EOF' && ok || bad "JSON content: $(head -c 2000 "$tmp/json")"
+  python3 - "$tmp/json" "$in" "$n_seeds" <<'EOF' && ok || bad "JSON content: $(head -c 2000 "$tmp/json")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 g = {x["adapter"]: x for x in d["groups"]}
@@ -66,7 +77,7 @@ assert g["k3_trylock_queue"]["variants"][0]["canonical"] == "queue: t0 [0,1] enq
 assert g["treiber_aba"]["variants"][0]["count"] == 2 and d["by"] == "signature"
 assert sorted(e["path"].rsplit("/", 1)[1] for e in d["errors"]) == ["corrupt.lfz", "plain.lfz"]
 assert not any(e["unreadable"] for e in d["errors"])
-assert d["entries"] == 4 and d["inputs"] == 2 and d["duplicates"] == 2 and d["ignored"] == 5, d
+assert d["entries"] == 4 and d["inputs"] == 2 and d["duplicates"] == 2 and d["ignored"] == int(sys.argv[3]) + 1, d
 EOF
 else
   has "$tmp/json" '"count": 2' "JSON counts"
@@ -81,17 +92,20 @@ expect_rc 0 "grouped by variant" "$LF" triage --by variant "$in"
 has "$tmp/out" "| k3_trylock_queue | queue: t0 \\[0,1\\] enq v1; t0 \\[2,3\\] deq -> empty! |" "--by variant label"
 
 # ---- crash inputs replayed ----
+# The input of the controlled-mode k3 entry, as libFuzzer saves it: a replay violates at the recorded run.
 mkdir -p "$tmp/crashes/lock_queue"
-"$LF" show --input "$tmp/crashes/k3-input-crash-${HEX}2" "$k3" 2>/dev/null
+"$LF" show --input "$tmp/crashes/k3-input-crash-${HEX}2" "$k3_controlled" 2>/dev/null
 cp "$tmp/crashes/k3-input-crash-${HEX}2" "$tmp/crashes/lock_queue/crash-${HEX}3"
-# The k3 input with --adapter: replayed until it violates (k3 does in a third of the runs), its entry saved.
+# The k3 input with --adapter: replayed until it violates, its entry saved.
 expect_rc 0 "replay with --adapter" "$LF" triage --adapter k3_trylock_queue --runs 2000 --save "$tmp/saved" \
   "$tmp/crashes/k3-input-crash-${HEX}2"
 has "$tmp/out" "| KNOWN_BUG | 1 | k3_trylock_queue | queue, no root cause | 1: " "replayed violation"
 saved=$(ls "$tmp"/saved/k3_trylock_queue/*.lfz 2>/dev/null | head -1)
 [ -n "$saved" ] && ok || bad "no entry saved under --save"
 has "$tmp/out" "linfuzz repro $saved" "the repro command uses the saved entry"
-[ -n "$saved" ] && { "$LF" repro --runs 0 -q "$saved" >/dev/null 2>&1; [ $? = 1 ] && ok || bad "saved entry re-checks"; }
+[ -n "$saved" ] && { "$LF" repro --runs 0 -q "$saved" >"$tmp/repro" 2>&1; [ $? = 1 ] && ok || bad "saved entry re-checks"; }
+[ -n "$saved" ] && has "$tmp/repro" "replayed exactly: violation again, same history" "the saved entry replays exactly"
+[ -n "$saved" ] && { "$LF" show --meta "$saved" | grep -qx "schedule_mode: controlled" && ok || bad "saved entry's mode"; }
 # The same bytes under lock_queue/ (the correct twin): the directory names the adapter; no violation.
 expect_rc 0 "replay inferred from the directory" "$LF" triage --runs 50 "$tmp/crashes/lock_queue"
 has "$tmp/out" "| NOT_REPRODUCED | 1 | lock_queue | no violation on replay |" "not reproduced on the correct twin"

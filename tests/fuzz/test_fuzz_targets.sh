@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Tests of the libFuzzer targets (registered by fuzz/targets/CMakeLists.txt, so only in clang builds):
 # every adapter has a target; a known-buggy adapter's target finds its bug from the seeds within seconds and
-# leaves a valid corpus entry and a crash input; a correct adapter's target stays clean. The custom types out of
-# the box: the buggy bank (checked against its spec) and map (no spec: its own serial behaviour) are found,
-# replayed, shown and triaged, their correct twins stay clean; LINFUZZ_SPEC=self on a built-in adapter.
+# leaves a valid corpus entry and a crash input; a correct adapter's target stays clean; the crash input of
+# every committed controlled-mode entry reproduces its violation on every run (20 processes out of 20 for some,
+# 20 executions of one process for all), and libFuzzer's -minimize_crash=1 shrinks one and it still crashes.
+# The custom types out of the box: the buggy bank (checked against its spec) and map (no spec: its own serial
+# behaviour) are found, replayed, shown and triaged, their correct twins stay clean; LINFUZZ_SPEC=self on a
+# built-in adapter.
 # Usage: test_fuzz_targets.sh LINFUZZ_BIN BIN_DIR CORPUS_DIR
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -79,7 +82,73 @@ rc=$?
 check "linfuzz-fuzz without an adapter name asks for one (rc $rc)" \
   bash -c "[ $rc -eq 2 ] && grep -q 'LINFUZZ_ADAPTER=NAME' '$tmp/unnamed'"
 
-# 5. Custom types: found, replayed (saved histories re-checked as they were: spec or self-spec), shown, triaged.
+# 5. Controlled mode replays exactly (docs/scheduling.md). The committed controlled-mode entry of every
+# known-buggy adapter (corpus/<adapter>/violations, "fuzz-case 2") gives the crash input libFuzzer would have
+# written; run on its own it must violate again every time. Exact replay holds within one build (the
+# scheduling points are the adapters' loads and stores as compiled): when the entry comes from another build
+# (the sanitizer build, say), this build finds its own controlled-mode crash input first.
+build=$("$BIN/fuzz_k1_counter_lost_update" -runs=0 2>&1 | sed -n 's/.*, build \([^ ,]*\), .*/\1/p' | head -1)
+check "the targets name their build ($build)" test -n "$build"
+controlled_entry() { # ADAPTER: the committed entry found in controlled mode
+  local f
+  for f in "$CORPUS/$1"/violations/*.lfz; do
+    "$LF" show --meta "$f" 2>/dev/null | grep -qx "schedule_mode: controlled" && { echo "$f"; return; }
+  done
+}
+for a in $("$LF" adapters | awk '$3 == "no" {print $1}'); do
+  e=$(controlled_entry "$a")
+  check "$a has a committed controlled-mode entry" test -n "$e"
+  [ -n "$e" ] || continue
+  if "$LF" show --meta "$e" | grep -qx "schedule_build: $build"; then
+    "$LF" show --input "$tmp/crash-$a" "$e" 2>/dev/null
+  else
+    mkdir -p "$tmp/find-$a"
+    LINFUZZ_FUZZ_MODE=controlled LINFUZZ_VIOLATIONS_DIR="$tmp/found-$a" "$BIN/fuzz_$a" -max_total_time=120 \
+      -artifact_prefix="$tmp/found-$a-" "$tmp/find-$a" "$CORPUS/$a/seeds" >"$tmp/log-find-$a" 2>&1
+    # (the entry's input, not libFuzzer's crash file: with LINFUZZ_FUZZ_MODE the entry records the mode that ran)
+    found=$(ls "$tmp/found-$a"/*.lfz 2>/dev/null | head -1)
+    check "fuzz_$a finds its bug in controlled mode (this build's own crash input)" test -n "$found"
+    [ -n "$found" ] || continue
+    "$LF" show --input "$tmp/crash-$a" "$found" 2>/dev/null
+  fi
+  # One process, 20 executions of the input, continuing after violations: the count is 20 times that of one.
+  one=$(LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_VIOLATIONS_DIR="$tmp/replay" "$BIN/fuzz_$a" -runs=1 "$tmp/crash-$a" 2>&1 |
+        sed -n 's/.*summary .* violations=\([0-9]*\) .*/\1/p')
+  twenty=$(LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_VIOLATIONS_DIR="$tmp/replay" "$BIN/fuzz_$a" -runs=20 "$tmp/crash-$a" 2>&1 |
+           sed -n 's/.*summary .* violations=\([0-9]*\) .*/\1/p')
+  check "fuzz_$a replays its crash input in every one of 20 executions ($one violating runs each, $twenty in all)" \
+    bash -c "[ -n '$one' ] && [ '$one' -ge 1 ] && [ '$twenty' = \$(( $one * 20 )) ]"
+done
+# 20 separate processes, as a user (or ClusterFuzzLite) runs `fuzz_<adapter> crash-file`, for the four hard
+# adapters (no LF_YIELD() in their windows) and k3.
+for a in k3_trylock_queue treiber_tag_wrap elim_stack_takes_claimed seqlock_register_no_recheck \
+         harris_list_unmarked_remove; do
+  [ -f "$tmp/crash-$a" ] || continue
+  n=0
+  for _ in $(seq 20); do
+    LINFUZZ_VIOLATIONS_DIR="$tmp/replay" "$BIN/fuzz_$a" "$tmp/crash-$a" >"$tmp/one" 2>&1
+    grep -q "linfuzz-fuzz: violation adapter=$a .* mode=controlled " "$tmp/one" && n=$((n + 1))
+  done
+  check "fuzz_$a crash-file reproduces 20 times out of 20 (got $n)" test "$n" -eq 20
+done
+# -minimize_crash=1 on a controlled-mode crash: the result is no larger, and it still crashes.
+a=harris_list_unmarked_remove
+if [ -f "$tmp/crash-$a" ]; then
+  LINFUZZ_VIOLATIONS_DIR="$tmp/replay" "$BIN/fuzz_$a" -minimize_crash=1 -runs=300 \
+    -exact_artifact_path="$tmp/minimized" "$tmp/crash-$a" >"$tmp/log-minimize" 2>&1
+  check "-minimize_crash=1 wrote a minimized input" test -s "$tmp/minimized"
+  if [ -s "$tmp/minimized" ]; then
+    check "the minimized input is no larger ($(stat -c %s "$tmp/minimized") <= $(stat -c %s "$tmp/crash-$a") bytes)" \
+      test "$(stat -c %s "$tmp/minimized")" -le "$(stat -c %s "$tmp/crash-$a")"
+    n=0
+    for _ in 1 2 3 4 5; do
+      LINFUZZ_VIOLATIONS_DIR="$tmp/replay" "$BIN/fuzz_$a" "$tmp/minimized" >"$tmp/one" 2>&1
+      grep -q "linfuzz-fuzz: violation adapter=$a " "$tmp/one" && n=$((n + 1))
+    done
+    check "the minimized input crashes every time (5 of 5, got $n)" test "$n" -eq 5
+  fi
+fi
+# 6. Custom types: found, replayed (saved histories re-checked as they were: spec or self-spec), shown, triaged.
 for a in bank_read_before_lock pia_map_unlocked_check; do
   fuzz_buggy "$a"
   rc=$?

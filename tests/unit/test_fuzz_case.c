@@ -1,5 +1,6 @@
 /* Tests of fuzz/testcase: every byte string decodes to a valid case and the encoding is canonical
- * (decode(encode(c)) == c), structured mutations keep cases canonical, plans follow the argument scheme
+ * (decode(encode(c)) == c), the first format ("fuzz-case 1") still decodes (as free mode), structured and
+ * schedule-only mutations keep cases canonical, plans follow the argument scheme
  * (distinct inserted values, small key domains), runs of correct adapters give well-formed linearizable
  * histories with the serial prefix and drain where they belong, and the history signal responds to what a
  * history contains. */
@@ -15,13 +16,26 @@
 #include "testcase/fuzz_case.h"
 #include "testcase/history_signal.h"
 
+static bool same_schedule(const lf_schedule *a, const lf_schedule *b) {
+    if (a->strategy != b->strategy || a->bound != b->bound || a->walk_chance != b->walk_chance ||
+        a->seed != b->seed || a->n_choices != b->n_choices || memcmp(a->priority, b->priority, sizeof a->priority) ||
+        memcmp(a->choices, b->choices, sizeof a->choices))
+        return false;
+    for (unsigned i = 0; i < LF_SCHED_MAX_CHANGES; i++)
+        if (a->change[i].thread != b->change[i].thread || a->change[i].op != b->change[i].op ||
+            a->change[i].step != b->change[i].step)
+            return false;
+    return true;
+}
+
 static bool same_case(const lf_fuzz_case *a, const lf_fuzz_case *b) {
     /* compare field by field: the struct has padding */
     if (a->threads != b->threads || a->rounds != b->rounds || a->repeats != b->repeats ||
         a->key_domain != b->key_domain || a->drain != b->drain || a->seed != b->seed ||
         a->prefix_len != b->prefix_len || memcmp(&a->perturb, &b->perturb, sizeof a->perturb) ||
         memcmp(a->body_len, b->body_len, sizeof a->body_len) || memcmp(a->body, b->body, sizeof a->body) ||
-        memcmp(a->prefix, b->prefix, sizeof a->prefix))
+        memcmp(a->prefix, b->prefix, sizeof a->prefix) || a->mode != b->mode ||
+        !same_schedule(&a->schedule, &b->schedule))
         return false;
     return true;
 }
@@ -32,6 +46,14 @@ static bool valid_case(const lf_fuzz_case *c, unsigned nm) {
         c->prefix_len > LF_FC_MAX_PREFIX || c->perturb.point_chance > 1024 || c->perturb.gap_chance > 1024 || c->perturb.spin_max > LF_FC_MAX_SPIN ||
         lf_fuzz_case_run_ops(c) > LF_FC_MAX_RUN_OPS)
         return false;
+    const lf_schedule *sch = &c->schedule;
+    if (c->mode > LF_FC_FREE || sch->strategy >= LF_SCHED_STRATEGY_COUNT || sch->bound > LF_SCHED_MAX_CHANGES ||
+        sch->n_choices > LF_SCHED_MAX_CHOICES)
+        return false;
+    for (unsigned i = 0; i < LF_SCHED_MAX_CHANGES; i++)
+        if (sch->change[i].thread >= LF_FC_MAX_THREADS || sch->change[i].op >= LF_FC_MAX_RUN_OPS) return false;
+    for (unsigned t = LF_FC_MAX_THREADS; t < LF_SCHED_MAX_THREADS; t++)
+        if (sch->priority[t]) return false;
     for (unsigned t = 0; t < LF_FC_MAX_THREADS; t++) {
         if (c->body_len[t] > LF_FC_MAX_BODY || (t >= c->threads && c->body_len[t])) return false;
         for (unsigned i = 0; i < c->body_len[t]; i++)
@@ -60,14 +82,60 @@ static void decoding_is_total_and_canonical(void) {
     lf_fuzz_case c;
     lf_fuzz_case_decode(NULL, 0, 3, &c);
     CHECK(c.threads == 1 && c.rounds == 1 && c.repeats == 1 && c.body_len[0] == 0 && valid_case(&c, 3));
-    /* the documented header: byte 0 = threads-1 | drain<<3, byte 1 = rounds-1, byte 20 = thread 0's length */
-    uint8_t hdr[24] = {0x0b, 5, 2, 1};
-    hdr[20] = 1;
-    hdr[21] = 4; /* method 4 % 3 = 1 */
-    hdr[22] = 9;
+    CHECK(c.mode == LF_FC_CONTROLLED && c.schedule.strategy == LF_SCHED_PCT && c.schedule.bound == 0);
+    /* the documented header (docs/fuzzing.md): byte 0 = threads-1 | drain<<3, byte 1 = rounds-1, byte 20 = mode
+     * (>= 224: free), 21 strategy, 22 bound, 24-31 priorities, 40-43 the first change point (thread, op LE,
+     * step), 52 the number of choices, 53 = thread 0's length; the choices follow the prefix */
+    uint8_t hdr[64] = {0x0b, 5, 2, 1};
+    hdr[20] = 7;
+    hdr[21] = 5; /* strategy 5 % 4 = CHOICES */
+    hdr[22] = 2;
+    hdr[24] = 99;
+    hdr[40] = 9; /* thread 9 % 8 = 1 */
+    hdr[41] = 0x34;
+    hdr[42] = 0x12; /* op 0x1234 % 2048 = 0x234 */
+    hdr[43] = 17;
+    hdr[52] = 1;
+    hdr[53] = 1;
+    hdr[54] = 4; /* method 4 % 3 = 1 */
+    hdr[55] = 9;
+    /* three empty threads, then the choice: after 130 points (128 + 2 * 16 = 160), target 10 % 8 = 2 */
+    hdr[59] = 130;
+    hdr[60] = 10;
     lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
     CHECK(c.threads == 4 && c.drain && c.rounds == 6 && c.repeats == 3 && c.key_domain == 2);
     CHECK(c.body_len[0] == 1 && c.body[0][0].method == 1 && c.body[0][0].arg == 9 && c.body_len[1] == 0);
+    CHECK(c.mode == LF_FC_CONTROLLED && c.schedule.strategy == LF_SCHED_CHOICES && c.schedule.bound == 2);
+    CHECK(c.schedule.priority[0] == 99 && c.schedule.change[0].thread == 1 && c.schedule.change[0].op == 0x234 &&
+          c.schedule.change[0].step == 17);
+    CHECK(c.schedule.n_choices == 1 && c.schedule.choices[0].after == 130 && c.schedule.choices[0].target == 2 &&
+          lf_sched_choice_steps(130) == 160);
+    hdr[20] = LF_FC_FREE_MODE_BYTE;
+    lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
+    CHECK(c.mode == LF_FC_FREE);
+    hdr[20] = LF_FC_FREE_MODE_BYTE - 1;
+    lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
+    CHECK(c.mode == LF_FC_CONTROLLED);
+}
+
+/* "fuzz-case 1" (the 20-byte header, no schedule), as older corpus entries record it: it decodes as a free-mode
+ * case with the same calls, and an unknown format is refused. */
+static void first_format_still_decodes(void) {
+    uint8_t v1[24] = {0x0b, 5, 2, 1};
+    v1[11] = 1; /* a prefix of one call (its bytes are past the end: 0) */
+    v1[20] = 1; /* thread 0's length, right after the 20-byte header, and its call */
+    v1[21] = 4;
+    v1[22] = 9;
+    v1[23] = 0; /* thread 1: empty (threads 2 and 3 too: past the end) */
+    lf_fuzz_case c;
+    CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT_V1, v1, sizeof v1, 3, &c));
+    CHECK(c.mode == LF_FC_FREE && c.threads == 4 && c.rounds == 6 && c.prefix_len == 1);
+    CHECK(c.body_len[0] == 1 && c.body[0][0].method == 1 && c.body[0][0].arg == 9 && c.body_len[1] == 0);
+    lf_fuzz_case d;
+    CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT, v1, sizeof v1, 3, &d));
+    CHECK(!same_case(&c, &d)); /* the same bytes mean something else in the current format */
+    CHECK(!lf_fuzz_case_decode_as("fuzz-case 9", v1, sizeof v1, 3, &d));
+    CHECK(!lf_fuzz_case_decode_as(NULL, v1, sizeof v1, 3, &d));
 }
 
 static void mutations_stay_canonical(void) {
@@ -88,6 +156,29 @@ static void mutations_stay_canonical(void) {
     CHECKF(bad == 0, "%zu mutations left a non-canonical case", bad);
     CHECKF(changed > 15000, "only %zu of 20000 mutations changed the case", changed);
     CHECK(max_threads == LF_FC_MAX_THREADS);
+    /* Schedule-only mutations change the schedule and nothing else; free mode about one time in eight among
+     * the mode mutations (over all of them: 1/16 * 1/8 of the cases move to free, and back). */
+    size_t workload_changed = 0, schedule_changed = 0, free_cases = 0;
+    bad = 0;
+    for (int k = 0; k < 20000; k++) {
+        lf_fuzz_case before = c;
+        lf_fuzz_case_mutate_schedule(&c, &rng);
+        lf_fuzz_case_normalize(&c, 4);
+        size_t n = lf_fuzz_case_encode(&c, enc);
+        lf_fuzz_case_decode(enc, n, 4, &back);
+        if (!valid_case(&c, 4) || !same_case(&c, &back)) bad++;
+        lf_fuzz_case w = c;
+        w.mode = before.mode;
+        w.schedule = before.schedule;
+        workload_changed += !same_case(&before, &w);
+        schedule_changed += before.mode != c.mode || !same_schedule(&before.schedule, &c.schedule);
+        free_cases += c.mode == LF_FC_FREE;
+    }
+    CHECKF(bad == 0, "%zu schedule mutations left a non-canonical case", bad);
+    CHECKF(workload_changed == 0, "%zu schedule mutations changed the workload", workload_changed);
+    CHECKF(schedule_changed > 14000, "only %zu of 20000 schedule mutations changed the schedule", schedule_changed);
+    CHECKF(free_cases > 20000 / 8 / 3 && free_cases < 20000 / 8 * 3, "%zu of 20000 mutated cases in free mode",
+           free_cases);
 }
 
 /* Plans: arguments follow the scheme of case_runner.h. */
@@ -168,6 +259,7 @@ static void runs_of_correct_adapters(void) {
             for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (uint8_t)lf_rand_next(&rng);
             bytes[0] = (uint8_t)(bytes[0] | 8); /* drain */
             bytes[11] = 3;                      /* a prefix of 3 calls */
+            bytes[20] = k % 2 ? LF_FC_FREE_MODE_BYTE : 0; /* both modes; controlled with a random schedule */
             lf_fuzz_case c;
             lf_fuzz_case_decode(bytes, sizeof bytes, nm, &c);
             lf_fc_plan p;
@@ -270,6 +362,7 @@ static void signal_responds(void) {
 
 int main(void) {
     decoding_is_total_and_canonical();
+    first_format_still_decodes();
     mutations_stay_canonical();
     plans_follow_the_argument_scheme();
     runs_of_correct_adapters();

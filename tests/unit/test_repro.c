@@ -1,6 +1,8 @@
 /* Tests of `linfuzz repro` and `linfuzz show` on entries made here the way the fuzz targets make them
- * (so they run in every build, gcc too): a known-buggy adapter's entry is re-found, a clean entry gives
- * exit 0, corrupt and foreign files are refused with exit 2, a missing one with exit 4. */
+ * (so they run in every build, gcc too): a known-buggy adapter's free-mode entry is re-found by free runs, a
+ * controlled-mode entry is replayed exactly (same history, 20 times out of 20) before the free runs, an entry
+ * of the first workload format ("fuzz-case 1") is re-run in free mode, a clean entry gives exit 0, corrupt
+ * and foreign files are refused with exit 2, a missing one with exit 4. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "test_util.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
+#include "testcase/replay.h"
 
 static char tmpdir[] = "/tmp/linfuzz-repro-XXXXXX";
 
@@ -54,6 +57,7 @@ static lf_fuzz_case k1_case(void) {
     c.drain = true;
     c.perturb = (lf_perturb){.point_chance = 1024, .gap_chance = 0, .spin_max = 2000, .yield_share = 128};
     c.seed = 12345;
+    c.mode = LF_FC_FREE;
     for (unsigned t = 0; t < 2; t++) {
         c.body_len[t] = 4;
         for (unsigned i = 0; i < 4; i++) c.body[t][i] = (lf_fc_call){1, 0}; /* counter methods: get, inc */
@@ -106,6 +110,7 @@ static void buggy_entry_is_refound(char *path, size_t path_len) {
     int rc = run(&out, "%s repro %s --runs 200", LINFUZZ_BIN, path);
     CHECKF(rc == 1, "repro exit %d: %s", rc, out);
     CHECKF(strstr(out, "saved histories are violations") != NULL, "%s", out);
+    CHECKF(strstr(out, "found in free mode: no exact replay") != NULL, "%s", out);
     long k = -1, n = -1;
     char *at = strstr(out, "violation reappeared in ");
     if (at) sscanf(at, "violation reappeared in %ld of %ld", &k, &n);
@@ -121,7 +126,7 @@ static void buggy_entry_is_refound(char *path, size_t path_len) {
     CHECKF(rc == 1 && strstr(out, "violation"), "the minimized history does not check as a violation: %s", out);
     free(out);
     rc = run(&out, "%s show --meta %s", LINFUZZ_BIN, path);
-    CHECK(rc == 0 && strstr(out, "adapter: k1_counter_lost_update\n") && strstr(out, "workload_format: fuzz-case 1"));
+    CHECK(rc == 0 && strstr(out, "adapter: k1_counter_lost_update\n") && strstr(out, "workload_format: fuzz-case 2"));
     free(out);
     rc = run(&out, "%s show --input %s/input %s", LINFUZZ_BIN, tmpdir, path);
     CHECK(rc == 0);
@@ -131,6 +136,109 @@ static void buggy_entry_is_refound(char *path, size_t path_len) {
     size_t got = f ? fread(back, 1, sizeof back, f) : 0;
     if (f) fclose(f);
     CHECK(got == len && !memcmp(back, bytes, len));
+}
+
+/* Saves an entry of the k1 violation in h found by case c (encoded as `bytes`, in `format`) and run info
+ * (NULL: none recorded) into path. */
+static void save_entry(const lf_adapter *a, const uint8_t *bytes, size_t len, const char *format, const lf_history *h,
+                       const lf_fc_run_info *info, unsigned run, char *path, size_t path_len) {
+    lf_capture_input in = {.adapter = a->name, .expected_linearizable = false, .origin = "test_repro",
+                           .workload_format = format, .workload = bytes, .workload_len = len, .full = h};
+    lf_violation_entry e;
+    char err[512];
+    CHECKF(lf_capture_violation(&in, &e, err, sizeof err) == LF_OK, "%s", err);
+    if (info) CHECK(lf_entry_record_schedule(&e, info, run, 2));
+    CHECKF(lf_entry_save(&e, tmpdir, path, path_len, err, sizeof err) == LF_OK, "%s", err);
+    lf_entry_free(&e);
+}
+
+/* A controlled-mode finding: the entry replays exactly (the same history, byte for byte), every time, and the
+ * metadata says how it was scheduled. The free runs that follow are reported separately. */
+static void controlled_entry_replays_exactly(void) {
+    const lf_adapter *a = lf_adapter_find("k1_counter_lost_update");
+    lf_fuzz_case c = k1_case();
+    c.mode = LF_FC_CONTROLLED;
+    c.schedule.strategy = LF_SCHED_PCT;
+    c.schedule.seed = 777;
+    uint8_t bytes[LF_FC_MAX_ENCODED];
+    size_t len = lf_fuzz_case_encode(&c, bytes);
+    lf_fc_plan p;
+    lf_fc_executor x;
+    CHECK(lf_fc_plan_build(&p, &c, a) && lf_fc_executor_init(&x, LF_CLOCK_TICKET));
+    lf_history h;
+    lf_history_init(&h, a->type);
+    bool found = false;
+    unsigned r = 0;
+    for (; r < 500 && !found; r++) {
+        CHECK(lf_fc_execute(&x, &p, r, &h));
+        lf_check_options o;
+        lf_check_options_default(&o);
+        lf_result res;
+        lf_result_init(&res);
+        lf_check(&h, &o, &res);
+        found = res.verdict == LF_VIOLATION;
+        lf_result_free(&res);
+    }
+    CHECKF(found, "no controlled run of k1 violated in 500 runs");
+    if (!found) return;
+    r--;
+    CHECK(x.last.mode == LF_FC_CONTROLLED && x.last.stats.deterministic && x.last.stats.switches > 0);
+    char path[4096], *out;
+    save_entry(a, bytes, len, LF_FUZZ_CASE_FORMAT, &h, &x.last, r, path, sizeof path);
+    lf_fc_executor_free(&x);
+    lf_fc_plan_free(&p);
+    lf_history_free(&h);
+    int rc = run(&out, "%s show --meta %s", LINFUZZ_BIN, path);
+    CHECKF(rc == 0 && strstr(out, "schedule_mode: controlled") && strstr(out, "schedule_deterministic: yes") &&
+               strstr(out, "schedule: pct"),
+           "%s", out);
+    free(out);
+    unsigned exact = 0;
+    for (int k = 0; k < 20; k++) {
+        rc = run(&out, "%s repro %s --runs 0", LINFUZZ_BIN, path);
+        exact += rc == 1 && strstr(out, "replayed exactly: violation again, same history") != NULL;
+        if (k == 0) CHECKF(strstr(out, "no free runs (--runs 0)") != NULL, "%s", out);
+        free(out);
+    }
+    CHECKF(exact == 20, "the controlled entry replayed exactly %u times out of 20", exact);
+    rc = run(&out, "%s repro %s --runs 20", LINFUZZ_BIN, path);
+    CHECKF(rc == 1 && strstr(out, "replayed exactly: violation again, same history; violation reappeared in ") &&
+               strstr(out, " of 20 free runs"),
+           "%s", out);
+    free(out);
+    rc = run(&out, "%s repro %s --runs 0 --no-exact", LINFUZZ_BIN, path);
+    CHECKF(rc == 1 && strstr(out, "no exact replay (--no-exact)"), "%s", out); /* the saved histories violate */
+    free(out);
+}
+
+/* An entry of the first workload format (before schedules existed): its bytes decode as that format and run
+ * free. Made here from the current encoding of a free-mode case with no choices: the same bytes without the
+ * schedule header (bytes 20..52). */
+static void first_format_entry_runs_free(void) {
+    const lf_adapter *a = lf_adapter_find("k1_counter_lost_update");
+    lf_fuzz_case c = k1_case();
+    uint8_t v2[LF_FC_MAX_ENCODED], v1[LF_FC_MAX_ENCODED];
+    size_t len = lf_fuzz_case_encode(&c, v2);
+    memcpy(v1, v2, LF_FC_HEADER_BYTES_V1);
+    memcpy(v1 + LF_FC_HEADER_BYTES_V1, v2 + LF_FC_HEADER_BYTES, len - LF_FC_HEADER_BYTES);
+    size_t v1_len = len - (LF_FC_HEADER_BYTES - LF_FC_HEADER_BYTES_V1);
+    lf_fuzz_case back;
+    CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT_V1, v1, v1_len, 2, &back));
+    CHECK(back.threads == 2 && back.rounds == c.rounds && back.body_len[1] == 4 && back.mode == LF_FC_FREE);
+    lf_history h;
+    lf_history_init(&h, a->type);
+    CHECK(find_violation(a, &c, &h, 200));
+    char path[4096], *out;
+    save_entry(a, v1, v1_len, LF_FUZZ_CASE_FORMAT_V1, &h, NULL, 0, path, sizeof path);
+    lf_history_free(&h);
+    int rc = run(&out, "%s repro %s --runs 200", LINFUZZ_BIN, path);
+    long k = -1, n = -1;
+    char *at = strstr(out, "violation reappeared in ");
+    if (at) sscanf(at, "violation reappeared in %ld of %ld", &k, &n);
+    CHECKF(rc == 1 && strstr(out, "workload (fuzz-case 1)") && strstr(out, "found in free mode: no exact replay") &&
+               k > 0 && n == 200,
+           "exit %d: %s", rc, out);
+    free(out);
 }
 
 /* An entry whose histories are linearizable and whose workload runs clean: exit 0. (Capture refuses such a
@@ -224,6 +332,8 @@ int main(void) {
     if (!mkdtemp(tmpdir)) return 1;
     char entry[4096] = "";
     buggy_entry_is_refound(entry, sizeof entry);
+    controlled_entry_replays_exactly();
+    first_format_entry_runs_free();
     clean_entry_exits_0();
     if (entry[0]) bad_entries_are_refused(entry);
     char *out;

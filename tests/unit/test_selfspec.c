@@ -529,6 +529,7 @@ static void test_catalogue_levels(void) {
         snprintf(dir, sizeof dir, "%s/%s/violations", root, de->d_name);
         DIR *v = opendir(dir);
         if (!v) continue;
+        bool in_catalogue = false;
         struct dirent *ve;
         while ((ve = readdir(v))) {
             if (!strstr(ve->d_name, ".lfz")) continue;
@@ -544,6 +545,13 @@ static void test_catalogue_levels(void) {
                 lf_result r;
                 check_self(s, h, LF_ENGINE_AUTO, 0, &r);
                 lf_level want = brute_level(h);
+                if (want == LF_LEVEL_NONE) { /* too large for brute force (a one-key set run keeps what overlaps) */
+                    CHECKF(r.verdict == LF_VIOLATION, "%s: %s: %s", path, lf_verdict_name(r.verdict), r.reason);
+                    lf_result_free(&r);
+                    lf_selfspec_free(s);
+                    lf_entry_free(&e);
+                    continue;
+                }
                 CHECKF(r.verdict == LF_VIOLATION && r.level == want && want != LF_LEVEL_NONE,
                        "%s: %s level %d (brute force %d): %s", path, lf_verdict_name(r.verdict), r.level, want,
                        r.reason);
@@ -554,7 +562,8 @@ static void test_catalogue_levels(void) {
                        "%s: %s", path, r.reason);
                 bool k = !strncmp(de->d_name, "k1_", 3) || !strncmp(de->d_name, "k3_", 3) ||
                          !strncmp(de->d_name, "k4_", 3);
-                catalogue += k;
+                catalogue += k && !in_catalogue; /* adapters, not entries: each has a free and a controlled one */
+                in_catalogue |= k;
                 if (k) printf("  %s [%s]: %s\n", de->d_name, lf_level_name(r.level), r.reason);
                 checked++;
                 lf_result_free(&r);

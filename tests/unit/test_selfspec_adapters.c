@@ -135,16 +135,16 @@ static const lf_adapter tcounter_adapter = {
 LF_REGISTER_ADAPTER(tcounter_adapter);
 
 /* "sem": acquire (blocks at 0), release. */
-static const lf_method_decl sem_methods[] = {{"acquire", 0, LF_KBIT(LF_K_NONE), LF_MF_BLOCKS},
+static const lf_method_decl semaphore_methods[] = {{"acquire", 0, LF_KBIT(LF_K_NONE), LF_MF_BLOCKS},
                                              {"release", 0, LF_KBIT(LF_K_NONE), 0}};
-static const lf_type_desc sem_type = {"sem", sem_methods, 2, NULL};
+static const lf_type_desc semaphore_type = {"sem", semaphore_methods, 2, NULL};
 static int would_block_calls;
-static void *sem_create(size_t max_ops) {
+static void *semaphore_create(size_t max_ops) {
     (void)max_ops;
     return calloc(1, sizeof(int64_t));
 }
-static void sem_destroy(void *obj) { free(obj); }
-static lf_kind sem_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+static void semaphore_destroy(void *obj) { free(obj); }
+static lf_kind semaphore_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
     (void)args;
     (void)value;
     int64_t *count = obj;
@@ -156,26 +156,26 @@ static lf_kind sem_op(void *obj, lf_method m, const int64_t *args, int64_t *valu
         --*count;
     return LF_K_NONE;
 }
-static bool sem_would_block(void *obj, lf_method m, const int64_t *args) {
+static bool semaphore_would_block(void *obj, lf_method m, const int64_t *args) {
     (void)args;
     would_block_calls++;
     return m == 0 && *(int64_t *)obj == 0;
 }
-static uint64_t sem_fp(void *obj) { return (uint64_t) * (int64_t *)obj + 1; }
-static const lf_adapter sem_adapter = {
+static uint64_t semaphore_fp(void *obj) { return (uint64_t) * (int64_t *)obj + 1; }
+static const lf_adapter semaphore_adapter = {
     .name = "test_semaphore",
     .summary = "test: a semaphore whose acquire blocks at 0",
     .type = LF_TYPE_CUSTOM,
-    .custom = &sem_type,
+    .custom = &semaphore_type,
     .linearizable = true,
     .deterministic = true,
-    .create = sem_create,
-    .destroy = sem_destroy,
-    .op = sem_op,
-    .would_block = sem_would_block,
-    .fingerprint = sem_fp,
+    .create = semaphore_create,
+    .destroy = semaphore_destroy,
+    .op = semaphore_op,
+    .would_block = semaphore_would_block,
+    .fingerprint = semaphore_fp,
 };
-LF_REGISTER_ADAPTER(sem_adapter);
+LF_REGISTER_ADAPTER(semaphore_adapter);
 
 /* ---- helpers ---- */
 
@@ -511,6 +511,7 @@ static void test_committed_custom_entries(void) {
         lf_replay_options_default(&o);
         o.runs = 60;
         o.spec = LF_SPEC_AUTO;
+        o.format = lf_entry_meta(&e, "workload_format"); /* the workload as it was recorded */
         for (int twin = 0; twin < 2; twin++) {
             const lf_adapter *a = lf_adapter_find(pairs[k][twin]);
             lf_replay_result rr;

@@ -278,8 +278,14 @@ static void committed_entries(void) {
     closedir(d);
     CHECKF(n >= 10, "%zu committed entries", n);
     CHECK(lf_triage_group_all(&t));
-    CHECKF(t.n_groups == n, "%zu groups for %zu entries", t.n_groups, n); /* one adapter each: one group each */
-    for (size_t g = 0; g < t.n_groups; g++) CHECK(t.groups[g].count == 2);
+    /* Each entry and its recapture land in the same group; two committed entries of one bug (found in free and
+     * in controlled mode) share theirs. */
+    size_t total = 0;
+    for (size_t g = 0; g < t.n_groups; g++) {
+        CHECK(t.groups[g].count % 2 == 0);
+        total += t.groups[g].count;
+    }
+    CHECKF(total == 2 * n && t.n_groups <= n, "%zu groups holding %zu items for %zu entries", t.n_groups, total, n);
     lf_triage_free(&t);
 }
 
@@ -432,7 +438,8 @@ static void one_group_per_bug(void) {
             size_t got = 0;
             if (!strcmp(buggy[b], "k4_reread_cas_register")) {
                 /* methods: 0 write, 1 read, 2 cas */
-                lf_fuzz_case k4 = {.threads = 4, .rounds = 17, .repeats = 15, .key_domain = 3, .drain = true,
+                lf_fuzz_case k4 = {.mode = LF_FC_FREE, .threads = 4, .rounds = 17, .repeats = 15, .key_domain = 3,
+                                   .drain = true,
                                    .perturb = {.point_chance = 512, .gap_chance = 128, .spin_max = 300,
                                                .yield_share = 160},
                                    .seed = 1592590337, .body_len = {4, 5, 4, 4}};
@@ -561,6 +568,7 @@ static void replays(void) {
     if (!entry_path[0]) return;
     o.runs = 5000;
     o.seconds = 20;
+    o.format = lf_entry_meta(&e, "workload_format"); /* the committed entries predate schedules: fuzz-case 1 */
     const lf_adapter *k3 = lf_adapter_find("k3_trylock_queue"), *lockq = lf_adapter_find("lock_queue");
     CHECK(k3 && lockq);
     CHECK(lf_fc_replay_isolated(k3, e.workload, e.workload_len, &o, 120, "test replay", &r) == LF_REPLAY_VIOLATION);

@@ -1,0 +1,91 @@
+/* Schedules: the plain data that decides a controlled run's interleaving (docs/scheduling.md).
+ *
+ * A schedule names a strategy and its parameters. Positions are per-thread ("thread t, its op j, its k-th
+ * scheduling point in that op") rather than global step numbers, so that a schedule keeps its meaning when
+ * libFuzzer changes another thread's calls or an op elsewhere takes more or fewer steps.
+ *
+ *  PCT        every thread has a priority; the highest-priority runnable thread runs. At each change point
+ *             (thread, op, step) that thread's priority drops below every other one (Burckhardt et al., "A
+ *             randomized scheduler with probabilistic guarantees of finding bugs", with thread-local change
+ *             points). bound = the number of change points used (0..3): bugs of depth bound + 1.
+ *  CHOICES    a direct choice sequence: "after n more scheduling points, switch to the k-th other runnable
+ *             thread", one pair per switch; when the sequence is used up, threads run without preemption.
+ *  PREEMPT    bounded preemptions: no preemption except at the change points (at most bound), where the
+ *             highest-priority other runnable thread takes over; otherwise a thread runs until it blocks
+ *             or finishes, and the highest-priority runnable thread follows.
+ *  WALK       a random walk: at every point, switch to a random other runnable thread with chance
+ *             walk_chance / 4096 (from a generator seeded by `seed`). Many switches: slower, but it explores
+ *             bugs of any depth.
+ *
+ * Run 0 of a fuzz case follows the schedule as given. Runs 1, 2, ... of the same case (its repeats) derive
+ * their own schedules from it (lf_schedule_for_run): same strategy, priorities shuffled and change points
+ * or choices drawn from (seed, the test's hash, run index), so that one input explores several
+ * deterministic interleavings. */
+#ifndef LINFUZZ_SCHEDULE_H
+#define LINFUZZ_SCHEDULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LF_SCHED_MAX_THREADS 64 /* the runner's limit (lf_workload) */
+#define LF_SCHED_MAX_CHANGES 3  /* change points / preemptions of PCT and PREEMPT */
+#define LF_SCHED_MAX_CHOICES 32 /* switches of a choice sequence */
+
+typedef enum lf_sched_strategy {
+    LF_SCHED_PCT,
+    LF_SCHED_CHOICES,
+    LF_SCHED_PREEMPT,
+    LF_SCHED_WALK,
+    LF_SCHED_STRATEGY_COUNT
+} lf_sched_strategy;
+
+/* Thread `thread`, at its `step`-th scheduling point (0 = the op's call) of its op number `op`, or at its
+ * first point after that position (an op with fewer points: the next op's call). */
+typedef struct lf_sched_position {
+    uint8_t thread; /* taken modulo the run's threads */
+    uint16_t op;    /* taken modulo that thread's number of ops */
+    uint8_t step;
+} lf_sched_position;
+
+/* One switch of a choice sequence. */
+typedef struct lf_sched_choice {
+    uint8_t after;  /* scheduling points since the last switch, before this one (see lf_sched_choice_steps) */
+    uint8_t target; /* which other runnable thread, modulo their number, in thread order after the current */
+} lf_sched_choice;
+
+typedef struct lf_schedule {
+    uint8_t strategy;    /* lf_sched_strategy */
+    uint8_t bound;       /* PCT change points / PREEMPT preemptions used: 0..LF_SCHED_MAX_CHANGES */
+    uint8_t walk_chance; /* WALK: chance per point, out of 4096 */
+    uint8_t priority[LF_SCHED_MAX_THREADS]; /* higher runs first; ties go to the lower thread index */
+    uint64_t seed;       /* WALK's generator, and the derivation of runs 1, 2, ... */
+    lf_sched_position change[LF_SCHED_MAX_CHANGES];
+    uint8_t n_choices;
+    lf_sched_choice choices[LF_SCHED_MAX_CHOICES];
+} lf_schedule;
+
+const char *lf_sched_strategy_name(lf_sched_strategy s);
+bool lf_sched_strategy_from_name(const char *name, lf_sched_strategy *out);
+
+/* Scheduling points before a choice's switch: `after` read on a scale that is fine for short waits and
+ * still reaches a few thousand points (0..127 as is, then steps of 16 up to 2160). */
+uint32_t lf_sched_choice_steps(uint8_t after);
+
+/* Brings every field into range (strategy, bound, n_choices); unused entries are zeroed. */
+void lf_schedule_normalize(lf_schedule *s);
+
+/* The schedule of repetition `run` of a case whose schedule is base, for threads whose op counts are
+ * ops[0..threads-1]: run 0 is base itself; later runs keep base's strategy and draw priorities, change points
+ * and choices from (base->seed, salt, run). salt is a hash of the test the schedule drives (the fuzz case's
+ * calls), so that a mutated test also gets fresh interleavings in its repetitions. Deterministic. */
+void lf_schedule_for_run(const lf_schedule *base, uint64_t salt, unsigned run, unsigned threads, const size_t *ops,
+                         lf_schedule *out);
+
+/* A random schedule for `linfuzz stress` (strategy, bound and everything else drawn from seed). */
+void lf_schedule_random(lf_schedule *out, uint64_t seed, unsigned threads, const size_t *ops);
+
+/* One line: "pct bound=2 prio=3,1,0 change=t1/op4/s7,t0/op2/s0" and the like; threads limits the lists. */
+int lf_schedule_describe(char *buf, size_t len, const lf_schedule *s, unsigned threads);
+
+#endif
