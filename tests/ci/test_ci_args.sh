@@ -45,6 +45,7 @@ bench_wgl.sh@x@unexpected argument 'x'
 bench_fuzz.sh@x@CAP_SECONDS takes a positive whole number, not 'x'
 bench_runtime.sh@5@'5' is a number, not a build directory
 bench_pipeline.sh@corpus@'corpus' is a directory of other files
+bench_frontier.sh@4@unexpected argument '4'
 T
 [ ! -e "$ROOT/treiber_aba" ] && [ ! -e "$ROOT/ms_queue" ] && ok || bad "a build directory named after an adapter was made"
 
