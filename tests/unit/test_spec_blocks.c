@@ -141,7 +141,7 @@ static void run(bool stack, uint64_t seed) {
     lf_method ins = stack ? LF_M_PUSH : LF_M_ENQ, rem = stack ? LF_M_POP : LF_M_DEQ;
     lf_op all[3];
     for (int v = 1; v <= 3; v++) all[v - 1] = mk(ins, v, LF_K_NONE);
-    lf_spec_env env = {all, 3, LF_K_INT, 0, NULL, NULL};
+    lf_spec_env env = {all, 3, LF_K_INT, 0, NULL, 0, NULL};
     const lf_spec *spec = lf_spec_blocks_variant(stack ? &lf_spec_stack : &lf_spec_queue, &env);
     CHECK(spec != NULL && lf_spec_is_blocks(spec) && lf_spec_blocks_is_stack(spec) == stack);
     lf_spec_inst in;
@@ -224,7 +224,7 @@ static void run(bool stack, uint64_t seed) {
  * "[1 3 2]"; contents hash equally. */
 static void covers_case(void) {
     lf_op all[3] = {mk(LF_M_ENQ, 1, LF_K_NONE), mk(LF_M_ENQ, 2, LF_K_NONE), mk(LF_M_ENQ, 3, LF_K_NONE)};
-    lf_spec_env env = {all, 3, LF_K_INT, 0, NULL, NULL};
+    lf_spec_env env = {all, 3, LF_K_INT, 0, NULL, 0, NULL};
     const lf_spec *spec = lf_spec_blocks_variant(&lf_spec_queue, &env);
     lf_spec_inst in;
     CHECK(lf_spec_open(spec, &env, &in));
@@ -250,7 +250,7 @@ static void covers_case(void) {
     lf_spec_close(&in);
     /* A pending remove rules the block states out (which value it took would not be one state). */
     lf_op pend[2] = {mk(LF_M_ENQ, 1, LF_K_NONE), mk(LF_M_DEQ, 0, LF_K_PENDING)};
-    lf_spec_env penv = {pend, 2, LF_K_INT, 0, NULL, NULL};
+    lf_spec_env penv = {pend, 2, LF_K_INT, 0, NULL, 0, NULL};
     CHECK(lf_spec_blocks_variant(&lf_spec_queue, &penv) == NULL);
     CHECK(lf_spec_blocks_variant(&lf_spec_register, &env) == NULL);
 }
