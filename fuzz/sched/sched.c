@@ -122,7 +122,7 @@ void lf_sched_run_begin(lf_sched *s, unsigned threads, const size_t *ops, const 
         th->recent_pos = 0;
         th->pair_end = 0;
         th->pair_closing = false;
-        th->quiet_point = false;
+        th->quiet_point = th->event_first = false;
         th->n_calls = 0;
         th->n_held = 0;
     }
@@ -335,6 +335,11 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
     uint64_t seq = s->points++;
     atomic_store_explicit(&s->progress, seq + 1, memory_order_relaxed);
     uint32_t step = th->step;
+    if (th->event_first) { /* made before the point: the threads a switch here lets run come after it */
+        th->event_first = false;
+        emit(s, th, kind, addr, size, pc, step);
+        th->quiet_point = true;
+    }
     if (s->feedback.counters && pc) {
         if (kind == LF_EV_READ || kind == LF_EV_RMW) lf_feedback_read(&s->feedback, th->index, addr, pc);
         if (kind == LF_EV_WRITE || kind == LF_EV_RMW) lf_feedback_write(&s->feedback, th->index, addr, pc);

@@ -68,6 +68,7 @@ struct lf_sched_thread {
     uintptr_t pair_end; /* an atomic pair is open until the point at this pc (0: none) */
     uint32_t pair_points; /* points since the open pair began */
     bool quiet_point;   /* the next point gives no event (a blocking lock gives it when it is acquired) */
+    bool event_first;   /* the next point's access is already made (an unlock): its event before any switch */
     bool pair_closing;  /* this point closed a pair: a wait in it (a lock that blocks) is still inside */
     const void *held[LF_SCHED_MAX_HELD];
     uint8_t n_held;

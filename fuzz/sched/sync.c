@@ -55,6 +55,7 @@ static int controlled_lock(lf_sched_thread *th, void *obj, lf_wait_kind kind, tr
 static void controlled_unlock(lf_sched_thread *th, const void *obj, uintptr_t pc) {
     lf_sched_note_held(th, obj, false);
     lf_sched_wake_waiters(th, obj, false);
+    th->event_first = true; /* released already */
     lf_sched_point(th, LF_EV_SYNC, obj, 0, pc);
 }
 
@@ -251,6 +252,7 @@ int lf_sem_post(sem_t *s) {
     lf_sched_thread *th = ctl();
     if (th && rc == 0) {
         lf_sched_wake_waiters(th, s, false);
+        th->event_first = true; /* posted already */
         lf_sched_point(th, LF_EV_SYNC, s, 0, RET_PC);
     }
     return rc;
