@@ -27,8 +27,10 @@ for t in fuzz_mutex_queue fuzz_treiber_stack fuzz_parse_text fuzz_check_diff; do
 done
 [ ! -e "$OUT/fuzz_k3_trylock_queue" ] && ok || bad "the known-buggy adapter's target was built"
 grep -q "skipping fuzz_k3_trylock_queue" "$tmp/build.log" && ok || bad "the skip is not explained"
-nm "$OUT/fuzz_mutex_queue" | grep -q " __asan_init" && ok || bad "fuzz_mutex_queue has no ASan"
-nm "$OUT/fuzz_mutex_queue" | grep -q " LLVMFuzzerRunDriver" && ok || bad "fuzz_mutex_queue has no libFuzzer"
+nm "$OUT/fuzz_mutex_queue" >"$OUT/.symbols" 2>&1 # (a file: grep -q's early exit would SIGPIPE nm under pipefail)
+grep -q " __asan_init" "$OUT/.symbols" && ok || bad "fuzz_mutex_queue has no ASan"
+grep -q " LLVMFuzzerRunDriver" "$OUT/.symbols" && ok || bad "fuzz_mutex_queue has no libFuzzer"
+rm -f "$OUT/.symbols"
 
 # The binaries run: libFuzzer over the unpacked seed corpus, then a few hundred mutations.
 for t in fuzz_mutex_queue fuzz_treiber_stack fuzz_parse_text fuzz_check_diff; do

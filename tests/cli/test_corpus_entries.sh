@@ -26,8 +26,12 @@ for entry in "$corpus"/*/violations/*.lfz; do
     "$LF" repro --runs 0 -q "$entry" >/dev/null 2>&1
     rc=$?
     [ "$rc" = 5 ] && ok || bad "$entry: a STUCK entry, but repro exits $rc, not 5"
-    "$LF" show "$entry" 2>&1 | grep -q "=== STUCK  adapter=$dir_adapter" && ok || bad "$entry: the report does not render"
-    "$LF" show --history full "$entry" | grep -Eq '^[0-9]+ [0-9]+ \? ' && ok || bad "$entry: no pending op in its history"
+    # (into files first: grep -q stops reading at the first match, and under pipefail the writer's SIGPIPE
+    # would fail the pipeline on a long report)
+    "$LF" show "$entry" >"$tmp/stuck-report" 2>&1
+    grep -q "=== STUCK  adapter=$dir_adapter" "$tmp/stuck-report" && ok || bad "$entry: the report does not render"
+    "$LF" show --history full "$entry" >"$tmp/stuck-history" 2>&1
+    grep -Eq '^[0-9]+ [0-9]+ \? ' "$tmp/stuck-history" && ok || bad "$entry: no pending op in its history"
     continue
   fi
   "$LF" repro --runs 0 "$entry" >"$tmp/repro" 2>&1

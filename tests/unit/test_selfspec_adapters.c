@@ -358,7 +358,7 @@ static void test_nondeterminism_end_to_end(void) {
 
     /* a fuzz case of it: the replay counts nondeterminism, not violations; isolated, it comes back as an entry */
     lf_fuzz_case fc;
-    uint8_t bytes[64];
+    uint8_t bytes[LF_FC_MAX_ENCODED];
     memset(&fc, 0, sizeof fc);
     fc.threads = 2, fc.rounds = 4, fc.repeats = 1, fc.key_domain = 1;
     fc.body_len[0] = fc.body_len[1] = 2;
@@ -407,7 +407,7 @@ static void test_thread_affine(void) {
     lf_history_free(&h);
     /* concurrent runs of fuzz cases, checked against the replays on worker threads */
     lf_fuzz_case fc;
-    uint8_t bytes[64];
+    uint8_t bytes[LF_FC_MAX_ENCODED];
     memset(&fc, 0, sizeof fc);
     fc.threads = 3, fc.rounds = 3, fc.repeats = 1, fc.key_domain = 1;
     for (unsigned t = 0; t < 3; t++) fc.body_len[t] = 2, fc.body[t][1].method = 1;
