@@ -31,5 +31,6 @@ int cmd_repro(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
 int cmd_rootcause(int argc, char **argv);
+int cmd_minimize_test(int argc, char **argv);
 
 #endif
