@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "corpus/capture.h"
+#include "corpus/stuck.h"
 #include "runner/adapter_type.h"
 #include "runner/workload.h"
 #include "testcase/replay.h"
@@ -336,6 +337,10 @@ lf_status lf_entry_minimize_test(const lf_violation_entry *old, const lf_adapter
     const char *format = lf_entry_meta(old, "workload_format"), *mode = lf_entry_meta(old, "schedule_mode");
     const char *run_text = lf_entry_meta(old, "schedule_run");
     uint64_t run = 0;
+    if (lf_entry_is_stuck(old) || lf_entry_category(old)) {
+        snprintf(err, errlen, "a %s entry, not a violation", lf_entry_is_stuck(old) ? "STUCK" : "serial nondeterminism");
+        return LF_ERR_FORMAT;
+    }
     if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0 || !mode || strcmp(mode, "controlled") != 0 ||
         (run_text && !lf_parse_u64(run_text, 0, LF_FC_MAX_REPEATS - 1, &run))) {
         snprintf(err, errlen, "not a controlled-mode finding of format '%s' (meta schedule_mode: %s)", LF_FUZZ_CASE_FORMAT,
