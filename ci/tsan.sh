@@ -2,8 +2,10 @@
 # ThreadSanitizer build and run of the correct adapters (not a ctest: it needs its own build).
 #
 # Covered: every adapter expected to be linearizable whose code is ours (adapters/correct and the correct
-# twins in adapters/buggy), driven by the real runner and recorder, so races in the harness show up too; and
-# the progress line's reporter thread (fuzz/cli/status_line.c) next to a running command.
+# twins in adapters/buggy), driven by the real runner and recorder, so races in the harness show up too; the
+# progress line's reporter thread (fuzz/cli/status_line.c) next to a running command; and the checker's
+# two-thread stage (engines/wgl/decide.c: the frontier sweep beside WGL), on histories where the sweep
+# answers first, where WGL does, and where both run to the deadline.
 # Not covered: ck_* and urcu_* (Concurrency Kit's ck_pr uses inline assembly that TSan cannot see, and
 # liburcu is a prebuilt uninstrumented library: both give false reports) and the known-buggy adapters
 # (their bugs are atomicity violations on _Atomic fields, invisible to TSan by design).
@@ -32,6 +34,26 @@ for a in $adapters; do
     failed=1
   fi
 done
+# The portfolio of lf_wgl_decide: 24 concurrent writes then an impossible read (the sweep finds the
+# violation and stops WGL), 12 concurrent enqueues of 6 values then an impossible dequeue (both run until
+# the deadline), and a 4-thread queue history with repeated values (WGL answers first).
+tmp=$(mktemp -d)
+{ echo "type register"; for t in $(seq 0 23); do echo "$t $((t + 1)) $((100 + t)) write 1"; done
+  echo "24 200 201 read -> 2"; } >"$tmp/sweep-first.hist"
+{ echo "type queue"; for t in $(seq 0 11); do echo "$t $((t + 1)) $((100 + t)) enq $((t % 6 + 1))"; done
+  echo "12 200 201 deq -> 99"; } >"$tmp/deadline.hist"
+"$dir/bin/linfuzz" gen queue 200 --threads 4 --values 3 --peek 0.1 --empty 0.2 --seed 2 -o "$tmp/wgl-first.hist"
+for h in sweep-first deadline wgl-first; do
+  rc=0
+  "$dir/bin/linfuzz" check --timeout 3 -q "$tmp/$h.hist" || rc=$?
+  if [ $rc = 66 ]; then
+    echo "tsan: check $h FAILED"
+    failed=1
+  else
+    echo "tsan: check $h clean (exit $rc)"
+  fi
+done
+rm -rf "$tmp"
 # The progress line's reporter thread against the command's own (linfuzz stress draws it 5 times a second here).
 if LINFUZZ_PROGRESS_SECONDS=0.2 "$dir/bin/linfuzz" stress mutex_queue --seconds 1.5 --seed 1 --out "${TMPDIR:-/tmp}" \
   2>/dev/null; then

@@ -13,6 +13,7 @@
 #include "monitor/monitor.h"
 #include "linfuzz/spec.h"
 #include "util/radix_sort.h"
+#include "wgl/decide.h"
 #include "wgl/wgl.h"
 #include "wgl/wgl_search.h"
 #include "util/clock.h"
@@ -187,11 +188,11 @@ static void check_part(pipeline *pl, const lf_op *ops, size_t n, const uint32_t 
     }
     if (!o->use_wgl) return;
 
-    wgl_search_opts sopts = {true, false, o->want_witness};
+    wgl_search_opts sopts = {true, false, o->want_witness, false};
     wgl_part_result wr;
     memset(&wr, 0, sizeof wr);
     lf_progress_stage(o->progress, "wgl");
-    wgl_search(pl->spec, &env, orig, &sopts, &pl->budget, &wr);
+    lf_wgl_decide(pl->spec, &env, orig, &sopts, &pl->budget, &wr);
     if (known_lin) { /* only a witness was wanted */
         if (wr.verdict == LF_LINEARIZABLE) copy_mapped(&out->order, &out->order_len, wr.order, wr.order_len, orig);
         wgl_part_result_free(&wr);

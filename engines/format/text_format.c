@@ -1,4 +1,8 @@
-/* Text history format reader and writer (see text_format.h and docs/formats.md). */
+/* Text history format reader and writer (see linfuzz/format.h and docs/formats.md).
+ *
+ * The reader is the general parser of every line (tokens, then the grammar; every error message is written
+ * here) with a fast path in front of it: runs of plain op lines are parsed by text_fast.c, which hands every
+ * line it is not certain about back to the general parser. */
 #include "linfuzz/format.h"
 
 #include <errno.h>
@@ -7,9 +11,13 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "format/text_fast.h"
+#include "format/text_reader.h"
 #include "format/type_decl.h"
 #include "history/seq_check.h"
+#include "util/big_alloc.h"
 
 #define CHUNK (1u << 20)       /* read size; also the longest accepted line */
 #define MAX_LINE (CHUNK - 1)
@@ -30,10 +38,18 @@ typedef struct parser {
     bool have_init;
     bool have_capacity;
     bool seen_op;
-    uint64_t *op_lines; /* line of each op, for validation messages */
-    size_t op_lines_cap;
+    /* Line of each op, for validation messages, as runs: op i >= runs[k].op (the last such run) is on line
+     * runs[k].line + (i - runs[k].op). Consecutive op lines share one run. */
+    struct line_run {
+        size_t op;
+        uint64_t line;
+    } *runs;
+    size_t n_runs, runs_cap;
     method_entry methods[LF_M_COUNT > LF_CUSTOM_MAX_METHODS ? LF_M_COUNT : LF_CUSTOM_MAX_METHODS];
     int n_methods;
+    lf_text_fast fast; /* the same methods for the fast path; empty while the fast path is off */
+    bool use_fast;
+    bool line_limit;   /* lines longer than MAX_LINE are an error (what the stream reader always does) */
     /* A custom type: its `method` lines are collected until the first line that is not one. */
     bool declaring;
     uint64_t type_line;
@@ -159,6 +175,35 @@ static lf_status parse_result(parser *p, token t, const lf_method_decl *mi, lf_o
     return LF_OK;
 }
 
+/* Records that op idx is on the given line (a new run only when it does not continue the last one). */
+static bool note_op_line(parser *p, size_t idx, uint64_t line) {
+    if (p->n_runs) {
+        const struct line_run *last = &p->runs[p->n_runs - 1];
+        if (last->line + (idx - last->op) == line) return true;
+    }
+    if (p->n_runs == p->runs_cap) {
+        size_t cap = p->runs_cap ? p->runs_cap * 2 : 16;
+        struct line_run *r = realloc(p->runs, cap * sizeof *r);
+        if (!r) return false;
+        p->runs = r;
+        p->runs_cap = cap;
+    }
+    p->runs[p->n_runs++] = (struct line_run){idx, line};
+    return true;
+}
+
+static uint64_t op_line(const parser *p, size_t idx) {
+    size_t lo = 0, hi = p->n_runs; /* the last run starting at or before idx */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->runs[mid].op <= idx)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return p->n_runs ? p->runs[lo].line + (idx - p->runs[lo].op) : 0;
+}
+
 static lf_status parse_op(parser *p, token *t, int n) {
     lf_history *h = p->h;
     if (!p->have_type) return fail(p, "operation before the 'type' line");
@@ -221,20 +266,23 @@ static lf_status parse_op(parser *p, token *t, int n) {
         lf_status s = parse_result(p, t[arrow + 1], mi, &op);
         if (s) return s;
     }
-    if (h->n == p->op_lines_cap) {
-        size_t cap = p->op_lines_cap ? p->op_lines_cap * 2 : 1024;
-        uint64_t *l = realloc(p->op_lines, cap * sizeof *l);
-        if (!l) return LF_ERR_NOMEM;
-        p->op_lines = l;
-        p->op_lines_cap = cap;
-    }
-    if (!lf_history_push(h, &op)) return LF_ERR_NOMEM;
-    p->op_lines[h->n - 1] = p->line;
+    if (!note_op_line(p, h->n, p->line) || !lf_history_push(h, &op)) return LF_ERR_NOMEM;
     p->seen_op = true;
     return lf_seq_check_add(&p->seq, h, h->n - 1) ? LF_OK : LF_ERR_NOMEM;
 }
 
-/* The method table of the parser from the history's type (built-in, or the custom type just declared). */
+/* The fast path's copy of the method table (built whenever the table is). */
+static void index_fast(parser *p) {
+    lf_text_fast_clear(&p->fast);
+    if (!p->use_fast) return;
+    for (int i = 0; i < p->n_methods; i++) {
+        const method_entry *e = &p->methods[i];
+        lf_text_fast_add(&p->fast, e->name, e->index, e->md->nargs, e->md->results);
+    }
+}
+
+/* The method table of the parser from the history's type (built-in, or the custom type just declared), and the
+ * fast path's copy of it. */
 static void index_methods(parser *p) {
     unsigned count = lf_history_method_count(p->h);
     p->n_methods = 0;
@@ -242,6 +290,7 @@ static void index_methods(parser *p) {
         const lf_method_decl *d = lf_history_method(p->h, m);
         if (d) p->methods[p->n_methods++] = (method_entry){d->name, strlen(d->name), m, d};
     }
+    index_fast(p);
 }
 
 #define UNKNOWN_TYPE_HINT                                                                                          \
@@ -337,8 +386,11 @@ static lf_status parse_line(parser *p, const char *s, size_t len) {
     return parse_op(p, t, n);
 }
 
-static void parser_begin(parser *p, const char *name, lf_history *h, char *err, size_t errlen) {
+static void parser_begin(parser *p, const char *name, lf_history *h, char *err, size_t errlen, bool use_fast,
+                         bool line_limit) {
     memset(p, 0, sizeof *p);
+    p->use_fast = use_fast;
+    p->line_limit = line_limit;
     p->name = name;
     p->h = h;
     p->err = err;
@@ -346,6 +398,18 @@ static void parser_begin(parser *p, const char *name, lf_history *h, char *err, 
     lf_seq_check_init(&p->seq);
     lf_history_init(h, LF_TYPE_REGISTER);
     if (errlen) err[0] = 0;
+}
+
+/* Room for the ops of `bytes` of text, allocated once (no copies while growing, and big blocks get huge pages
+ * in one piece: util/big_alloc.h). Op lines take at least 10 bytes and usually 20 or more; a text of shorter
+ * lines just grows the array as usual. The unused end is only address space and is given back at the end. */
+static void reserve_for(lf_history *h, uint64_t bytes) {
+    size_t want = (size_t)(bytes / 16) + 64;
+    if (bytes / 16 > SIZE_MAX / sizeof *h->ops / 2 || want * sizeof *h->ops < ((size_t)4 << 20) || h->cap) return;
+    lf_op *ops = lf_big_malloc(want * sizeof *ops);
+    if (!ops) return; /* the usual growth will try again, smaller */
+    h->ops = ops;
+    h->cap = want;
 }
 
 static lf_status parser_finish(parser *p, lf_status s) {
@@ -358,32 +422,59 @@ static lf_status parser_finish(parser *p, lf_status s) {
         char msg[400];
         size_t bad = lf_history_validate(p->h, msg, sizeof msg);
         if (bad != SIZE_MAX) {
-            p->line = p->op_lines[bad];
+            p->line = op_line(p, bad);
             s = fail(p, "%s", msg);
         }
     }
     if (s == LF_ERR_NOMEM)
         snprintf(p->err, p->errlen, "%s:%" PRIu64 ": out of memory after %zu operations", p->name, p->line,
                  p->h->n);
-    free(p->op_lines);
-    p->op_lines = NULL;
+    free(p->runs);
+    p->runs = NULL;
     lf_seq_check_free(&p->seq);
-    if (s != LF_OK) lf_history_free(p->h);
+    if (s != LF_OK) {
+        lf_history_free(p->h);
+    } else if (p->h->cap > 2 * p->h->n + 1024) {
+        lf_op *ops = realloc(p->h->ops, (p->h->n ? p->h->n : 1) * sizeof *ops);
+        if (ops) {
+            p->h->ops = ops;
+            p->h->cap = p->h->n ? p->h->n : 1;
+        }
+    }
     return s;
 }
 
-/* Feeds complete lines from buf[0..len); returns the number of bytes consumed. */
+/* Feeds complete lines from buf[0..len) (and the last, unterminated one when final); *consumed is the number
+ * of bytes used. Runs of plain op lines go through the fast path; every other line through parse_line. */
 static lf_status feed_lines(parser *p, const char *buf, size_t len, bool final, size_t *consumed) {
     size_t pos = 0;
-    /* One scan for NUL per chunk instead of one per line: only the line holding it is an error. */
-    const char *nul = memchr(buf, '\0', len);
-    size_t first_nul = nul ? (size_t)(nul - buf) : SIZE_MAX;
+    const char *last_nl = NULL; /* found once the fast path has a method table (after the type line) */
+    bool searched = false;
     while (pos < len) {
+        if (!searched && p->fast.n) {
+            last_nl = memrchr(buf, '\n', len);
+            searched = true;
+        }
+        if (last_nl && buf + pos <= last_nl) {
+            uint64_t lines;
+            lf_status st;
+            size_t first = p->h->n;
+            const char *stop = lf_text_fast_ops(&p->fast, buf + pos, last_nl, buf + len, p->h, &p->seq, &lines, &st);
+            if (lines) {
+                if (!note_op_line(p, first, p->line + 1)) st = LF_ERR_NOMEM;
+                p->line += lines;
+                p->seen_op = true;
+            }
+            if (st) return st;
+            pos = (size_t)(stop - buf);
+            if (pos >= len) break;
+        }
         const char *nl = memchr(buf + pos, '\n', len - pos);
         if (!nl && !final) break;
         size_t end = nl ? (size_t)(nl - buf) : len;
         p->line++;
-        if (first_nul < end) return fail(p, "NUL byte in a text history (binary file?)");
+        if (p->line_limit && end - pos > MAX_LINE) return fail(p, "line longer than %u bytes", MAX_LINE);
+        if (memchr(buf + pos, '\0', end - pos)) return fail(p, "NUL byte in a text history (binary file?)");
         lf_status s = parse_line(p, buf + pos, end - pos);
         if (s) return s;
         pos = nl ? end + 1 : len;
@@ -392,17 +483,27 @@ static lf_status feed_lines(parser *p, const char *buf, size_t len, bool final, 
     return LF_OK;
 }
 
-lf_status lf_text_read_buffer(const char *buf, size_t len, const char *name, lf_history *h, char *err,
-                              size_t errlen) {
+lf_status lf_text_read_buffer_with(const char *buf, size_t len, const char *name, lf_history *h, char *err,
+                                   size_t errlen, bool use_fast, bool line_limit) {
     parser p;
-    parser_begin(&p, name, h, err, errlen);
+    parser_begin(&p, name, h, err, errlen, use_fast, line_limit);
+    reserve_for(h, len);
     size_t used;
     return parser_finish(&p, feed_lines(&p, buf, len, true, &used));
 }
 
+lf_status lf_text_read_buffer(const char *buf, size_t len, const char *name, lf_history *h, char *err,
+                              size_t errlen) {
+    return lf_text_read_buffer_with(buf, len, name, h, err, errlen, true, false);
+}
+
 lf_status lf_text_read_stream(FILE *f, const char *name, lf_history *h, char *err, size_t errlen) {
     parser p;
-    parser_begin(&p, name, h, err, errlen);
+    parser_begin(&p, name, h, err, errlen, true, false);
+    struct stat sb;
+    long at = ftell(f);
+    if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && at >= 0 && sb.st_size > at)
+        reserve_for(h, (uint64_t)(sb.st_size - at));
     char *buf = malloc(CHUNK);
     if (!buf) return parser_finish(&p, LF_ERR_NOMEM);
     size_t have = 0;
@@ -429,7 +530,7 @@ lf_status lf_text_read_stream(FILE *f, const char *name, lf_history *h, char *er
     }
     free(buf);
     if (s == LF_ERR_IO) {
-        free(p.op_lines);
+        free(p.runs);
         lf_seq_check_free(&p.seq);
         lf_history_free(h);
         return s;

@@ -86,9 +86,21 @@ typedef struct {
 static bool chance(sim *s, double p) { return p > 0 && lf_rng_unit(&s->rng) < p; }
 static bool coin(sim *s) { return lf_rng_next(&s->rng) >> 63; }
 
+/* The i-th spread priority: i through a bijection of the 40-bit numbers (multiplications by odd constants and
+ * xor-shifts, each invertible modulo 2^40), so priorities are distinct without remembering them. */
+static int64_t spread_value(uint64_t i) {
+    const uint64_t mask = (1ull << 40) - 1;
+    uint64_t x = (i * 0x9E3779B97F5ull) & mask;
+    x ^= x >> 23;
+    x = (x * 0xD6E8FEB8665ull) & mask;
+    x ^= x >> 19;
+    return (int64_t)x;
+}
+
 /* A value to insert: new, or drawn from the domain 1..values. */
 static int64_t value_to_insert(sim *s) {
-    return s->o->values ? 1 + (int64_t)lf_rng_below(&s->rng, s->o->values) : s->next_value++;
+    if (s->o->values) return 1 + (int64_t)lf_rng_below(&s->rng, s->o->values);
+    return s->o->spread ? spread_value((uint64_t)s->next_value++) : s->next_value++;
 }
 
 /* Some value already in play (for failed cas, contains, corrupted results). */
@@ -155,7 +167,14 @@ static void set_erase(sim *s, int64_t v) {
 typedef enum { DO_INSERT, DO_REMOVE, DO_OBSERVE, DO_REMOVE_EMPTY, DO_OBSERVE_EMPTY } action;
 
 static action choose_action(sim *s, bool is_empty) {
-    action a = chance(s, s->o->peek) ? DO_OBSERVE : coin(s) ? DO_REMOVE : DO_INSERT;
+    action a;
+    if (s->o->spread) { /* many inserts first, many removes last: a large resident set in the middle */
+        size_t n = s->o->n_ops;
+        double insert = s->n < n / 5 * 2 ? 0.9 : s->n < n / 5 * 3 ? 0.5 : 0.1;
+        a = chance(s, s->o->peek) ? DO_OBSERVE : chance(s, insert) ? DO_INSERT : DO_REMOVE;
+    } else {
+        a = chance(s, s->o->peek) ? DO_OBSERVE : coin(s) ? DO_REMOVE : DO_INSERT;
+    }
     if (a != DO_INSERT && is_empty) {
         if (!chance(s, s->o->empty)) return DO_INSERT;
         return a == DO_OBSERVE ? DO_OBSERVE_EMPTY : DO_REMOVE_EMPTY;
@@ -622,6 +641,10 @@ bool lf_gen_history(const lf_gen_options *o, lf_history *h, char *err, size_t er
         !(o->pending >= 0 && o->pending <= 1) || o->n_ops > (SIZE_MAX / 2) / sizeof(stamp_event) ||
         o->n_ops >= UINT32_MAX) {
         snprintf(err, errlen, "generator options out of range");
+        return false;
+    }
+    if (o->spread && o->type != LF_TYPE_PQUEUE) {
+        snprintf(err, errlen, "spread priorities are for priority queues (pqueue), not %s", lf_type_name(o->type));
         return false;
     }
     if (o->shape == LF_GEN_WORK_STEALING && (o->type != LF_TYPE_DEQUE || o->threads < 2)) {

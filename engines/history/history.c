@@ -2,6 +2,7 @@
  * types; custom declarations themselves are in type_desc.c). */
 #include "linfuzz/history.h"
 #include "history/seq_check.h"
+#include "util/big_alloc.h"
 #include "util/hash.h"
 
 #include <inttypes.h>
@@ -195,7 +196,7 @@ static bool reserve(lf_history *h, size_t want) {
     if (want <= h->cap) return true;
     size_t cap = h->cap ? h->cap : 64;
     while (cap < want) cap *= 2;
-    lf_op *ops = realloc(h->ops, cap * sizeof *ops);
+    lf_op *ops = lf_big_realloc(h->ops, cap * sizeof *ops);
     if (!ops) return false;
     h->ops = ops;
     h->cap = cap;

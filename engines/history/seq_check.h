@@ -26,4 +26,18 @@ void lf_seq_check_free(lf_seq_check *c);
 /* Feeds op idx of h (ops must be fed in index order). Returns false only when memory runs out. */
 bool lf_seq_check_add(lf_seq_check *c, const lf_history *h, size_t idx);
 
+/* The same, with the common case (a thread that already has a slot) inlined for the readers' inner loops. */
+static inline __attribute__((always_inline)) bool lf_seq_check_add_inline(lf_seq_check *c, const lf_history *h, size_t idx) {
+    if (c->need_full_validate) return true;
+    const lf_op *op = &h->ops[idx];
+    if (op->thread >= c->threads_cap || idx >= UINT32_MAX) return lf_seq_check_add(c, h, idx);
+    uint32_t prev = c->last_op_of_thread[op->thread];
+    if (prev != UINT32_MAX) {
+        const lf_op *a = &h->ops[prev];
+        if (op->call < a->call || lf_op_pending(a) || !(a->ret < op->call)) c->need_full_validate = true;
+    }
+    c->last_op_of_thread[op->thread] = (uint32_t)idx;
+    return true;
+}
+
 #endif

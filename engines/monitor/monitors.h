@@ -12,8 +12,15 @@ lf_verdict lf_monitor_set(const lf_history *h, const lf_std *s, lf_result *r);
  * standardised form stays as an independent cross-check in the tests. */
 lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r);
 lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r);
+/* The same decision handing out single partitions: the cross-check of lf_monitor_stack. */
+lf_verdict lf_monitor_stack_partitions(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_queue(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_pqueue(const lf_history *h, const lf_std *s, lf_result *r);
+/* The same decision by a sweep in priority order over a segment tree: the cross-check of lf_monitor_pqueue. */
+lf_verdict lf_monitor_pqueue_tree(const lf_history *h, const lf_std *s, lf_result *r);
+/* Value ids of a priority-queue history sorted by priority, highest (nil, then the smallest value) first;
+ * NULL when out of memory. */
+uint32_t *lf_pqueue_priority_order(const lf_std *s);
 lf_verdict lf_monitor_deque(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_register(const lf_history *h, lf_result *r);
 

@@ -11,12 +11,13 @@
 #include <string.h>
 
 #include "monitor/monitors.h"
+#include "util/big_alloc.h"
 
 #define NONE UINT32_MAX
 
 typedef struct {
     const lf_std *s;
-    uint32_t *event;   /* per stamp: op << 1 | is_response, or NONE */
+    const uint32_t *event; /* per stamp: op << 1 | is_response (the standardisation's table) */
     uint8_t *credit;   /* per value: grants received (2 = peeled) */
     uint32_t enq_at, front_at; /* cursors (stamps) */
     uint32_t blocker;
@@ -31,9 +32,9 @@ static bool scan_enqueues(queue_state *q) {
     uint32_t start = q->enq_at, M = q->s->n_stamps;
     while (q->enq_at <= M) {
         uint32_t e = q->event[q->enq_at];
-        if (e == NONE) { q->enq_at++; continue; }
-        uint32_t op = e >> 1, v = q->s->val[op];
-        if (q->s->kind[op] != STD_ADD || peeled(q, v)) { q->enq_at++; continue; }
+        uint32_t op = e >> 1;
+        if (q->s->kind[op] != STD_ADD || peeled(q, q->s->val[op])) { q->enq_at++; continue; }
+        uint32_t v = q->s->val[op];
         if (e & 1) break; /* a live value's enq has returned: it goes first unless peeled */
         grant(q, v);
         q->enq_at++;
@@ -45,10 +46,11 @@ static bool scan_front(queue_state *q) {
     uint32_t start = q->front_at, M = q->s->n_stamps;
     while (q->front_at <= M) {
         uint32_t e = q->event[q->front_at];
-        if (e == NONE) { q->front_at++; continue; }
-        uint32_t op = e >> 1, u = q->s->val[op];
+        uint32_t op = e >> 1;
         uint8_t k = q->s->kind[op];
-        if (k == STD_ADD || peeled(q, u)) { q->front_at++; continue; }
+        if (k != STD_REM && k != STD_OTHER) { q->front_at++; continue; } /* adds, and the empty ops' events */
+        uint32_t u = q->s->val[op];
+        if (peeled(q, u)) { q->front_at++; continue; }
         if (q->blocker != NONE && peeled(q, q->blocker)) q->blocker = NONE;
         if (q->blocker == NONE && q->n_delayed) {
             for (uint32_t i = 0; i < q->n_delayed; i++) grant(q, q->delayed[i]);
@@ -79,20 +81,13 @@ lf_verdict lf_monitor_queue(const lf_history *h, const lf_std *s, lf_result *r) 
     q.s = s;
     q.blocker = NONE;
     q.enq_at = q.front_at = 1;
-    q.event = malloc(((size_t)M + 1) * sizeof *q.event);
-    q.credit = calloc(s->n_values ? s->n_values : 1, 1);
-    q.delayed = malloc((s->n_values ? s->n_values : 1) * sizeof *q.delayed);
+    q.event = s->at;
+    q.credit = lf_big_calloc(s->n_values ? s->n_values : 1, 1);
+    q.delayed = lf_big_malloc((s->n_values ? s->n_values : 1) * sizeof *q.delayed);
     lf_verdict verdict = LF_UNKNOWN;
-    if (!q.event || !q.credit || !q.delayed) {
+    if (!q.credit || !q.delayed) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the queue monitor");
         goto done;
-    }
-    memset(q.event, 0xff, ((size_t)M + 1) * sizeof *q.event);
-    for (uint32_t i = 0; i < s->n_total; i++) {
-        uint8_t k = s->kind[i];
-        if (k != STD_ADD && k != STD_REM && k != STD_OTHER) continue;
-        q.event[s->inv[i]] = i << 1;
-        q.event[s->res[i]] = (i << 1) | 1;
     }
     for (;;) {
         bool a = scan_enqueues(&q);
@@ -123,7 +118,6 @@ lf_verdict lf_monitor_queue(const lf_history *h, const lf_std *s, lf_result *r) 
                   remaining, a[0] ? a : "-", b[0] ? b : "-");
     verdict = LF_VIOLATION;
 done:
-    free(q.event);
     free(q.credit);
     free(q.delayed);
     return verdict;

@@ -11,6 +11,7 @@
 #include "monitor/monitors.h"
 #include "util/radix_sort.h"
 #include "util/value_map.h"
+#include "util/big_alloc.h"
 
 #define NONE UINT32_MAX
 #define INIT_OP (UINT32_MAX - 1) /* the implicit initial write */
@@ -50,10 +51,10 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     lf_verdict verdict = LF_UNKNOWN;
     lf_value_map map;
     cluster *cl = NULL;
-    uint32_t *val = malloc((n ? n : 1) * sizeof *val);
-    uint8_t *keep = calloc(n ? n : 1, 1);
-    uint32_t *inv = malloc((n ? n : 1) * sizeof *inv);
-    uint32_t *res = malloc((n ? n : 1) * sizeof *res);
+    uint32_t *val = lf_big_malloc((n ? n : 1) * sizeof *val);
+    uint8_t *keep = lf_big_calloc(n ? n : 1, 1);
+    uint32_t *inv = lf_big_malloc((n ? n : 1) * sizeof *inv);
+    uint32_t *res = lf_big_malloc((n ? n : 1) * sizeof *res);
     uint64_t *fwd = NULL;
     size_t ccap = 0;
     bool map_ok = lf_value_map_init(&map, n / 2 + 2);
@@ -93,7 +94,7 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     ccap = map.count;
     lf_value_map_free(&map); /* ids are assigned; free it before the big allocations below */
     map_ok = false;
-    cl = calloc(ccap, sizeof *cl);
+    cl = lf_big_calloc(ccap, sizeof *cl);
     if (!cl) goto oom;
     for (uint32_t v = 0; v < ccap; v++) {
         cl[v].writer = NONE;
@@ -182,7 +183,7 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     }
     /* (2) forward zones pairwise disjoint */
     size_t n_fwd = 0;
-    fwd = malloc(ccap * sizeof *fwd);
+    fwd = lf_big_malloc(ccap * sizeof *fwd);
     if (!fwd) goto oom;
     for (uint32_t v = 0; v < ccap; v++)
         if (cl[v].writer != NONE && cl[v].min_res < cl[v].max_inv) fwd[n_fwd++] = ((uint64_t)cl[v].min_res << 32) | v;

@@ -1,5 +1,6 @@
 /* Iterative segment trees (see segment_tree.h). */
 #include "monitor/segment_tree.h"
+#include "util/big_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,8 @@ bool lf_mintree_init(lf_mintree *m, size_t n, const int32_t *leaves) {
         size *= 2;
         h++;
     }
-    m->t = malloc(2 * size * sizeof *m->t);
-    m->a = calloc(size, sizeof *m->a);
+    m->t = lf_big_malloc(2 * size * sizeof *m->t);
+    m->a = lf_big_calloc(size, sizeof *m->a);
     if (!m->t || !m->a) {
         lf_mintree_free(m);
         return false;
@@ -25,8 +26,12 @@ bool lf_mintree_init(lf_mintree *m, size_t n, const int32_t *leaves) {
     m->size = size;
     m->height = h;
     for (size_t i = 0; i < size; i++) m->t[size + i] = i < n ? (leaves ? leaves[i] : 0) : PAD_VALUE;
-    for (size_t x = size - 1; x >= 1; x--) m->t[x] = min32(m->t[2 * x], m->t[2 * x + 1]);
+    lf_mintree_rebuild(m);
     return true;
+}
+
+void lf_mintree_rebuild(lf_mintree *m) {
+    for (size_t x = m->size - 1; x >= 1; x--) m->t[x] = min32(m->t[2 * x], m->t[2 * x + 1]);
 }
 
 void lf_mintree_free(lf_mintree *m) {
@@ -121,7 +126,7 @@ bool lf_maxtree_init(lf_maxtree *m, const uint32_t *values, size_t n) {
     memset(m, 0, sizeof *m);
     size_t size = 1;
     while (size < (n ? n : 1)) size *= 2;
-    m->t = calloc(2 * size, sizeof *m->t);
+    m->t = lf_big_calloc(2 * size, sizeof *m->t);
     if (!m->t) return false;
     m->size = size;
     if (n) memcpy(m->t + size, values, n * sizeof *values);

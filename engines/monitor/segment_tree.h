@@ -21,6 +21,10 @@ typedef struct lf_mintree {
  * never wins a min. */
 bool lf_mintree_init(lf_mintree *m, size_t n, const int32_t *leaves);
 void lf_mintree_free(lf_mintree *m);
+/* The leaves, to be written in place (n of them; then lf_mintree_rebuild before any other call). */
+static inline int32_t *lf_mintree_leaves(lf_mintree *m) { return m->t + m->size; }
+/* Recomputes every internal node from the leaves (no pending adds may exist: right after init). */
+void lf_mintree_rebuild(lf_mintree *m);
 void lf_mintree_add(lf_mintree *m, size_t l, size_t r, int32_t v); /* leaves [l, r) += v */
 int32_t lf_mintree_min(lf_mintree *m, size_t l, size_t r);         /* min of leaves [l, r), r > l */
 /* Global minimum and the leftmost leaf holding it. */

@@ -12,6 +12,7 @@
 
 #include "monitor/monitors.h"
 #include "util/value_map.h"
+#include "util/big_alloc.h"
 
 #define NONE UINT32_MAX
 
@@ -72,7 +73,7 @@ static void take_max_inv(const lf_history *h, uint32_t *slot, uint32_t i) {
 lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
     size_t n = h->n;
     lf_value_map map;
-    uint32_t *val = malloc((n ? n : 1) * sizeof *val);
+    uint32_t *val = lf_big_malloc((n ? n : 1) * sizeof *val);
     set_value *sv = NULL;
     size_t cap = 0;
     bool map_ok = lf_value_map_init(&map, n / 2 + 1);
@@ -102,14 +103,10 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
         uint32_t v = lf_value_map_id(&map, op->arg[0], lf_arg_is_nil(op, 0));
         if (v == NONE) goto oom;
         val[i] = v;
-        if (v >= cap) {
-            size_t nc = cap ? cap * 2 : 1024;
-            set_value *grown = realloc(sv, nc * sizeof *sv);
-            if (!grown) goto oom;
-            sv = grown;
-            for (size_t j = cap; j < nc; j++)
-                sv[j] = (set_value){NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE, false};
-            cap = nc;
+        if (v == cap) { /* first sighting: ids are handed out in order */
+            if (!sv) sv = lf_big_malloc((n + 1) * sizeof *sv); /* room for one value per op: never moved */
+            if (!sv) goto oom;
+            sv[cap++] = (set_value){NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE, false};
         }
         set_value *s = &sv[v];
         if (k == K_ABSENT) continue;

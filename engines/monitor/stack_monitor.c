@@ -1,11 +1,22 @@
-/* Stack monitor ([Lee25], optimised form): repeatedly peel a "potentially bottom" value, one each
- * of whose ops can be placed at a moment when no other value is certainly in the stack.
+/* Stack monitor ([Lee25], optimised form): repeatedly peel a "potentially bottom" value, one each of whose
+ * ops can be placed at a moment when no other value is certainly in the stack.
  *
- * Partitions (gaps between consecutive tuned stamps) are handed out cheapest first from a coverage segment
- * tree: a partition no critical interval covers makes every op containing it safe; one covered only by
- * value v makes v's own ops containing it safe (that matters only for peeks). A value all of whose ops are
- * safe is peeled, which uncovers its critical interval. If every remaining partition is covered twice, no
- * value can be at the bottom: violation. O(n log n). */
+ * Moments are partitions (gaps between consecutive tuned stamps). Which values certainly are in the stack
+ * changes only where a critical interval starts or ends, so the partitions fall into segments of equal
+ * coverage, about half as many: segments are handed out cheapest first from a coverage segment tree. A
+ * segment no live critical interval covers makes every op meeting it safe; one covered only by value v makes
+ * v's own ops meeting it safe (that matters only for peeks) and becomes free for everyone once v is peeled.
+ * A value all of whose ops are safe is peeled, which uncovers its critical interval. If every remaining
+ * segment is covered twice, no value can be at the bottom: violation. O(n log n).
+ *
+ * Which unsafe ops meet a run of partitions: after tuning almost every op spans only a few stamps (about
+ * twice the number of concurrent threads), so short ops are found through bitmaps of their invocation stamps
+ * (one per span class, scanned over the span before the run); the few long ones live in a max tree ordered
+ * by invocation, and a value's peeks in a per-value list or tree.
+ *
+ * The verdict, reason and culprits are those of the partition form (stack_partitions.c), which peels the
+ * same values: peeling is monotone (uncovering only frees moments), so every order of hand-outs reaches the
+ * same final state, and a stuck state is reported at the leftmost least-covered moment, the same in both. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +24,7 @@
 
 #include "monitor/monitors.h"
 #include "monitor/segment_tree.h"
+#include "util/big_alloc.h"
 
 #define NONE UINT32_MAX
 #define KILLED (1 << 29)
@@ -24,74 +36,60 @@
 #define LF_STACK_SMALL_VALUE 32 /* values with at most this many ops are scanned linearly for value stabs */
 #endif
 #define SMALL_VALUE LF_STACK_SMALL_VALUE
-#define BATCH 4096 /* partitions handed out per tree walk */
+#define BATCH 4096 /* segments handed out per tree walk */
 
 typedef struct {
     const lf_std *s;
-    lf_mintree cover;  /* live critical intervals covering each partition (+KILLED once handed out) */
-    uint32_t *xor_ids; /* Fenwick tree of XORs of (value id + 1) covering each partition */
-    uint32_t *xor_stale; /* peeled values not yet removed from xor_ids: removal waits for the next query */
+    uint32_t n_parts;      /* partitions 1..n_parts */
+    uint32_t n_segs;       /* segments 0..n_segs-1 */
+    uint32_t *seg_start;   /* first partition of each segment; seg_start[n_segs] = n_parts + 1 */
+    uint32_t *ci_seg;      /* per value: its critical interval as segments [ci_seg[2v], ci_seg[2v+1]), or NONE */
+    lf_mintree cover;      /* live critical intervals covering each segment (+KILLED once handed out) */
+    uint32_t *xor_ids;     /* Fenwick tree (segment k at k + 1) of XORs of (value id + 1) covering each segment */
+    uint32_t *xor_stale;   /* peeled values not yet removed from xor_ids: removal waits for the next query */
     uint32_t n_xor_stale;
-    uint32_t n_parts;
-    /* Unsafe ops, for "which unsafe ops contain partition p". After tuning almost every op spans only a few
-     * stamps (about twice the number of concurrent threads), so short ops are found by scanning a bitmap of
-     * the invocation stamps just before p; the few long ones live in a max-tree ordered by invocation. */
-    uint32_t *op_at_inv;   /* per stamp: the op invoked there, or NONE */
-    /* bit per stamp: an unsafe op of span class c (span <= 8 << c) is invoked there. A stab at p scans class
-     * c's bitmap over the (8 << c) stamps before p, so it mostly meets ops that do contain p. */
-    uint64_t *short_live[SPAN_CLASSES];
+    /* Unsafe ops, for "which unsafe ops meet partitions a..b". */
+    uint64_t *short_live[SPAN_CLASSES]; /* bit per stamp: an unsafe op of span <= 8 << c is invoked there */
     uint32_t class_count[SPAN_CLASSES];
     uint32_t n_classes;    /* classes in use: 0..n_classes-1 */
     uint32_t *order_long;  /* long ops by invocation */
     uint32_t n_long;
     lf_maxtree by_long;    /* response of each unsafe long op (0 once safe) */
-    /* Unsafe ops by (value, invocation), for partitions covered by one value: only when there are peeks. */
+    /* Unsafe ops by (value, invocation), for segments covered by one value: only when there are peeks. */
     uint32_t *order_val, *start_val;
     lf_maxtree by_val;     /* built only when some value has more than SMALL_VALUE ops */
     uint32_t *pos_val;     /* op -> position in order_val (only with by_val) */
     bool big_values;
     uint8_t *safe;         /* per op */
     uint32_t *live;        /* per value: ops not yet safe */
-    uint32_t *waiting;     /* per value: head of partitions handed out as v-permissive */
-    uint32_t *part_next;   /* per partition: next in its waiting/pending list */
-    uint32_t *parts;       /* scratch: partitions taken in one batch */
+    /* Runs of segments handed out as v-permissive wait in waiting[v]; once v is peeled they are pending:
+     * free for everyone. A pool of runs (each segment is handed out once, so n_segs runs at most). */
+    uint32_t *waiting;
+    uint32_t *run_first, *run_last, *run_next;
+    uint32_t n_runs;
+    uint32_t pending;
+    uint32_t *segs;        /* scratch: segments taken in one batch */
     uint32_t *found;       /* scratch: positions reported by one tree query */
-    uint32_t pending;      /* partitions to hand out again as globally permissive */
     uint32_t unsafe;
     bool peeks;
 } stack_state;
 
-static void xor_update(stack_state *st, uint32_t p, uint32_t x) {
-    for (; p <= st->n_parts; p += p & -p) st->xor_ids[p] ^= x;
+static void xor_update(stack_state *st, uint32_t i, uint32_t x) {
+    for (; i <= st->n_segs; i += i & -i) st->xor_ids[i] ^= x;
 }
 
-static void xor_update(stack_state *st, uint32_t p, uint32_t x);
-
-/* The covering value is needed only for partitions covered exactly once, which many histories never have:
+/* The covering value is needed only for segments covered exactly once, which many histories never have:
  * peeled values are taken out of the Fenwick tree lazily, just before a query. */
-static void xor_flush(stack_state *st) {
+static uint32_t xor_query(stack_state *st, uint32_t seg) {
     for (uint32_t i = 0; i < st->n_xor_stale; i++) {
-        uint32_t v = st->xor_stale[i], lo, hi;
-        if (!lf_std_ci(st->s, v, &lo, &hi)) continue;
-        xor_update(st, lo, v + 1);
-        xor_update(st, hi, v + 1);
+        uint32_t v = st->xor_stale[i];
+        xor_update(st, st->ci_seg[2 * v] + 1, v + 1);
+        xor_update(st, st->ci_seg[2 * v + 1] + 1, v + 1);
     }
     st->n_xor_stale = 0;
-}
-
-static uint32_t xor_query(stack_state *st, uint32_t p) {
-    if (st->n_xor_stale) xor_flush(st);
     uint32_t x = 0;
-    for (; p; p -= p & -p) x ^= st->xor_ids[p];
+    for (uint32_t i = seg + 1; i; i -= i & -i) x ^= st->xor_ids[i];
     return x;
-}
-
-/* Partition p is 1-based (the gap between stamps p and p+1); tree leaf p-1. */
-static void uncover_value(stack_state *st, uint32_t v) {
-    uint32_t lo, hi;
-    if (!lf_std_ci(st->s, v, &lo, &hi)) return;
-    lf_mintree_add(&st->cover, lo - 1, hi - 1, -1);
-    st->xor_stale[st->n_xor_stale++] = v;
 }
 
 /* Span class of op, or SPAN_CLASSES for a long op. */
@@ -106,14 +104,18 @@ static inline bool value_is_big(const stack_state *st, uint32_t v) {
 }
 
 static void peel_value(stack_state *st, uint32_t v) {
-    uncover_value(st, v);
-    /* Partitions handed out as v-permissive are now globally permissive. */
-    uint32_t p = st->waiting[v];
-    while (p != NONE) {
-        uint32_t next = st->part_next[p];
-        st->part_next[p] = st->pending;
-        st->pending = p;
-        p = next;
+    uint32_t lo = st->ci_seg[2 * v], hi = st->ci_seg[2 * v + 1];
+    if (lo != NONE) {
+        lf_mintree_add(&st->cover, lo, hi, -1);
+        st->xor_stale[st->n_xor_stale++] = v;
+    }
+    /* Runs handed out as v-permissive are now free for everyone. */
+    uint32_t r = st->waiting[v];
+    while (r != NONE) {
+        uint32_t next = st->run_next[r];
+        st->run_next[r] = st->pending;
+        st->pending = r;
+        r = next;
     }
     st->waiting[v] = NONE;
 }
@@ -146,7 +148,7 @@ static void mark_safe(stack_state *st, uint32_t op) {
 }
 
 /* Every unsafe op containing one of the partitions a..b (invoked at or before b, responding after a)
- * becomes safe: one query for a whole run of permissive partitions. */
+ * becomes safe: one query for a whole run of free partitions. */
 static void stab_range(stack_state *st, uint32_t a, uint32_t b) {
     const lf_std *s = st->s;
     for (uint32_t c = 0; c < st->n_classes; c++) {
@@ -162,7 +164,7 @@ static void stab_range(stack_state *st, uint32_t a, uint32_t b) {
             while (bits) {
                 uint32_t t = w * 64 + (uint32_t)__builtin_ctzll(bits);
                 bits &= bits - 1;
-                uint32_t op = st->op_at_inv[t];
+                uint32_t op = s->at[t] >> 1; /* a bit is set only at an op's invocation */
                 if (s->res[op] > a) mark_safe(st, op);
             }
         }
@@ -178,26 +180,9 @@ static void stab_range(stack_state *st, uint32_t a, uint32_t b) {
     }
 }
 
-static void stab_all(stack_state *st, uint32_t p) { stab_range(st, p, p); }
-
-static int cmp_u32(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-static void sort_u32(uint32_t *a, size_t n) {
-    /* Pending lists come out of waiting lists in reverse hand-out order, often already descending. */
-    bool descending = true;
-    for (size_t i = 1; i < n && descending; i++) descending = a[i - 1] > a[i];
-    if (descending) {
-        for (size_t i = 0; i < n / 2; i++) {
-            uint32_t t = a[i];
-            a[i] = a[n - 1 - i];
-            a[n - 1 - i] = t;
-        }
-        return;
-    }
-    qsort(a, n, sizeof *a, cmp_u32);
+/* The partitions of segments first..last. */
+static void stab_segments(stack_state *st, uint32_t first, uint32_t last) {
+    stab_range(st, st->seg_start[first], st->seg_start[last + 1] - 1);
 }
 
 /* Every unsafe op of value v containing one of the partitions a..b becomes safe. */
@@ -245,18 +230,88 @@ static lf_verdict report_stuck(const lf_history *h, stack_state *st, uint32_t p,
     return LF_VIOLATION;
 }
 
+/* Segments: a new one starts at partition 1 and wherever a nonempty critical interval starts or ends (the
+ * partition after a value's insert returns, or the one its remove is invoked in). The boundaries are marked
+ * per value in a bitmap of partitions (two stamp lookups per value, instead of classifying the event at every
+ * stamp), and a segment's index is the number of boundaries up to it: prefix counts per word. Then the
+ * coverage of each segment, its tree and the XOR Fenwick tree. */
+static bool build_segments(stack_state *st) {
+    const lf_std *s = st->s;
+    uint32_t P = st->n_parts, nv = s->n_values;
+    size_t words = (size_t)P / 64 + 1; /* bits 0..P: bit p is partition p (bit 0 unused) */
+    st->ci_seg = lf_big_malloc(((size_t)nv * 2 + 2) * sizeof *st->ci_seg);
+    st->seg_start = lf_big_malloc(((size_t)P + 2) * sizeof *st->seg_start);
+    uint64_t *bound = lf_big_calloc(words, sizeof *bound);
+    uint32_t *before = lf_big_malloc(words * sizeof *before); /* boundaries in the words before each word */
+    if (!st->ci_seg || !st->seg_start || !bound || !before) {
+        free(bound);
+        free(before);
+        return false;
+    }
+    bound[0] |= 2; /* partition 1 */
+    for (uint32_t v = 0; v < nv; v++) {
+        uint32_t lo, hi;
+        if (!lf_std_ci(s, v, &lo, &hi)) {
+            st->ci_seg[2 * v] = st->ci_seg[2 * v + 1] = NONE;
+            continue;
+        }
+        st->ci_seg[2 * v] = lo; /* stamps for now: lo <= P always, hi <= P + 1 */
+        st->ci_seg[2 * v + 1] = hi;
+        bound[lo / 64] |= 1ull << (lo % 64);
+        if (hi <= P) bound[hi / 64] |= 1ull << (hi % 64);
+    }
+    st->ci_seg[2 * nv] = st->ci_seg[2 * nv + 1] = NONE;
+    uint32_t k = 0; /* segments started so far */
+    for (size_t w = 0; w < words; w++) {
+        before[w] = k;
+        for (uint64_t bits = bound[w]; bits; bits &= bits - 1)
+            st->seg_start[k++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+    }
+    st->n_segs = k;
+    st->seg_start[k] = P + 1;
+    /* a boundary at p <= P starts segment (boundaries up to p) - 1; an interval ending at the last stamp,
+     * P + 1, ends after the last segment: at n_segs = k */
+    for (uint32_t v = 0; v < nv; v++) {
+        uint32_t lo = st->ci_seg[2 * v], hi = st->ci_seg[2 * v + 1];
+        if (lo == NONE) continue;
+        st->ci_seg[2 * v] = before[lo / 64] + (uint32_t)__builtin_popcountll(bound[lo / 64] << (63 - lo % 64)) - 1;
+        st->ci_seg[2 * v + 1] =
+            hi <= P ? before[hi / 64] + (uint32_t)__builtin_popcountll(bound[hi / 64] << (63 - hi % 64)) - 1 : k;
+    }
+    free(bound);
+    free(before);
+
+    /* Coverage counts go straight into the tree's leaves (a difference array, then prefix sums). */
+    st->xor_ids = lf_big_calloc((size_t)k + 2, sizeof *st->xor_ids);
+    if (!st->xor_ids || !lf_mintree_init(&st->cover, k, NULL)) return false;
+    int32_t *count = lf_mintree_leaves(&st->cover);
+    for (uint32_t v = 0; v < nv; v++) {
+        uint32_t lo = st->ci_seg[2 * v], hi = st->ci_seg[2 * v + 1];
+        if (lo == NONE) continue;
+        count[lo]++;
+        if (hi < k) count[hi]--;
+        st->xor_ids[lo + 1] ^= v + 1;
+        if (hi + 1 <= k) st->xor_ids[hi + 1] ^= v + 1;
+    }
+    for (uint32_t i = 1; i < k; i++) count[i] += count[i - 1];
+    for (uint32_t i = 1; i <= k; i++) { /* Fenwick over the XOR difference array, linear build */
+        uint32_t j = i + (i & -i);
+        if (j <= k) st->xor_ids[j] ^= st->xor_ids[i];
+    }
+    lf_mintree_rebuild(&st->cover);
+    return true;
+}
+
 static bool build_orders(stack_state *st) {
     const lf_std *s = st->s;
     uint32_t n = s->n_total, M = s->n_stamps, nv = s->n_values;
     size_t n1 = n ? n : 1;
-    st->op_at_inv = malloc(((size_t)M + 1) * sizeof *st->op_at_inv);
-    st->safe = calloc(n1, 1);
-    if (!st->op_at_inv || !st->safe) return false;
-    memset(st->op_at_inv, 0xff, ((size_t)M + 1) * sizeof *st->op_at_inv);
+    st->safe = lf_big_calloc(n1, 1);
+    if (!st->safe) return false;
     st->n_classes = 0;
     while (st->n_classes < SPAN_CLASSES && (8u << st->n_classes) <= LF_STACK_MAX_SHORT_SPAN) st->n_classes++;
     for (uint32_t c = 0; c < st->n_classes; c++) {
-        st->short_live[c] = calloc((size_t)M / 64 + 1, sizeof *st->short_live[c]);
+        st->short_live[c] = lf_big_calloc((size_t)M / 64 + 1, sizeof *st->short_live[c]);
         if (!st->short_live[c]) return false;
     }
     uint32_t m = 0;
@@ -266,7 +321,6 @@ static bool build_orders(stack_state *st) {
             st->safe[i] = 1; /* not part of the search */
             continue;
         }
-        st->op_at_inv[s->inv[i]] = i;
         m++;
         uint32_t c = span_class(st, i);
         if (c < SPAN_CLASSES) {
@@ -278,51 +332,55 @@ static bool build_orders(stack_state *st) {
     }
     st->unsafe = m;
     st->order_long = malloc((st->n_long ? st->n_long : 1) * sizeof *st->order_long);
-    uint32_t *resv = malloc((size_t)(m ? m : 1) * sizeof *resv);
+    uint32_t *resv = lf_big_malloc((st->n_long ? st->n_long : 1) * sizeof *resv); /* responses, for a max tree */
     if (!st->order_long || !resv) {
         free(resv);
         return false;
     }
-    uint32_t q = 0;
-    for (uint32_t t = 1; t <= M; t++) {
-        uint32_t op = st->op_at_inv[t];
-        if (op == NONE || span_class(st, op) < SPAN_CLASSES) continue;
-        st->order_long[q] = op;
-        resv[q++] = s->res[op];
+    /* The ops of the search in invocation order: the invocation events of the tuned stamps. */
+#define FOR_INVOKED(op, body)                                                                \
+    for (uint32_t t_ = 1; t_ <= M; t_++) {                                                   \
+        uint32_t e_ = s->at[t_], op = e_ >> 1;                                               \
+        if ((e_ & 1) || (s->kind[op] != STD_ADD && s->kind[op] != STD_REM && s->kind[op] != STD_OTHER)) \
+            continue;                                                                        \
+        body                                                                                 \
     }
+    uint32_t q = 0;
+    if (st->n_long)
+        FOR_INVOKED(op, {
+            if (span_class(st, op) < SPAN_CLASSES) continue;
+            st->order_long[q] = op;
+            resv[q++] = s->res[op];
+        })
     bool ok = lf_maxtree_init(&st->by_long, resv, st->n_long);
+    free(resv);
+    resv = NULL;
     size_t found_cap = st->n_long;
     if (ok && st->peeks) {
-        /* Ops grouped by value, each group in invocation order (counting sort over the stamp order). */
-        st->start_val = calloc((size_t)nv + 2, sizeof *st->start_val);
-        st->order_val = malloc((size_t)(m ? m : 1) * sizeof *st->order_val);
-        uint32_t *fill = malloc(((size_t)nv + 1) * sizeof *fill);
-        if (!st->start_val || !st->order_val || !fill) {
-            free(fill);
-            free(resv);
-            return false;
-        }
-        for (uint32_t t = 1; t <= M; t++)
-            if (st->op_at_inv[t] != NONE) st->start_val[s->val[st->op_at_inv[t]] + 1]++;
+        /* Ops grouped by value, each group in invocation order: a counting sort over the stamp order whose
+         * cursors are the group starts themselves (counts at [v + 2], starts at [v + 1], cursors moving them to
+         * the ends, which are the next group's starts: afterwards value v's ops are start_val[v..v+1)). */
+        uint32_t *start = st->start_val = lf_big_calloc((size_t)nv + 2, sizeof *st->start_val);
+        st->order_val = lf_big_malloc((size_t)(m ? m : 1) * sizeof *st->order_val);
+        if (!start || !st->order_val) return false;
+        FOR_INVOKED(op, { start[s->val[op] + 2]++; })
         uint32_t biggest = 0;
         for (uint32_t v = 0; v < nv; v++) {
-            if (st->start_val[v + 1] > biggest) biggest = st->start_val[v + 1];
-            st->start_val[v + 1] += st->start_val[v];
+            if (start[v + 2] > biggest) biggest = start[v + 2];
+            start[v + 2] += start[v + 1];
         }
-        memcpy(fill, st->start_val, ((size_t)nv + 1) * sizeof *fill);
-        for (uint32_t t = 1; t <= M; t++) {
-            uint32_t op = st->op_at_inv[t];
-            if (op == NONE) continue;
-            uint32_t j = fill[s->val[op]]++;
-            st->order_val[j] = op;
-            resv[j] = s->res[op];
-        }
-        free(fill);
         /* Values peeked many times get a tree so stabbing them stays logarithmic; the rest are scanned. */
         st->big_values = biggest > SMALL_VALUE;
+        if (st->big_values) resv = lf_big_malloc((size_t)(m ? m : 1) * sizeof *resv);
+        if (st->big_values && !resv) return false;
+        FOR_INVOKED(op, {
+            uint32_t j = start[s->val[op] + 1]++;
+            st->order_val[j] = op;
+            if (resv) resv[j] = s->res[op];
+        })
         if (st->big_values) {
             if (biggest > found_cap) found_cap = biggest;
-            st->pos_val = malloc(n1 * sizeof *st->pos_val);
+            st->pos_val = lf_big_malloc(n1 * sizeof *st->pos_val);
             if (!st->pos_val) {
                 free(resv);
                 return false;
@@ -331,32 +389,10 @@ static bool build_orders(stack_state *st) {
             ok = lf_maxtree_init(&st->by_val, resv, m);
         }
     }
+#undef FOR_INVOKED
     free(resv);
     st->found = malloc((found_cap + 1) * sizeof *st->found);
     return ok && st->found;
-}
-
-static bool init_cover(stack_state *st) {
-    const lf_std *s = st->s;
-    uint32_t P = st->n_parts;
-    int32_t *count = calloc((size_t)P + 2, sizeof *count);
-    if (!count) return false;
-    for (uint32_t v = 0; v < s->n_values; v++) {
-        uint32_t lo, hi;
-        if (!lf_std_ci(s, v, &lo, &hi)) continue;
-        count[lo]++;
-        if (hi <= P) count[hi]--;
-        st->xor_ids[lo] ^= v + 1;
-        if (hi <= P) st->xor_ids[hi] ^= v + 1;
-    }
-    for (uint32_t p = 1; p <= P; p++) count[p] += count[p - 1];
-    for (uint32_t i = 1; i <= P; i++) { /* Fenwick over the XOR difference array, linear build */
-        uint32_t j = i + (i & -i);
-        if (j <= P) st->xor_ids[j] ^= st->xor_ids[i];
-    }
-    bool ok = lf_mintree_init(&st->cover, P, count + 1);
-    free(count);
-    return ok;
 }
 
 lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) {
@@ -368,38 +404,27 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
     st.n_parts = s->n_stamps - 1;
     st.pending = NONE;
     lf_verdict verdict = LF_UNKNOWN;
-    st.xor_ids = calloc((size_t)st.n_parts + 1, sizeof *st.xor_ids);
-    st.xor_stale = malloc((s->n_values ? s->n_values : 1) * sizeof *st.xor_stale);
-    st.live = calloc(s->n_values ? s->n_values : 1, sizeof *st.live);
-    st.waiting = malloc((s->n_values ? s->n_values : 1) * sizeof *st.waiting);
-    st.part_next = malloc(((size_t)st.n_parts + 1) * sizeof *st.part_next);
-    st.parts = malloc(BATCH * sizeof *st.parts);
-    if (!st.xor_ids || !st.xor_stale || !st.parts || !st.live || !st.waiting || !st.part_next || !init_cover(&st) ||
-        !build_orders(&st)) {
-        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the stack monitor");
-        goto done;
-    }
-    memset(st.waiting, 0xff, (s->n_values ? s->n_values : 1) * sizeof *st.waiting);
+    size_t nv1 = s->n_values ? s->n_values : 1;
+    st.xor_stale = lf_big_malloc(nv1 * sizeof *st.xor_stale);
+    st.live = lf_big_calloc(nv1, sizeof *st.live);
+    st.waiting = lf_big_malloc(nv1 * sizeof *st.waiting);
+    st.segs = malloc(BATCH * sizeof *st.segs);
+    if (!st.xor_stale || !st.segs || !st.live || !st.waiting || !build_segments(&st) || !build_orders(&st)) goto oom;
+    st.run_first = lf_big_malloc((size_t)st.n_segs * sizeof *st.run_first);
+    st.run_last = lf_big_malloc((size_t)st.n_segs * sizeof *st.run_last);
+    st.run_next = lf_big_malloc((size_t)st.n_segs * sizeof *st.run_next);
+    if (!st.run_first || !st.run_last || !st.run_next) goto oom;
+    memset(st.waiting, 0xff, nv1 * sizeof *st.waiting);
     for (uint32_t i = 0; i < s->n_total; i++) {
         uint8_t k = s->kind[i];
         if (k == STD_ADD || k == STD_REM || k == STD_OTHER) st.live[s->val[i]]++;
     }
 
     while (st.unsafe > 0) {
-        if (st.pending != NONE) {
-            /* Partitions freed by peeling are mostly contiguous pieces of a critical interval: take up to a
-             * batch of them, sort, and stab each run of consecutive ones at once. */
-            size_t k = 0;
-            while (st.pending != NONE && k < BATCH) {
-                st.parts[k++] = st.pending;
-                st.pending = st.part_next[st.parts[k - 1]];
-            }
-            sort_u32(st.parts, k);
-            for (size_t i = 0; i < k; i++) {
-                uint32_t first = st.parts[i], last = first;
-                while (i + 1 < k && st.parts[i + 1] == last + 1) last = st.parts[++i];
-                stab_range(&st, first, last);
-            }
+        if (st.pending != NONE) { /* a run freed by peeling its only covering value */
+            uint32_t run = st.pending;
+            st.pending = st.run_next[run];
+            stab_segments(&st, st.run_first[run], st.run_last[run]);
             continue;
         }
         size_t leaf;
@@ -410,61 +435,58 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
             goto done;
         }
         if (count >= 2) {
-            verdict = report_stuck(h, &st, (uint32_t)leaf + 1, count, r);
+            verdict = report_stuck(h, &st, st.seg_start[leaf], count, r);
             goto done;
         }
-        /* Hand out every partition at the minimum count in one batch. Peeling during the batch only lowers
-         * counts, so a partition whose single covering value got peeled meanwhile is globally permissive. */
-        size_t taken = lf_mintree_take_min(&st.cover, KILLED, st.parts, BATCH);
+        /* Hand out every segment at the minimum count in one batch. Peeling during the batch only lowers
+         * counts, so a segment whose single covering value got peeled meanwhile is free for everyone. */
+        size_t taken = lf_mintree_take_min(&st.cover, KILLED, st.segs, BATCH);
         for (size_t i = 0; i < taken; i++) {
-            uint32_t p = st.parts[i] + 1;
-            uint32_t covering = count == 0 ? 0 : xor_query(&st, p);
-            if (count == 0) {
-                /* A run of consecutive globally permissive partitions is one stab. */
-                uint32_t last = p;
-                while (i + 1 < taken && st.parts[i + 1] + 1 == last + 1) {
-                    last++;
-                    i++;
-                }
-                stab_range(&st, p, last);
-            } else if (covering == 0) {
-                stab_all(&st, p);
-            } else {
-                /* p is covered by v alone: hand it out as v-permissive, with the run of following partitions
-                 * that v alone still covers (inside CI(v), v unpeeled: counts only fall, so no other value
-                 * covers them), and make v's ops meeting the run safe in one stab. */
-                uint32_t v = covering - 1, lo = 0, hi = 0, last = p;
-                if (!lf_std_ci(s, v, &lo, &hi)) hi = 0; /* unreachable: v covers p; then extend nothing */
-                st.part_next[p] = st.waiting[v];
-                st.waiting[v] = p;
-                while (i + 1 < taken && st.parts[i + 1] + 1 == last + 1 && last + 1 < hi) {
-                    last++;
-                    i++;
-                    st.part_next[last] = st.waiting[v];
-                    st.waiting[v] = last;
-                }
-                if (st.peeks) stab_value(&st, v, p, last);
+            uint32_t first = st.segs[i], last = first;
+            uint32_t covering = count == 0 ? 0 : xor_query(&st, first);
+            if (covering == 0) {
+                /* A run of consecutive free segments is one stab. */
+                while (count == 0 && i + 1 < taken && st.segs[i + 1] == last + 1) last = st.segs[++i];
+                stab_segments(&st, first, last);
+                continue;
             }
+            /* covered by v alone: hand the run of following segments that v alone still covers (inside its
+             * interval, v unpeeled: counts only fall, so no other value covers them) out as v-permissive,
+             * and make v's ops meeting it safe in one stab. */
+            uint32_t v = covering - 1, hi = st.ci_seg[2 * v + 1];
+            while (i + 1 < taken && st.segs[i + 1] == last + 1 && last + 1 < hi) last = st.segs[++i];
+            uint32_t run = st.n_runs++;
+            st.run_first[run] = first;
+            st.run_last[run] = last;
+            st.run_next[run] = st.waiting[v];
+            st.waiting[v] = run;
+            if (st.peeks) stab_value(&st, v, st.seg_start[first], st.seg_start[last + 1] - 1);
         }
     }
     verdict = LF_LINEARIZABLE;
+    goto done;
+oom:
+    lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the stack monitor");
 done:
     lf_mintree_free(&st.cover);
     lf_maxtree_free(&st.by_val);
+    lf_maxtree_free(&st.by_long);
+    free(st.ci_seg);
+    free(st.seg_start);
     free(st.xor_ids);
     free(st.xor_stale);
     free(st.live);
     free(st.waiting);
-    free(st.part_next);
-    free(st.op_at_inv);
+    free(st.run_first);
+    free(st.run_last);
+    free(st.run_next);
     for (uint32_t c = 0; c < SPAN_CLASSES; c++) free(st.short_live[c]);
     free(st.order_long);
     free(st.safe);
-    lf_maxtree_free(&st.by_long);
     free(st.order_val);
     free(st.pos_val);
     free(st.start_val);
     free(st.found);
-    free(st.parts);
+    free(st.segs);
     return verdict;
 }

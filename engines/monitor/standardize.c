@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/big_alloc.h"
 #include "util/radix_sort.h"
 #include "util/value_map.h"
 
@@ -13,7 +14,7 @@
 
 /* ---- stamp ranking ---- */
 
-bool lf_rank_stamps(const lf_history *h, const uint8_t *keep, uint32_t *call_rank, uint32_t *ret_rank) {
+size_t lf_sort_events(const lf_history *h, const uint8_t *keep, uint32_t *ev) {
     size_t n_events = 0;
     uint64_t lo = UINT64_MAX, hi = 0;
     for (size_t i = 0; i < h->n; i++) {
@@ -27,15 +28,14 @@ bool lf_rank_stamps(const lf_history *h, const uint8_t *keep, uint32_t *call_ran
             if (op->ret > hi) hi = op->ret;
         }
     }
-    if (n_events == 0) return true;
-    uint32_t rank = 0;
+    if (n_events == 0) return 0;
     if (hi - lo < 2 * (uint64_t)n_events) {
         /* Dense stamps (recorders' tickets, generated histories): a counting sort over (stamp, response bit)
-         * writes each event's rank directly. Events with equal keys are interchangeable: same stamp and same
-         * kind, so no precedence depends on their order. */
+         * places each event directly. Events with equal keys are interchangeable: same stamp and same kind,
+         * so no precedence depends on their order. */
         size_t keys = 2 * (size_t)(hi - lo + 1);
-        uint32_t *next = calloc(keys + 1, sizeof *next);
-        if (!next) return false;
+        uint32_t *next = lf_big_calloc(keys + 1, sizeof *next);
+        if (!next) return SIZE_MAX;
         for (size_t i = 0; i < h->n; i++) {
             if (!keep[i]) continue;
             const lf_op *op = &h->ops[i];
@@ -46,58 +46,66 @@ bool lf_rank_stamps(const lf_history *h, const uint8_t *keep, uint32_t *call_ran
         for (size_t i = 0; i < h->n; i++) {
             if (!keep[i]) continue;
             const lf_op *op = &h->ops[i];
-            call_rank[i] = ++next[2 * (op->call - lo)];
-            ret_rank[i] = lf_op_pending(op) ? UINT32_MAX : ++next[2 * (op->ret - lo) + 1];
+            ev[next[2 * (op->call - lo)]++] = (uint32_t)i << 1;
+            if (!lf_op_pending(op)) ev[next[2 * (op->ret - lo) + 1]++] = (uint32_t)i << 1 | 1;
         }
         free(next);
-        return true;
+        return n_events;
     }
     if (hi - lo < (1ull << 31)) {
-        /* Fast path: (stamp, response bit, op index) packed into one word; invocations sort first at ties. */
-        uint64_t *ev = malloc(n_events * sizeof *ev);
-        if (!ev) return false;
+        /* (stamp, response bit, op index) packed into one word; invocations sort first at ties. */
+        uint64_t *w = lf_big_malloc(n_events * sizeof *w);
+        if (!w) return SIZE_MAX;
         size_t k = 0;
         for (size_t i = 0; i < h->n; i++) {
             if (!keep[i]) continue;
             const lf_op *op = &h->ops[i];
-            ev[k++] = ((op->call - lo) << 33) | (uint64_t)i;
-            if (!lf_op_pending(op)) ev[k++] = ((op->ret - lo) << 33) | (1ull << 32) | (uint64_t)i;
+            w[k++] = ((op->call - lo) << 33) | (uint64_t)i;
+            if (!lf_op_pending(op)) w[k++] = ((op->ret - lo) << 33) | (1ull << 32) | (uint64_t)i;
         }
-        if (!lf_radix_sort_u64(ev, n_events, 4)) {
-            free(ev);
-            return false;
+        if (!lf_radix_sort_u64(w, n_events, 4)) {
+            free(w);
+            return SIZE_MAX;
         }
-        for (size_t e = 0; e < n_events; e++) {
-            uint32_t i = (uint32_t)ev[e];
-            if ((ev[e] >> 32) & 1)
-                ret_rank[i] = ++rank;
-            else
-                call_rank[i] = ++rank;
-        }
-        free(ev);
-    } else {
-        /* Wide stamps: sort (stamp, payload) records; all invocations are laid out before all responses so
-         * that the stable sort keeps invocations first at equal stamps. */
-        lf_keyed *ev = malloc(n_events * sizeof *ev);
-        if (!ev) return false;
-        size_t k = 0;
-        for (size_t i = 0; i < h->n; i++)
-            if (keep[i]) ev[k++] = (lf_keyed){h->ops[i].call, (uint32_t)i << 1};
-        for (size_t i = 0; i < h->n; i++)
-            if (keep[i] && !lf_op_pending(&h->ops[i])) ev[k++] = (lf_keyed){h->ops[i].ret, ((uint32_t)i << 1) | 1};
-        if (!lf_radix_sort(ev, n_events)) {
-            free(ev);
-            return false;
-        }
-        for (size_t e = 0; e < n_events; e++) {
-            uint32_t i = ev[e].payload >> 1;
-            if (ev[e].payload & 1)
-                ret_rank[i] = ++rank;
-            else
-                call_rank[i] = ++rank;
-        }
-        free(ev);
+        for (size_t e = 0; e < n_events; e++) ev[e] = (uint32_t)w[e] << 1 | (uint32_t)(w[e] >> 32 & 1);
+        free(w);
+        return n_events;
     }
+    /* Wide stamps: sort (stamp, payload) records; all invocations are laid out before all responses so that
+     * the stable sort keeps invocations first at equal stamps. */
+    lf_keyed *r = lf_big_malloc(n_events * sizeof *r);
+    if (!r) return SIZE_MAX;
+    size_t k = 0;
+    for (size_t i = 0; i < h->n; i++)
+        if (keep[i]) r[k++] = (lf_keyed){h->ops[i].call, (uint32_t)i << 1};
+    for (size_t i = 0; i < h->n; i++)
+        if (keep[i] && !lf_op_pending(&h->ops[i])) r[k++] = (lf_keyed){h->ops[i].ret, ((uint32_t)i << 1) | 1};
+    if (!lf_radix_sort(r, n_events)) {
+        free(r);
+        return SIZE_MAX;
+    }
+    for (size_t e = 0; e < n_events; e++) ev[e] = r[e].payload;
+    free(r);
+    return n_events;
+}
+
+bool lf_rank_stamps(const lf_history *h, const uint8_t *keep, uint32_t *call_rank, uint32_t *ret_rank) {
+    size_t n_events = 0;
+    for (size_t i = 0; i < h->n; i++)
+        if (keep[i]) n_events += lf_op_pending(&h->ops[i]) ? 1 : 2;
+    uint32_t *ev = lf_big_malloc((n_events ? n_events : 1) * sizeof *ev);
+    if (!ev || lf_sort_events(h, keep, ev) == SIZE_MAX) {
+        free(ev);
+        return false;
+    }
+    for (size_t e = 0; e < n_events; e++) {
+        uint32_t i = ev[e] >> 1;
+        if (ev[e] & 1)
+            ret_rank[i] = (uint32_t)e + 1;
+        else
+            call_rank[i] = (uint32_t)e + 1;
+    }
+    free(ev);
     for (size_t i = 0; i < h->n; i++)
         if (keep[i] && lf_op_pending(&h->ops[i])) ret_rank[i] = UINT32_MAX;
     return true;
@@ -136,6 +144,7 @@ void lf_std_free(lf_std *s) {
     free(s->add_op);
     free(s->rem_op);
     free(s->others_next);
+    free(s->at);
     free(s->value_of);
     free(s->value_nil);
     memset(s, 0, sizeof *s);
@@ -146,8 +155,9 @@ void lf_std_free(lf_std *s) {
 enum { PENDING_INSERT = 16, PENDING_REMOVE = 17 }; /* transient kinds during classification */
 
 /* Kind and value of op for the container types. Returns the kind; *value / *nil describe its value. */
-static uint8_t classify(lf_type type, const lf_op *op, int64_t *value, bool *nil) {
-    const lf_method_info *mi = lf_method_info_of(type, (lf_method)op->method);
+static uint8_t classify(lf_type type, const lf_method_info *const *methods, const lf_op *op, int64_t *value,
+                        bool *nil) {
+    const lf_method_info *mi = methods[op->method];
     bool pending = lf_op_pending(op);
     *value = 0;
     *nil = false;
@@ -212,11 +222,14 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory classifying %zu ops", n);
         return LF_UNKNOWN;
     }
+    /* The type's methods, looked up once (ops of a validated history only use these). */
+    const lf_method_info *methods[LF_M_COUNT];
+    for (int m = 0; m < LF_M_COUNT; m++) methods[m] = lf_method_info_of(h->type, (lf_method)m);
     /* Values numbered densely (as generators and recorders often do) skip hashing. */
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
         const lf_op *op = &h->ops[i];
-        if (lf_method_info_of(h->type, (lf_method)op->method)->nargs > 0 && !(op->arg_nil & 1)) {
+        if (methods[op->method]->nargs > 0 && !(op->arg_nil & 1)) {
             if (op->arg[0] < lo) lo = op->arg[0];
             if (op->arg[0] > hi) hi = op->arg[0];
         }
@@ -235,7 +248,11 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
     for (size_t i = 0; i < n; i++) {
         int64_t value;
         bool nil;
-        uint8_t k = classify(h->type, &h->ops[i], &value, &nil);
+        if (i + 16 < n) { /* spread values miss the cache in the map: start loading a later op's slot */
+            const lf_op *later = &h->ops[i + 16];
+            lf_value_map_prefetch(&map, methods[later->method]->nargs ? later->arg[0] : later->res);
+        }
+        uint8_t k = classify(h->type, methods, &h->ops[i], &value, &nil);
         if (k == PENDING_REMOVE) {
             if (pending_remove == SIZE_MAX) pending_remove = i;
             s->kind[i] = STD_DROP;
@@ -247,18 +264,20 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
         if (v == NONE) goto oom;
         s->val[i] = v;
         if (v >= vcap) {
-            size_t nc = vcap ? vcap * 2 : 1024;
-            int64_t *vo = realloc(s->value_of, nc * sizeof *vo);
+            /* Room for as many values as there are ops, at once: the arrays never move (a moved block loses its
+             * huge pages, util/big_alloc.h), and what is never touched is only address space. */
+            size_t nc = vcap ? vcap * 2 : n + 1;
+            int64_t *vo = lf_big_realloc(s->value_of, nc * sizeof *vo);
             if (vo) s->value_of = vo;
-            uint8_t *vn = realloc(s->value_nil, nc);
+            uint8_t *vn = lf_big_realloc(s->value_nil, nc);
             if (vn) s->value_nil = vn;
-            uint32_t *a = realloc(s->add_op, nc * sizeof *a);
+            uint32_t *a = lf_big_realloc(s->add_op, nc * sizeof *a);
             if (a) s->add_op = a;
-            uint32_t *b = realloc(s->rem_op, nc * sizeof *b);
+            uint32_t *b = lf_big_realloc(s->rem_op, nc * sizeof *b);
             if (b) s->rem_op = b;
-            uint32_t *c = realloc(pending_insert, nc * sizeof *c);
+            uint32_t *c = lf_big_realloc(pending_insert, nc * sizeof *c);
             if (c) pending_insert = c;
-            uint32_t *d = realloc(observed, nc * sizeof *d);
+            uint32_t *d = lf_big_realloc(observed, nc * sizeof *d);
             if (d) observed = d;
             if (!vo || !vn || !a || !b || !c || !d) goto oom;
             vcap = nc;
@@ -382,11 +401,14 @@ static lf_verdict tuning_violation(const lf_history *h, lf_std *s, lf_result *r,
 }
 
 /* Sweeps the events in ranked order (ev: op << 1 | is_response) and assigns fresh tuned stamps into
- * inv/res. Returns the last clock value, or 0 after recording a violation in r. */
-static uint32_t tune(const lf_history *h, lf_std *s, const uint32_t *ev, size_t n_ev, lf_result *r) {
+ * inv/res, writing the event of each assignment to at[stamp] (a moved invocation leaves its old entry
+ * behind; compact_stamps drops those). at has room for every possible assignment: one per event, plus at
+ * most one move per op invoked before its value's add and one per observer invoked after its remove, so
+ * n_ev + 2 * n_total. Returns the last clock value, or 0 after recording a violation in r. */
+static uint32_t tune(const lf_history *h, lf_std *s, const uint32_t *ev, size_t n_ev, uint32_t *at, lf_result *r) {
     uint32_t nv = s->n_values;
-    uint8_t *flags = calloc(nv ? nv : 1, 1);
-    uint32_t *head = malloc((nv ? nv : 1) * sizeof *head);
+    uint8_t *flags = lf_big_calloc(nv ? nv : 1, 1);
+    uint32_t *head = lf_big_malloc((nv ? nv : 1) * sizeof *head);
     if (!flags || !head) {
         free(flags);
         free(head);
@@ -397,27 +419,28 @@ static uint32_t tune(const lf_history *h, lf_std *s, const uint32_t *ev, size_t 
     uint32_t *inv = s->inv, *res = s->res, *next = s->others_next;
     for (uint32_t i = 0; i < s->n_total; i++) res[i] = 0;
     uint32_t clock = 0;
+#define TICK(event) (at[++clock] = (event), clock)
     for (size_t e = 0; e < n_ev; e++) {
         uint32_t o = ev[e] >> 1;
         bool is_res = ev[e] & 1;
         uint8_t k = s->kind[o];
         if (k == STD_EMPTY || k == STD_ABSENT) {
             if (is_res)
-                res[o] = ++clock;
+                res[o] = TICK(o << 1 | 1);
             else
-                inv[o] = ++clock;
+                inv[o] = TICK(o << 1);
             continue;
         }
         uint32_t v = s->val[o];
         uint32_t add = s->add_op[v], rem = s->rem_op[v];
         if (!is_res) {
-            inv[o] = ++clock;
+            inv[o] = TICK(o << 1);
             if (k == STD_ADD) {
                 flags[v] |= F_ADD_INV;
                 /* Ops of v invoked before its add cannot take effect before it: move their invocations. */
                 for (uint32_t x = head[v]; x != NONE; x = next[x])
-                    if (!res[x]) inv[x] = ++clock;
-                if (flags[v] & F_REM_INV) inv[rem] = ++clock;
+                    if (!res[x]) inv[x] = TICK(x << 1);
+                if (flags[v] & F_REM_INV) inv[rem] = TICK(rem << 1);
             } else if (k == STD_REM) {
                 flags[v] |= F_REM_INV;
             } else {
@@ -429,11 +452,11 @@ static uint32_t tune(const lf_history *h, lf_std *s, const uint32_t *ev, size_t 
                         tuning_violation(h, s, r, o, rem, "is invoked after its value was removed by");
                         break;
                     }
-                    inv[rem] = ++clock; /* the remove must take effect after this op */
+                    inv[rem] = TICK(rem << 1); /* the remove must take effect after this op */
                 }
             }
         } else if (k == STD_ADD) {
-            if (!res[o]) res[o] = ++clock;
+            if (!res[o]) res[o] = TICK(o << 1 | 1);
             flags[v] |= F_ADD_DONE;
         } else {
             if (k == STD_OTHER && res[o]) continue; /* already pulled in by the remove */
@@ -444,56 +467,40 @@ static uint32_t tune(const lf_history *h, lf_std *s, const uint32_t *ev, size_t 
             }
             /* The add must take effect before this op returns: pull its response in. */
             if (!(flags[v] & F_ADD_DONE)) {
-                res[add] = ++clock;
+                res[add] = TICK(add << 1 | 1);
                 flags[v] |= F_ADD_DONE;
             }
             if (k == STD_REM) {
                 for (uint32_t x = head[v]; x != NONE; x = next[x])
-                    if (!res[x]) res[x] = ++clock;
+                    if (!res[x]) res[x] = TICK(x << 1 | 1);
                 head[v] = NONE;
-                res[o] = ++clock;
+                res[o] = TICK(o << 1 | 1);
                 flags[v] |= F_REM_DONE;
             } else {
-                res[o] = ++clock;
+                res[o] = TICK(o << 1 | 1);
             }
         }
     }
+#undef TICK
     free(flags);
     free(head);
     return clock;
 }
 
-/* Replaces the clock values in inv/res by their ranks 1..n_stamps. */
-static bool rerank(lf_std *s, uint32_t clock) {
-    size_t words = clock / 64 + 1;
-    uint64_t *used = calloc(words, sizeof *used);
-    uint32_t *before = malloc(words * sizeof *before);
-    if (!used || !before) {
-        free(used);
-        free(before);
-        return false;
+/* Replaces the clock values in inv/res by their ranks 1..n_stamps, and at[1..n_stamps] by the event at each
+ * stamp. Clock values only grow, so an entry of at[] is current iff its op's endpoint still holds that
+ * clock value; the others were left behind by moved invocations. In place: the rank never exceeds the clock
+ * value being read. */
+static void compact_stamps(lf_std *s, uint32_t *at, uint32_t clock) {
+    uint32_t k = 0;
+    for (uint32_t c = 1; c <= clock; c++) {
+        uint32_t e = at[c], o = e >> 1;
+        uint32_t *end = e & 1 ? &s->res[o] : &s->inv[o];
+        if (*end != c) continue;
+        *end = ++k;
+        at[k] = e;
     }
-    for (uint32_t i = 0; i < s->n_total; i++) {
-        if (s->kind[i] == STD_DROP) continue;
-        used[s->inv[i] / 64] |= 1ull << (s->inv[i] % 64);
-        used[s->res[i] / 64] |= 1ull << (s->res[i] % 64);
-    }
-    uint32_t acc = 0;
-    for (size_t w = 0; w < words; w++) {
-        before[w] = acc;
-        acc += (uint32_t)__builtin_popcountll(used[w]);
-    }
-#define RANK(c) (before[(c) / 64] + (uint32_t)__builtin_popcountll(used[(c) / 64] & ((1ull << ((c) % 64)) - 1)) + 1)
-    for (uint32_t i = 0; i < s->n_total; i++) {
-        if (s->kind[i] == STD_DROP) continue;
-        s->inv[i] = RANK(s->inv[i]);
-        s->res[i] = RANK(s->res[i]);
-    }
-#undef RANK
-    s->n_stamps = acc;
-    free(used);
-    free(before);
-    return true;
+    s->n_stamps = k;
 }
 
 /* Lemma 4.2: each empty-returning op needs a moment (partition) that no critical interval covers. */
@@ -502,7 +509,7 @@ static lf_verdict check_empty_ops(const lf_history *h, lf_std *s, lf_result *r) 
     for (uint32_t i = 0; i < s->n_ops && !any; i++) any = s->kind[i] == STD_EMPTY;
     if (!any) return LF_LINEARIZABLE;
     uint32_t M = s->n_stamps;
-    int32_t *zeros = calloc((size_t)M + 2, sizeof *zeros);
+    int32_t *zeros = lf_big_calloc((size_t)M + 2, sizeof *zeros);
     if (!zeros) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory checking empty ops");
         return LF_UNKNOWN;
@@ -561,8 +568,9 @@ lf_verdict lf_standardize(const lf_history *h, lf_std *s, lf_result *r) {
         return LF_UNKNOWN;
     }
     s->n_ops = (uint32_t)n;
-    s->kind = calloc(n ? n : 1, 1);
-    s->val = malloc((n ? n : 1) * sizeof *s->val);
+    /* With room for the artificial removes (at most one per value, so n_total <= 2n): no moves later. */
+    s->kind = lf_big_calloc(2 * n + 1, 1);
+    s->val = lf_big_malloc((2 * n + 1) * sizeof *s->val);
     if (!s->kind || !s->val) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory");
         return LF_UNKNOWN;
@@ -576,14 +584,10 @@ lf_verdict lf_standardize(const lf_history *h, lf_std *s, lf_result *r) {
         if (s->add_op[x] != NONE && s->rem_op[x] == NONE) n_art++;
     s->n_total = s->n_ops + n_art;
     size_t nt = s->n_total ? s->n_total : 1;
-    uint8_t *kind = realloc(s->kind, nt);
-    if (kind) s->kind = kind;
-    uint32_t *val = realloc(s->val, nt * sizeof *val);
-    if (val) s->val = val;
-    s->inv = malloc(nt * sizeof *s->inv);
-    s->res = malloc(nt * sizeof *s->res);
-    s->others_next = malloc(nt * sizeof *s->others_next);
-    if (!kind || !val || !s->inv || !s->res || !s->others_next) {
+    s->inv = lf_big_malloc(nt * sizeof *s->inv);
+    s->res = lf_big_malloc(nt * sizeof *s->res);
+    s->others_next = lf_big_malloc(nt * sizeof *s->others_next);
+    if (!s->inv || !s->res || !s->others_next) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory");
         return LF_UNKNOWN;
     }
@@ -594,51 +598,44 @@ lf_verdict lf_standardize(const lf_history *h, lf_std *s, lf_result *r) {
         s->val[a] = x;
         s->rem_op[x] = a++;
     }
-    for (uint32_t i = 0; i < s->n_ops; i++) {
-        s->has_other |= s->kind[i] == STD_OTHER;
-        s->has_absent |= s->kind[i] == STD_ABSENT;
-    }
-
     /* Event order: ranked real events, then responses of observed pending inserts (at +inf), then the
      * artificial removes' invocations and responses (after everything, empty ops included). */
-    if (!lf_rank_stamps(h, s->kind, s->inv, s->res)) {
-        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory sorting events");
-        return LF_UNKNOWN;
-    }
     size_t n_real_ev = 0, n_pend = 0;
     for (uint32_t i = 0; i < s->n_ops; i++) {
-        if (s->kind[i] == STD_DROP) continue;
+        uint8_t k = s->kind[i];
+        if (k == STD_DROP) continue;
+        s->has_other |= k == STD_OTHER;
+        s->has_absent |= k == STD_ABSENT;
         n_real_ev++;
-        if (s->res[i] == UINT32_MAX)
+        if (lf_op_pending(&h->ops[i]))
             n_pend++;
         else
             n_real_ev++;
     }
     size_t n_ev = n_real_ev + n_pend + 2 * (size_t)n_art;
-    uint32_t *ev = malloc((n_ev ? n_ev : 1) * sizeof *ev);
-    if (!ev) {
-        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory");
+    uint32_t *ev = lf_big_malloc((n_ev ? n_ev : 1) * sizeof *ev);
+    if (!ev || lf_sort_events(h, s->kind, ev) == SIZE_MAX) {
+        free(ev);
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory sorting events");
         return LF_UNKNOWN;
     }
     size_t k = n_real_ev;
-    for (uint32_t i = 0; i < s->n_ops; i++) {
-        if (s->kind[i] == STD_DROP) continue;
-        ev[s->inv[i] - 1] = i << 1;
-        if (s->res[i] == UINT32_MAX)
-            ev[k++] = (i << 1) | 1;
-        else
-            ev[s->res[i] - 1] = (i << 1) | 1;
-    }
+    if (n_pend)
+        for (uint32_t i = 0; i < s->n_ops; i++)
+            if (s->kind[i] != STD_DROP && lf_op_pending(&h->ops[i])) ev[k++] = (i << 1) | 1;
     for (uint32_t i = s->n_ops; i < s->n_total; i++) ev[k++] = i << 1;
     for (uint32_t i = s->n_ops; i < s->n_total; i++) ev[k++] = (i << 1) | 1;
-    uint32_t clock = tune(h, s, ev, n_ev, r);
+    s->at = lf_big_malloc((n_ev + 2 * (size_t)s->n_total + 1) * sizeof *s->at);
+    if (!s->at) {
+        free(ev);
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory");
+        return LF_UNKNOWN;
+    }
+    uint32_t clock = tune(h, s, ev, n_ev, s->at, r);
     free(ev);
     free(s->others_next);
     s->others_next = NULL;
     if (clock == 0) return n_ev == 0 ? LF_LINEARIZABLE : r->verdict;
-    if (!rerank(s, clock)) {
-        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory");
-        return LF_UNKNOWN;
-    }
+    compact_stamps(s, s->at, clock);
     return check_empty_ops(h, s, r);
 }

@@ -6,6 +6,7 @@
 #define LINFUZZ_STANDARDIZE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "linfuzz/check.h"
@@ -33,6 +34,7 @@ typedef struct lf_std {
     uint32_t *inv, *res; /* tuned stamps (kind != STD_DROP) */
     uint32_t *add_op;  /* per value: its add, or UINT32_MAX (set values seen only as absent) */
     uint32_t *rem_op;  /* per value: its remove (real or artificial) */
+    uint32_t *at;      /* per tuned stamp 1..n_stamps: the event there, op << 1 | is_response */
     uint32_t *others_next; /* scratch of the tuning sweep; freed after standardisation */
     bool has_other;    /* some STD_OTHER op (peeks): selects the monitors' general paths */
     bool has_absent;
@@ -60,6 +62,11 @@ void lf_std_describe(const lf_std *s, const lf_history *h, uint32_t i, char *buf
 void lf_std_value_str(const lf_std *s, uint32_t v, char *buf, size_t len);
 /* Records op i as a culprit when it is a real op. */
 void lf_std_culprit(const lf_std *s, lf_result *r, uint32_t i);
+
+/* The events of the ops with keep[i] in time order (invocations before responses at equal stamps), written
+ * to ev as op << 1 | is_response; pending ops have no response event. Returns the number of events, or
+ * SIZE_MAX when out of memory. ev must have room for 2 events per kept op. */
+size_t lf_sort_events(const lf_history *h, const uint8_t *keep, uint32_t *ev);
 
 /* Ranks stamps of the ops with keep[i] (invocations before responses at equal stamps): on return
  * call_rank[i] < ret_rank[i], all distinct, in 1..2*kept. Pending ops get ret_rank = UINT32_MAX.

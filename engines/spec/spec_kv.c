@@ -62,6 +62,12 @@ static size_t kv_bytes(const void *p) {
            lf_blobstore_bytes(&c->store);
 }
 
+/* With one key, a put replaces the whole map, whatever it held (P-compositionality makes such parts). */
+static bool kv_overwrites(void *p, const lf_op *op) {
+    const kv_ctx *c = p;
+    return op->method == LF_M_PUT && lf_value_table_size(&c->keys) == 1;
+}
+
 static bool kv_failed(const void *p) { return ((const kv_ctx *)p)->store.failed; }
 
 static void kv_init(void *p, void *state) {
@@ -166,6 +172,7 @@ const lf_spec lf_spec_kv = {
     .init = kv_init,
     .observer = lf_spec_builtin_observer,
     .step = kv_step,
+    .overwrites = kv_overwrites,
     .describe_state = kv_describe,
     .partition_key = kv_partition_key,
 };

@@ -74,6 +74,12 @@ static bool reg_step(void *ctx, const void *state, const lf_op *op, void *next) 
     return true;
 }
 
+/* A write replaces the whole state, whatever it was, and is legal everywhere. */
+static bool reg_overwrites(void *ctx, const lf_op *op) {
+    (void)ctx;
+    return op->method == LF_M_WRITE;
+}
+
 static uint64_t reg_hash(void *ctx, const void *state) {
     (void)ctx;
     reg_state s;
@@ -96,6 +102,7 @@ const lf_spec lf_spec_register = {
     .init = reg_init_state,
     .observer = lf_spec_builtin_observer,
     .step = reg_step,
+    .overwrites = reg_overwrites,
     .hash = reg_hash,
     .describe_state = reg_describe,
 };

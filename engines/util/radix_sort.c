@@ -1,5 +1,6 @@
 /* LSD radix sort with byte skipping (see radix_sort.h). */
 #include "util/radix_sort.h"
+#include "util/big_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,7 @@
                 if (c[d] == n) trivial = true;                                          \
             if (trivial) continue;                                                      \
             if (!tmp) {                                                                 \
-                tmp = malloc(n * sizeof *tmp);                                          \
+                tmp = lf_big_malloc(n * sizeof *tmp);                                          \
                 if (!tmp) {                                                             \
                     free(count);                                                        \
                     return false;                                                       \

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "util/radix_sort.h"
+#include "wgl/decide.h"
 #include "wgl/wgl.h"
 #include "wgl/wgl_search.h"
 #include "util/clock.h"
@@ -22,6 +23,7 @@ void lf_wgl_options_default(lf_wgl_options *o) {
     memset(o, 0, sizeof *o);
     o->partition = true;
     o->use_cache = true;
+    o->frontier = true;
 }
 
 static void copy_mapped(uint32_t **dst, size_t *dst_len, const uint32_t *src, size_t len, const uint32_t *orig) {
@@ -143,7 +145,7 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
     budget.max_bytes = o->max_memory_bytes ? o->max_memory_bytes : LF_WGL_DEFAULT_MEMORY;
     budget.max_steps = o->max_steps;
     budget.progress = o->progress;
-    wgl_search_opts sopts = {o->use_cache, o->bitset_key, o->want_witness};
+    wgl_search_opts sopts = {o->use_cache, o->bitset_key, o->want_witness, !o->frontier};
     size_t n = env->n;
 
     /* Keys: split only when every op has one. */
@@ -175,7 +177,7 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
     if (!keyed) {
         wgl_part_result pr;
         memset(&pr, 0, sizeof pr);
-        wgl_search(spec, env, NULL, &sopts, &budget, &pr);
+        lf_wgl_decide(spec, env, NULL, &sopts, &budget, &pr);
         lf_result_set(r, pr.verdict, "wgl", "%s", pr.reason);
         if (pr.verdict == LF_LINEARIZABLE && o->want_witness) {
             r->witness = pr.order;
@@ -228,7 +230,7 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
         sub_env.n = m;
         wgl_part_result pr;
         memset(&pr, 0, sizeof pr);
-        wgl_search(spec, &sub_env, orig, &sopts, &budget, &pr);
+        lf_wgl_decide(spec, &sub_env, orig, &sopts, &budget, &pr);
         int64_t key = (int64_t)keyed[i].key;
         if (pr.verdict == LF_VIOLATION) {
             violation = true;

@@ -27,6 +27,8 @@ typedef struct lf_wgl_options {
     bool partition;          /* split by partition key when the spec allows it (default on) */
     bool use_cache;          /* Lowe's configuration cache (default on; off only for experiments) */
     bool bitset_key;         /* key configurations by op bitsets even when per-thread counters suffice */
+    bool frontier;           /* when WGL alone does not decide quickly, the frontier sweep (default on; off
+                              * only to study the WGL search itself) */
     lf_progress *progress;   /* search steps are published here (NULL: none) */
 } lf_wgl_options;
 

@@ -471,6 +471,8 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
                 stop_why = "step budget";
             } else if (budget->deadline > 0 && lf_now_s() > budget->deadline) {
                 stop_why = "time budget";
+            } else if (wgl_cancelled(budget)) {
+                stop_why = "portfolio (another search decided first)";
             } else if (used + headroom > budget->max_bytes || lf_spec_failed(&s.inst)) {
                 stop_why = "memory budget";
             }

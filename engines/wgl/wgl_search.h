@@ -3,6 +3,7 @@
 #ifndef LINFUZZ_WGL_SEARCH_H
 #define LINFUZZ_WGL_SEARCH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +19,7 @@ typedef struct wgl_budget {
     uint64_t steps;       /* iterations so far, all parts */
     uint64_t backtracks, cache_hits, configs;
     size_t peak_bytes;
+    atomic_bool *cancel;  /* set by another search of a portfolio that decided first; NULL = none */
     lf_progress *progress; /* steps are published here at every budget check (NULL: none) */
 } wgl_budget;
 
@@ -25,6 +27,7 @@ typedef struct wgl_search_opts {
     bool use_cache;
     bool bitset_key;  /* force op bitsets as configuration keys */
     bool want_order;  /* fill order on success (the witness); on violation it is always filled */
+    bool no_frontier; /* wgl_decide: the WGL search alone (experiments and tests of the search itself) */
 } wgl_search_opts;
 
 typedef struct wgl_part_result {
@@ -42,5 +45,7 @@ typedef struct wgl_part_result {
 void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
                 wgl_budget *budget, wgl_part_result *out);
 void wgl_part_result_free(wgl_part_result *p);
+/* Whether a portfolio partner asked this search to stop. */
+static inline bool wgl_cancelled(const wgl_budget *b) { return b->cancel && atomic_load(b->cancel); }
 
 #endif

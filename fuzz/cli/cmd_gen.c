@@ -32,6 +32,10 @@ static void help(FILE *out) {
             "                while it is full answers full (writes a 'capacity C' line; default: unbounded)\n"
             "  --bad K       apply K random corruptions (change a result, swap two results, move an op\n"
             "                earlier). The history is then USUALLY but NOT ALWAYS non-linearizable.\n"
+            "  --spread-priorities\n"
+            "                pqueue only: distinct priorities spread over [0, 2^40) instead of rising with\n"
+            "                time, inserts likely early and rare late, so about N/3 values are present at\n"
+            "                the peak\n"
             "  --shape S     uniform (default: every op on a random thread) or work-stealing (deque only:\n"
             "                thread 0 owns the deque and pushes/pops/peeks at the back, the other threads\n"
             "                steal from the front; half the ops are the owner's)\n"
@@ -58,6 +62,10 @@ int cmd_gen(int argc, char **argv) {
         }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = true;
+            continue;
+        }
+        if (!strcmp(a, "--spread-priorities")) {
+            o.spread = true;
             continue;
         }
         if (a[0] != '-' || a[1] == '\0') {

@@ -1,11 +1,13 @@
 /* libFuzzer target: the strict text history reader on arbitrary bytes. It must never crash or hang; a refusal
- * must name the file and a line; an accepted history must survive text and .lfz round trips unchanged and be
- * checkable by the monitors, and so must its edge variants (edge_variant.h: stamps at 0 or 2^64-1, values at
- * INT64_MIN/MAX, thread ids at 2^32-1). */
+ * must name the file and a line; the reader's fast path must agree with its general parser alone (status,
+ * message, history); an accepted history must survive text and .lfz round trips unchanged and be checkable by
+ * the monitors, and so must its edge variants (edge_variant.h: stamps at 0 or 2^64-1, values at INT64_MIN/MAX,
+ * thread ids at 2^32-1). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/text_reader.h"
 #include "linfuzz/check.h"
 #include "linfuzz/lfz.h"
 #include "linfuzz/format.h"
@@ -66,6 +68,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     lf_history h;
     char err[1024];
     lf_status st = lf_text_read_buffer((const char *)data, size, "fuzz.hist", &h, err, sizeof err);
+
+    /* The general parser alone (no fast path) gives the same answer. */
+    lf_history slow;
+    char slow_err[1024];
+    lf_status slow_st =
+        lf_text_read_buffer_with((const char *)data, size, "fuzz.hist", &slow, slow_err, sizeof slow_err, false, false);
+    if (slow_st != st) fail("the fast path and the general parser disagree on the status", st ? err : slow_err);
+    if (st == LF_OK) {
+        if (!lf_fuzz_histories_equal(&h, &slow)) fail("the fast path and the general parser read different histories", "");
+        lf_history_free(&slow);
+    } else if (strcmp(err, slow_err) != 0) {
+        fail("the fast path and the general parser word the error differently", err);
+    }
+
     if (st == LF_ERR_FORMAT) {
         if (strncmp(err, "fuzz.hist:", 10) != 0 || err[10] < '1' || err[10] > '9')
             fail("error message does not name file and line", err);

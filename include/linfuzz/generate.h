@@ -57,6 +57,10 @@ typedef struct lf_gen_options {
                        * so ambiguous). kv: keys come from 1..V (1..16 when 0), stored values are new. */
     size_t bad;       /* corruptions applied after construction (default 0) */
     double pending;   /* chance that a thread's last op is left pending (default 0) */
+    bool spread;      /* pqueue only: new values are distinct priorities spread over [0, 2^40) (not rising with
+                       * time), and inserts are likely early and rare late (0.9, 0.5, 0.1 of the non-observer
+                       * ops over the first 40%, next 20% and last 40%), so about a third of N values are
+                       * present at the peak: the shape where a monitor's memory access order matters */
     lf_gen_shape shape;
     uint64_t capacity; /* stack, queue, pqueue, deque: bounded to this many values; an insert chosen when the
                         * container is full answers full (default 0: unbounded) */

@@ -14,7 +14,10 @@
  *  - step writes every byte of *next (padding included) when it returns true;
  *  - equal(a, b) iff the states behave identically; hash(a) == hash(b) whenever equal(a, b);
  *  - a pending op (res_kind == LF_K_PENDING) has an unknown result: step applies its effect and accepts.
- *    (The checkers let a pending op take effect anywhere after its call, or never.) */
+ *    (The checkers let a pending op take effect anywhere after its call, or never.)
+ * Threads: the checkers may use two instances of one spec at once on two threads (the frontier sweep beside
+ * WGL), but only when env->user is NULL; instances opened with a user pointer (which may be shared memory,
+ * like the self-spec's memo of serial replays) are used by the WGL search alone, on the calling thread. */
 #ifndef LINFUZZ_SPEC_H
 #define LINFUZZ_SPEC_H
 
@@ -75,6 +78,14 @@ typedef struct lf_spec {
      * never true by accident: a wrong true makes the checkers miss linearizations. NULL: no op is. */
     bool (*observer)(const lf_op *op);
 
+    /* Optional, a search hint: true when op is legal in every state of this instance and the state after it
+     * does not depend on the state before (a register's write; a kv put when the instance holds one key).
+     * Such an op that is overwritten before anything observes it may as well have taken effect just before
+     * the op that overwrote it, anywhere in its interval; the frontier sweep (docs/wgl.md) uses that to leave
+     * unobserved writes out. Never true by accident (a put into a map of two keys depends on the other key).
+     * NULL: no op is. */
+    bool (*overwrites)(void *ctx, const lf_op *op);
+
     /* Optional, for explanations: a short description of a state ("[3 1 4]") or of an op
      * (NULL: lf_op_describe). Return the number of characters written, like snprintf. */
     int (*describe_state)(void *ctx, const void *state, char *buf, size_t len);
@@ -114,6 +125,10 @@ bool lf_spec_equal(const lf_spec_inst *in, const void *a, const void *b);
 /* Whether op only observes under spec (see lf_spec.observer); false for pending ops. */
 static inline bool lf_spec_observer(const lf_spec *spec, const lf_op *op) {
     return spec->observer && !lf_op_pending(op) && spec->observer(op);
+}
+/* Whether op overwrites the whole state of the instance (see lf_spec.overwrites); pending ops included. */
+static inline bool lf_spec_overwrites(const lf_spec_inst *in, const lf_op *op) {
+    return in->spec->overwrites && in->spec->overwrites(in->ctx, op);
 }
 /* The observer test of the built-in specs: observing methods, and ops whose result says nothing changed
  * (false, fail, empty). */

@@ -40,10 +40,12 @@ fuzz.sh@--build ms_queue@'ms_queue' is the name of an adapter
 test.sh@foo@unexpected argument 'foo'
 deps.sh@foo@unexpected argument 'foo'
 bench.sh@1e6@SIZE takes a positive whole number, not '1e6'
+bench_anchors.sh@1e6@SIZE takes a positive whole number, not '1e6'
 bench_wgl.sh@x@unexpected argument 'x'
 bench_fuzz.sh@x@CAP_SECONDS takes a positive whole number, not 'x'
 bench_runtime.sh@5@'5' is a number, not a build directory
 bench_pipeline.sh@corpus@'corpus' is a directory of other files
+bench_frontier.sh@4@unexpected argument '4'
 T
 [ ! -e "$ROOT/treiber_aba" ] && [ ! -e "$ROOT/ms_queue" ] && ok || bad "a build directory named after an adapter was made"
 

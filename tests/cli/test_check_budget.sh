@@ -38,14 +38,15 @@ out=$("$LF" check --engine monitor "$tmp/amb.hist"); rc=$?
   bad "ambiguous set: $rc '$out'"
 line_is 0 "$tmp/amb.hist: linearizable [hitting d=1]" "$tmp/amb.hist"
 
-# The time budget: documented, parsed strictly, enforced. 26 concurrent writes then a read of a value never
-# written: WGL must visit all 2^26 subsets, far more than a second.
+# The time budget: documented, parsed strictly, enforced. 26 concurrent enqueues of distinct values then a
+# dequeue of a value never enqueued: WGL and the frontier sweep must both go through the subsets of the
+# enqueues, far more than a second (26 concurrent writes would not do: the sweep kills the unobserved ones).
 "$LF" check --help | grep -q "default 60 s; 0 or none: no budget" && ok ||
   bad "--help does not document the default budget"
 {
-  echo "type register"
-  for t in $(seq 0 25); do echo "$t $((t + 1)) $((t + 100)) write 1"; done
-  echo "26 200 201 read -> 2"
+  echo "type queue"
+  for t in $(seq 0 25); do echo "$t $((t + 1)) $((t + 100)) enq $((t + 1))"; done
+  echo "26 200 201 deq -> 99"
 } >"$tmp/hard.hist"
 start=$(date +%s%N)
 out=$("$LF" check --engine wgl --timeout 1500ms "$tmp/hard.hist" 2>"$tmp/err"); rc=$?

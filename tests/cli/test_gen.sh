@@ -63,6 +63,25 @@ cmp -s "$tmp/a.hist" "$tmp/d.hist" || bad "-o FILE differs from standard output"
 grep -q ' ? ' "$tmp/a.hist" || bad "--pending 0.5 produced no pending op"
 [ "$(grep -c '^[0-9]' "$tmp/a.hist")" -eq 500 ] || bad "gen deque 500 did not write 500 ops"
 
+# --spread-priorities: distinct priorities beyond 2^32 (not rising with time), many present at once, and the
+# history is linearizable (the monitor and, on a small one, brute force agree); a corrupted one usually is not.
+"$BIN" gen pqueue 3000 --threads 8 --seed 5 --spread-priorities --peek 0.1 --empty 0.1 >"$tmp/wide.hist" ||
+    bad "gen --spread-priorities exited $?"
+awk '$4 == "insert" { n++; if ($5 > 4294967296) big++; seen[$5]++ } END { for (v in seen) if (seen[v] > 1) dup++;
+    exit !(n > 1000 && big > n / 2 && dup == 0) }' "$tmp/wide.hist" && ok ||
+    bad "--spread-priorities: inserted values are not distinct and spread beyond 2^32"
+awk '$4 == "insert" { c++ } $4 == "poll" && $6 != "empty" { c-- } c > m { m = c } END { exit !(m > 600) }' \
+    "$tmp/wide.hist" && ok || bad "--spread-priorities: fewer than 600 values present at the peak"
+"$BIN" check -q --engine monitor "$tmp/wide.hist" && ok || bad "gen --spread-priorities: not linearizable"
+"$BIN" gen pqueue 12 --threads 3 --seed 5 --spread-priorities --peek 0.3 >"$tmp/wide-small.hist"
+"$BIN" check -q --engine brute "$tmp/wide-small.hist" && ok || bad "gen --spread-priorities (small): brute force disagrees"
+violations=0
+for seed in $(seq 1 10); do
+    "$BIN" gen pqueue 300 --seed "$seed" --spread-priorities --peek 0.2 --bad 3 >"$tmp/bad.hist"
+    "$BIN" check -q "$tmp/bad.hist"
+    [ $? -eq 1 ] && violations=$((violations + 1))
+done
+[ $violations -ge 5 ] && ok || bad "--spread-priorities --bad 3: only $violations of 10 are violations"
 # Bounded containers: a capacity line, full answers, linearizable by construction (decided by the search,
 # since the capacity is reached); corrupted ones are usually violations.
 for t in stack queue pqueue deque; do
@@ -91,8 +110,9 @@ awk '/^[0-9]/ && $1 == 0 && $4 !~ /_back$/ { exit 1 }
 
 # Bad usage exits 2.
 for args in "" "queue" "nosuchtype 10" "queue ten" "queue 10 --peek 2" "queue 10 --threads 0" \
-    "queue 10 --values 0" "queue 10 --bogus 1" "queue 10 extra" "queue 10 --shape work-stealing" \
-    "deque 10 --shape work-stealing --threads 1" "deque 10 --shape sideways" "queue 10 --capacity 0"; do
+    "queue 10 --values 0" "queue 10 --bogus 1" "queue 10 extra" "stack 10 --spread-priorities" \
+    "queue 10 --shape work-stealing" "deque 10 --shape work-stealing --threads 1" "deque 10 --shape sideways" \
+    "queue 10 --capacity 0"; do
     "$BIN" gen $args >/dev/null 2>&1
     code=$?
     [ $code -eq 2 ] && ok || bad "gen $args: exit $code, want 2"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/text_reader.h"
 #include "linfuzz/format.h"
 #include "linfuzz/history.h"
 #include "test_util.h"
@@ -319,6 +320,116 @@ static void test_sequentiality_agrees_with_validate(void) {
            refused);
 }
 
+/* Appends one random token for test_fast_path_agrees: mostly what an op line has, sometimes near misses. */
+static size_t random_token(char *o, int slot) {
+    static const char *const words[] = {
+        "enq", "deq", "peek", "push", "pop", "insert", "poll", "add", "remove", "contains", "write", "read",
+        "cas", "put", "get", "delete", "inc", "push_front", "push_back", "pop_front", "pop_back", "peek_front",
+        "peek_back", "pushx", "pus", "deq->", "->", "->", "->", "-", ">", "nil", "empty", "true", "false", "ok",
+        "fail", "full", "emptyx", "tru", "?", "#", "# c", "7#x", "\r", "1e3", "+1", "0x10", "", "type", "init"};
+    uint64_t r = rnd();
+    if (slot < 3 && r % 8 != 0) slot = -1; /* thread, call, ret: mostly numbers */
+    switch (slot < 0 ? 0 : (int)(r % 3)) {
+    case 0: { /* a number: 1..21 digits, sometimes negative or with leading zeros */
+        static const char *const big[] = {"4294967295", "4294967296", "999999999999999999", "1000000000000000000",
+                                          "9223372036854775807", "9223372036854775808", "18446744073709551615",
+                                          "18446744073709551616", "00000000000000000000001", "0"};
+        if (r % 11 == 0) return (size_t)sprintf(o, "%s%s", (r >> 8) % 3 == 0 ? "-" : "", big[(r >> 12) % 10]);
+        return (size_t)sprintf(o, "%s%" PRIu64, (r >> 8) % 9 == 0 ? "-" : "", (r >> 16) % ((r >> 4) % 4 == 0 ? (uint64_t)1000000000000 : 40));
+    }
+    default: {
+        const char *w = words[(r >> 8) % (sizeof words / sizeof words[0])];
+        return (size_t)sprintf(o, "%s", w);
+    }
+    }
+}
+
+/* One valid op line of a type (without the numbers): method, arguments, result. */
+static const char *op_template(int type) {
+    static const char *const t[9][6] = {
+        {"enq V", "deq -> V", "deq -> empty", "peek -> V", "peek -> empty", "deq -> nil"},
+        {"push V", "pop -> V", "pop -> empty", "peek -> V", "peek -> empty", "push nil"},
+        {"insert V", "poll -> V", "poll -> empty", "peek -> V", "peek -> empty", "insert V"},
+        {"add V -> true", "add V -> false", "remove V -> true", "remove V -> false", "contains V -> true",
+         "contains V -> false"},
+        {"write V", "read -> V", "read -> nil", "write V", "read -> V", "write nil"},
+        {"write V", "read -> V", "cas V V -> ok", "cas V V -> fail", "read -> nil", "cas V nil -> ok"},
+        {"put V V", "get V -> V", "get V -> nil", "delete V -> true", "delete V -> false", "put V V"},
+        {"inc", "get -> V", "inc", "get -> V", "inc", "get -> V"},
+        {"push_front V", "push_back V", "pop_front -> V", "pop_back -> empty", "peek_front -> V",
+         "peek_back -> V"}};
+    return t[type][rnd() % 6];
+}
+
+/* The fast path of the reader (engines/format/text_fast.c) must only ever take lines the general parser
+ * takes, and read them the same way: on random texts of valid op lines, some of them mutated, both must give
+ * the same status, message and history. */
+static void test_fast_path_agrees(void) {
+    static const char *const types[] = {"queue", "stack", "pqueue", "set", "register", "cas-register", "kv",
+                                        "counter", "deque"};
+    static const char *const seps[] = {" ", " ", " ", " ", "  ", "\t", " \t"};
+    char *text = malloc(1 << 16);
+    int accepted = 0, refused = 0;
+    for (int iter = 0; iter < 20000 && text; iter++) {
+        int type = (int)(rnd() % 9);
+        size_t len = (size_t)sprintf(text, "type %s\n", types[type]);
+        int lines = 1 + (int)(rnd() % 8);
+        uint64_t stamp = rnd() % 3 == 0 ? rnd() % 10000000000000000000ull : rnd() % 5;
+        for (int l = 0; l < lines; l++) {
+            /* Tokens of a valid line, then maybe a mutation of one of them. */
+            char toks[12][48];
+            int n = 0;
+            sprintf(toks[n++], "%d", rnd() % 7 == 0 ? (int)(rnd() % 3) : l);
+            sprintf(toks[n++], "%" PRIu64, stamp);
+            stamp += rnd() % 3;
+            sprintf(toks[n++], "%" PRIu64, stamp);
+            stamp += 1 + rnd() % 2;
+            char tmpl[64];
+            snprintf(tmpl, sizeof tmpl, "%s", op_template(type));
+            for (char *w = strtok(tmpl, " "); w && n < 12; w = strtok(NULL, " ")) {
+                if (strcmp(w, "V") == 0)
+                    sprintf(toks[n++], "%" PRId64, (int64_t)(rnd() % 2000) - 1000);
+                else
+                    sprintf(toks[n++], "%s", w);
+            }
+            int mutations = rnd() % 3 == 0 ? 1 + (int)(rnd() % 2) : 0;
+            for (int m = 0; m < mutations; m++) {
+                int k = (int)(rnd() % (uint64_t)n);
+                if (rnd() % 4 == 0 && n < 12) { /* insert a token */
+                    for (int j = n; j > k; j--) memcpy(toks[j], toks[j - 1], sizeof toks[j]);
+                    n++;
+                }
+                random_token(toks[k], k);
+            }
+            for (int k = 0; k < n; k++) {
+                if (k) len += (size_t)sprintf(text + len, "%s", seps[rnd() % 7]);
+                len += (size_t)sprintf(text + len, "%s", toks[k]);
+            }
+            if (rnd() % 20 == 0) len += (size_t)sprintf(text + len, "%s", rnd() % 2 ? " # comment" : "\r");
+            if (rnd() % 8 || l + 1 < lines) text[len++] = '\n';
+        }
+        if (rnd() % 50 == 0) text[rnd() % len] = '\0';
+        lf_history a, b;
+        char ea[512], eb[512];
+        lf_status sa = lf_text_read_buffer_with(text, len, NAME, &a, ea, sizeof ea, true, false);
+        lf_status sb = lf_text_read_buffer_with(text, len, NAME, &b, eb, sizeof eb, false, false);
+        CHECKF(sa == sb, "iteration %d: fast path %d, general parser %d on:\n%.*s", iter, sa, sb, (int)len, text);
+        if (sa == LF_OK && sb == LF_OK) {
+            accepted++;
+            CHECKF(same_history(&a, &b), "iteration %d: the paths read different histories from:\n%.*s", iter,
+                   (int)len, text);
+        } else if (sa == sb) {
+            refused++;
+            CHECKF(strcmp(ea, eb) == 0, "iteration %d: '%s' vs '%s' on:\n%.*s", iter, ea, eb, (int)len, text);
+        }
+        if (sa == LF_OK) lf_history_free(&a);
+        if (sb == LF_OK) lf_history_free(&b);
+    }
+    free(text);
+    CHECKF(accepted > 2000 && refused > 2000, "accepted %d, refused %d: the generator misses a side", accepted,
+           refused);
+}
+
 static void test_shared_data(void) {
     /* Every real etcd history parses, and its canonical text re-parses to the same history. */
     char path[512], err[512];
@@ -344,6 +455,7 @@ static void test_shared_data(void) {
 
 int main(void) {
     test_round_trips();
+    test_fast_path_agrees();
     test_errors();
     test_stream();
     test_sequentiality_agrees_with_validate();

@@ -6,6 +6,7 @@
  *  - step is pure (the input state is unchanged) and deterministic;
  *  - a pending op is accepted and has the same effect as with its true result;
  *  - an op the spec calls an observer never changes a state in which it is legal;
+ *  - an op the spec says overwrites the state is legal in every state and leaves the same state in all;
  *  - two states are equal iff the model's contents are equal, and equal states hash equally. */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -327,6 +328,12 @@ static void run(const run_params *p, uint64_t seed, size_t *max_len) {
                 CHECKF(lf_spec_equal(&in, cur, again), "%s step %zu: a legal observer (method %s) changed the state",
                        spec->name, i, lf_method_name((lf_method)other_op->method));
         }
+        /* An overwriting op (a register write, a put into a one-key map): legal from every earlier state, with
+         * the same successor. */
+        if (lf_spec_overwrites(&in, &op))
+            for (size_t k = n_seen > 40 ? n_seen - 40 : 0; k < n_seen; k++)
+                CHECKF(lf_spec_step(&in, seen[k].bytes, &op, again) && lf_spec_equal(&in, next, again),
+                       "%s step %zu: an overwriting op depends on the state it is applied to", spec->name, i);
         lf_op bad;
         int64_t other = 1 + (int64_t)lf_rng_below(&rng, (uint64_t)p->values);
         if (wrong_result(&op, &bad, other)) {
@@ -363,6 +370,7 @@ int main(void) {
         {LF_TYPE_KV, 1200, 40, 70},         {LF_TYPE_STACK, 600, 3, 0},        {LF_TYPE_STACK, 1000, 50, 70},
         {LF_TYPE_QUEUE, 600, 3, 0},         {LF_TYPE_QUEUE, 1000, 50, 70},     {LF_TYPE_PQUEUE, 600, 3, 0},
         {LF_TYPE_PQUEUE, 1000, 50, 70},     {LF_TYPE_DEQUE, 600, 3, 0},        {LF_TYPE_DEQUE, 1000, 50, 70},
+        {LF_TYPE_KV, 300, 1, 0}, /* one key: puts overwrite */
     };
     for (size_t i = 0; i < sizeof PARAMS / sizeof PARAMS[0]; i++) {
         size_t max_len = 0;

@@ -1,9 +1,11 @@
-/* Budgets of the WGL search: a history that cannot be finished (26 concurrent writes of one value, then a
- * read of a value never written: the search must visit all 2^26 subsets of writes before it can say
- * violation) must answer unknown, with a reason, within the time budget plus a small slack; within a memory
- * budget without the process growing past it; and within a step budget. A tiny memory budget answers
- * unknown at once. In a split history, a violating part wins over a part that ran out of budget; otherwise
- * the undecided part makes the answer unknown. */
+/* Budgets of the general checker (WGL, the frontier sweep, both at once): a history that cannot be finished
+ * (QWIDE concurrent enqueues of distinct values, then a dequeue of a value never enqueued: both searches
+ * must go through the orders of the enqueues before they can say violation) must answer unknown, with a
+ * reason, within the time budget plus a small slack; within a memory budget without the process growing
+ * past it; and within a step budget. A tiny memory budget answers unknown at once. The WGL search alone
+ * keeps its own budgets on a register history that only it finds hard (26 concurrent writes of one value,
+ * then a read of a value never written: 2^26 subsets). In a split history, a violating part wins over a
+ * part that ran out of budget; otherwise the undecided part makes the answer unknown. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "util/clock.h"
 
 #define WIDE 26
+#define QWIDE 12
 
 /* AddressSanitizer's redzones and quarantine add to the process, not to what the checker counts. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -63,9 +66,23 @@ static void hard_register(lf_history *h) {
     lf_history_push(h, &r);
 }
 
+/* QWIDE concurrent enqueues of 1..QWIDE, then (after all of them) a dequeue that returns 99. */
+static void hard_queue(lf_history *h) {
+    lf_history_init(h, LF_TYPE_QUEUE);
+    for (uint32_t t = 0; t < QWIDE; t++) {
+        lf_op e = mk(t, 1 + t, 100 + t, LF_M_ENQ, 1 + t, 0, LF_K_NONE, 0);
+        lf_history_push(h, &e);
+    }
+    lf_op d = mk(QWIDE, 200, 201, LF_M_DEQ, 0, 0, LF_K_INT, 99);
+    lf_history_push(h, &d);
+}
+
+static bool wgl_alone = false; /* run: WGL without the frontier sweep */
+
 static void run(const lf_history *h, double timeout, size_t mem, uint64_t steps, lf_result *r, double *secs) {
     lf_wgl_options o;
     lf_wgl_options_default(&o);
+    o.frontier = !wgl_alone;
     o.timeout_s = timeout;
     o.max_memory_bytes = mem;
     o.max_steps = steps;
@@ -77,7 +94,7 @@ static void run(const lf_history *h, double timeout, size_t mem, uint64_t steps,
 
 int main(void) {
     lf_history h;
-    hard_register(&h);
+    hard_queue(&h);
     lf_result r;
     double secs;
 
@@ -123,6 +140,25 @@ int main(void) {
     lf_result_free(&r);
     lf_history_free(&h);
 
+    /* The WGL search alone, on the register history that only it finds hard. */
+    wgl_alone = true;
+    hard_register(&h);
+    run(&h, 0.3, 0, 0, &r, &secs);
+    CHECKF(r.verdict == LF_UNKNOWN && strstr(r.reason, "time budget"), "WGL alone, 0.3 s: %s", r.reason);
+    CHECKF(secs < 0.3 + 0.3, "WGL alone: 0.3 s budget took %.3f s", secs);
+    lf_result_free(&r);
+    run(&h, 0, 0, 100000, &r, &secs);
+    CHECKF(r.verdict == LF_UNKNOWN && strstr(r.reason, "step budget"), "WGL alone, steps: %s", r.reason);
+    CHECKF(r.steps >= 100000 && r.steps < 100000 + 2048, "WGL alone stopped near the step budget: %" PRIu64, r.steps);
+    lf_result_free(&r);
+    /* With the frontier sweep it is a violation at once: the writes overwrite each other (docs/wgl.md). */
+    wgl_alone = false;
+    run(&h, 0.3, 0, 0, &r, &secs);
+    CHECKF(r.verdict == LF_VIOLATION && r.n_culprits >= 1 && r.culprits[0] == WIDE, "frontier: %s", r.reason);
+    lf_result_free(&r);
+    lf_history_free(&h);
+    wgl_alone = true;
+
     /* Split kv history: key 1 is the hard part, key 2 a plain violation, key 3 linearizable. */
     lf_history kv;
     lf_history_init(&kv, LF_TYPE_KV);
@@ -149,5 +185,6 @@ int main(void) {
     CHECKF(secs < 0.3 + 0.3, "split check took %.3f s", secs);
     lf_result_free(&r);
     lf_history_free(&kv);
+    wgl_alone = false;
     TEST_DONE();
 }

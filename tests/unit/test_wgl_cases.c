@@ -272,6 +272,7 @@ static void fan_cases(void) {
         lf_wgl_options o;
         lf_wgl_options_default(&o);
         o.partition = false;
+        o.frontier = false; /* the WGL search itself: what its cache saves */
         lf_result with, without, split, capped;
         lf_result_init(&with);
         lf_result_init(&without);
