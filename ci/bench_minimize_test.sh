@@ -5,6 +5,8 @@
 # Usage: ci/bench_minimize_test.sh [LINFUZZ_BIN] [SECONDS_PER_ENTRY]   (default build/bin/linfuzz, 10)
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source ci/lib.sh
+ci_help "${1:-}"
 LF=${1:-build/bin/linfuzz}
 secs=${2:-10}
 echo "| entry | threads | calls | history ops | minimized history | runs | seconds |"
