@@ -128,7 +128,7 @@ static bool hitting_fits(const lf_pipeline_options *o, const lf_op *ops, size_t 
     /* Above limit/2 ops only a sequential part (width 1) would fit, and WGL decides those in one pass:
      * not worth sizing up (O(n^2)). */
     if (2 * n > limit) return false;
-    return n * hit_width(ops, n, limit / (n ? n : 1)) <= limit;
+    return n * lf_hit_width(ops, n, limit / (n ? n : 1)) <= limit;
 }
 
 /* Decides one part: ops[0..n) (a copy or the history itself), orig maps its indices to the history's. */
@@ -195,7 +195,7 @@ static void check_part(pipeline *pl, const lf_op *ops, size_t n, const uint32_t 
     lf_wgl_decide(pl->spec, &env, orig, &sopts, &pl->budget, &wr);
     if (known_lin) { /* only a witness was wanted */
         if (wr.verdict == LF_LINEARIZABLE) copy_mapped(&out->order, &out->order_len, wr.order, wr.order_len, orig);
-        wgl_part_result_free(&wr);
+        lf_wgl_part_result_free(&wr);
         return;
     }
     out->verdict = wr.verdict;
@@ -207,7 +207,7 @@ static void check_part(pipeline *pl, const lf_op *ops, size_t n, const uint32_t 
         copy_mapped(&out->order, &out->order_len, wr.order, wr.order_len, orig);
         copy_mapped(&out->culprits, &out->n_culprits, wr.culprits, wr.n_culprits, orig);
     }
-    wgl_part_result_free(&wr);
+    lf_wgl_part_result_free(&wr);
 }
 
 /* ---- splitting ---- */

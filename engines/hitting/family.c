@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool hit_builder_init(hit_builder *b, const hit_poset *p) {
+bool lf_hit_builder_init(hit_builder *b, const hit_poset *p) {
     memset(b, 0, sizeof *b);
     b->p = p;
     size_t alloc = p->n ? p->n : 1;
@@ -16,7 +16,7 @@ bool hit_builder_init(hit_builder *b, const hit_poset *p) {
     return true;
 }
 
-void hit_builder_free(hit_builder *b) {
+void lf_hit_builder_free(hit_builder *b) {
     free(b->tix);
     memset(b, 0, sizeof *b);
 }
@@ -27,7 +27,7 @@ static inline void insert_at(uint32_t *sch, size_t len, size_t pos, uint32_t op)
     sch[pos] = op;
 }
 
-void hit_build(hit_builder *b, uint32_t c, const uint32_t *X, size_t k, const uint32_t *topo, uint32_t *sch) {
+void lf_hit_build(hit_builder *b, uint32_t c, const uint32_t *X, size_t k, const uint32_t *topo, uint32_t *sch) {
     const hit_poset *p = b->p;
     const size_t n = p->n;
     uint32_t *tix = b->tix, *hit = b->hit;
@@ -99,14 +99,14 @@ void hit_build(hit_builder *b, uint32_t c, const uint32_t *X, size_t k, const ui
     b->steps += steps;
 }
 
-bool hit_tuple_feasible(const hit_poset *p, const uint32_t *X, size_t k) {
+bool lf_hit_tuple_feasible(const hit_poset *p, const uint32_t *X, size_t k) {
     for (size_t a = 0; a < k; a++)
         for (size_t b = a + 1; b < k; b++)
             if (hit_before(p, X[b], X[a])) return false;
     return true;
 }
 
-size_t hit_reduction_filters(const hit_poset *p, uint8_t *x_allowed, uint8_t *chain_allowed) {
+size_t lf_hit_reduction_filters(const hit_poset *p, uint8_t *x_allowed, uint8_t *chain_allowed) {
     size_t candidates = 0;
     memset(chain_allowed, 0, p->n_chains);
     for (size_t i = 0; i < p->n; i++) {
@@ -144,7 +144,7 @@ static bool enum_rec(enum_ctx *e, size_t depth) {
     return true;
 }
 
-bool hit_enum_indices(const hit_poset *p, size_t k, const uint8_t *x_allowed, const uint8_t *chain_allowed,
+bool lf_hit_enum_indices(const hit_poset *p, size_t k, const uint8_t *x_allowed, const uint8_t *chain_allowed,
                       hit_index_fn fn, void *arg) {
     if (k > HIT_MAX_TUPLE) return true;
     enum_ctx e = {.p = p, .k = k, .x_allowed = x_allowed, .fn = fn, .arg = arg};

@@ -32,21 +32,21 @@ typedef struct hit_builder {
     uint64_t steps;  /* elementary steps (scans and moves), a cost measure for budgets */
 } hit_builder;
 
-bool hit_builder_init(hit_builder *b, const hit_poset *p);
-void hit_builder_free(hit_builder *b);
+bool lf_hit_builder_init(hit_builder *b, const hit_poset *p);
+void lf_hit_builder_free(hit_builder *b);
 
 /* Writes the schedule of index <c, X[0..k)> to sch[0..n) as local op indices (a linear extension of the
  * real-time order). X holds distinct local indices. topo is the processing order (a topological order;
  * NULL: call-time order 0..n-1, the production choice; the tests pass others). */
-void hit_build(hit_builder *b, uint32_t c, const uint32_t *X, size_t k, const uint32_t *topo, uint32_t *sch);
+void lf_hit_build(hit_builder *b, uint32_t c, const uint32_t *X, size_t k, const uint32_t *topo, uint32_t *sch);
 
 /* X is feasible when no later member precedes an earlier one in real time. */
-bool hit_tuple_feasible(const hit_poset *p, const uint32_t *X, size_t k);
+bool lf_hit_tuple_feasible(const hit_poset *p, const uint32_t *X, size_t k);
 
 /* The reductions the prover applies from depth 2 on (families used cumulatively): x_allowed[op] = 1 for
  * the completed ops that are not isolated, chain_allowed[c] = 1 for the chains holding one of them.
  * Returns how many ops are allowed in X. */
-size_t hit_reduction_filters(const hit_poset *p, uint8_t *x_allowed, uint8_t *chain_allowed);
+size_t lf_hit_reduction_filters(const hit_poset *p, uint8_t *x_allowed, uint8_t *chain_allowed);
 
 /* Called per index; return false to stop the enumeration. */
 typedef bool (*hit_index_fn)(void *arg, uint32_t c, const uint32_t *X, size_t k);
@@ -55,7 +55,7 @@ typedef bool (*hit_index_fn)(void *arg, uint32_t c, const uint32_t *X, size_t k)
  * distinct ops (c = 0 alone when every op is pending, so that there are no chains). x_allowed (per op) and
  * chain_allowed (per chain) restrict them (NULL: no restriction).
  * Returns false when fn stopped the enumeration. k <= HIT_MAX_TUPLE. */
-bool hit_enum_indices(const hit_poset *p, size_t k, const uint8_t *x_allowed, const uint8_t *chain_allowed,
+bool lf_hit_enum_indices(const hit_poset *p, size_t k, const uint8_t *x_allowed, const uint8_t *chain_allowed,
                       hit_index_fn fn, void *arg);
 
 #endif

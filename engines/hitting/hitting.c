@@ -48,16 +48,16 @@ static bool on_index(void *arg, uint32_t c, const uint32_t *X, size_t k) {
     prover *pv = arg;
     lf_hitting_stats *st = pv->st;
     const size_t n = pv->poset.n;
-    hit_build(&pv->builder, c, X, k, NULL, pv->sch);
+    lf_hit_build(&pv->builder, c, X, k, NULL, pv->sch);
     st->indices++;
-    int added = hit_schedule_set_add(&pv->seen, hit_schedule_hash(pv->sch, n));
+    int added = lf_hit_schedule_set_add(&pv->seen, lf_hit_schedule_hash(pv->sch, n));
     if (added < 0) {
         pv->status = PROVER_NOMEM;
         return false;
     }
     if (added) {
         st->schedules++;
-        hit_replay_status rs = hit_replay_run(&pv->replay, pv->sch);
+        hit_replay_status rs = lf_hit_replay_run(&pv->replay, pv->sch);
         if (rs == HIT_REPLAY_MATCH) {
             pv->status = PROVER_FOUND;
             return false;
@@ -84,10 +84,10 @@ static bool on_index(void *arg, uint32_t c, const uint32_t *X, size_t k) {
 }
 
 static void prover_free(prover *pv) {
-    hit_replay_free(&pv->replay);
-    hit_builder_free(&pv->builder);
-    hit_schedule_set_free(&pv->seen);
-    hit_poset_free(&pv->poset);
+    lf_hit_replay_free(&pv->replay);
+    lf_hit_builder_free(&pv->builder);
+    lf_hit_schedule_set_free(&pv->seen);
+    lf_hit_poset_free(&pv->poset);
     free(pv->sch);
 }
 
@@ -117,11 +117,11 @@ void lf_hitting_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf
     memset(&pv, 0, sizeof pv);
     pv.o = o;
     pv.st = st;
-    hit_schedule_set_init(&pv.seen);
+    lf_hit_schedule_set_init(&pv.seen);
     uint8_t *x_allowed = NULL, *chain_allowed = NULL;
-    bool ok = hit_poset_init(&pv.poset, env->ops, n, o->chains);
-    ok = ok && hit_builder_init(&pv.builder, &pv.poset);
-    ok = ok && hit_replay_init(&pv.replay, &inst, env->ops, &pv.poset,
+    bool ok = lf_hit_poset_init(&pv.poset, env->ops, n, o->chains);
+    ok = ok && lf_hit_builder_init(&pv.builder, &pv.poset);
+    ok = ok && lf_hit_replay_init(&pv.replay, &inst, env->ops, &pv.poset,
                                o->frontier_cap ? o->frontier_cap : LF_HITTING_DEFAULT_FRONTIER);
     if (ok) {
         pv.sch = malloc((n ? n : 1) * sizeof *pv.sch);
@@ -140,7 +140,7 @@ void lf_hitting_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf
     /* Families are used cumulatively, so from d = 2 on X may skip isolated ops and the index may skip
      * chains made only of isolated ops ([Ozkan19]): a tuple with an isolated member is strongly hit
      * whenever the tuple without it is, and that one was covered at a smaller depth. */
-    size_t candidates = hit_reduction_filters(&pv.poset, x_allowed, chain_allowed);
+    size_t candidates = lf_hit_reduction_filters(&pv.poset, x_allowed, chain_allowed);
     int d = 0;
     bool exhausted = true;
     if (n == 0) {
@@ -152,7 +152,7 @@ void lf_hitting_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf
         size_t k = (size_t)d - 1;
         if (k > candidates || k > HIT_MAX_TUPLE) break; /* no tuple left: every family so far was complete */
         st->depth_reached = d;
-        hit_enum_indices(&pv.poset, k, d == 1 ? NULL : x_allowed, d == 1 ? NULL : chain_allowed, on_index, &pv);
+        lf_hit_enum_indices(&pv.poset, k, d == 1 ? NULL : x_allowed, d == 1 ? NULL : chain_allowed, on_index, &pv);
     }
     if (pv.status != PROVER_RUNNING && pv.status != PROVER_FOUND) exhausted = false;
     st->exhausted = exhausted && pv.status != PROVER_FOUND;
@@ -167,7 +167,7 @@ void lf_hitting_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf
         if (o->want_witness) {
             free(r->witness);
             r->witness = malloc((n ? n : 1) * sizeof *r->witness);
-            r->witness_len = r->witness && n ? hit_replay_witness(&pv.replay, r->witness) : 0;
+            r->witness_len = r->witness && n ? lf_hit_replay_witness(&pv.replay, r->witness) : 0;
         }
         break;
     case PROVER_RUNNING:

@@ -25,7 +25,7 @@ static int cmp_u32(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-void hit_poset_free(hit_poset *p) {
+void lf_hit_poset_free(hit_poset *p) {
     free(p->call); /* the one block holding every per-op array */
     memset(p, 0, sizeof *p);
 }
@@ -163,7 +163,7 @@ static bool rank_events(hit_poset *p, const lf_op *ops) {
     return true;
 }
 
-bool hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mode) {
+bool lf_hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mode) {
     memset(p, 0, sizeof *p);
     p->n = n;
     size_t alloc = n ? n : 1;
@@ -197,12 +197,12 @@ bool hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mod
     }
     free(keys);
     if (!rank_events(p, ops)) {
-        hit_poset_free(p);
+        lf_hit_poset_free(p);
         return false;
     }
     bool ok = mode == HIT_CHAINS_THREADS ? assign_thread_chains(p, ops) : assign_min_chains(p, ops);
     if (!ok) {
-        hit_poset_free(p);
+        lf_hit_poset_free(p);
         return false;
     }
     /* Among the completed ops in call order, op i overlaps an earlier one iff the latest return so far is
@@ -229,7 +229,7 @@ bool hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mod
     return true;
 }
 
-uint32_t hit_width(const lf_op *ops, size_t n, size_t enough) {
+uint32_t lf_hit_width(const lf_op *ops, size_t n, size_t enough) {
     /* Intervals (closed: equal stamps overlap) meet pairwise iff they share a point, and then the leftmost
      * right end is shared by all (Helly): the width is the largest number of intervals holding some call. */
     uint32_t width = 0;

@@ -42,8 +42,8 @@ typedef struct hit_poset {
 } hit_poset;
 
 /* Builds the poset of ops[0..n). Returns false when out of memory (p is then empty and may be freed). */
-bool hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mode);
-void hit_poset_free(hit_poset *p);
+bool lf_hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mode);
+void lf_hit_poset_free(hit_poset *p);
 
 static inline bool hit_pending(const hit_poset *p, uint32_t a) { return p->ret[a] == HIT_PENDING_RET; }
 /* a precedes b in real time (a returned strictly before b was called). */
@@ -55,6 +55,6 @@ static inline bool hit_concurrent(const hit_poset *p, uint32_t a, uint32_t b) {
 /* The width of the completed ops of ops[0..n): the most that are pending at one instant, i.e. how many
  * chains the min-chain partition has; once it is known to exceed `enough`, enough + 1. O(n^2): meant for
  * the small parts the pipeline sizes up. */
-uint32_t hit_width(const lf_op *ops, size_t n, size_t enough);
+uint32_t lf_hit_width(const lf_op *ops, size_t n, size_t enough);
 
 #endif

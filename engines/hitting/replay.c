@@ -9,7 +9,7 @@
 
 static size_t round8(size_t x) { return (x + 7) & ~(size_t)7; }
 
-bool hit_replay_init(hit_replay *r, const lf_spec_inst *spec, const lf_op *ops, const hit_poset *p,
+bool lf_hit_replay_init(hit_replay *r, const lf_spec_inst *spec, const lf_op *ops, const hit_poset *p,
                      size_t frontier_cap) {
     memset(r, 0, sizeof *r);
     r->spec = spec;
@@ -58,7 +58,7 @@ bool hit_replay_init(hit_replay *r, const lf_spec_inst *spec, const lf_op *ops, 
     return true;
 }
 
-void hit_replay_free(hit_replay *r) {
+void lf_hit_replay_free(hit_replay *r) {
     free(r->hashes); /* the one block */
     free(r->node_op);
     free(r->node_parent);
@@ -200,7 +200,7 @@ static bool advance(hit_replay *r, size_t i, uint32_t o) {
     return true;
 }
 
-hit_replay_status hit_replay_run(hit_replay *r, const uint32_t *sch) {
+hit_replay_status lf_hit_replay_run(hit_replay *r, const uint32_t *sch) {
     /* Longest common prefix with the previous schedule, over the positions whose outcome is known. */
     size_t known = r->valid + (r->fail_pos != SIZE_MAX ? 1 : 0);
     size_t lcp = 0;
@@ -229,7 +229,7 @@ hit_replay_status hit_replay_run(hit_replay *r, const uint32_t *sch) {
     return HIT_REPLAY_MATCH;
 }
 
-size_t hit_replay_witness(const hit_replay *r, uint32_t *out) {
+size_t lf_hit_replay_witness(const hit_replay *r, uint32_t *out) {
     size_t len = 0;
     if (r->words == 0) { /* no pending op: the schedule itself */
         for (size_t i = 0; i < r->n; i++) out[len++] = r->p->op_of[r->prev[i]];

@@ -64,15 +64,15 @@ typedef struct hit_replay {
 } hit_replay;
 
 /* frontier_cap is used only when p has pending ops (otherwise one state per position suffices). */
-bool hit_replay_init(hit_replay *r, const lf_spec_inst *spec, const lf_op *ops, const hit_poset *p,
+bool lf_hit_replay_init(hit_replay *r, const lf_spec_inst *spec, const lf_op *ops, const hit_poset *p,
                      size_t frontier_cap);
-void hit_replay_free(hit_replay *r);
+void lf_hit_replay_free(hit_replay *r);
 
 /* Replays sch[0..n) (local op indices). */
-hit_replay_status hit_replay_run(hit_replay *r, const uint32_t *sch);
+hit_replay_status lf_hit_replay_run(hit_replay *r, const uint32_t *sch);
 
 /* After a MATCH: writes the witness to out (caller op indices, in the order they took effect; pending ops
  * that never took effect are omitted) and returns its length. */
-size_t hit_replay_witness(const hit_replay *r, uint32_t *out);
+size_t lf_hit_replay_witness(const hit_replay *r, uint32_t *out);
 
 #endif

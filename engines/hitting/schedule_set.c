@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-void hit_schedule_set_init(hit_schedule_set *s) { memset(s, 0, sizeof *s); }
+void lf_hit_schedule_set_init(hit_schedule_set *s) { memset(s, 0, sizeof *s); }
 
-void hit_schedule_set_free(hit_schedule_set *s) {
+void lf_hit_schedule_set_free(hit_schedule_set *s) {
     free(s->slots);
     memset(s, 0, sizeof *s);
 }
 
-uint64_t hit_schedule_hash(const uint32_t *sch, size_t n) {
+uint64_t lf_hit_schedule_hash(const uint32_t *sch, size_t n) {
     /* Multiply-xorshift per element (order-sensitive, one multiply each: this runs once per index built),
      * then a full avalanche. */
     uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
@@ -42,7 +42,7 @@ static bool grow(hit_schedule_set *s) {
     return true;
 }
 
-int hit_schedule_set_add(hit_schedule_set *s, uint64_t fingerprint) {
+int lf_hit_schedule_set_add(hit_schedule_set *s, uint64_t fingerprint) {
     if (!fingerprint) fingerprint = 1;
     if ((s->count + 1) * 2 > s->cap && !grow(s)) return -1;
     size_t j = (size_t)fingerprint & (s->cap - 1);
@@ -55,4 +55,4 @@ int hit_schedule_set_add(hit_schedule_set *s, uint64_t fingerprint) {
     return 1;
 }
 
-size_t hit_schedule_set_bytes(const hit_schedule_set *s) { return s->cap * sizeof *s->slots; }
+size_t lf_hit_schedule_set_bytes(const hit_schedule_set *s) { return s->cap * sizeof *s->slots; }

@@ -16,12 +16,12 @@ typedef struct hit_schedule_set {
     size_t cap, count;
 } hit_schedule_set;
 
-void hit_schedule_set_init(hit_schedule_set *s);
-void hit_schedule_set_free(hit_schedule_set *s);
+void lf_hit_schedule_set_init(hit_schedule_set *s);
+void lf_hit_schedule_set_free(hit_schedule_set *s);
 /* Fingerprint of sch[0..n). */
-uint64_t hit_schedule_hash(const uint32_t *sch, size_t n);
+uint64_t lf_hit_schedule_hash(const uint32_t *sch, size_t n);
 /* Adds a fingerprint: 1 when it was new, 0 when already present, -1 when out of memory. */
-int hit_schedule_set_add(hit_schedule_set *s, uint64_t fingerprint);
-size_t hit_schedule_set_bytes(const hit_schedule_set *s);
+int lf_hit_schedule_set_add(hit_schedule_set *s, uint64_t fingerprint);
+size_t lf_hit_schedule_set_bytes(const hit_schedule_set *s);
 
 #endif

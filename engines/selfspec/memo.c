@@ -53,7 +53,7 @@ static lf_op op_of_node(const ss_node *n) {
     return op;
 }
 
-int ss_describe_node(const ss_memo *m, uint32_t node, char *buf, size_t len) {
+int lf_ss_describe_node(const ss_memo *m, uint32_t node, char *buf, size_t len) {
     lf_op op = op_of_node(&m->nodes[node]);
     char full[256];
     lf_history_describe_op(&m->type, &op, full, sizeof full);
@@ -178,7 +178,7 @@ static uint32_t new_node(ss_memo *m) {
 
 /* ---- life cycle ---- */
 
-bool ss_memo_init(ss_memo *m, const lf_oracle *oracle, const lf_selfspec_options *opts, lf_selfspec_stats *stats) {
+bool lf_ss_memo_init(ss_memo *m, const lf_oracle *oracle, const lf_selfspec_options *opts, lf_selfspec_stats *stats) {
     memset(m, 0, sizeof *m);
     m->oracle = oracle;
     m->opts = *opts;
@@ -189,11 +189,11 @@ bool ss_memo_init(ss_memo *m, const lf_oracle *oracle, const lf_selfspec_options
     m->use_fp = opts->use_fingerprint && oracle->fingerprint;
     lf_history_init(&m->type, LF_TYPE_REGISTER);
     m->live = SS_NONE;
-    ss_memo_clear(m);
+    lf_ss_memo_clear(m);
     return m->edge_node != NULL && m->n_nodes == 1;
 }
 
-void ss_memo_free(ss_memo *m) {
+void lf_ss_memo_free(ss_memo *m) {
     free(m->nodes);
     free(m->edge_node);
     free(m->edge_hash);
@@ -204,7 +204,7 @@ void ss_memo_free(ss_memo *m) {
     memset(m, 0, sizeof *m);
 }
 
-void ss_memo_clear(ss_memo *m) {
+void lf_ss_memo_clear(ss_memo *m) {
     m->n_nodes = 0;
     m->edge_count = m->fp_count = 0;
     if (m->edge_node) memset(m->edge_node, 0xff, m->edge_cap * sizeof *m->edge_node);
@@ -227,7 +227,7 @@ static bool same_type(const lf_history *a, const lf_history *b) {
     return a->type != LF_TYPE_CUSTOM || lf_type_desc_equal(a->custom, b->custom);
 }
 
-bool ss_memo_begin(ss_memo *m, const lf_history *h) {
+bool lf_ss_memo_begin(ss_memo *m, const lf_history *h) {
     bool clear = !m->bound || !same_type(&m->type, h) || m->failure != SS_FINE || m->n_nodes == 0 ||
                  2 * m->n_nodes > m->opts.max_nodes;
     if (!m->bound || !same_type(&m->type, h)) {
@@ -243,7 +243,7 @@ bool ss_memo_begin(ss_memo *m, const lf_history *h) {
         }
         m->bound = true;
     }
-    if (clear) ss_memo_clear(m);
+    if (clear) lf_ss_memo_clear(m);
     m->failure = SS_FINE;
     m->why[0] = 0;
     m->uncertain = m->incomplete = false;
@@ -312,7 +312,7 @@ static void describe_result(lf_oracle_status st, lf_kind kind, int64_t value, ch
 static void nondeterminism(ss_memo *m, uint32_t node, lf_oracle_status st, lf_kind kind, int64_t value,
                            bool fp_only, uint64_t fp) {
     char was[220], got[64];
-    ss_describe_node(m, node, was, sizeof was);
+    lf_ss_describe_node(m, node, was, sizeof was);
     describe_result(st, kind, value, got, sizeof got);
     m->nd_node = node;
     if (fp_only)
@@ -470,7 +470,7 @@ static uint32_t run_edge(ss_memo *m, uint32_t x, const op_key *k, uint32_t threa
             if (canon != id && m->stats) m->stats->merged++;
             if ((flags & LF_MF_OBSERVER) && fp != m->nodes[x].fp) {
                 char d[220];
-                ss_describe_node(m, id, d, sizeof d);
+                lf_ss_describe_node(m, id, d, sizeof d);
                 fail(m, SS_BAD_OBSERVER, "%s is declared an observer (LF_MF_OBSERVER) but changed the state fingerprint",
                      d);
                 return SS_NONE;
@@ -494,7 +494,7 @@ static bool outcome_is(const ss_node *n, const lf_op *op) {
     return n->res_kind != SS_BLOCKED && n->res_kind == op->res_kind && (op->res_kind != LF_K_INT || n->res == op->res);
 }
 
-bool ss_step(ss_memo *m, uint32_t x, const lf_op *op, uint32_t *next) {
+bool lf_ss_step(ss_memo *m, uint32_t x, const lf_op *op, uint32_t *next) {
     if (m->stats) m->stats->steps++;
     if (m->failure != SS_FINE || op->method >= 64) return false;
     op_key k = key_of(m, op);
@@ -547,7 +547,7 @@ bool ss_step(ss_memo *m, uint32_t x, const lf_op *op, uint32_t *next) {
     return false;
 }
 
-bool ss_probe(ss_memo *m, const lf_op *ops, const uint32_t *order, size_t n, unsigned extra) {
+bool lf_ss_probe(ss_memo *m, const lf_op *ops, const uint32_t *order, size_t n, unsigned extra) {
     if (m->failure != SS_FINE) return false;
     uint32_t *chosen = malloc((n ? n : 1) * sizeof *chosen);
     if (!chosen) {
@@ -602,7 +602,7 @@ bool ss_probe(ss_memo *m, const lf_op *ops, const uint32_t *order, size_t n, uns
     return m->failure == SS_FINE;
 }
 
-bool ss_memo_path_history(const ss_memo *m, uint32_t node, lf_history *out) {
+bool lf_ss_memo_path_history(const ss_memo *m, uint32_t node, lf_history *out) {
     lf_history_init(out, m->type.type);
     if (!lf_history_set_type_of(out, &m->type)) return false;
     if (node == SS_ROOT || node >= m->n_nodes) return true;

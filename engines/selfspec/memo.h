@@ -8,7 +8,7 @@
  * live instance is brought to X: continued if it sits on X's path, else reset and the path replayed. Every
  * replayed op must give its stored result (and fingerprint) again; a difference on a method not declared
  * LF_MF_NONDET is serial nondeterminism, which stops the check (ss_memo.failure). So every prefix is run once
- * as new (ss_step on an unknown edge), and again only to reach a state. */
+ * as new (lf_ss_step on an unknown edge), and again only to reach a state. */
 #ifndef LINFUZZ_SS_MEMO_H
 #define LINFUZZ_SS_MEMO_H
 
@@ -75,33 +75,33 @@ typedef struct ss_memo {
     char uncertain_why[400];
 } ss_memo;
 
-bool ss_memo_init(ss_memo *m, const lf_oracle *oracle, const lf_selfspec_options *opts, lf_selfspec_stats *stats);
-void ss_memo_free(ss_memo *m);
+bool lf_ss_memo_init(ss_memo *m, const lf_oracle *oracle, const lf_selfspec_options *opts, lf_selfspec_stats *stats);
+void lf_ss_memo_free(ss_memo *m);
 /* Forgets every node but the root. */
-void ss_memo_clear(ss_memo *m);
+void lf_ss_memo_clear(ss_memo *m);
 /* Prepares a check of h: binds the memo to h's type (clearing it when the type changes, when the previous
  * check failed, or when it grew beyond half its node budget) and resets the per-check flags. False when
  * out of memory. */
-bool ss_memo_begin(ss_memo *m, const lf_history *h);
+bool lf_ss_memo_begin(ss_memo *m, const lf_history *h);
 
 /* Runs op (its method and arguments; its recorded result when it has one) from state x. Returns whether the
  * result can be the recorded one there (a pending op: whether it can take effect there), with *next the
  * state after it. False also when the memo failed (m->failure) or the op blocks. */
-bool ss_step(ss_memo *m, uint32_t x, const lf_op *op, uint32_t *next);
+bool lf_ss_step(ss_memo *m, uint32_t x, const lf_op *op, uint32_t *next);
 
 /* Runs ops[order[0..n)] serially from a fresh instance through the memo (stopping at an op that blocks), then
  * replays that path again from a fresh instance `extra` times, comparing results and fingerprints. False
  * when the memo failed (nondeterminism or otherwise). */
-bool ss_probe(ss_memo *m, const lf_op *ops, const uint32_t *order, size_t n, unsigned extra);
+bool lf_ss_probe(ss_memo *m, const lf_op *ops, const uint32_t *order, size_t n, unsigned extra);
 
 /* Whether the memo failed during this check. */
 static inline bool ss_failed(const ss_memo *m) { return m->failure != SS_FINE; }
 
 /* The serial evidence of SS_NONDETERMINISM: the path from the root to m->nd_node as ops (thread 0, stamps
  * 2i+1, 2i+2, the stored results) into out (initialised here with m's type). */
-bool ss_memo_path_history(const ss_memo *m, uint32_t node, lf_history *out);
+bool lf_ss_memo_path_history(const ss_memo *m, uint32_t node, lf_history *out);
 
 /* "transfer 0 5 -> ok" for a node's op. */
-int ss_describe_node(const ss_memo *m, uint32_t node, char *buf, size_t len);
+int lf_ss_describe_node(const ss_memo *m, uint32_t node, char *buf, size_t len);
 
 #endif

@@ -6,7 +6,7 @@
 
 static _Thread_local const ss_memo *current;
 
-const ss_memo *ss_set_current(const ss_memo *m) {
+const ss_memo *lf_ss_set_current(const ss_memo *m) {
     const ss_memo *prev = current;
     current = m;
     return prev;
@@ -33,7 +33,7 @@ static void self_init(void *ctx, void *state) {
 
 static bool self_step(void *ctx, const void *state, const lf_op *op, void *next) {
     uint32_t to;
-    if (!ss_step(ctx, node_of(state), op, &to)) return false;
+    if (!lf_ss_step(ctx, node_of(state), op, &to)) return false;
     uint64_t v = to;
     memcpy(next, &v, sizeof v);
     return true;
@@ -65,7 +65,7 @@ static int self_describe_state(void *ctx, const void *state, char *buf, size_t l
     uint32_t x = node_of(state);
     if (x == SS_ROOT || x >= m->n_nodes) return snprintf(buf, len, "fresh");
     char last[200];
-    ss_describe_node(m, x, last, sizeof last);
+    lf_ss_describe_node(m, x, last, sizeof last);
     return snprintf(buf, len, "after %u serial ops (%s%s)", m->nodes[x].depth, m->nodes[x].depth > 1 ? ".., " : "",
                     last);
 }

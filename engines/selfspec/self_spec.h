@@ -14,6 +14,6 @@
 extern const lf_spec lf_self_spec;
 
 /* Makes m the memo of this thread's check (NULL when done); returns the previous one. */
-const ss_memo *ss_set_current(const ss_memo *m);
+const ss_memo *lf_ss_set_current(const ss_memo *m);
 
 #endif

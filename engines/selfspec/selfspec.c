@@ -39,8 +39,8 @@ lf_selfspec *lf_selfspec_new(const lf_oracle *oracle, const lf_selfspec_options 
         s->opts = *o;
     else
         lf_selfspec_options_default(&s->opts);
-    if (!ss_memo_init(&s->memo, oracle, &s->opts, &s->stats)) {
-        ss_memo_free(&s->memo);
+    if (!lf_ss_memo_init(&s->memo, oracle, &s->opts, &s->stats)) {
+        lf_ss_memo_free(&s->memo);
         free(s);
         return NULL;
     }
@@ -49,11 +49,11 @@ lf_selfspec *lf_selfspec_new(const lf_oracle *oracle, const lf_selfspec_options 
 
 void lf_selfspec_free(lf_selfspec *s) {
     if (!s) return;
-    ss_memo_free(&s->memo);
+    lf_ss_memo_free(&s->memo);
     free(s);
 }
 
-void lf_selfspec_forget(lf_selfspec *s) { ss_memo_clear(&s->memo); }
+void lf_selfspec_forget(lf_selfspec *s) { lf_ss_memo_clear(&s->memo); }
 
 const lf_selfspec_stats *lf_selfspec_stats_of(const lf_selfspec *s) { return &s->stats; }
 
@@ -65,7 +65,7 @@ const lf_spec *lf_selfspec_as_spec(lf_selfspec *s, const void **user) {
 bool lf_selfspec_nondeterminism(const lf_selfspec *s, const lf_history *h, lf_history *out) {
     (void)h;
     if (s->memo.failure != SS_NONDETERMINISM) return false;
-    return ss_memo_path_history(&s->memo, s->memo.nd_node, out);
+    return lf_ss_memo_path_history(&s->memo, s->memo.nd_node, out);
 }
 
 /* The ops' indices by call stamp (ties by index): the order of the determinism probe. */
@@ -117,12 +117,12 @@ void lf_selfspec_check(lf_selfspec *s, const lf_history *h, const lf_check_optio
         st->unknown++;
         return;
     }
-    if (!ss_memo_begin(&s->memo, h)) {
+    if (!lf_ss_memo_begin(&s->memo, h)) {
         lf_result_set(r, LF_UNKNOWN, "self", "self-spec: out of memory");
         st->unknown++;
         return;
     }
-    const ss_memo *prev = ss_set_current(&s->memo);
+    const ss_memo *prev = lf_ss_set_current(&s->memo);
 
     /* 1. determinism probe */
     if (s->opts.probe_replays && h->n) {
@@ -130,7 +130,7 @@ void lf_selfspec_check(lf_selfspec *s, const lf_history *h, const lf_check_optio
         if (order) {
             for (size_t i = 0; i < h->n; i++) order[i] = (uint32_t)i;
             qsort_r(order, h->n, sizeof *order, cmp_call, h->ops);
-            ss_probe(&s->memo, h->ops, order, h->n, s->opts.probe_replays);
+            lf_ss_probe(&s->memo, h->ops, order, h->n, s->opts.probe_replays);
             free(order);
         }
     }
@@ -181,7 +181,7 @@ void lf_selfspec_check(lf_selfspec *s, const lf_history *h, const lf_check_optio
         lf_classify_violation(&lf_self_spec, &env, o->timeout_s, r);
     }
     if (ss_failed(&s->memo)) failed_result(&s->memo, r);
-    ss_set_current(prev);
+    lf_ss_set_current(prev);
 
     switch (r->verdict) {
     case LF_LINEARIZABLE:

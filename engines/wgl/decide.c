@@ -53,7 +53,7 @@ static void stage_run(stage *st) {
     if (st->frontier)
         lf_wgl_frontier(st->spec, st->env, st->orig, st->opts, st->beam, &st->b, &st->r);
     else
-        wgl_search(st->spec, st->env, st->orig, st->opts, &st->b, &st->r);
+        lf_wgl_search(st->spec, st->env, st->orig, st->opts, &st->b, &st->r);
 }
 
 static void *stage_thread(void *p) {
@@ -93,7 +93,7 @@ void lf_wgl_decide(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
      * its memo shared by all instances) gets WGL alone: it visits far fewer states than the sweep, and no
      * second thread may touch the shared memory. */
     if (opts->no_frontier || env->user) {
-        wgl_search(spec, env, orig, opts, budget, out);
+        lf_wgl_search(spec, env, orig, opts, budget, out);
         return;
     }
     /* 1. WGL, while cheap. */
@@ -115,12 +115,12 @@ void lf_wgl_decide(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
     stage_run(&beam);
     charge(budget, &beam);
     if (beam.r.verdict == LF_LINEARIZABLE || spent(budget)) {
-        wgl_part_result_free(&quick.r);
+        lf_wgl_part_result_free(&quick.r);
         take(out, &beam); /* linearizable, or stopped by the budget (its reason says which) */
         return;
     }
-    wgl_part_result_free(&quick.r);
-    wgl_part_result_free(&beam.r);
+    lf_wgl_part_result_free(&quick.r);
+    lf_wgl_part_result_free(&beam.r);
 
     /* 3. The exact sweep here, WGL on the other core. */
     atomic_bool cancel;
@@ -171,6 +171,6 @@ void lf_wgl_decide(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
         out->verdict = LF_UNKNOWN;
         snprintf(out->reason, sizeof out->reason, "%.300s; WGL search: %.190s", sweep.r.reason, dfs.r.reason);
     }
-    wgl_part_result_free(&sweep.r);
-    wgl_part_result_free(&dfs.r);
+    lf_wgl_part_result_free(&sweep.r);
+    lf_wgl_part_result_free(&dfs.r);
 }

@@ -1,7 +1,7 @@
 /* How the general checker decides one (sub)history (internal to engines/wgl/ and the pipeline): the WGL
  * search while it is cheap, then the frontier sweep as a beam prover, then the exact frontier sweep and the
  * WGL search side by side on two threads, the first answer winning. docs/wgl.md ("Deciding a part") has the
- * measurements behind the order and the budgets. Same inputs, budget and outputs as wgl_search. */
+ * measurements behind the order and the budgets. Same inputs, budget and outputs as lf_wgl_search. */
 #ifndef LINFUZZ_WGL_DECIDE_H
 #define LINFUZZ_WGL_DECIDE_H
 

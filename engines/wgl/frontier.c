@@ -988,7 +988,7 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
     if (status == NONE && lf_spec_failed(&s.inst)) {
         status = STOPPED; /* a step may have failed for lack of memory, not because the op is illegal */
         s.stop_why = "memory budget";
-        wgl_part_result_free(out);
+        lf_wgl_part_result_free(out);
         out->n_culprits = 0;
     }
     switch (status) {

@@ -3,7 +3,7 @@
  * ops still open are already linearized, spec state) from which the history so far can be linearized.
  * An op is linearized only when its return forces it (just in time), an observer as soon as it is legal,
  * and of identical open ops only the one that returns first. docs/wgl.md ("The frontier sweep") has the
- * algorithm and its soundness argument. Same inputs, budget and outputs as wgl_search. */
+ * algorithm and its soundness argument. Same inputs, budget and outputs as lf_wgl_search. */
 #ifndef LINFUZZ_FRONTIER_H
 #define LINFUZZ_FRONTIER_H
 

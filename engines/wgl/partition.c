@@ -190,7 +190,7 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
             r->n_culprits = pr.n_culprits;
             pr.order = pr.culprits = NULL;
         }
-        wgl_part_result_free(&pr);
+        lf_wgl_part_result_free(&pr);
         finish_result(r, &budget, 1);
         return;
     }
@@ -245,7 +245,7 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
         } else if (orders) {
             copy_mapped(&orders[part], &lens[part], pr.order, pr.order_len, orig);
         }
-        wgl_part_result_free(&pr);
+        lf_wgl_part_result_free(&pr);
     }
     if (violation) goto done;
     if (unknown_parts) {

@@ -7,7 +7,7 @@
 #define CHUNK_SHIFT 14
 #define CHUNK_RECS ((size_t)1 << CHUNK_SHIFT)
 
-void wgl_cache_init(wgl_cache *c, size_t key_words, const lf_spec_inst *spec, size_t limit) {
+void lf_wgl_cache_init(wgl_cache *c, size_t key_words, const lf_spec_inst *spec, size_t limit) {
     memset(c, 0, sizeof *c);
     c->key_words = key_words;
     c->state_size = spec->state_size;
@@ -16,7 +16,7 @@ void wgl_cache_init(wgl_cache *c, size_t key_words, const lf_spec_inst *spec, si
     c->spec = spec;
 }
 
-void wgl_cache_free(wgl_cache *c) {
+void lf_wgl_cache_free(wgl_cache *c) {
     for (size_t i = 0; i < c->n_chunks; i++) free(c->chunks[i]);
     free(c->chunks);
     free(c->slots);
@@ -67,7 +67,7 @@ static bool grow_records(wgl_cache *c) {
     return true;
 }
 
-wgl_cache_outcome wgl_cache_insert(wgl_cache *c, uint64_t h, const uint64_t *key, const void *state) {
+wgl_cache_outcome lf_wgl_cache_insert(wgl_cache *c, uint64_t h, const uint64_t *key, const void *state) {
     if (2 * (c->n_recs + 1) > c->n_slots && !grow_slots(c)) return WGL_CACHE_NOMEM;
     uint64_t frag = h & ~(uint64_t)0xffffffff;
     size_t mask = c->n_slots - 1, j = h & mask;

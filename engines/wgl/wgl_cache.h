@@ -28,9 +28,9 @@ typedef struct wgl_cache {
     const lf_spec_inst *spec; /* for state equality when the spec defines one */
 } wgl_cache;
 
-void wgl_cache_init(wgl_cache *c, size_t key_words, const lf_spec_inst *spec, size_t limit);
-void wgl_cache_free(wgl_cache *c);
+void lf_wgl_cache_init(wgl_cache *c, size_t key_words, const lf_spec_inst *spec, size_t limit);
+void lf_wgl_cache_free(wgl_cache *c);
 /* Adds (key, state) with hash h unless present. */
-wgl_cache_outcome wgl_cache_insert(wgl_cache *c, uint64_t h, const uint64_t *key, const void *state);
+wgl_cache_outcome lf_wgl_cache_insert(wgl_cache *c, uint64_t h, const uint64_t *key, const void *state);
 
 #endif

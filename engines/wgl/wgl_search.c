@@ -46,7 +46,7 @@
 #define CHECK_EVERY 1024 /* iterations between budget checks */
 
 
-void wgl_part_result_free(wgl_part_result *p) {
+void lf_wgl_part_result_free(wgl_part_result *p) {
     free(p->order);
     free(p->culprits);
     p->order = p->culprits = NULL;
@@ -366,7 +366,7 @@ static bool build_entries(search *s, lf_keyed *ev, uint32_t *by_call) {
     return true;
 }
 
-void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
+void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
                 wgl_budget *budget, wgl_part_result *out) {
     search s;
     memset(&s, 0, sizeof s);
@@ -436,7 +436,7 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
     for (size_t i = 0; i < n; i++) remaining += !lf_op_pending(&s.ops[i]);
 
     wgl_cache cache;
-    wgl_cache_init(&cache, s.key_words, &s.inst, budget->max_bytes - s.fixed_bytes - lf_spec_ctx_bytes(&s.inst));
+    lf_wgl_cache_init(&cache, s.key_words, &s.inst, budget->max_bytes - s.fixed_bytes - lf_spec_ctx_bytes(&s.inst));
     /* The cache is switched on at the first backtrack: before it no configuration can repeat, so a
      * history that needs no backtracking pays nothing for it ([Horn15], adaptive cache). */
     bool cache_on = false;
@@ -532,7 +532,7 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
             wgl_cache_outcome got = WGL_CACHE_NEW;
             if (cache_on) {
                 uint64_t hs = lf_spec_hash(&s.inst, cur + ss);
-                got = wgl_cache_insert(&cache, h ^ (hs * 0x9e3779b97f4a7c15ULL), key, cur + ss);
+                got = lf_wgl_cache_insert(&cache, h ^ (hs * 0x9e3779b97f4a7c15ULL), key, cur + ss);
             }
             if (got == WGL_CACHE_NEW) {
                 s.forced[d] = s.observer[o];
@@ -589,6 +589,6 @@ void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *ori
                     stop_why ? stop_why : "budget", budget->steps, n, backtracks, cache.n_recs, used);
         break;
     }
-    wgl_cache_free(&cache);
+    lf_wgl_cache_free(&cache);
     search_free(&s);
 }

@@ -41,10 +41,10 @@ typedef struct wgl_part_result {
 
 
 /* Searches env->ops[0..n) with spec. orig (may be NULL = identity) maps local op indices to the indices
- * that the reason text should name. out must be zeroed; free its arrays with wgl_part_result_free. */
-void wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
+ * that the reason text should name. out must be zeroed; free its arrays with lf_wgl_part_result_free. */
+void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
                 wgl_budget *budget, wgl_part_result *out);
-void wgl_part_result_free(wgl_part_result *p);
+void lf_wgl_part_result_free(wgl_part_result *p);
 /* Whether a portfolio partner asked this search to stop. */
 static inline bool wgl_cancelled(const wgl_budget *b) { return b->cancel && atomic_load(b->cancel); }
 

@@ -16,16 +16,16 @@ typedef struct {
 } command;
 
 static const command COMMANDS[] = {
-    {"check", cmd_check, "check history files for linearizability"},
-    {"convert", cmd_convert, "convert a history between text (.hist) and compressed (.lfz)"},
-    {"stress", cmd_stress, "fuzz an adapter with random concurrent workloads until a violation"},
-    {"adapters", cmd_adapters, "list the data structures under test"},
-    {"gen", cmd_gen, "write a random history (linearizable by construction unless --bad)"},
-    {"repro", cmd_repro, "re-check a violation entry and re-run its workload"},
-    {"show", cmd_show, "print the report of a violation entry (or its histories, metadata, input)"},
-    {"minimize-test", cmd_minimize_test, "minimize the test of a controlled-mode entry by re-running it (keeps the bug)"},
-    {"rootcause", cmd_rootcause, "name the code that must be atomic for a violation entry (validated by re-runs)"},
-    {"triage", cmd_triage, "group violation entries and fuzzer crash inputs by signature, one line per bug"},
+    {"check", lf_cmd_check, "check history files for linearizability"},
+    {"convert", lf_cmd_convert, "convert a history between text (.hist) and compressed (.lfz)"},
+    {"stress", lf_cmd_stress, "fuzz an adapter with random concurrent workloads until a violation"},
+    {"adapters", lf_cmd_adapters, "list the data structures under test"},
+    {"gen", lf_cmd_gen, "write a random history (linearizable by construction unless --bad)"},
+    {"repro", lf_cmd_repro, "re-check a violation entry and re-run its workload"},
+    {"show", lf_cmd_show, "print the report of a violation entry (or its histories, metadata, input)"},
+    {"minimize-test", lf_cmd_minimize_test, "minimize the test of a controlled-mode entry by re-running it (keeps the bug)"},
+    {"rootcause", lf_cmd_rootcause, "name the code that must be atomic for a violation entry (validated by re-runs)"},
+    {"triage", lf_cmd_triage, "group violation entries and fuzzer crash inputs by signature, one line per bug"},
 };
 #define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

@@ -60,7 +60,7 @@ static void print_declaration(const lf_adapter *a) {
     if (strcmp(sep, " [") != 0) putchar(']');
 }
 
-int cmd_adapters(int argc, char **argv) {
+int lf_cmd_adapters(int argc, char **argv) {
     bool json = false, names = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {

@@ -160,7 +160,7 @@ static void file_done(lf_status_line *line, check_tracker *t) {
     lf_status_printf(line, stdout, "%s", "");
 }
 
-int cmd_check(int argc, char **argv) {
+int lf_cmd_check(int argc, char **argv) {
     lf_check_options opt;
     lf_check_options_default(&opt);
     bool json = false, quiet = false, force_progress = false;

@@ -38,7 +38,7 @@ static int exit_code_of(lf_status s) {
     return LF_EXIT_IO;
 }
 
-int cmd_convert(int argc, char **argv) {
+int lf_cmd_convert(int argc, char **argv) {
     const char *section = NULL;
     int level = LF_LFZ_DEFAULT_LEVEL;
     const char *files[2];

@@ -46,7 +46,7 @@ static void help(FILE *out) {
 
 
 
-int cmd_gen(int argc, char **argv) {
+int lf_cmd_gen(int argc, char **argv) {
     lf_gen_options o;
     lf_gen_options_default(&o);
     o.seed = 1;

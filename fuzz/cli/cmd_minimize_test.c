@@ -57,7 +57,7 @@ static void on_progress(void *ctx, const lf_tmin_stats *s) {
                   s->calls_after, s->ops_after, (unsigned long long)s->runs);
 }
 
-int cmd_minimize_test(int argc, char **argv) {
+int lf_cmd_minimize_test(int argc, char **argv) {
     const char *out_dir = NULL;
     bool replace = false, quiet = false;
     lf_tmin_options o;

@@ -271,7 +271,7 @@ static long replay_evidence(const lf_violation_entry *e, const lf_adapter *a, ui
     return differed;
 }
 
-int cmd_repro(int argc, char **argv) {
+int lf_cmd_repro(int argc, char **argv) {
     const char *path = NULL;
     uint64_t runs = 200;
     double seconds = 60, timeout = 60;

@@ -79,7 +79,7 @@ static void print_candidate(size_t rank, const lf_rc_candidate *c) {
     for (size_t l = 0; l < c->n_source && l < 12; l++) printf("       %5u | %s\n", c->lo + (unsigned)l, c->source[l]);
 }
 
-int cmd_rootcause(int argc, char **argv) {
+int lf_cmd_rootcause(int argc, char **argv) {
     const char *path = NULL;
     lf_rc_options o;
     lf_rc_options_default(&o);

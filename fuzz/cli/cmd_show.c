@@ -255,7 +255,7 @@ static int show_one(const char *path, bool stored, bool meta, const char *histor
     return status;
 }
 
-int cmd_show(int argc, char **argv) {
+int lf_cmd_show(int argc, char **argv) {
     const char *history = NULL, *input = NULL, *out = NULL, *again = NULL;
     bool stored = false, meta = false, html = false;
     const char **paths = calloc((size_t)argc, sizeof *paths);

@@ -307,7 +307,7 @@ static bool run_checked(lf_runner *r, const lf_adapter *a, const lf_workload *w,
     return true;
 }
 
-int cmd_stress(int argc, char **argv) {
+int lf_cmd_stress(int argc, char **argv) {
     stress_options o = {.out_dir = ".", .seconds = 10, .timeout = 5, .threads = 4, .ops = 100,
                         .clock = LF_CLOCK_TICKET, .engine = LF_ENGINE_AUTO};
     o.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)(lf_now_s() * 1e9);

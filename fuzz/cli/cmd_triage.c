@@ -352,7 +352,7 @@ static void print_json(const lf_triage *t, const counts *c, const char *bin) {
            c->entries, c->inputs, c->replayed, c->duplicates, c->ignored);
 }
 
-int cmd_triage(int argc, char **argv) {
+int lf_cmd_triage(int argc, char **argv) {
     options o = {.by = LF_TRIAGE_BY_SIGNATURE};
     lf_replay_options_default(&o.replay);
     o.replay.seconds = 10;

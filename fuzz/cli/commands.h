@@ -22,15 +22,15 @@ const char *lf_cli_program(void);
 /* Whether name is a subcommand of lf_cli_main. */
 int lf_cli_is_command(const char *name);
 
-int cmd_check(int argc, char **argv);
-int cmd_gen(int argc, char **argv);
-int cmd_convert(int argc, char **argv);
-int cmd_stress(int argc, char **argv);
-int cmd_adapters(int argc, char **argv);
-int cmd_repro(int argc, char **argv);
-int cmd_show(int argc, char **argv);
-int cmd_triage(int argc, char **argv);
-int cmd_rootcause(int argc, char **argv);
-int cmd_minimize_test(int argc, char **argv);
+int lf_cmd_check(int argc, char **argv);
+int lf_cmd_gen(int argc, char **argv);
+int lf_cmd_convert(int argc, char **argv);
+int lf_cmd_stress(int argc, char **argv);
+int lf_cmd_adapters(int argc, char **argv);
+int lf_cmd_repro(int argc, char **argv);
+int lf_cmd_show(int argc, char **argv);
+int lf_cmd_triage(int argc, char **argv);
+int lf_cmd_rootcause(int argc, char **argv);
+int lf_cmd_minimize_test(int argc, char **argv);
 
 #endif

@@ -108,7 +108,7 @@ static void compare(const lf_history *h, const char *what, uint64_t seed, tally 
         CHECKF(ok, "%s seed %llu [%s]: %s (%s), brute %s; %s", what, (unsigned long long)seed, RUN_NAMES[k],
                lf_verdict_name(r.verdict), r.reason, lf_verdict_name(bru.verdict), why);
         if (!ok && ++t->mismatches <= 3) print_history(h);
-        wgl_part_result_free(&r);
+        lf_wgl_part_result_free(&r);
     }
     lf_result_free(&bru);
 }
@@ -276,7 +276,7 @@ static void medium_histories(lf_type type, size_t *compared, size_t *swept) {
                 (*compared)++;
                 *swept += k == RUN_SWEEP;
             }
-            wgl_part_result_free(&r);
+            lf_wgl_part_result_free(&r);
         }
         lf_history_free(&h);
     }

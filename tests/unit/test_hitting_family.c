@@ -94,7 +94,7 @@ typedef struct {
 static bool collect(void *arg, uint32_t c, const uint32_t *X, size_t k) {
     collect_ctx *cc = arg;
     uint32_t sch[MAXN];
-    hit_build(cc->b, c, X, k, cc->topo, sch);
+    lf_hit_build(cc->b, c, X, k, cc->topo, sch);
     cc->f->indices++;
     family_add(cc->f, sch);
     return true;
@@ -108,16 +108,16 @@ static void build_family(const hit_poset *p, size_t d, const uint32_t *topo, con
         f->n = p->n;
     }
     hit_builder b;
-    CHECK(hit_builder_init(&b, p));
+    CHECK(lf_hit_builder_init(&b, p));
     collect_ctx cc = {&b, f, topo};
-    hit_enum_indices(p, d - 1, x_allowed, chain_allowed, collect, &cc);
-    hit_builder_free(&b);
+    lf_hit_enum_indices(p, d - 1, x_allowed, chain_allowed, collect, &cc);
+    lf_hit_builder_free(&b);
 }
 
 /* The cumulative family d = 1..D with the prover's reductions from d = 2 on. */
 static void build_cumulative(const hit_poset *p, size_t D, family *f) {
     uint8_t x_allowed[MAXN], chain_allowed[MAXN];
-    size_t candidates = hit_reduction_filters(p, x_allowed, chain_allowed);
+    size_t candidates = lf_hit_reduction_filters(p, x_allowed, chain_allowed);
     build_family(p, 1, NULL, NULL, NULL, f, false);
     for (size_t d = 2; d <= D && d - 1 <= candidates; d++) build_family(p, d, NULL, x_allowed, chain_allowed, f, true);
 }
@@ -133,9 +133,9 @@ static bool index_gives(const hit_poset *p, uint32_t c, const uint32_t *X, size_
                         const uint32_t *expected) {
     hit_builder b;
     uint32_t sch[MAXN];
-    CHECK(hit_builder_init(&b, p));
-    hit_build(&b, c, X, k, topo, sch);
-    hit_builder_free(&b);
+    CHECK(lf_hit_builder_init(&b, p));
+    lf_hit_build(&b, c, X, k, topo, sch);
+    lf_hit_builder_free(&b);
     return memcmp(sch, expected, p->n * sizeof *sch) == 0;
 }
 
@@ -143,7 +143,7 @@ static hit_poset poset_of(const interval *v, size_t n, hit_chain_mode mode) {
     lf_op ops[MAXN];
     make_ops(v, n, ops);
     hit_poset p;
-    CHECK(hit_poset_init(&p, ops, n, mode));
+    CHECK(lf_hit_poset_init(&p, ops, n, mode));
     return p;
 }
 
@@ -159,7 +159,7 @@ static void test_golden(void) {
             CHECKF(family_is(&fam_a, e, 1), "G-seq d=%zu: %zu schedules", d, fam_a.count);
         }
         CHECK(p.n_isolated == 3);
-        hit_poset_free(&p);
+        lf_hit_poset_free(&p);
     }
     {   /* G-2thr */
         interval v[] = {{0, 0, 3}, {1, 1, 7}, {0, 6, 9}};
@@ -169,7 +169,7 @@ static void test_golden(void) {
         build_family(&p, 2, NULL, NULL, NULL, &fam_a, false);
         CHECK(fam_a.indices == 6);
         CHECK(family_is(&fam_a, (uint32_t[]){1, 0, 2, 0, 2, 1, 0, 1, 2}, 3));
-        hit_poset_free(&p);
+        lf_hit_poset_free(&p);
     }
     {   /* G-anti3 */
         interval v[] = {{0, 0, 10}, {1, 1, 11}, {2, 2, 12}};
@@ -179,7 +179,7 @@ static void test_golden(void) {
         CHECK(index_gives(&p, 2, NULL, 0, NULL, (uint32_t[]){1, 0, 2}));
         build_family(&p, 2, NULL, NULL, NULL, &fam_a, false);
         CHECK(fam_a.indices == 9 && fam_a.count == 6);
-        hit_poset_free(&p);
+        lf_hit_poset_free(&p);
     }
     {   /* G-anti4: 4!/(4-d)! distinct schedules */
         interval v[] = {{0, 0, 10}, {1, 1, 11}, {2, 2, 12}, {3, 3, 13}};
@@ -191,7 +191,7 @@ static void test_golden(void) {
             if (d == 1)
                 CHECK(family_is(&fam_a, (uint32_t[]){3, 2, 1, 0, 3, 2, 0, 1, 3, 1, 0, 2, 2, 1, 0, 3}, 4));
         }
-        hit_poset_free(&p);
+        lf_hit_poset_free(&p);
     }
     {   /* G-2x2 */
         interval v[] = {{0, 0, 3}, {1, 1, 5}, {0, 4, 8}, {1, 6, 9}};
@@ -205,7 +205,7 @@ static void test_golden(void) {
             if (d == 2)
                 CHECK(family_is(&fam_a, (uint32_t[]){1, 0, 3, 2, 0, 2, 1, 3, 1, 0, 2, 3, 0, 1, 3, 2}, 4));
         }
-        hit_poset_free(&p);
+        lf_hit_poset_free(&p);
     }
     {   /* Ties: a.ret == b.call is concurrent, so both orders are in the d=1 family of two threads. */
         interval v[] = {{0, 0, 5}, {1, 5, 9}};
@@ -213,7 +213,7 @@ static void test_golden(void) {
         CHECK(!hit_before(&p, 0, 1) && p.n_isolated == 0);
         build_family(&p, 1, NULL, NULL, NULL, &fam_a, false);
         CHECK(family_is(&fam_a, (uint32_t[]){1, 0, 0, 1}, 2));
-        hit_poset_free(&p);
+        lf_hit_poset_free(&p);
     }
     {   /* A long op overlapping 13 short ones on 6 other threads: <= 7 schedules at d=1, "long op last" among
          * them (Figure 2 of the paper in miniature). */
@@ -226,7 +226,7 @@ static void test_golden(void) {
         bool long_last = false;
         for (size_t i = 0; i < fam_a.count; i++) long_last |= fam_a.data[i * 14 + 13] == 0;
         CHECK(long_last);
-        hit_poset_free(&p);
+        lf_hit_poset_free(&p);
     }
 }
 
@@ -239,23 +239,23 @@ static void test_regressions(void) {
         hit_poset p = poset_of(v, 6, HIT_CHAINS_THREADS);
         uint32_t X[] = {3, 1}, tup[] = {0, 3, 1};
         uint32_t by_return[] = {1, 2, 3, 0, 4, 5}, good[] = {2, 0, 1, 3, 4, 5}, literal[] = {2, 1, 0, 3, 4, 5};
-        CHECK(!hit_tuple_feasible(&p, X, 2));
+        CHECK(!lf_hit_tuple_feasible(&p, X, 2));
         CHECK(index_gives(&p, 2, X, 2, by_return, good));
         CHECK(index_gives(&p, 2, X, 2, NULL, good));
         CHECK(strongly_hits(&p, good, tup, 3));
         CHECK(!strongly_hits(&p, literal, tup, 3));
-        hit_poset_free(&p);
+        lf_hit_poset_free(&p);
     }
     {   /* R2: feasible X = (op2, op0) on chain T0. check-lin compares with the last *inserted* hit op and
          * yields (1,2,0,4,3), which is not strongly hitting; correct is (1,2,3,0,4). */
         interval v[] = {{3, 0, 6}, {0, 1, 3}, {2, 2, 4}, {0, 5, 9}, {3, 7, 8}};
         hit_poset p = poset_of(v, 5, HIT_CHAINS_THREADS);
         uint32_t X[] = {2, 0}, tup[] = {1, 2, 0}, good[] = {1, 2, 3, 0, 4}, artifact[] = {1, 2, 0, 4, 3};
-        CHECK(hit_tuple_feasible(&p, X, 2));
+        CHECK(lf_hit_tuple_feasible(&p, X, 2));
         CHECK(index_gives(&p, 0, X, 2, NULL, good)); /* thread 0 is chain 0 */
         CHECK(strongly_hits(&p, good, tup, 3));
         CHECK(is_linear_extension(&p, artifact) && !strongly_hits(&p, artifact, tup, 3));
-        hit_poset_free(&p);
+        lf_hit_poset_free(&p);
     }
 }
 
@@ -357,14 +357,14 @@ typedef struct {
 /* P1, P2, P4 for one tuple: the index <chain(t0), t[1..]> strongly hits t. */
 static bool p2_tuple(void *arg, const uint32_t *t, size_t k) {
     p2_ctx *c = arg;
-    if (!hit_tuple_feasible(c->p, t + 1, k - 1)) return true;
+    if (!lf_hit_tuple_feasible(c->p, t + 1, k - 1)) return true;
     hit_builder b;
     uint32_t sch[MAXN];
-    CHECK(hit_builder_init(&b, c->p));
-    hit_build(&b, c->p->chain[t[0]], t + 1, k - 1, c->topo, sch);
-    hit_builder_free(&b);
+    CHECK(lf_hit_builder_init(&b, c->p));
+    lf_hit_build(&b, c->p->chain[t[0]], t + 1, k - 1, c->topo, sch);
+    lf_hit_builder_free(&b);
     bool ok = is_linear_extension(c->p, sch) && strongly_hits(c->p, sch, t, k) && pending_placed_early(c->p, sch);
-    if (ok && hit_tuple_feasible(c->p, t, k)) { /* P4: in tuple order */
+    if (ok && lf_hit_tuple_feasible(c->p, t, k)) { /* P4: in tuple order */
         size_t pos[MAXN];
         for (size_t q = 0; q < c->p->n; q++) pos[sch[q]] = q;
         for (size_t a = 0; a + 1 < k; a++) ok &= pos[t[a]] < pos[t[a + 1]];
@@ -469,7 +469,7 @@ static void test_random_properties(void) {
              * non-isolated ops, whose reduced family is empty; the cumulative use covers them at smaller d.) */
             for (size_t d = 2; d <= 4 && d <= completed; d++) {
                 uint8_t x_allowed[MAXN], chain_allowed[MAXN];
-                hit_reduction_filters(&p, x_allowed, chain_allowed);
+                lf_hit_reduction_filters(&p, x_allowed, chain_allowed);
                 build_family(&p, d, NULL, x_allowed, chain_allowed, &fam_a, false);
                 size_t missed = 0;
                 for (size_t k = 1; k <= d; k++) {
@@ -479,7 +479,7 @@ static void test_random_properties(void) {
                 }
                 single_d_fail += missed > 0;
             }
-            hit_poset_free(&p);
+            lf_hit_poset_free(&p);
         }
     }
     CHECKF(p2_fail == 0, "P1/P2/P4 (threads, call order): %zu failures", p2_fail);
@@ -510,8 +510,8 @@ static void test_sizes(void) {
             build_family(&ps, d, NULL, NULL, NULL, &fam_a, false);
             CHECK(fam_a.count == 1);
         }
-        hit_poset_free(&pa);
-        hit_poset_free(&ps);
+        lf_hit_poset_free(&pa);
+        lf_hit_poset_free(&ps);
     }
 }
 
