@@ -325,6 +325,7 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
     if (in->workload) fprintf(f, "workload:   %s\n", in->workload);
     if (in->full_ops)
         fprintf(f, "history:    %zu ops recorded, shown: %zu ops on %zu threads\n", in->full_ops, h->n, n_threads);
+    if (in->test_summary) fprintf(f, "test:       %s\n", in->test_summary);
     if (in->minimize_summary) fprintf(f, "minimized:  %s\n", in->minimize_summary);
     if (in->bucket) fprintf(f, "bucket:     %s\n", in->bucket);
     size_t *order = lf_rep_call_order(h);

@@ -23,6 +23,7 @@ static const command COMMANDS[] = {
     {"gen", lf_cmd_gen, "write a random history (linearizable by construction unless --bad)"},
     {"repro", lf_cmd_repro, "re-check a violation entry and re-run its workload"},
     {"show", lf_cmd_show, "print the report of a violation entry (or its histories, metadata, input)"},
+    {"minimize-test", lf_cmd_minimize_test, "minimize the test of a controlled-mode entry by re-running it (keeps the bug)"},
     {"rootcause", lf_cmd_rootcause, "name the code that must be atomic for a violation entry (validated by re-runs)"},
     {"triage", lf_cmd_triage, "group violation entries and fuzzer crash inputs by signature, one line per bug"},
 };

@@ -36,7 +36,8 @@ static void help(FILE *out) {
             "Reproduces a violation entry (a .lfz file written by a fuzz target, e.g. corpus/ADAPTER/violations/...):\n"
             "  1. re-checks its full and minimized histories (deterministic: both must still be violations);\n"
             "  2. an entry found in controlled mode: replays the recorded run exactly (same schedule) and compares\n"
-            "     its history with the saved one (\"replayed exactly: violation again, same history\");\n"
+            "     its history with the saved one (\"replayed exactly: violation again, same history\"); an entry\n"
+            "     with a minimized test (linfuzz minimize-test) replays that test's run exactly too;\n"
             "  3. re-runs its workload free-running, N times with different perturbation seeds, checks every\n"
             "     run and reports how often the violation reappears.\n"
             "Histories are checked as they were when found: against the adapter's own serial behaviour (the\n"
@@ -145,42 +146,46 @@ static lf_verdict recheck(const char *what, const lf_history *h, lf_adapter_chec
 
 /* Replays the recorded run of a controlled-mode entry, checked as the entry was (checker); writes the outcome
  * to note. Returns 1 when it violated again, 0 when not, -1 when it could not run. */
-static int replay_exactly(const lf_violation_entry *e, const lf_adapter *a, const char *format,
+static int replay_exactly(const lf_violation_entry *e, const lf_adapter *a, const char *format, bool test,
                           lf_adapter_checker *checker, bool quiet, char *note, size_t note_len) {
     const char *run_text = lf_entry_meta(e, "schedule_run");
     uint64_t run = 0;
-    if (run_text && !lf_parse_u64(run_text, 0, UINT32_MAX, &run)) run = 0;
+    if (test || (run_text && !lf_parse_u64(run_text, 0, UINT32_MAX, &run))) run = 0; /* a test's run 0 violates */
+    const uint8_t *data = test ? e->test : e->workload;
+    size_t len = test ? e->test_len : e->workload_len;
+    const lf_history *recorded = test ? &e->test_history : &e->full;
+    const char *what = test ? "minimized test " : "";
     lf_history h;
     lf_adapter_history_init(&h, a);
     lf_fc_run_info info;
     bool balanced = lf_blocking_from_meta(a, lf_entry_meta(e, "blocking")); /* as the target ran it */
-    if (!lf_fc_replay_run(a, format, balanced, e->workload, e->workload_len, (unsigned)run, &h, &info)) {
+    if (!lf_fc_replay_run(a, format, balanced, data, len, (unsigned)run, &h, &info)) {
         lf_history_free(&h);
         return -1;
     }
     int violated = 0;
     if (info.stuck) {
-        snprintf(note, note_len, "replayed exactly: the run deadlocked (STUCK) instead");
+        snprintf(note, note_len, "%sreplayed exactly: the run deadlocked (STUCK) instead", what);
     } else {
         lf_result r;
         lf_result_init(&r);
         lf_adapter_checker_check(checker, &h, &r);
         violated = r.verdict == LF_VIOLATION;
-        bool same = lf_histories_identical(&h, &e->full);
+        bool same = lf_histories_identical(&h, recorded);
         const char *build = lf_entry_meta(e, "schedule_build");
         bool other_build = !build || strcmp(build, lf_sched_build_id()) != 0;
         const char *why = !info.stats.deterministic ? " (the replay was not deterministic: watchdog or point budget)"
                           : same || !other_build    ? ""
                                                     : " (recorded by another build: its scheduling points differ)";
-        snprintf(note, note_len, "%s: %s, %s%s", same ? "replayed exactly" : "replayed",
+        snprintf(note, note_len, "%s%s: %s, %s%s", what, same ? "replayed exactly" : "replayed",
                  violated ? "violation again" : lf_verdict_name(r.verdict),
                  same ? "same history" : "a DIFFERENT history", why);
         if (!quiet && other_build)
             printf("  the entry was recorded by build %s, this is %s\n", build ? build : "(not recorded)",
                    lf_sched_build_id());
         if (!quiet)
-            printf("  exact replay of run %llu (%zu ops, %llu scheduling points, %llu switches): %s [%s]: %s\n",
-                   (unsigned long long)run + 1, h.n, (unsigned long long)info.stats.points,
+            printf("  exact replay of %srun %llu (%zu ops, %llu scheduling points, %llu switches): %s [%s]: %s\n",
+                   what, (unsigned long long)run + 1, h.n, (unsigned long long)info.stats.points,
                    (unsigned long long)info.stats.switches, lf_verdict_name(r.verdict), r.engine, r.reason);
         lf_result_free(&r);
     }
@@ -370,7 +375,7 @@ int lf_cmd_repro(int argc, char **argv) {
     long found = 0;
     int exact_found = 0;
     uint64_t done = 0;
-    char rerun_note[256] = "", exact_note[256] = "";
+    char rerun_note[256] = "", exact_note[512] = "";
     lf_method ms[LF_M_COUNT];
     lf_fuzz_case c;
     const char *why_not = NULL;
@@ -399,7 +404,14 @@ int lf_cmd_repro(int argc, char **argv) {
         } else if (c.mode != LF_FC_CONTROLLED) {
             snprintf(exact_note, sizeof exact_note, "found in free mode: no exact replay");
         } else {
-            exact_found = replay_exactly(&e, a, format, &checker, quiet, exact_note, sizeof exact_note);
+            exact_found = replay_exactly(&e, a, format, false, &checker, quiet, exact_note, sizeof exact_note);
+            if (exact_found >= 0 && e.has_test) { /* the minimized test replays exactly too */
+                size_t used = strlen(exact_note);
+                snprintf(exact_note + used, sizeof exact_note - used, "; ");
+                used = strlen(exact_note);
+                int t = replay_exactly(&e, a, format, true, &checker, quiet, exact_note + used, sizeof exact_note - used);
+                exact_found = t < 0 ? t : exact_found > 0 || t > 0;
+            }
             if (exact_found < 0) {
                 fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
                 lf_adapter_checker_free(&checker);

@@ -31,5 +31,6 @@ int lf_cmd_repro(int argc, char **argv);
 int lf_cmd_show(int argc, char **argv);
 int lf_cmd_triage(int argc, char **argv);
 int lf_cmd_rootcause(int argc, char **argv);
+int lf_cmd_minimize_test(int argc, char **argv);
 
 #endif

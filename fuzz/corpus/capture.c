@@ -63,11 +63,19 @@ static bool parse_u64(const char *s, uint64_t *out) {
     return true;
 }
 
-bool lf_entry_serial_thread(const lf_violation_entry *e, uint32_t *thread) {
+static bool meta_u32(const lf_violation_entry *e, const char *key, uint32_t *out) {
     uint64_t v;
-    if (!parse_u64(lf_entry_meta(e, "serial_thread"), &v) || v > UINT32_MAX) return false;
-    *thread = (uint32_t)v;
+    if (!parse_u64(lf_entry_meta(e, key), &v) || v > UINT32_MAX) return false;
+    *out = (uint32_t)v;
     return true;
+}
+
+bool lf_entry_serial_thread(const lf_violation_entry *e, uint32_t *thread) {
+    return meta_u32(e, "serial_thread", thread);
+}
+
+bool lf_entry_recorded_serial_thread(const lf_violation_entry *e, uint32_t *thread) {
+    return meta_u32(e, e->has_test ? "test_serial_thread" : "serial_thread", thread);
 }
 
 void lf_entry_report_input(const lf_violation_entry *e, lf_report_input *in, lf_rootcause *rc) {
@@ -88,8 +96,9 @@ void lf_entry_report_input(const lf_violation_entry *e, lf_report_input *in, lf_
     in->history = &e->minimized;
     in->has_cut = parse_u64(lf_entry_meta(e, "cut_stamp"), &cut);
     in->cut_stamp = cut;
-    in->recorded = &e->full;
-    in->has_serial = lf_entry_serial_thread(e, &in->serial_thread);
+    in->recorded = lf_entry_recorded(e);
+    in->has_serial = lf_entry_recorded_serial_thread(e, &in->serial_thread);
+    in->test_summary = e->has_test ? lf_entry_meta(e, "test_minimize") : NULL;
 }
 
 
@@ -169,14 +178,17 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
         mo.check = c;
     }
     lf_entry_init(e, in->full->type);
+    const lf_history *src = in->test_history ? in->test_history : in->full; /* what is minimized */
     lf_minimize_stats ms;
-    lf_verdict v = lf_minimize(in->full, &mo, &e->minimized, &ms);
+    lf_verdict v = lf_minimize(src, &mo, &e->minimized, &ms);
     if (v != LF_VIOLATION) {
-        snprintf(err, errlen, "the history is not a violation on re-check (%s)", lf_verdict_name(v));
+        snprintf(err, errlen, "the %shistory is not a violation on re-check (%s)", in->test_history ? "test's " : "",
+                 lf_verdict_name(v));
         lf_entry_free(e);
         return LF_ERR_FORMAT;
     }
     bool ok = lf_history_copy(&e->full, in->full);
+    if (ok && in->test_history) ok = lf_entry_set_test(e, in->test, in->test_len, in->test_history);
     e->workload = malloc(in->workload_len ? in->workload_len : 1);
     if (ok && e->workload) {
         if (in->workload_len) memcpy(e->workload, in->workload, in->workload_len);
@@ -190,12 +202,18 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
     lf_result_init(&min_r);
     lf_check(in->full, &co, &full_r);
     lf_check(&e->minimized, &co, &min_r);
+    lf_result test_r;
+    lf_result_init(&test_r);
+    if (in->test_history) lf_check(in->test_history, &co, &test_r);
     char *verdict = NULL;
     size_t vlen = 0;
     FILE *vf = open_memstream(&verdict, &vlen);
     if (vf) {
         fprintf(vf, "history (%zu ops): %s [%s]: %s\n", in->full->n, lf_verdict_name(full_r.verdict), full_r.engine,
                 full_r.reason);
+        if (in->test_history)
+            fprintf(vf, "test (%zu ops): %s [%s]: %s\n", in->test_history->n, lf_verdict_name(test_r.verdict),
+                    test_r.engine, test_r.reason);
         fprintf(vf, "minimized (%zu ops): %s [%s]: %s\n", e->minimized.n, lf_verdict_name(min_r.verdict),
                 min_r.engine, min_r.reason);
         if (fclose(vf) != 0) {
@@ -212,8 +230,8 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
     bool generic = in->full->type == LF_TYPE_CUSTOM || (in->check && (in->check->self || in->check->spec));
     FILE *sf = fmemopen(summary, sizeof summary, "w");
     if (sf) {
-        fprintf(sf, "%zu -> %zu ops (%zu -> %zu threads): ", in->full->n, e->minimized.n, thread_count(in->full),
-                thread_count(&e->minimized));
+        fprintf(sf, "%s%zu -> %zu ops (%zu -> %zu threads): ", in->test_history ? "the minimized test's history: " : "",
+                src->n, e->minimized.n, thread_count(src), thread_count(&e->minimized));
         if (ms.cut)
             fprintf(sf, "cut at the first impossible return (%zu later ops dropped, %zu in flight kept as pending), ",
                     ms.ops_cut, ms.ops_made_pending);
@@ -266,6 +284,10 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
     if (ok && in->workload_format) ok = lf_entry_set_meta(e, "workload_format", in->workload_format);
     if (ok && in->workload_desc) ok = lf_entry_set_meta(e, "workload", in->workload_desc);
     if (ok && in->spec_mode) ok = lf_entry_set_meta(e, "spec", in->spec_mode);
+    if (ok && in->test_history)
+        ok = set_meta_u64(e, "test_serial_thread", in->test_serial_thread) && set_meta_u64(e, "test_ops", in->test_history->n) &&
+             (!in->test_summary || lf_entry_set_meta(e, "test_minimize", in->test_summary));
+    lf_result_free(&test_r);
     lf_result_free(&full_r);
     lf_result_free(&min_r);
     if (ok && in->rootcause) {
@@ -362,6 +384,16 @@ lf_status lf_capture_nondeterminism(const lf_capture_input *in, const lf_history
 
 lf_status lf_capture_again(const lf_violation_entry *old, const lf_check_options *check, lf_violation_entry *e,
                            char *err, size_t errlen) {
+    uint32_t serial = 0;
+    if (old->has_test && !lf_entry_recorded_serial_thread(old, &serial)) lf_entry_serial_thread(old, &serial);
+    return lf_capture_again_with_test(old, check, old->has_test ? old->test : NULL, old->test_len,
+                                      old->has_test ? &old->test_history : NULL, serial,
+                                      lf_entry_meta(old, "test_minimize"), e, err, errlen);
+}
+
+lf_status lf_capture_again_with_test(const lf_violation_entry *old, const lf_check_options *check, const uint8_t *test,
+                                     size_t test_len, const lf_history *test_history, uint32_t test_serial_thread,
+                                     const char *test_summary, lf_violation_entry *e, char *err, size_t errlen) {
     const char *expected = lf_entry_meta(old, "expected");
     lf_capture_input in = {
         .adapter = lf_entry_meta(old, "adapter"),
@@ -377,6 +409,13 @@ lf_status lf_capture_again(const lf_violation_entry *old, const lf_check_options
         .spec_mode = lf_entry_meta(old, "spec"),
     };
     in.has_serial = lf_entry_serial_thread(old, &in.serial_thread);
+    if (test_history) { /* the minimized test: its history is the one minimized */
+        in.test = test;
+        in.test_len = test_len;
+        in.test_history = test_history;
+        in.test_summary = test_summary;
+        in.test_serial_thread = test_serial_thread;
+    }
     if (!in.adapter) {
         snprintf(err, errlen, "the entry names no adapter");
         return LF_ERR_FORMAT;

@@ -34,6 +34,14 @@ typedef struct lf_capture_input {
      * the name recorded in meta "spec" ("self" makes `linfuzz repro` and `show` build the self-spec again). */
     const lf_check_options *check;
     const char *spec_mode;
+    /* The minimized test of a controlled finding (testcase/test_minimize.h), or test_history NULL: its bytes
+     * (format workload_format), the history of its violating run, which is then the one minimized (full stays
+     * the recorded history of the original workload), its serial thread and how it was minimized. */
+    const uint8_t *test;
+    size_t test_len;
+    const lf_history *test_history;
+    uint32_t test_serial_thread;
+    const char *test_summary;
 } lf_capture_input;
 
 /* Builds a complete entry in e (initialised here): checks and minimises in->full, explains the minimised
@@ -48,9 +56,18 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
  * SERIAL_NONDETERMINISM entry is written again as it is (its serial evidence is not minimised). */
 lf_status lf_capture_again(const lf_violation_entry *old, const lf_check_options *check, lf_violation_entry *e,
                            char *err, size_t errlen);
+/* The same with another minimized test (testcase/test_minimize.h: its bytes, the history of its violating
+ * run, that run's serial thread and a line on how it was minimized) instead of old's (test_history NULL:
+ * none); the minimized history is then minimized from test_history. lf_capture_again keeps old's test. */
+lf_status lf_capture_again_with_test(const lf_violation_entry *old, const lf_check_options *check, const uint8_t *test,
+                                     size_t test_len, const lf_history *test_history, uint32_t test_serial_thread,
+                                     const char *test_summary, lf_violation_entry *e, char *err, size_t errlen);
 
 /* The serial thread of an entry (meta "serial_thread"); false when it has none or the value is malformed. */
 bool lf_entry_serial_thread(const lf_violation_entry *e, uint32_t *thread);
+/* The serial thread of the history `minimized` was minimized from (lf_entry_recorded): meta
+ * "test_serial_thread" when the entry has a minimized test, else "serial_thread". */
+bool lf_entry_recorded_serial_thread(const lf_violation_entry *e, uint32_t *thread);
 
 /* Fills in (the fields it knows of) a report input for e: adapter, origin, workload, minimisation summary,
  * bucket, sizes, first impossible return, serial thread, the recorded history to match ops against, and the

@@ -19,17 +19,41 @@
 #define SEC_VERDICT "verdict"
 #define SEC_REPORT "report"
 #define SEC_ROOTCAUSE "rootcause" /* optional */
+#define SEC_TEST "test"                 /* optional, with SEC_TEST_HISTORY */
+#define SEC_TEST_HISTORY "test_history" /* optional, with SEC_TEST */
 #define SEC_META "meta"
 
 void lf_entry_init(lf_violation_entry *e, lf_type type) {
     memset(e, 0, sizeof *e);
     lf_history_init(&e->full, type);
     lf_history_init(&e->minimized, type);
+    lf_history_init(&e->test_history, type);
+}
+
+const lf_history *lf_entry_recorded(const lf_violation_entry *e) { return e->has_test ? &e->test_history : &e->full; }
+
+bool lf_entry_set_test(lf_violation_entry *e, const uint8_t *test, size_t len, const lf_history *h) {
+    uint8_t *copy = malloc(len ? len : 1);
+    if (!copy) return false;
+    if (len) memcpy(copy, test, len);
+    lf_history_free(&e->test_history);
+    lf_history_init(&e->test_history, h->type);
+    if (!lf_history_copy(&e->test_history, h)) {
+        free(copy);
+        return false;
+    }
+    free(e->test);
+    e->test = copy;
+    e->test_len = len;
+    e->has_test = true;
+    return true;
 }
 
 void lf_entry_free(lf_violation_entry *e) {
     lf_history_free(&e->full);
     lf_history_free(&e->minimized);
+    lf_history_free(&e->test_history);
+    free(e->test);
     free(e->workload);
     free(e->verdict);
     free(e->report);
@@ -100,6 +124,7 @@ void lf_entry_name(const lf_violation_entry *e, char out[LF_ENTRY_NAME_MAX]) {
         if (e->workload_len) XXH64_update(s, e->workload, e->workload_len);
         hash_history(s, &e->full);
         hash_history(s, &e->minimized);
+        if (e->has_test && e->test_len) XXH64_update(s, e->test, e->test_len);
         content = XXH64_digest(s);
         XXH64_freeState(s);
     }
@@ -141,6 +166,8 @@ static lf_status fill_writer(const lf_violation_entry *e, lf_lfz_writer *w, char
     if (st == LF_OK) st = lf_lfz_add_text(w, SEC_VERDICT, e->verdict ? e->verdict : "", err, errlen);
     if (st == LF_OK) st = lf_lfz_add_text(w, SEC_REPORT, e->report ? e->report : "", err, errlen);
     if (st == LF_OK && e->rootcause) st = lf_lfz_add_text(w, SEC_ROOTCAUSE, e->rootcause, err, errlen);
+    if (st == LF_OK && e->has_test) st = lf_lfz_add_bytes(w, SEC_TEST, e->test, e->test_len, err, errlen);
+    if (st == LF_OK && e->has_test) st = lf_lfz_add_history(w, SEC_TEST_HISTORY, &e->test_history, err, errlen);
     if (st == LF_OK) st = lf_lfz_add_meta(w, SEC_META, e->meta, e->n_meta, err, errlen);
     return st;
 }
@@ -216,6 +243,8 @@ static lf_status from_reader(const lf_lfz_reader *r, lf_violation_entry *e, char
     const lf_lfz_section *full = lf_lfz_find(r, LF_LFZ_HISTORY, SEC_HISTORY);
     const lf_lfz_section *minimized = lf_lfz_find(r, LF_LFZ_HISTORY, SEC_MINIMIZED);
     const lf_lfz_section *rootcause = lf_lfz_find(r, LF_LFZ_TEXT, SEC_ROOTCAUSE);
+    const lf_lfz_section *test = lf_lfz_find(r, LF_LFZ_BYTES, SEC_TEST);
+    const lf_lfz_section *test_history = lf_lfz_find(r, LF_LFZ_HISTORY, SEC_TEST_HISTORY);
     const char *missing = !meta        ? "meta section 'meta'"
                           : !workload  ? "bytes section 'workload'"
                           : !full      ? "history section 'history'"
@@ -225,6 +254,11 @@ static lf_status from_reader(const lf_lfz_reader *r, lf_violation_entry *e, char
                                        : NULL;
     if (missing) {
         snprintf(err, errlen, "%s: not a violation entry: no %s", file, missing);
+        return LF_ERR_FORMAT;
+    }
+    if (!test != !test_history) {
+        snprintf(err, errlen, "%s: violation entry: section '%s' without '%s'", file, test ? SEC_TEST : SEC_TEST_HISTORY,
+                 test ? SEC_TEST_HISTORY : SEC_TEST);
         return LF_ERR_FORMAT;
     }
     const char *format = lf_lfz_meta_get(meta, "entry");
@@ -252,19 +286,23 @@ static lf_status from_reader(const lf_lfz_reader *r, lf_violation_entry *e, char
     lf_entry_init(e, type);
     lf_status st = lf_lfz_get_history(r, full, &e->full, err, errlen);
     if (st == LF_OK) st = lf_lfz_get_history(r, minimized, &e->minimized, err, errlen);
+    if (st == LF_OK && test_history) st = lf_lfz_get_history(r, test_history, &e->test_history, err, errlen);
+    e->has_test = test != NULL;
     if (st != LF_OK) {
         lf_entry_free(e);
         return st;
     }
     if (e->full.type != type || e->minimized.type != type || strcmp(lf_history_type_name(&e->full), type_name) ||
-        (type == LF_TYPE_CUSTOM && !lf_type_desc_equal(e->full.custom, e->minimized.custom))) {
+        (type == LF_TYPE_CUSTOM && !lf_type_desc_equal(e->full.custom, e->minimized.custom)) ||
+        (test && (e->test_history.type != type ||
+                  (type == LF_TYPE_CUSTOM && !lf_type_desc_equal(e->full.custom, e->test_history.custom))))) {
         snprintf(err, errlen, "%s: violation entry: its histories are not of type %s (meta 'type')", file, type_name);
         lf_entry_free(e);
         return LF_ERR_FORMAT;
     }
-    if (e->minimized.n > e->full.n || e->minimized.n == 0) {
-        snprintf(err, errlen, "%s: violation entry: the minimized history has %zu ops (full: %zu)", file,
-                 e->minimized.n, e->full.n);
+    if (e->minimized.n > lf_entry_recorded(e)->n || e->minimized.n == 0) {
+        snprintf(err, errlen, "%s: violation entry: the minimized history has %zu ops (%s: %zu)", file,
+                 e->minimized.n, test ? "test_history" : "full", lf_entry_recorded(e)->n);
         lf_entry_free(e);
         return LF_ERR_FORMAT;
     }
@@ -283,10 +321,13 @@ static lf_status from_reader(const lf_lfz_reader *r, lf_violation_entry *e, char
     e->verdict = copy_text(verdict);
     e->report = copy_text(report);
     e->rootcause = rootcause ? copy_text(rootcause) : NULL;
-    bool ok = e->workload && e->verdict && e->report && (!rootcause || e->rootcause);
+    if (test) e->test = malloc(test->len ? test->len : 1);
+    bool ok = e->workload && e->verdict && e->report && (!rootcause || e->rootcause) && (!test || e->test);
     if (ok) {
         memcpy(e->workload, workload->data, workload->len);
         e->workload_len = workload->len;
+        if (test) memcpy(e->test, test->data, test->len);
+        e->test_len = test ? test->len : 0;
     }
     for (size_t i = 0; ok && i < meta->n_pairs; i++) ok = lf_entry_set_meta(e, meta->pairs[i].key, meta->pairs[i].value);
     if (!ok) {

@@ -7,6 +7,9 @@
  *   verdict    (text)    the checker's verdicts on both histories
  *   report     (text)    the report printed when it was found (engines/report)
  *   rootcause  (text)    optional: candidate root causes, best first (corpus/rootcause.h)
+ *   test       (bytes)   optional, with test_history: the minimized test of a controlled finding
+ *                        (testcase/test_minimize.h), a case whose run 0 violates, in the workload's format
+ *   test_history (history) its run's recorded history; `minimized` is then minimized from this one
  *   meta       (meta)    entry = "linfuzz-violation 1", adapter, type, expected, created, linfuzz_version,
  *                        bucket, shape, workload_format, ... (the full list is in docs/formats.md)
  * Entries are written atomically under a name made of their dedup bucket and a hash of their content,
@@ -35,12 +38,21 @@ typedef struct lf_violation_entry {
     size_t workload_len;
     char *verdict, *report;
     char *rootcause;   /* the optional `rootcause` section (corpus/rootcause.h), or NULL */
+    bool has_test;     /* the optional sections `test` and `test_history` (both or neither) */
+    uint8_t *test;     /* the minimized test: a case whose run 0 violates (meta workload_format) */
+    size_t test_len;
+    lf_history test_history; /* its run's recorded history (type of the entry) */
     lf_lfz_pair *meta; /* owned keys and values, ascending by key */
     size_t n_meta;
 } lf_violation_entry;
 
 void lf_entry_init(lf_violation_entry *e, lf_type type);
 void lf_entry_free(lf_violation_entry *e);
+
+/* The history `minimized` was minimized from: test_history when e has a minimized test, else full. */
+const lf_history *lf_entry_recorded(const lf_violation_entry *e);
+/* Gives e the minimized test (bytes copied, history copied); false when out of memory. */
+bool lf_entry_set_test(lf_violation_entry *e, const uint8_t *test, size_t len, const lf_history *h);
 
 /* Sets (adds or replaces) a metadata pair; false when out of memory. */
 bool lf_entry_set_meta(lf_violation_entry *e, const char *key, const char *value);

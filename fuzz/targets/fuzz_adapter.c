@@ -42,6 +42,8 @@
  * size, 2 to about 4 s),
  * LINFUZZ_FUZZ_MODE=mixed|controlled|free (mixed, the default: as each input's mode byte says; otherwise
  * every execution in that mode, and an entry records the input with the mode that ran),
+ * LINFUZZ_FUZZ_MINIMIZE_TEST=S (a controlled violation's test is minimized for up to S seconds before it is
+ * saved, testcase/test_minimize.h; default 3, 0: off),
  * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|rf-presence|0 (schedule feedback of controlled runs; off by
  * default: measured in docs/scheduling.md, it helps a little on some bugs and a lot against others).
  * LINFUZZ_SPEC=auto|type|self (what histories are checked against: the spec of the adapter's type, or the
@@ -67,6 +69,7 @@
 #include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
 #include "corpus/capture.h"
+#include "testcase/test_minimize.h"
 #include "corpus/entry.h"
 #include "corpus/stuck.h"
 #include "runner/adapter_check.h"
@@ -98,6 +101,7 @@ static struct {
     lf_history history;
     lf_adapter_checker checker; /* the type's spec or the self-spec (LINFUZZ_SPEC) */
     bool signal, mutator, perturb, keep_duplicates, keep_going;
+    double tmin_seconds; /* LINFUZZ_FUZZ_MINIMIZE_TEST: budget of the test minimization (0: none) */
     bool overlap_only, witness_only, nearmiss_only; /* LINFUZZ_FUZZ_SIGNAL=overlap|witness|nearmiss */
     char violations_dir[PATH_MAX];
     double start, first_violation; /* first_violation < 0: none yet */
@@ -242,7 +246,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
              lf_env_flag("LINFUZZ_KEEP_DUPLICATES", false, &G.keep_duplicates, err, sizeof err) &&
              lf_env_flag("LINFUZZ_FUZZ_CONTINUE", false, &G.keep_going, err, sizeof err) &&
              lf_env_u64("LINFUZZ_FUZZ_CAPTURE", 1, 1, UINT32_MAX, &G.capture_max, err, sizeof err) &&
-             lf_env_seconds("LINFUZZ_FUZZ_SECONDS", 0, 0, LF_MAX_SECONDS, &G.budget, err, sizeof err);
+             lf_env_seconds("LINFUZZ_FUZZ_SECONDS", 0, 0, LF_MAX_SECONDS, &G.budget, err, sizeof err) &&
+             lf_env_seconds("LINFUZZ_FUZZ_MINIMIZE_TEST", 3, 0, LF_MAX_SECONDS, &G.tmin_seconds, err, sizeof err);
     if (!env_ok) {
         fprintf(stderr, "linfuzz-fuzz: %s (LINFUZZ_FUZZ_SIGNAL also takes overlap, witness or nearmiss)\n", err);
         exit(2);
@@ -397,7 +402,8 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     bool first = G.first_violation < 0;
     if (first) G.first_violation = found_after;
     char desc[4096], origin[512], err[512], path[PATH_MAX] = "", sched[512] = "";
-    const lf_fc_run_info *info = &G.executor.last;
+    const lf_fc_run_info run_info = G.executor.last; /* the minimization below runs on the same executor */
+    const lf_fc_run_info *info = &run_info;
     bool controlled = info->mode == LF_FC_CONTROLLED;
     lf_fuzz_case_describe(desc, sizeof desc, c, G.adapter);
     if (controlled) lf_schedule_describe(sched, sizeof sched, &info->schedule, c->threads);
@@ -414,6 +420,26 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     }
     fprintf(stderr, "\nlinfuzz-fuzz: %s in %s (%zu ops, %s): %s\n%s", nondet ? "SERIAL NONDETERMINISM" : "VIOLATION",
             origin, G.history.n, res->engine, res->reason, nondet ? "" : "linfuzz-fuzz: minimizing...\n");
+    /* A controlled run replays: minimize the test (not only its history) by re-running smaller cases. */
+    uint8_t test[LF_FC_MAX_ENCODED];
+    char test_summary[512] = "";
+    lf_history test_h;
+    lf_adapter_history_init(&test_h, G.adapter);
+    lf_tmin_stats ts;
+    bool has_test = false;
+    size_t test_len = 0;
+    if (!nondet && controlled && info->stats.deterministic && G.tmin_seconds > 0) {
+        lf_tmin_options to;
+        lf_tmin_options_default(&to);
+        to.seconds = G.tmin_seconds;
+        to.balance_blocking = G.balanced;
+        lf_fc_executor_on_stuck(&G.executor, NULL, NULL); /* a candidate that deadlocks is only rejected */
+        has_test = lf_fc_minimize_test(G.adapter, &G.executor, &G.checker, NULL, data, size, run, &to, test, &test_len,
+                                       &test_h, &ts, err, sizeof err);
+        lf_fc_executor_on_stuck(&G.executor, on_stuck, NULL);
+        if (has_test) lf_tmin_describe(test_summary, sizeof test_summary, &ts);
+        fprintf(stderr, "linfuzz-fuzz: minimizing the test: %s\n", has_test ? test_summary : err);
+    }
     lf_minimize_options mo;
     lf_minimize_options_default(&mo);
     mo.timeout_s = 30;
@@ -431,6 +457,11 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
         .serial_thread = c->threads,
         .check = &G.checker.check,
         .spec_mode = G.checker.mode == LF_SPEC_SELF ? "self" : NULL,
+        .test = has_test ? test : NULL,
+        .test_len = test_len,
+        .test_history = has_test ? &test_h : NULL,
+        .test_serial_thread = has_test ? ts.threads_after : 0,
+        .test_summary = has_test ? test_summary : NULL,
     };
     lf_violation_entry e;
     lf_status st;
@@ -444,6 +475,7 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     } else {
         st = lf_capture_violation(&in, &e, err, sizeof err);
     }
+    lf_history_free(&test_h);
     const char *saved = "not saved";
     if (st != LF_OK) {
         fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);

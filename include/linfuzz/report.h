@@ -48,6 +48,8 @@ typedef struct lf_report_input {
     const char *origin;           /* where it was found ("fuzz_treiber_aba, run 2 of 4"), or NULL */
     const char *workload;         /* one-line description of the workload, or NULL */
     const char *minimize_summary; /* one line on how the history was minimised, or NULL */
+    const char *test_summary;     /* one line on how the test was minimised (then `recorded` is the minimised
+                                   * test's history), or NULL */
     const char *bucket;           /* dedup key (lf_violation_bucket), or NULL */
     size_t full_ops;              /* size of the recorded history (0: unknown) */
     const lf_history *history;    /* the history to show: usually the minimised one */
