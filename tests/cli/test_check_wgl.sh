@@ -27,12 +27,12 @@ assert viol["linearizable_prefix"] == [0] and viol["ops_in_conflict"] == [1], vi
 assert "op 1 (t1 [3,4] contains 1 -> false)" in viol["reason"] and "state {1}" in viol["reason"], viol
 PY
 
-# Budgets: 12 concurrent enqueues of 1..12, then a dequeue of 99 (every order of the enqueues is a
+# Budgets: 26 concurrent enqueues of 1..26, then a dequeue of 99 (every order of the enqueues is a
 # different queue: WGL and the frontier sweep both have to go through them).
 {
   echo "type queue"
-  for t in $(seq 0 11); do echo "$t $((t + 1)) $((100 + t)) enq $((t + 1))"; done
-  echo "12 200 201 deq -> 99"
+  for t in $(seq 0 25); do echo "$t $((t + 1)) $((100 + t)) enq $((t + 1))"; done
+  echo "26 200 201 deq -> 99"
 } >"$tmp/hard.hist"
 start=$(date +%s%N)
 out=$("$LF" check --engine wgl --timeout 0.3 "$tmp/hard.hist"); rc=$?

@@ -19,7 +19,7 @@
 #include "util/clock.h"
 
 #define WIDE 26
-#define QWIDE 12
+#define QWIDE 24
 
 /* AddressSanitizer's redzones and quarantine add to the process, not to what the checker counts. */
 #if defined(__SANITIZE_ADDRESS__)
