@@ -20,7 +20,7 @@ enum { EXIT_NO_CAUSE = 3, EXIT_NOT_REPRODUCED = 6 };
 
 static void help(FILE *out) {
     fprintf(out,
-            "usage: linfuzz rootcause ENTRY [options]\n"
+            "usage: linfuzz rootcause ENTRY... [options]\n"
             "\n"
             "Root-causes a violation entry: replays its violating run under the controlled scheduler with the\n"
             "adapter's shared-memory accesses recorded, finds the conflict cycles of that run and their critical\n"
@@ -45,8 +45,11 @@ static void help(FILE *out) {
             "\n"
             "LINFUZZ_SYMBOLIZER=PATH picks the symbolizer, =none keeps raw addresses.\n"
             "\n"
-            "exit: 0 a cause was confirmed, 3 none confirmed, 6 no violating run under controlled replay,\n"
-            "      2 bad usage or not a valid entry, 4 unreadable entry or not writable.\n");
+            "Several entries are root-caused one after the other.\n"
+            "\n"
+            "exit: 0 a cause was confirmed (for every entry), 3 none confirmed, 6 no violating run under controlled\n"
+            "      replay, 2 bad usage or not a valid entry, 4 unreadable entry or not writable (with several\n"
+            "      entries, the worst: 4, 2, 6, 3, then 0).\n");
 }
 
 typedef struct progress_ctx {
@@ -79,8 +82,22 @@ static void print_candidate(size_t rank, const lf_rc_candidate *c) {
     for (size_t l = 0; l < c->n_source && l < 12; l++) printf("       %5u | %s\n", c->lo + (unsigned)l, c->source[l]);
 }
 
+static int rootcause_one(const char *path, lf_rc_options o, bool quiet, bool write, const char *out_dir);
+
+/* The worse of two exit statuses, for several entries: unreadable, bad, not reproduced, no cause, confirmed. */
+static int worse(int a, int b) {
+    static const int order[] = {LF_EXIT_OK, EXIT_NO_CAUSE, EXIT_NOT_REPRODUCED, LF_EXIT_USAGE, LF_EXIT_IO};
+    int ra = 0, rb = 0;
+    for (int k = 0; k < 5; k++) {
+        if (order[k] == a) ra = k;
+        if (order[k] == b) rb = k;
+    }
+    return ra >= rb ? a : b;
+}
+
 int lf_cmd_rootcause(int argc, char **argv) {
-    const char *path = NULL;
+    const char *paths[argc > 0 ? argc : 1]; /* the entries, in argv's order */
+    size_t n_paths = 0;
     lf_rc_options o;
     lf_rc_options_default(&o);
     bool quiet = false, write = false;
@@ -124,11 +141,8 @@ int lf_cmd_rootcause(int argc, char **argv) {
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "linfuzz rootcause: unknown option '%s'\n", a);
             return LF_EXIT_USAGE;
-        } else if (!path) {
-            path = a;
         } else {
-            fprintf(stderr, "linfuzz rootcause: one entry at a time ('%s' is extra)\n", a);
-            return LF_EXIT_USAGE;
+            paths[n_paths++] = a;
         }
         if (!ok) {
             fprintf(stderr, "linfuzz rootcause: bad value '%s' for %s\n", v, a);
@@ -139,11 +153,17 @@ int lf_cmd_rootcause(int argc, char **argv) {
         fprintf(stderr, "linfuzz rootcause: --out goes with --write\n");
         return LF_EXIT_USAGE;
     }
-    if (!path) {
+    if (!n_paths) {
         fprintf(stderr, "linfuzz rootcause: which entry?\n");
         help(stderr);
         return LF_EXIT_USAGE;
     }
+    int status = LF_EXIT_OK;
+    for (size_t i = 0; i < n_paths; i++) status = worse(status, rootcause_one(paths[i], o, quiet, write, out_dir));
+    return status;
+}
+
+static int rootcause_one(const char *path, lf_rc_options o, bool quiet, bool write, const char *out_dir) {
     lf_violation_entry e;
     char err[1024];
     lf_status st = lf_entry_load(path, &e, err, sizeof err);
