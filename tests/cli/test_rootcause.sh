@@ -109,6 +109,13 @@ for variant in add remove; do
     bad "R3 $variant: top cause is not the validation through the locks ($val-$lpred..$lcurr): $(tail -3 "$tmp/out")"
 done
 
+# several entries, one after the other: a line each, and the worst status (a missing file: 4)
+e1=$(controlled r1_afek_stack_no_swap)
+expect_rc 0 "two entries" "$LF" rootcause -q --schedules 100 "$e1" "$entry"
+[ "$(grep -c ": root cause: " "$tmp/out")" = 2 ] && ok || bad "two entries, two summary lines: $(cat "$tmp/out")"
+expect_rc 4 "an entry and a missing file" "$LF" rootcause -q --schedules 100 "$e1" "$tmp/missing.lfz"
+grep -q ": root cause: " "$tmp/out" && ok || bad "the first entry is still root-caused: $(cat "$tmp/out")"
+
 # without a symbolizer the sites stay raw, and it says so
 LINFUZZ_SYMBOLIZER=none "$LF" rootcause --schedules 50 --validate 1 "$entry" >"$tmp/out" 2>&1
 has "$tmp/out" "raw addresses" "no symbolizer: said"
