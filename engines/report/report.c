@@ -489,8 +489,8 @@ static const char *value_shape(const lf_history *h) {
 /* Bounded containers: definite facts about the size. FULL_WHILE_NOT_FULL: an insert answered full although
  * fewer than `capacity` values can have been inside at any moment of it (counting every insert called
  * before it returned, less the values whose remove returned before it was called); OVER_CAPACITY: more than
- * `capacity` values were certainly inside at once (just before some op's call: inserted by inserts that
- * had returned, not taken by any remove called earlier). NULL when neither is certain. */
+ * `capacity` values were certainly inside at once (just before some op's call, or after the last op: inserted
+ * by inserts that had returned, not taken by any remove called earlier). NULL when neither is certain. */
 static const char *capacity_shape(const lf_history *h) {
     if (!h->capacity || h->n > 4096) return NULL;
     size_t n = h->n;
@@ -520,6 +520,16 @@ static const char *capacity_shape(const lf_history *h) {
         }
         if (ins > rem && ins - rem > h->capacity) return "OVER_CAPACITY";
     }
+    /* and after the last op: every insert that returned, less every remove called (taken or possibly taken) */
+    uint64_t ins = 0, rem = 0;
+    for (size_t j = 0; j < n; j++) {
+        const lf_op *o = &h->ops[j];
+        const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)o->method);
+        if (!mi) continue;
+        if (mi->role == LF_ROLE_INSERT && o->res_kind == LF_K_NONE) ins++;
+        if (mi->role == LF_ROLE_REMOVE && o->res_kind != LF_K_EMPTY) rem++;
+    }
+    if (ins > rem && ins - rem > h->capacity) return "OVER_CAPACITY";
     return NULL;
 }
 

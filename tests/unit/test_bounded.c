@@ -239,6 +239,12 @@ static void test_shapes(void) {
     CHECK(verdict_of(&h, LF_ENGINE_AUTO) == LF_VIOLATION);
     CHECKF(!strcmp(lf_violation_shape(&h), "OVER_CAPACITY"), "%s", lf_violation_shape(&h));
     lf_history_free(&h);
+    /* Over capacity only after the last op: two pushes returned into a stack of one, nothing removed (a
+     * regression: only the moments before each call were looked at, and this was LIFO_ORDER or nothing). */
+    CHECK(read_text("type stack\ncapacity 1\n0 1 2 push 1\n0 3 4 push 2\n", &h, err, sizeof err) == LF_OK);
+    CHECK(verdict_of(&h, LF_ENGINE_AUTO) == LF_VIOLATION);
+    CHECKF(!strcmp(lf_violation_shape(&h), "OVER_CAPACITY"), "%s", lf_violation_shape(&h));
+    lf_history_free(&h);
     /* Concurrent with a remove, full is possible: the order shape is all that can be said. */
     CHECK(read_text("type queue\ncapacity 1\n0 1 2 enq 1\n1 3 6 deq -> 1\n0 4 5 enq 2 -> full\n", &h, err, sizeof err) ==
           LF_OK);
