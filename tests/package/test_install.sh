@@ -94,6 +94,10 @@ if [ -n "$entry" ]; then
   expect_rc 1 "fuzz_bounded_queue repro CONTROLLED-ENTRY (exit 1)" "$T" repro "$entry" --runs 10
   has "$tmp/out" "replayed exactly: violation again, same history" "the user's target replays its controlled finding exactly"
   has "$tmp/out" "scheduling points" "the replay went through the user's instrumented accesses"
+  # root causing names the user's own lines (the target's code under test has debug information)
+  "$T" rootcause --schedules 300 "$entry" >"$tmp/rootcause" 2>&1
+  grep -Eq "^  1\. (enq|deq)\(\) bounded_queue\.c:[0-9]+-[0-9]+ must be atomic" "$tmp/rootcause" && ok ||
+    bad "rootcause does not name a region of bounded_queue.c: $(tail -5 "$tmp/rootcause")"
 fi
 mkdir -p "$tmp/run-correct" && cd "$tmp/run-correct" || exit 1
 LINFUZZ_FUZZ_SECONDS=5 "$tmp/ex-correct/fuzz_bounded_queue" -max_total_time=30 >"$tmp/log-correct" 2>&1
