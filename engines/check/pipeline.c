@@ -15,7 +15,6 @@
 #include "util/radix_sort.h"
 #include "wgl/decide.h"
 #include "wgl/wgl.h"
-#include "wgl/wgl_search.h"
 #include "util/clock.h"
 
 void lf_pipeline_options_default(lf_pipeline_options *o) {

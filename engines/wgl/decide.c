@@ -19,6 +19,7 @@
 
 #include "util/clock.h"
 #include "wgl/frontier.h"
+#include "wgl/wgl_search.h"
 
 /* Runs one stage on a copy of the budget with at most `steps` more steps (0: the budget's own limit) and
  * max_bytes, then charges what it used to the budget. */

@@ -1,11 +1,11 @@
-/* How the general checker decides one (sub)history (internal to engines/wgl/ and the pipeline): the WGL
+/* How the general checker decides one (sub)history (for engines/wgl/ and the pipeline, engines/check): the WGL
  * search while it is cheap, then the frontier sweep as a beam prover, then the exact frontier sweep and the
  * WGL search side by side on two threads, the first answer winning. docs/wgl.md ("Deciding a part") has the
  * measurements behind the order and the budgets. Same inputs, budget and outputs as lf_wgl_search. */
 #ifndef LINFUZZ_WGL_DECIDE_H
 #define LINFUZZ_WGL_DECIDE_H
 
-#include "wgl/wgl_search.h"
+#include "wgl/wgl_part.h"
 
 /* Steps of the first, cheap WGL attempt: WGL_QUICK_PER_OP per op plus WGL_QUICK_BASE. */
 #define WGL_QUICK_PER_OP 64
