@@ -380,7 +380,7 @@ static int exclusions(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r,
         }
     /* confirmed first; among them the weakest exclusion (two different methods before one method with itself
      * is not weaker: keep the order of the methods) */
-    qsort(r->c, r->n, sizeof *r->c, by_rank);
+    if (r->n > 1) qsort(r->c, r->n, sizeof *r->c, by_rank);
     return 0;
 }
 
@@ -474,7 +474,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
         for (size_t p = 0; p < n_passing; p++)
             c->forbids += lf_rc_pairs_forbid(&passing[p], c->begin_pc, c->end_pc, c->n_pairs);
     }
-    qsort(r->c, r->n, sizeof *r->c, by_rank);
+    if (r->n > 1) qsort(r->c, r->n, sizeof *r->c, by_rank);
     if (getenv("LINFUZZ_ROOTCAUSE_DEBUG"))
         for (size_t k = 0; k < r->n; k++)
             for (size_t p = 0; p < r->c[k].n_pairs; p++)
@@ -498,7 +498,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
         c->validated = true;
         confirmed += lf_rc_confirmed(c);
     }
-    qsort(r->c, r->n, sizeof *r->c, by_rank);
+    if (r->n > 1) qsort(r->c, r->n, sizeof *r->c, by_rank);
     rc = 0;
 
 baseline:

@@ -59,7 +59,7 @@ static bool conflict_edges(const lf_rc_trace *t, edges *es) {
     if (!idx) return false;
     for (size_t i = 0; i < t->n; i++) idx[i] = i;
     sort_trace = t;
-    qsort(idx, t->n, sizeof *idx, by_location);
+    if (t->n > 1) qsort(idx, t->n, sizeof *idx, by_location);
     bool ok = true;
     for (size_t g = 0; ok && g < t->n;) {
         size_t h = g;
@@ -86,7 +86,7 @@ static bool conflict_edges(const lf_rc_trace *t, edges *es) {
     }
     free(idx);
     if (!ok) return false;
-    qsort(es->e, es->n, sizeof *es->e, by_edge);
+    if (es->n > 1) qsort(es->e, es->n, sizeof *es->e, by_edge);
     size_t w = 0;
     for (size_t i = 0; i < es->n; i++)
         if (!w || es->e[i].src != es->e[w - 1].src || es->e[i].dst != es->e[w - 1].dst) es->e[w++] = es->e[i];
@@ -162,7 +162,7 @@ bool lf_rc_find_cycles(const lf_rc_trace *t, lf_rc_cycles *out) {
     }
     memcpy(in, es.e, es.n * sizeof *in);
     for (size_t i = 0; i < es.n; i++) in[i] = (edge){es.e[i].dst, es.e[i].src}; /* (dst, src), sorted by dst */
-    qsort(in, es.n, sizeof *in, by_edge);
+    if (es.n > 1) qsort(in, es.n, sizeof *in, by_edge);
     size_t cap = 0;
     bool ok = true;
     /* Out-edges x1 -> y1 leave op O of thread i at x1; in-edges x2 -> y2 come back to O at y2 after x1. Both
@@ -214,7 +214,7 @@ bool lf_rc_find_cycles(const lf_rc_trace *t, lf_rc_cycles *out) {
     free(es.e);
     if (!ok) return false;
     /* unique, then minimal */
-    qsort(out->c, out->n, sizeof *out->c, by_cycle);
+    if (out->n > 1) qsort(out->c, out->n, sizeof *out->c, by_cycle);
     size_t w = 0;
     for (size_t i = 0; i < out->n; i++)
         if (!w || !same_cycle(&out->c[i], &out->c[w - 1])) out->c[w++] = out->c[i];

@@ -165,7 +165,7 @@ bool lf_rc_symbolize(lf_rc_symbols *s, const uintptr_t *pcs, size_t n) {
     uintptr_t *sorted = malloc((n ? n : 1) * sizeof *sorted);
     if (!sorted) return false;
     memcpy(sorted, pcs, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, by_pc);
+    if (n > 1) qsort(sorted, n, sizeof *sorted, by_pc);
     size_t u = 0;
     for (size_t i = 0; i < n; i++)
         if (!u || sorted[i] != sorted[u - 1]) sorted[u++] = sorted[i];
