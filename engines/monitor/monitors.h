@@ -18,6 +18,14 @@ lf_verdict lf_monitor_queue(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_pqueue(const lf_history *h, const lf_std *s, lf_result *r);
 /* The same decision by a sweep in priority order over a segment tree: the cross-check of lf_monitor_pqueue. */
 lf_verdict lf_monitor_pqueue_tree(const lf_history *h, const lf_std *s, lf_result *r);
+/* The reports both forms give, written once (their verdicts, reasons and culprits must agree): a stack whose
+ * remaining values each have an op covered by another (live: per value, ops not yet safe; p: the partition
+ * where count values are certainly in the stack); a pqueue op o (of value order[rank]) that cannot see its
+ * value as the minimum. Both return LF_VIOLATION. */
+lf_verdict lf_stack_report_stuck(const lf_history *h, const lf_std *s, const uint32_t *live, uint32_t p, int32_t count,
+                                 lf_result *r);
+lf_verdict lf_pqueue_report_hidden(const lf_history *h, const lf_std *s, const uint32_t *order, uint32_t rank, uint32_t o,
+                                   lf_result *r);
 /* Value ids of a priority-queue history sorted by priority, highest (nil, then the smallest value) first;
  * NULL when out of memory. */
 uint32_t *lf_pqueue_priority_order(const lf_std *s);

@@ -156,8 +156,8 @@ static bool some_at_least(const top_index *x, uint32_t a, uint32_t b, uint32_t n
     return max32(level[ba], level[bb - (1u << k)]) >= need;
 }
 
-static lf_verdict report(const lf_history *h, const lf_std *s, const uint32_t *order, uint32_t rank, uint32_t o,
-                         lf_result *r) {
+lf_verdict lf_pqueue_report_hidden(const lf_history *h, const lf_std *s, const uint32_t *order, uint32_t rank, uint32_t o,
+                                   lf_result *r) {
     /* Name a higher-priority value certainly present when the op starts. */
     uint32_t w = NONE;
     for (uint32_t q = 0; q < rank && w == NONE; q++) {
@@ -224,7 +224,7 @@ lf_verdict lf_monitor_pqueue(const lf_history *h, const lf_std *s, lf_result *r)
         if (need > bad_rank || some_at_least(&x, s->inv[o], s->res[o] - 1, need)) continue;
         if (need < bad_rank || o < bad) bad = o, bad_rank = need;
     }
-    verdict = bad == NONE ? LF_LINEARIZABLE : report(h, s, order, bad_rank, bad, r);
+    verdict = bad == NONE ? LF_LINEARIZABLE : lf_pqueue_report_hidden(h, s, order, bad_rank, bad, r);
     goto done;
 oom:
     lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the priority-queue monitor");

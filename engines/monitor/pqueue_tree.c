@@ -42,27 +42,7 @@ lf_verdict lf_monitor_pqueue_tree(const lf_history *h, const lf_std *s, lf_resul
         for (uint32_t j = start[v]; j < start[v + 1]; j++) {
             uint32_t o = ops[j];
             if (lf_mintree_min(&tree, s->inv[o] - 1, s->res[o] - 1) == 0) continue;
-            /* Name a higher-priority value certainly present when the op starts. */
-            uint32_t w = NONE;
-            for (uint32_t q = 0; q < rank && w == NONE; q++) {
-                uint32_t lo, hi;
-                if (lf_std_ci(s, order[q], &lo, &hi) && lo <= s->inv[o] && s->inv[o] < hi) w = order[q];
-            }
-            char d[300], ws[32] = "?", a[300] = "", b[300] = "";
-            lf_std_describe(s, h, o, d, sizeof d);
-            lf_std_culprit(s, r, o);
-            if (w != NONE) {
-                lf_std_value_str(s, w, ws, sizeof ws);
-                lf_std_describe(s, h, s->add_op[w], a, sizeof a);
-                lf_std_describe(s, h, s->rem_op[w], b, sizeof b);
-                lf_std_culprit(s, r, s->add_op[w]);
-                lf_std_culprit(s, r, s->rem_op[w]);
-            }
-            lf_result_set(r, LF_VIOLATION, "monitor",
-                          "%s cannot see its value as the minimum: at every moment of it a smaller value is "
-                          "certainly present (e.g. %s, from the end of %s to the start of %s)",
-                          d, ws, a, b);
-            verdict = LF_VIOLATION;
+            verdict = lf_pqueue_report_hidden(h, s, order, rank, o, r);
             goto done;
         }
         uint32_t lo, hi;

@@ -201,12 +201,12 @@ static void stab_value(stack_state *st, uint32_t v, uint32_t a, uint32_t b) {
     for (size_t i = 0; i < k; i++) mark_safe(st, st->order_val[st->found[i]]);
 }
 
-static lf_verdict report_stuck(const lf_history *h, stack_state *st, uint32_t p, int32_t count, lf_result *r) {
-    const lf_std *s = st->s;
+lf_verdict lf_stack_report_stuck(const lf_history *h, const lf_std *s, const uint32_t *live, uint32_t p, int32_t count,
+                                 lf_result *r) {
     uint32_t remaining = 0, shown[2] = {NONE, NONE};
     int n_shown = 0;
     for (uint32_t v = 0; v < s->n_values; v++) {
-        if (s->add_op[v] == NONE || st->live[v] == 0) continue;
+        if (s->add_op[v] == NONE || live[v] == 0) continue;
         remaining++;
         uint32_t lo, hi;
         if (n_shown < 2 && lf_std_ci(s, v, &lo, &hi) && lo <= p && p < hi) shown[n_shown++] = v;
@@ -435,7 +435,7 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
             goto done;
         }
         if (count >= 2) {
-            verdict = report_stuck(h, &st, st.seg_start[leaf], count, r);
+            verdict = lf_stack_report_stuck(h, s, st.live, st.seg_start[leaf], count, r);
             goto done;
         }
         /* Hand out every segment at the minimum count in one batch. Peeling during the batch only lowers

@@ -220,35 +220,6 @@ static void stab_value(stack_state *st, uint32_t v, uint32_t a, uint32_t b) {
     for (size_t i = 0; i < k; i++) mark_safe(st, st->order_val[st->found[i]]);
 }
 
-static lf_verdict report_stuck(const lf_history *h, stack_state *st, uint32_t p, int32_t count, lf_result *r) {
-    const lf_std *s = st->s;
-    uint32_t remaining = 0, shown[2] = {NONE, NONE};
-    int n_shown = 0;
-    for (uint32_t v = 0; v < s->n_values; v++) {
-        if (s->add_op[v] == NONE || st->live[v] == 0) continue;
-        remaining++;
-        uint32_t lo, hi;
-        if (n_shown < 2 && lf_std_ci(s, v, &lo, &hi) && lo <= p && p < hi) shown[n_shown++] = v;
-    }
-    char a[32] = "?", b[32] = "?", pa[300] = "", pb[300] = "";
-    if (n_shown == 2) {
-        lf_std_value_str(s, shown[0], a, sizeof a);
-        lf_std_value_str(s, shown[1], b, sizeof b);
-        lf_std_describe(s, h, s->add_op[shown[0]], pa, sizeof pa);
-        lf_std_describe(s, h, s->add_op[shown[1]], pb, sizeof pb);
-        for (int i = 0; i < 2; i++) {
-            lf_std_culprit(s, r, s->add_op[shown[i]]);
-            lf_std_culprit(s, r, s->rem_op[shown[i]]);
-        }
-    }
-    lf_result_set(r, LF_VIOLATION, "monitor",
-                  "LIFO order violated: no value can be at the bottom of the stack; each of the %" PRIu32
-                  " remaining values has an operation during all of which another value is certainly in the "
-                  "stack (at one such moment %" PRId32 " values are, e.g. %s pushed by %s and %s pushed by %s)",
-                  remaining, count, a, pa, b, pb);
-    return LF_VIOLATION;
-}
-
 static bool build_orders(stack_state *st) {
     const lf_std *s = st->s;
     uint32_t n = s->n_total, M = s->n_stamps, nv = s->n_values;
@@ -414,7 +385,7 @@ lf_verdict lf_monitor_stack_partitions(const lf_history *h, const lf_std *s, lf_
             goto done;
         }
         if (count >= 2) {
-            verdict = report_stuck(h, &st, (uint32_t)leaf + 1, count, r);
+            verdict = lf_stack_report_stuck(h, s, st.live, (uint32_t)leaf + 1, count, r);
             goto done;
         }
         /* Hand out every partition at the minimum count in one batch. Peeling during the batch only lowers
