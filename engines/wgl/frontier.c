@@ -26,7 +26,6 @@
 #include "wgl/frontier.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,15 +127,6 @@ static inline void bit_clear(uint64_t *m, size_t i) { m[i >> 6] &= ~((uint64_t)1
  * XOR, so every hash is derived from its parent's) and its state's mixed hash. */
 static inline uint64_t state_hash(const sweep *s, const void *state) {
     return lf_mix64(lf_spec_hash(&s->inst, state) + 0x9e3779b97f4a7c15ULL);
-}
-
-static void set_unknown(wgl_part_result *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_unknown(wgl_part_result *out, const char *fmt, ...) {
-    out->verdict = LF_UNKNOWN;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out->reason, sizeof out->reason, fmt, ap);
-    va_end(ap);
 }
 
 /* ---- setup ---- */
@@ -860,7 +850,7 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
     s.budget = budget;
     size_t n = s.n, n1 = n ? n : 1;
     if (n >= ((size_t)1 << 29)) { /* events and t-values fit in 30 bits */
-        set_unknown(out, "history too long for the frontier sweep (%zu ops)", n);
+        lf_wgl_part_set_unknown(out, "history too long for the frontier sweep (%zu ops)", n);
         return;
     }
     /* Queues and stacks: block states (one state for all orders of values inserted together). */
@@ -870,7 +860,7 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
         s.blocks = true;
     }
     if (!lf_spec_open(spec, env, &s.inst)) {
-        set_unknown(out, "out of memory opening the %s spec", spec->name);
+        lf_wgl_part_set_unknown(out, "out of memory opening the %s spec", spec->name);
         return;
     }
     s.ss = s.inst.state_size;
@@ -879,7 +869,7 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
                           sizeof *s.call_ev + sizeof(op_ref)) +
                     2 * n1 * sizeof(lf_keyed) + n1 * sizeof(uint32_t);
     if (s.fixed_bytes + lf_spec_ctx_bytes(&s.inst) > budget->max_bytes) {
-        set_unknown(out, "memory budget of %zu bytes is too small for %zu ops (needs %zu before searching)",
+        lf_wgl_part_set_unknown(out, "memory budget of %zu bytes is too small for %zu ops (needs %zu before searching)",
                     budget->max_bytes, n, s.fixed_bytes + lf_spec_ctx_bytes(&s.inst));
         lf_spec_close(&s.inst);
         return;
@@ -895,7 +885,7 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
     size_t K = s.K, W = s.W;
     if (ready && K > FRONTIER_MAX_OPEN) {
         sweep_free(&s);
-        set_unknown(out, "%zu ops open at once: too many for the frontier sweep (at most %d)", K, FRONTIER_MAX_OPEN);
+        lf_wgl_part_set_unknown(out, "%zu ops open at once: too many for the frontier sweep (at most %d)", K, FRONTIER_MAX_OPEN);
         return;
     }
     if (ready) {
@@ -930,7 +920,7 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
     lf_fset_init(&s.seen, W, &s.inst, &s.limit);
     if (!ready || !lf_fpaths_init(&s.paths, &s.limit)) {
         sweep_free(&s);
-        set_unknown(out, "out of memory setting up the frontier sweep of %zu ops", n);
+        lf_wgl_part_set_unknown(out, "out of memory setting up the frontier sweep of %zu ops", n);
         return;
     }
     s.gc_at = (size_t)1 << 20;
@@ -956,7 +946,7 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
             if (beam) {
                 char od[200];
                 lf_spec_describe_op(&s.inst, &s.ops[o], od, sizeof od);
-                set_unknown(out, "the beam of %zu configurations found no way past op %" PRIu32 " (%s)", beam,
+                lf_wgl_part_set_unknown(out, "the beam of %zu configurations found no way past op %" PRIu32 " (%s)", beam,
                             name_of(&s, o), od);
                 status = BEAM_DIED;
                 break;
@@ -1005,7 +995,7 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
     case BEAM_DIED: break;
     case STOPPED:
     case RUNNING:
-        set_unknown(out,
+        lf_wgl_part_set_unknown(out,
                     "%s exhausted after %" PRIu64 " steps of the frontier sweep on %zu ops (largest frontier %zu "
                     "configurations, %zu bytes)",
                     s.stop_why, budget->steps, n, peak, used);

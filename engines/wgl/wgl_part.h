@@ -42,6 +42,8 @@ typedef struct wgl_part_result {
 } wgl_part_result;
 
 void lf_wgl_part_result_free(wgl_part_result *p);
+/* out: unknown, with the reason fmt says (a budget ran out, or the history is beyond the search). */
+void lf_wgl_part_set_unknown(wgl_part_result *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Whether a portfolio partner asked this search to stop. */
 static inline bool wgl_cancelled(const wgl_budget *b) { return b->cancel && atomic_load(b->cancel); }
 

@@ -273,8 +273,7 @@ static void search_free(search *s) {
     free(s->scratch);
 }
 
-static void set_unknown(wgl_part_result *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_unknown(wgl_part_result *out, const char *fmt, ...) {
+void lf_wgl_part_set_unknown(wgl_part_result *out, const char *fmt, ...) {
     out->verdict = LF_UNKNOWN;
     va_list ap;
     va_start(ap, fmt);
@@ -376,12 +375,12 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
     s.best = -1;
     size_t n = s.n;
     if (n >= ((size_t)1 << 30)) {
-        set_unknown(out, "history too long for the WGL search (%zu ops)", n);
+        lf_wgl_part_set_unknown(out, "history too long for the WGL search (%zu ops)", n);
         return;
     }
     /* Cheap arrays first, counted against the budget before anything big is allocated. */
     if (!lf_spec_open(spec, env, &s.inst)) {
-        set_unknown(out, "out of memory opening the %s spec", spec->name);
+        lf_wgl_part_set_unknown(out, "out of memory opening the %s spec", spec->name);
         return;
     }
     s.ss = s.inst.state_size;
@@ -392,7 +391,7 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
                          sizeof *s.kword + sizeof *s.kinc + sizeof *s.best_order + sizeof *s.cand + 1) +
                     (n + 3) * ss_alloc + 2 * n * sizeof(lf_keyed) + n * sizeof(uint32_t);
     if (s.fixed_bytes + lf_spec_ctx_bytes(&s.inst) > budget->max_bytes) {
-        set_unknown(out, "memory budget of %zu bytes is too small for %zu ops (needs %zu before searching)",
+        lf_wgl_part_set_unknown(out, "memory budget of %zu bytes is too small for %zu ops (needs %zu before searching)",
                     budget->max_bytes, n, s.fixed_bytes + lf_spec_ctx_bytes(&s.inst));
         lf_spec_close(&s.inst);
         return;
@@ -425,7 +424,7 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
     s.key = ready && s.key_words ? calloc(s.key_words, sizeof *s.key) : NULL;
     if (!s.key) {
         search_free(&s);
-        set_unknown(out, "out of memory setting up the search of %zu ops", n);
+        lf_wgl_part_set_unknown(out, "out of memory setting up the search of %zu ops", n);
         return;
     }
     s.fixed_bytes += s.key_words * sizeof *s.key;
@@ -583,7 +582,7 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
         break;
     case STOPPED:
     case RUNNING:
-        set_unknown(out,
+        lf_wgl_part_set_unknown(out,
                     "%s exhausted after %" PRIu64 " search steps on %zu ops (%" PRIu64 " backtracks, %zu cached "
                     "configurations, %zu bytes)",
                     stop_why ? stop_why : "budget", budget->steps, n, backtracks, cache.n_recs, used);
