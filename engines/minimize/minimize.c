@@ -259,8 +259,10 @@ static size_t drop_values(minimizer *m, lf_history *cur) {
     return result;
 }
 
-/* One pass of state-preserving op dropping. Returns ops removed, or SIZE_MAX when out of memory. */
-static size_t drop_observers(minimizer *m, lf_history *cur) {
+/* One pass of dropping single ops, each op for which eligible says so an item of its own; build makes a
+ * candidate. Returns ops removed, or SIZE_MAX when out of memory. */
+static size_t drop_single_ops(minimizer *m, lf_history *cur, bool (*eligible)(const minimizer *, const lf_history *, size_t),
+                              build_fn build) {
     size_t n = cur->n, n_items = 0, result = SIZE_MAX;
     item *items = malloc((n ? n : 1) * sizeof *items);
     uint32_t *members = malloc((n ? n : 1) * sizeof *members);
@@ -268,18 +270,28 @@ static size_t drop_observers(minimizer *m, lf_history *cur) {
     if (items && members && keep) {
         for (size_t i = 0; i < n; i++) {
             keep[i] = true;
-            if (!preserves_state(m, cur, &cur->ops[i]) || kept_for_good(m, &cur->ops[i])) continue;
+            if (!eligible(m, cur, i)) continue;
             members[n_items] = (uint32_t)i;
             items[n_items] = (item){.first = n_items, .count = 1};
             n_items++;
         }
-        result = reduce_items(m, cur, keep, items, n_items, members, build_select);
-        if (result != SIZE_MAX && result && !apply_keep(cur, keep, build_select)) result = SIZE_MAX;
+        result = reduce_items(m, cur, keep, items, n_items, members, build);
+        if (result != SIZE_MAX && result && !apply_keep(cur, keep, build)) result = SIZE_MAX;
     }
     free(items);
     free(members);
     free(keep);
     return result;
+}
+
+/* A state-preserving op that nothing keeps. */
+static bool observer_droppable(const minimizer *m, const lf_history *cur, size_t i) {
+    return preserves_state(m, cur, &cur->ops[i]) && !kept_for_good(m, &cur->ops[i]);
+}
+
+/* One pass of state-preserving op dropping. Returns ops removed, or SIZE_MAX when out of memory. */
+static size_t drop_observers(minimizer *m, lf_history *cur) {
+    return drop_single_ops(m, cur, observer_droppable, build_select);
 }
 
 /* The prefix of h made of every event stamped <= cut: ops returned by then are kept, ops called by then
@@ -572,29 +584,14 @@ static bool build_shifted(const lf_history *cur, const bool *keep, lf_history *o
     return true;
 }
 
+static bool inc_droppable(const minimizer *m, const lf_history *cur, size_t i) {
+    (void)m;
+    return inc_ordered_with_gets(cur, i);
+}
+
 /* One pass of dropping counter incs ordered with every get. Returns incs removed, or SIZE_MAX when out of
  * memory. */
-static size_t shift_incs(minimizer *m, lf_history *cur) {
-    size_t n = cur->n, n_items = 0, result = SIZE_MAX;
-    item *items = malloc((n ? n : 1) * sizeof *items);
-    uint32_t *members = malloc((n ? n : 1) * sizeof *members);
-    bool *keep = malloc((n ? n : 1) * sizeof *keep);
-    if (items && members && keep) {
-        for (size_t i = 0; i < n; i++) {
-            keep[i] = true;
-            if (!inc_ordered_with_gets(cur, i)) continue;
-            members[n_items] = (uint32_t)i;
-            items[n_items] = (item){.first = n_items, .count = 1};
-            n_items++;
-        }
-        result = reduce_items(m, cur, keep, items, n_items, members, build_shifted);
-        if (result != SIZE_MAX && result && !apply_keep(cur, keep, build_shifted)) result = SIZE_MAX;
-    }
-    free(items);
-    free(members);
-    free(keep);
-    return result;
-}
+static size_t shift_incs(minimizer *m, lf_history *cur) { return drop_single_ops(m, cur, inc_droppable, build_shifted); }
 
 /* A lost update, certified: the first impossible return is a get that returned v while more than v incs had
  * returned before it was called. Any history with that get and v' < (incs returned before it) is a violation
