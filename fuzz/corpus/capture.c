@@ -108,7 +108,8 @@ const char *lf_entry_category(const lf_violation_entry *e) {
 }
 
 /* The report of a nondeterminism entry, from what it stores (re-running would need the adapter). */
-static void write_nondeterminism_report(FILE *f, const lf_violation_entry *e) {
+static void write_nondeterminism_report(FILE *f, const lf_violation_entry *e, const void *unused) {
+    (void)unused;
     const lf_history *h = &e->minimized;
     const char *reason = lf_entry_meta(e, "reason"), *origin = lf_entry_meta(e, "origin");
     const char *workload = lf_entry_meta(e, "workload"), *bucket = lf_entry_meta(e, "bucket");
@@ -138,7 +139,7 @@ lf_verdict lf_entry_write_report(FILE *f, const lf_violation_entry *e, const lf_
         return LF_VIOLATION;
     }
     if (lf_entry_category(e)) {
-        write_nondeterminism_report(f, e);
+        write_nondeterminism_report(f, e, NULL);
         return LF_UNKNOWN;
     }
     lf_result why[2];
@@ -162,6 +163,11 @@ static bool set_meta_u64(lf_violation_entry *e, const char *key, uint64_t v) {
     char buf[32];
     snprintf(buf, sizeof buf, "%" PRIu64, v);
     return lf_entry_set_meta(e, key, buf);
+}
+
+/* lf_entry_write_report as a report writer (ctx: the check options). */
+static void write_checked_report(FILE *f, const lf_violation_entry *e, const void *check) {
+    lf_entry_write_report(f, e, check);
 }
 
 lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e, char *err, size_t errlen) {
@@ -280,9 +286,7 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
          set_meta_u64(e, "full_ops", in->full->n) && set_meta_u64(e, "minimized_ops", e->minimized.n);
     if (ok && ms.first_bad) ok = set_meta_u64(e, "cut_stamp", ms.first_bad_stamp);
     if (ok && in->has_serial) ok = set_meta_u64(e, "serial_thread", in->serial_thread);
-    if (ok && in->origin) ok = lf_entry_set_meta(e, "origin", in->origin);
-    if (ok && in->workload_format) ok = lf_entry_set_meta(e, "workload_format", in->workload_format);
-    if (ok && in->workload_desc) ok = lf_entry_set_meta(e, "workload", in->workload_desc);
+    if (ok) ok = lf_entry_set_source(e, in->origin, in->workload_format, in->workload_desc);
     if (ok && in->spec_mode) ok = lf_entry_set_meta(e, "spec", in->spec_mode);
     if (ok && in->test_history)
         ok = set_meta_u64(e, "test_serial_thread", in->test_serial_thread) && set_meta_u64(e, "test_ops", in->test_history->n) &&
@@ -302,15 +306,7 @@ lf_status lf_capture_violation(const lf_capture_input *in, lf_violation_entry *e
     }
 
     /* the report, rendered exactly as `linfuzz show` renders it later */
-    if (ok) {
-        size_t rlen = 0;
-        FILE *rf = open_memstream(&e->report, &rlen);
-        ok = rf != NULL;
-        if (rf) {
-            lf_entry_write_report(rf, e, in->check);
-            ok = fclose(rf) == 0;
-        }
-    }
+    if (ok) ok = lf_entry_render_report(e, write_checked_report, in->check);
     if (!ok) {
         lf_entry_free(e);
         snprintf(err, errlen, "out of memory");
@@ -362,18 +358,8 @@ lf_status lf_capture_nondeterminism(const lf_capture_input *in, const lf_history
          lf_entry_set_meta(e, "minimize_complete", "no") && set_meta_u64(e, "full_ops", in->full->n) &&
          set_meta_u64(e, "minimized_ops", evidence->n);
     if (ok && in->has_serial) ok = set_meta_u64(e, "serial_thread", in->serial_thread);
-    if (ok && in->origin) ok = lf_entry_set_meta(e, "origin", in->origin);
-    if (ok && in->workload_format) ok = lf_entry_set_meta(e, "workload_format", in->workload_format);
-    if (ok && in->workload_desc) ok = lf_entry_set_meta(e, "workload", in->workload_desc);
-    if (ok) {
-        size_t rlen = 0;
-        FILE *rf = open_memstream(&e->report, &rlen);
-        ok = rf != NULL;
-        if (rf) {
-            write_nondeterminism_report(rf, e);
-            ok = fclose(rf) == 0;
-        }
-    }
+    if (ok) ok = lf_entry_set_source(e, in->origin, in->workload_format, in->workload_desc);
+    if (ok) ok = lf_entry_render_report(e, write_nondeterminism_report, NULL);
     if (!ok) {
         lf_entry_free(e);
         snprintf(err, errlen, "out of memory");

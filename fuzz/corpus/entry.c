@@ -97,6 +97,20 @@ bool lf_entry_set_meta(lf_violation_entry *e, const char *key, const char *value
     return true;
 }
 
+bool lf_entry_set_source(lf_violation_entry *e, const char *origin, const char *workload_format, const char *workload_desc) {
+    return (!origin || lf_entry_set_meta(e, "origin", origin)) &&
+           (!workload_format || lf_entry_set_meta(e, "workload_format", workload_format)) &&
+           (!workload_desc || lf_entry_set_meta(e, "workload", workload_desc));
+}
+
+bool lf_entry_render_report(lf_violation_entry *e, lf_entry_report_writer write, const void *ctx) {
+    size_t len = 0;
+    FILE *f = open_memstream(&e->report, &len);
+    if (!f) return false;
+    write(f, e, ctx);
+    return fclose(f) == 0;
+}
+
 /* ---- naming ---- */
 
 static void hash_history(XXH64_state_t *s, const lf_history *h) {

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "linfuzz/format.h"
 #include "linfuzz/lfz.h"
@@ -56,6 +57,12 @@ bool lf_entry_set_test(lf_violation_entry *e, const uint8_t *test, size_t len, c
 
 /* Sets (adds or replaces) a metadata pair; false when out of memory. */
 bool lf_entry_set_meta(lf_violation_entry *e, const char *key, const char *value);
+/* The meta an entry carries from where it was found, each when given (not NULL): origin, workload_format and
+ * workload (the description). False when out of memory. */
+bool lf_entry_set_source(lf_violation_entry *e, const char *origin, const char *workload_format, const char *workload_desc);
+/* Renders e's report into e->report: write(f, e, ctx) prints it. False when out of memory. */
+typedef void (*lf_entry_report_writer)(FILE *f, const lf_violation_entry *e, const void *ctx);
+bool lf_entry_render_report(lf_violation_entry *e, lf_entry_report_writer write, const void *ctx);
 /* The value of key, or NULL. */
 const char *lf_entry_meta(const lf_violation_entry *e, const char *key);
 

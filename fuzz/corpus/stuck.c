@@ -193,6 +193,12 @@ static void write_report(FILE *f, const lf_history *h, uint32_t may_block, const
     lf_text_write_stream(f, h);
 }
 
+/* lf_stuck_write_report as a report writer. */
+static void write_stuck_report(FILE *f, const lf_violation_entry *e, const void *unused) {
+    (void)unused;
+    lf_stuck_write_report(f, e);
+}
+
 lf_status lf_capture_stuck(const lf_stuck_input *in, lf_violation_entry *e, char *err, size_t errlen) {
     const lf_history *h = in->history;
     size_t stuck = 0;
@@ -247,19 +253,9 @@ lf_status lf_capture_stuck(const lf_stuck_input *in, lf_violation_entry *e, char
          lf_entry_set_meta(e, "minimize_complete", "no") && lf_entry_set_meta(e, "full_ops", sizes) &&
          lf_entry_set_meta(e, "minimized_ops", sizes);
     lf_result_free(&r);
-    if (ok && in->origin) ok = lf_entry_set_meta(e, "origin", in->origin);
-    if (ok && in->workload_format) ok = lf_entry_set_meta(e, "workload_format", in->workload_format);
-    if (ok && in->workload_desc) ok = lf_entry_set_meta(e, "workload", in->workload_desc);
+    if (ok) ok = lf_entry_set_source(e, in->origin, in->workload_format, in->workload_desc);
     if (ok && in->detector) ok = lf_entry_set_meta(e, "detected", in->detector);
-    if (ok) {
-        size_t rlen = 0;
-        FILE *rf = open_memstream(&e->report, &rlen);
-        ok = rf != NULL;
-        if (rf) {
-            lf_stuck_write_report(rf, e);
-            ok = fclose(rf) == 0;
-        }
-    }
+    if (ok) ok = lf_entry_render_report(e, write_stuck_report, NULL);
     if (!ok) {
         lf_entry_free(e);
         snprintf(err, errlen, "out of memory");
