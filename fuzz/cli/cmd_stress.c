@@ -295,12 +295,7 @@ static int report_nondeterminism(const stress_options *o, const lf_adapter *a, c
 /* One run of w on a, checked by c. False when the run could not be made. */
 static bool run_checked(lf_runner *r, const lf_adapter *a, const lf_workload *w, lf_adapter_checker *c,
                         lf_history *h, lf_result *res) {
-    lf_plan p;
-    if (!lf_plan_build(&p, w, a)) return false;
-    lf_adapter_history_reset(h, a);
-    bool ok = lf_runner_run(r, a, w, &p, h);
-    lf_plan_free(&p);
-    if (!ok) return false;
+    if (!lf_runner_run_workload(r, a, w, h)) return false;
     if (r->last_stuck) return true; /* a deadlocked controlled run is reported, not checked */
     lf_adapter_checker_new_case(c);
     lf_adapter_checker_check(c, h, res);

@@ -129,15 +129,19 @@ bool lf_runner_run(lf_runner *r, const lf_adapter *a, const lf_workload *w, cons
     return lf_recorder_merge(&r->recorder, h);
 }
 
-bool lf_runner_run_checked(lf_runner *r, const lf_adapter *a, const lf_workload *w, const lf_check_options *o,
-                           lf_history *h, lf_result *res) {
+bool lf_runner_run_workload(lf_runner *r, const lf_adapter *a, const lf_workload *w, lf_history *h) {
     lf_plan p;
     if (!lf_plan_build(&p, w, a)) return false;
     /* Reuse h's buffer across runs: only the op count and header are reset. */
     lf_adapter_history_reset(h, a);
     bool ok = lf_runner_run(r, a, w, &p, h);
     lf_plan_free(&p);
-    if (!ok) return false;
+    return ok;
+}
+
+bool lf_runner_run_checked(lf_runner *r, const lf_adapter *a, const lf_workload *w, const lf_check_options *o,
+                           lf_history *h, lf_result *res) {
+    if (!lf_runner_run_workload(r, a, w, h)) return false;
     if (!r->last_stuck) lf_check(h, o, res);
     return true;
 }

@@ -49,6 +49,10 @@ bool lf_runner_run(lf_runner *r, const lf_adapter *a, const lf_workload *w, cons
 /* Where the workers of the last (STUCK) controlled run of p were: one line per worker. */
 int lf_runner_describe_stuck(char *buf, size_t len, const lf_runner *r, const lf_plan *p);
 
+/* Expands w and runs it once: h (initialised by the caller, any type) receives the history, its ops replaced
+ * and its type set to a's, reusing its buffer across runs. Returns false only when the run could not be made. */
+bool lf_runner_run_workload(lf_runner *r, const lf_adapter *a, const lf_workload *w, lf_history *h);
+
 /* Expands w, runs it once and checks the history with o (not when the run is STUCK: r->last_stuck is then
  * set and res left as it was). h (initialised by the caller, any type) receives the
  * history: its ops are replaced and its type set to a->type, reusing its buffer across runs. res (initialised
