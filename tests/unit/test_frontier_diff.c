@@ -22,12 +22,6 @@
 #include "wgl/wgl.h"
 #include "wgl_test_util.h"
 
-static void print_history(const lf_history *h) {
-    fflush(stdout);
-    lf_text_write_stream(stderr, h);
-    fflush(stderr);
-}
-
 typedef enum { RUN_SWEEP, RUN_BEAM1, RUN_BEAM3, RUN_WGL, RUN_DECIDE } run_kind;
 static const char *const RUN_NAMES[] = {"sweep", "beam 1", "beam 3", "wgl alone", "decide"};
 
@@ -113,16 +107,6 @@ static void compare(const lf_history *h, const char *what, uint64_t seed, tally 
     lf_result_free(&bru);
 }
 
-/* Halves every stamp, so that neighbours become equal (concurrent); false when a thread would overlap. */
-static bool collapse_ties(lf_history *h) {
-    for (size_t i = 0; i < h->n; i++) {
-        h->ops[i].call /= 2;
-        if (!lf_op_pending(&h->ops[i])) h->ops[i].ret /= 2;
-    }
-    char err[200];
-    return lf_history_validate(h, err, sizeof err) == SIZE_MAX;
-}
-
 /* Shifts every stamp so that the largest is 2^64 - 1 (only their order may matter). */
 static void shift_to_top(lf_history *h) {
     uint64_t top = 0;
@@ -135,28 +119,6 @@ static void shift_to_top(lf_history *h) {
         h->ops[i].call += d;
         if (!lf_op_pending(&h->ops[i])) h->ops[i].ret += d;
     }
-}
-
-/* Turns the value 1 into nil wherever a value appears; false when that makes the history malformed. */
-static bool nil_for_one(lf_history *h) {
-    bool changed = false;
-    for (size_t i = 0; i < h->n; i++) {
-        lf_op *op = &h->ops[i];
-        const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
-        for (int a = 0; a < (mi ? mi->nargs : 0); a++)
-            if (!lf_arg_is_nil(op, a) && op->arg[a] == 1) {
-                op->arg_nil |= (uint8_t)(1u << a);
-                op->arg[a] = 0;
-                changed = true;
-            }
-        if (op->res_kind == LF_K_INT && op->res == 1) {
-            op->res_kind = LF_K_NIL;
-            op->res = 0;
-            changed = true;
-        }
-    }
-    char err[200];
-    return changed && lf_history_validate(h, err, sizeof err) == SIZE_MAX;
 }
 
 static const char *const MODE_NAMES[] = {"constructed", "corrupted", "random"};

@@ -31,12 +31,6 @@ static const variant VARIANTS[] = {
 };
 #define N_VARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
 
-static void print_history(const lf_history *h) {
-    fflush(stdout);
-    lf_text_write_stream(stderr, h);
-    fflush(stderr);
-}
-
 static void run_variant(const lf_history *h, const variant *v, lf_result *r, uint64_t max_steps) {
     lf_wgl_options o;
     lf_wgl_options_default(&o);
@@ -103,38 +97,6 @@ static void compare(const lf_history *h, const char *what, uint64_t seed, tally 
         lf_result_free(&r);
     }
     lf_result_free(&bru);
-}
-
-/* Halves every stamp, so that neighbours become equal (concurrent); false when a thread would overlap. */
-static bool collapse_ties(lf_history *h) {
-    for (size_t i = 0; i < h->n; i++) {
-        h->ops[i].call /= 2;
-        if (!lf_op_pending(&h->ops[i])) h->ops[i].ret /= 2;
-    }
-    char err[200];
-    return lf_history_validate(h, err, sizeof err) == SIZE_MAX;
-}
-
-/* Turns the value 1 into nil wherever a value appears; false when that makes the history malformed. */
-static bool nil_for_one(lf_history *h) {
-    bool changed = false;
-    for (size_t i = 0; i < h->n; i++) {
-        lf_op *op = &h->ops[i];
-        const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
-        for (int a = 0; a < (mi ? mi->nargs : 0); a++)
-            if (!lf_arg_is_nil(op, a) && op->arg[a] == 1) {
-                op->arg_nil |= (uint8_t)(1u << a);
-                op->arg[a] = 0;
-                changed = true;
-            }
-        if (op->res_kind == LF_K_INT && op->res == 1) {
-            op->res_kind = LF_K_NIL;
-            op->res = 0;
-            changed = true;
-        }
-    }
-    char err[200];
-    return changed && lf_history_validate(h, err, sizeof err) == SIZE_MAX;
 }
 
 static const char *const MODE_NAMES[] = {"constructed", "corrupted", "random"};
