@@ -440,6 +440,29 @@ static bool suffix_from(const lf_history *h, size_t from, lf_history *out, size_
     return true;
 }
 
+#define LF_SUFFIX_NOMEM (-2L)
+
+/* Binary search for the latest of points[0..n) (ascending) whose suffix of cur is a violation; a suffix that
+ * drops nothing counts as one when empty_is_violation (it is cur itself). -1 when none, LF_SUFFIX_NOMEM when out
+ * of memory. Stops early, with what it has, when the minimizer's budget is exhausted. */
+static long latest_violating_suffix(minimizer *m, const lf_history *cur, const size_t *points, size_t n,
+                                    bool empty_is_violation) {
+    long lo = -1, hi = (long)n - 1;
+    while (lo < hi && !m->exhausted) {
+        long mid = lo + (hi - lo + 1) / 2;
+        lf_history cand;
+        size_t dropped;
+        if (!suffix_from(cur, points[mid], &cand, &dropped)) return LF_SUFFIX_NOMEM;
+        bool violation = dropped == 0 ? empty_is_violation : is_violation(m, &cand);
+        lf_history_free(&cand);
+        if (violation)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 /* Drops everything before the latest quiescent state-forcing op that leaves a violation. At a quiescent op F
  * (every other op returned before F's call or was called after F's return) that forces the state, every
  * linearisation of the history passes through F with the same state after it, so the history is a violation
@@ -468,22 +491,11 @@ static int drop_forced_prefix(minimizer *m, lf_history *cur) {
         points[b] = v;
     }
     /* the latest point whose suffix is a violation (lo: a known violating one, -1 = cur itself) */
-    long lo = -1, hi = (long)n_points - 1;
-    while (lo < hi && !m->exhausted) {
-        long mid = lo + (hi - lo + 1) / 2;
-        lf_history cand;
-        size_t dropped;
-        if (!suffix_from(cur, points[mid], &cand, &dropped)) {
-            free(points);
-            return -1;
-        }
-        /* a suffix that drops nothing is cur itself, a violation: the predicate stays monotone */
-        bool violation = dropped == 0 || is_violation(m, &cand);
-        lf_history_free(&cand);
-        if (violation)
-            lo = mid;
-        else
-            hi = mid - 1;
+    /* a suffix that drops nothing is cur itself, a violation: the predicate stays monotone */
+    long lo = latest_violating_suffix(m, cur, points, n_points, true);
+    if (lo == LF_SUFFIX_NOMEM) {
+        free(points);
+        return -1;
     }
     int status = 0;
     if (lo >= 0) {
@@ -708,22 +720,11 @@ static int drop_initial_prefix(minimizer *m, lf_history *cur) {
         points[a] = points[kept - 1 - a];
         points[kept - 1 - a] = t;
     }
-    long lo = -1, hi = (long)kept - 1;
-    while (lo < hi && !m->exhausted) {
-        long mid = lo + (hi - lo + 1) / 2;
-        lf_history cand;
-        size_t dropped;
-        if (!suffix_from(cur, points[mid], &cand, &dropped)) {
-            free(points);
-            free(prefix);
-            return -1;
-        }
-        bool violation = dropped > 0 && is_violation(m, &cand);
-        lf_history_free(&cand);
-        if (violation)
-            lo = mid;
-        else
-            hi = mid - 1;
+    long lo = latest_violating_suffix(m, cur, points, kept, false);
+    if (lo == LF_SUFFIX_NOMEM) {
+        free(points);
+        free(prefix);
+        return -1;
     }
     int status = 0;
     if (lo >= 0) {
