@@ -323,6 +323,9 @@ static const lf_spec lf_spec_stack_blocks = {
 const lf_spec *lf_spec_blocks_variant(const lf_spec *spec, const lf_spec_env *env) {
     bool stack = spec == &lf_spec_stack;
     if (!stack && spec != &lf_spec_queue) return NULL;
+    /* blocks know no capacity: a bounded container's inserts (full answers, inserts only below capacity) are
+     * the sequence spec's to decide */
+    if (env->capacity) return NULL;
     for (size_t i = 0; i < env->n; i++) {
         const lf_op *op = &env->ops[i];
         if (lf_op_pending(op) && (op->method == LF_M_DEQ || op->method == LF_M_POP)) return NULL;

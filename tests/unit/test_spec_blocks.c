@@ -255,8 +255,24 @@ static void covers_case(void) {
     CHECK(lf_spec_blocks_variant(&lf_spec_register, &env) == NULL);
 }
 
+/* Bounded containers are not for blocks (they know no capacity: a full answer would count as an insert): a
+ * regression, the frontier sweep found a correct bounded queue's history a violation that way. */
+static void bounded_has_no_blocks(void) {
+    lf_op all[2] = {mk(LF_M_ENQ, 1, LF_K_NONE), mk(LF_M_ENQ, 2, LF_K_FULL)};
+    for (int stack = 0; stack < 2; stack++) {
+        lf_spec_env env = {all, 2, LF_K_INT, 0, NULL, 1, NULL};
+        all[0].method = all[1].method = stack ? LF_M_PUSH : LF_M_ENQ;
+        CHECK(lf_spec_blocks_variant(stack ? &lf_spec_stack : &lf_spec_queue, &env) == NULL);
+        env.capacity = 0;
+        all[1].res_kind = LF_K_NONE;
+        CHECK(lf_spec_blocks_variant(stack ? &lf_spec_stack : &lf_spec_queue, &env) != NULL);
+        all[1].res_kind = LF_K_FULL;
+    }
+}
+
 int main(void) {
     covers_case();
+    bounded_has_no_blocks();
     for (uint64_t seed = 1; seed <= 400; seed++) {
         run(false, seed);
         run(true, seed);
