@@ -54,8 +54,9 @@ e=$(entry_of ring_queue_early_free)
 check "its entry is saved" test -n "$e"
 if [ -n "$e" ]; then
   "$BIN/fuzz_ring_queue_early_free" show --history full "$e" >"$tmp/full" 2>&1
-  check "the recorded history is bounded (capacity 4) and has full answers" \
-    bash -c "grep -qx 'capacity 4' '$tmp/full' && grep -q 'enq [0-9]* -> full' '$tmp/full'"
+  # (whether the run also had an enq answer full depends on the run: the ring only has to be full once for
+  # the bug; test_sched checks that full answers are recorded, deterministically)
+  check "the recorded history is bounded (capacity 4)" grep -qx 'capacity 4' "$tmp/full"
   expect_rc 1 "linfuzz check of the saved history: a violation" "$LF" check "$tmp/full"
 fi
 fuzz ring_queue 4 LINFUZZ_FUZZ_SECONDS=3

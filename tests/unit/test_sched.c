@@ -310,6 +310,51 @@ static lf_fc_run_info run_once(lf_fc_executor *x, const lf_adapter *a, const lf_
 /* The final get of the drain returns every inc: 2 threads x 2 calls x 4 rounds. */
 static int64_t final_count(const lf_history *h) { return h->n ? h->ops[h->n - 1].res : -1; }
 
+/* ---- 2b. a bounded adapter's full answers reach the history ---- */
+
+/* Two threads enqueue four values each into the 4-slot rings (correct and buggy): whatever the schedule,
+ * exactly four enqs succeed and four answer full, and the history carries the capacity. (A fuzz campaign's
+ * violation need not contain a full answer: the ring only has to be full once.) */
+static void bounded_adapter_records_full_answers(void) {
+    static const char *const names[] = {"ring_queue", "ring_queue_early_free"};
+    lf_fc_executor x;
+    CHECK(lf_fc_executor_init(&x, LF_CLOCK_TICKET));
+    lf_history h;
+    lf_history_init(&h, LF_TYPE_REGISTER);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const lf_adapter *a = lf_adapter_find(names[i]);
+        CHECKF(a != NULL && a->capacity == 4, "%s: not bundled with capacity 4", names[i]);
+        if (!a) continue;
+        lf_method ms[LF_M_COUNT];
+        unsigned nm = lf_fuzz_case_methods(a, ms), enq = nm;
+        for (unsigned m = 0; m < nm; m++)
+            if (ms[m] == LF_M_ENQ) enq = m;
+        CHECK(enq < nm);
+        for (unsigned st = 0; st < LF_SCHED_STRATEGY_COUNT; st++) {
+            lf_fuzz_case c = controlled_case(nm, 2, 4, 1, (lf_sched_strategy)st, 7 + st);
+            c.prefix_len = 0;
+            c.drain = false;
+            for (unsigned t = 0; t < 2; t++)
+                for (unsigned k = 0; k < 4; k++) c.body[t][k] = (lf_fc_call){(uint8_t)enq, (uint8_t)(t * 4 + k)};
+            lf_fuzz_case_normalize(&c, nm);
+            lf_fc_plan p;
+            CHECK(lf_fc_plan_build(&p, &c, a));
+            CHECK(lf_fc_execute(&x, &p, 0, &h));
+            size_t fulls = 0, enqs = 0;
+            for (size_t k = 0; k < h.n; k++) {
+                enqs += h.ops[k].method == LF_M_ENQ;
+                fulls += h.ops[k].res_kind == LF_K_FULL;
+            }
+            CHECKF(h.capacity == 4 && enqs == 8 && fulls == 4, "%s, strategy %u: capacity %llu, %zu enqs, %zu full",
+                   a->name, st, (unsigned long long)h.capacity, enqs, fulls);
+            CHECKF(check_history(&h) == LF_LINEARIZABLE, "%s, strategy %u: enqs alone are linearizable", a->name, st);
+            lf_fc_plan_free(&p);
+        }
+    }
+    lf_history_free(&h);
+    lf_fc_executor_free(&x);
+}
+
 /* ---- 3. spinning with points is demoted; 4. without points, the watchdog releases it ---- */
 
 static void spinning_is_demoted(void) {
@@ -700,6 +745,7 @@ static void feedback_counts_reads_from(void) {
 int main(void) {
     every_adapter_replays_exactly();
     lock_and_library_adapters_do_not_hang();
+    bounded_adapter_records_full_answers();
     spinning_is_demoted();
     watchdog_releases_a_hidden_spin();
     deadlock_is_stuck();
