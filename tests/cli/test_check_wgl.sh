@@ -40,7 +40,8 @@ PY
 start=$(date +%s%N)
 out=$("$LF" check --engine wgl --timeout 0.3 "$tmp/hard.hist"); rc=$?
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
-[ $rc = 3 ] && [[ "$out" == *"unknown: time budget exhausted"* ]] && [ "$ms" -lt 1000 ] && ok ||
+# (0.3 s of search plus the process around it: parse, free, join; without the budget it runs for minutes)
+[ $rc = 3 ] && [[ "$out" == *"unknown: time budget exhausted"* ]] && [ "$ms" -lt 3000 ] && ok ||
   bad "timeout: exit $rc after $ms ms: $out"
 out=$("$LF" check --engine wgl --max-memory 1 "$tmp/hard.hist"); rc=$?
 [ $rc = 3 ] && [[ "$out" == *"unknown: memory budget exhausted"* ]] && ok || bad "max-memory: exit $rc: $out"
