@@ -21,6 +21,7 @@
 #include "corpus/triage.h"
 #include "linfuzz/format.h"
 #include "runner/adapter_check.h"
+#include "corpus_test_util.h"
 #include "test_util.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
@@ -560,21 +561,16 @@ static void replays(void) {
     lf_entry_free(&r.entry);
 
     /* the committed k3 entry's workload: k3 violates again (often: it stops at the first), lock_queue never */
-    char path[1024], err[1024];
-    snprintf(path, sizeof path, "%s/k3_trylock_queue/violations", CORPUS_DIR);
-    DIR *d = opendir(path);
-    struct dirent *de;
-    char entry_path[2048] = "";
-    while (d && (de = readdir(d)) != NULL)
-        if (lf_triage_classify(de->d_name, NULL) == LF_TRIAGE_FILE_ENTRY)
-            snprintf(entry_path, sizeof entry_path, "%s/%s", path, de->d_name);
-    if (d) closedir(d);
+    /* (the free-mode entry: a controlled one from another build, the sanitizer build say, need not replay) */
+    char dir[1024], entry_path[2048];
+    snprintf(dir, sizeof dir, "%s/k3_trylock_queue/violations", CORPUS_DIR);
     lf_violation_entry e;
-    CHECKF(entry_path[0] && lf_entry_load(entry_path, &e, err, sizeof err) == LF_OK, "k3 entry: %s", err);
-    if (!entry_path[0]) return;
+    bool have = lf_test_load_entry_of_format(dir, LF_FUZZ_CASE_FORMAT_V1, &e, entry_path, sizeof entry_path);
+    CHECKF(have, "no free-mode (fuzz-case 1) k3 entry in %s", dir);
+    if (!have) return;
     o.runs = 5000;
     o.seconds = 20;
-    o.format = lf_entry_meta(&e, "workload_format"); /* the committed entries predate schedules: fuzz-case 1 */
+    o.format = LF_FUZZ_CASE_FORMAT_V1;
     const lf_adapter *k3 = lf_adapter_find("k3_trylock_queue"), *lockq = lf_adapter_find("lock_queue");
     CHECK(k3 && lockq);
     CHECK(lf_fc_replay_isolated(k3, e.workload, e.workload_len, &o, 120, "test replay", &r) == LF_REPLAY_VIOLATION);
