@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "corpus/entry.h"
+#include "corpus/triage.h"
 
 /* Loads into e the entry of dir whose workload_format is format (the first by name when several are);
  * false when there is none. path receives its path. */
@@ -21,22 +22,24 @@ static bool lf_test_load_entry_of_format(const char *dir, const char *format, lf
     char best[1024] = "";
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
-        size_t n = strlen(de->d_name);
-        if (n < 5 || strcmp(de->d_name + n - 4, ".lfz") != 0) continue;
+        if (lf_triage_classify(de->d_name, NULL) != LF_TRIAGE_FILE_ENTRY) continue;
         if (best[0] && strcmp(de->d_name, best) >= 0) continue;
         char candidate[2048], err[512];
         snprintf(candidate, sizeof candidate, "%s/%s", dir, de->d_name);
         lf_violation_entry probe;
         if (lf_entry_load(candidate, &probe, err, sizeof err) != LF_OK) continue;
         const char *f = lf_entry_meta(&probe, "workload_format");
-        if (f && !strcmp(f, format)) snprintf(best, sizeof best, "%s", de->d_name);
-        lf_entry_free(&probe);
+        if (!f || strcmp(f, format) != 0) {
+            lf_entry_free(&probe);
+            continue;
+        }
+        if (best[0]) lf_entry_free(e); /* an earlier name matches too: it replaces the one kept */
+        *e = probe;
+        snprintf(best, sizeof best, "%s", de->d_name);
+        snprintf(path, path_len, "%s", candidate);
     }
     closedir(d);
-    if (!best[0]) return false;
-    snprintf(path, path_len, "%s/%s", dir, best);
-    char err[512];
-    return lf_entry_load(path, e, err, sizeof err) == LF_OK;
+    return best[0] != 0;
 }
 
 #endif
