@@ -64,7 +64,7 @@ if [ -n "${LINFUZZ_CFLITE_TARGETS:-}" ]; then
   targets=("${wanted[@]}")
 fi
 [ ${#targets[@]} -gt 0 ] || { echo "build.sh: no target to build" >&2; exit 1; }
-# fuzz_<adapter> are links to one harness binary, linfuzz-fuzz (fuzz/targets/CMakeLists.txt): build that and
+# fuzz_<adapter> are links to one harness binary, linfuzz-fuzz (fuzz/CMakeLists.txt): build that and
 # the self targets wanted.
 cmake_targets=()
 for t in "${targets[@]}"; do

@@ -15,7 +15,7 @@
 #        FASTLIN: a fastlin binary, run with -x on histories without peeks (its mode for them);
 #        FASTLIN_PEEKS: a fastlin binary for histories with peeks (upstream fastlin never returns on those;
 #        see docs/monitors.md). Either unset: that column is left out. The histories go to fastlin's log
-#        format through ci/bench_fastlin_log.c (built here). KEEP=1 keeps the histories in $BENCH_DIR.
+#        format through bench/bench_fastlin_log.c (linfuzz-bench-fastlin-log). KEEP=1 keeps the histories in $BENCH_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/lib.sh
@@ -35,15 +35,7 @@ sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000000)
 ci_use_build "$BUILD" linfuzz
 LF="$BUILD/bin/linfuzz"
-cc=$(command -v clang || command -v gcc)
-"$cc" -std=c11 -O2 -D_GNU_SOURCE ci/bench_run.c -o "$BUILD/bench_run"
-if [ -n "${FASTLIN:-}${FASTLIN_PEEKS:-}" ]; then
-  [ -f "$BUILD/lib/liblinfuzz_engines.a" ] || ci_build "$BUILD" --target=linfuzz_engines
-  libs=$(sed -n 's/^[A-Z0-9_]*_LIBRARY:FILEPATH=//p' "$BUILD/CMakeCache.txt")
-  # shellcheck disable=SC2086
-  "$cc" -std=c11 -O2 -D_GNU_SOURCE -Iinclude ci/bench_fastlin_log.c "$BUILD/lib/liblinfuzz_engines.a" $libs -lm \
-    -lpthread -o "$BUILD/bench_fastlin_log"
-fi
+ci_build "$BUILD" --target=linfuzz-bench-run --target=linfuzz-bench-fastlin-log
 BENCH_DIR=${BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$BENCH_DIR"
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$BENCH_DIR"' EXIT
@@ -68,7 +60,7 @@ for n in "${sizes[@]}"; do
       esac
       if [ -n "$bin" ] && ! [ -f "$f.fastlin" ]; then
         progress "converting $name ($n ops) for fastlin"
-        "$BUILD/bench_fastlin_log" "$f" "$f.fastlin"
+        "$BUILD/bin/linfuzz-bench-fastlin-log" "$f" "$f.fastlin"
       fi
       cases+=("$name") files+=("$f") ops+=("$n") fbin+=("$bin") fopt+=("$opt")
     done
@@ -86,10 +78,10 @@ for r in $(seq "$RUNS"); do
     [ $((r % 2)) = 0 ] && order=(fastlin linfuzz)
     for tool in "${order[@]}"; do
       if [ "$tool" = linfuzz ]; then
-        "$BUILD/bench_run" "$T/$i.linfuzz" "$LF" check --engine monitor -q "${files[$i]}" >/dev/null
+        "$BUILD/bin/linfuzz-bench-run" "$T/$i.linfuzz" "$LF" check --engine monitor -q "${files[$i]}" >/dev/null
       elif [ -n "${fbin[$i]}" ]; then
         # shellcheck disable=SC2086
-        "$BUILD/bench_run" "$T/$i.fastlin" "${fbin[$i]}" ${fopt[$i]} "${files[$i]}.fastlin" >"$T/$i.fastlin.out"
+        "$BUILD/bin/linfuzz-bench-run" "$T/$i.fastlin" "${fbin[$i]}" ${fopt[$i]} "${files[$i]}.fastlin" >"$T/$i.fastlin.out"
       fi
     done
   done

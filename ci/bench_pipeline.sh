@@ -18,11 +18,5 @@ if [ $# -gt 0 ] && [[ $1 != -* ]]; then # the build directory, then the options 
   shift
 fi
 ci_build_dir "$dir"
-ci_build "$dir" --target=linfuzz_engines -DCMAKE_BUILD_TYPE=Release
-cc=$(command -v clang || command -v gcc)
-# The libraries the engines link against, as CMake found them (*_LIBRARY entries of the cache).
-libs=$(sed -n 's/^[A-Z0-9_]*_LIBRARY:FILEPATH=//p' "$dir/CMakeCache.txt")
-# shellcheck disable=SC2086
-"$cc" -std=c11 -O2 -D_GNU_SOURCE -Iinclude -Iengines ci/bench_pipeline.c "$dir/lib/liblinfuzz_engines.a" $libs -lm \
-  -lpthread -o "$dir/bench_pipeline"
-"$dir/bench_pipeline" --etcd "$(pwd)/tests/data/etcd" "$@"
+ci_build "$dir" --target=linfuzz-bench-pipeline -DCMAKE_BUILD_TYPE=Release
+"$dir/bin/linfuzz-bench-pipeline" --etcd "$(pwd)/tests/data/etcd" "$@"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes linfuzz's own code for a short budget: the text parser, the .lfz decoder and the differential target
-# of the checking engines (fuzz/targets/fuzz_parse_text.c, fuzz_parse_lfz.c, fuzz_check_diff.c). Starts from the
+# of the checking engines (tests/fuzz/fuzz_parse_text.c, fuzz_parse_lfz.c, fuzz_check_diff.c). Starts from the
 # seeds in corpus/self/<target>/ and fails on any crash, hang or engine disagreement (the reproducer is written to
 # the output directory and printed). A progress line on stderr says which target runs and its executions.
 #

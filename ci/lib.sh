@@ -11,7 +11,7 @@
 #   ci_no_args "$@"         dies when a script that takes no arguments is given some
 #   ci_use_build DIR BIN    checks DIR (ci_build_dir) and builds it with ci/build.sh unless DIR/bin/BIN exists
 #   median                  the median of the numbers on stdin, one a line (benchmarks)
-# Progress (one live line on stderr, like linfuzz's own, fuzz/cli/status_line.c: redrawn in place on a
+# Progress (one live line on stderr, like linfuzz's own, cli/status_line.c: redrawn in place on a
 # terminal, a line of its own every LINFUZZ_PROGRESS_SECONDS (default 5) elsewhere; LINFUZZ_PROGRESS=0 or
 # progress_quiet turns it off):
 #   progress_start TITLE    starts timing a long step ("ci/fuzz.sh")

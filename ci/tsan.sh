@@ -3,7 +3,7 @@
 #
 # Covered: every adapter expected to be linearizable whose code is ours (adapters/correct and the correct
 # twins in adapters/buggy), driven by the real runner and recorder, so races in the harness show up too; the
-# progress line's reporter thread (fuzz/cli/status_line.c) next to a running command; and the checker's
+# progress line's reporter thread (cli/status_line.c) next to a running command; and the checker's
 # two-thread stage (engines/wgl/decide.c: the frontier sweep beside WGL), on histories where the sweep
 # answers first, where WGL does, and where both run to the deadline.
 # Not covered: ck_* and urcu_* (Concurrency Kit's ck_pr uses inline assembly that TSan cannot see, and

@@ -1,6 +1,6 @@
 /* Blocking FIFO queue: a mutex and a condition variable; deq waits until there is a value
  * (lf_adapter.may_block), enq and peek never wait. The runs of a blocking structure can get stuck for two
- * reasons, which linfuzz tells apart (fuzz/corpus/stuck.h): more deqs than values (the specification's own
+ * reasons, which linfuzz tells apart (findings/stuck.h): more deqs than values (the specification's own
  * wait, STUCK_EMPTY; LINFUZZ_FUZZ_BLOCKING=balanced plans no such run), or a bug.
  *
  * Bug (blocking_queue_lost_wakeup): enq signals the condition only when the queue was empty before it, an

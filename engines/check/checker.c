@@ -6,7 +6,7 @@
 #include "brute/brute.h"
 #include "check/levels.h"
 #include "check/pipeline.h"
-#include "check/progress.h"
+#include "budget/progress.h"
 #include "linfuzz/selfspec.h"
 #include "linfuzz/spec.h"
 #include "hitting/hitting.h"

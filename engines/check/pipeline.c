@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/progress.h"
+#include "budget/progress.h"
 #include "hitting/hitting.h"
 #include "hitting/poset.h"
 #include "monitor/monitor.h"

@@ -2,6 +2,7 @@
  * the linearization points, optional pending ops and corruptions, and small random histories for tests.
  * Everything is O(n) except re-ranking stamps after a "move earlier" corruption (O(n log n)). */
 #include "linfuzz/generate.h"
+#include "util/prng.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,16 +10,9 @@
 
 /* ---- PRNG ---- */
 
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 void lf_rng_seed(lf_rng *r, uint64_t seed) {
     uint64_t x = seed;
-    for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
+    for (int i = 0; i < 4; i++) r->s[i] = lf_rand_next(&x);
 }
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "check/progress.h"
+#include "budget/progress.h"
 #include "hitting/family.h"
 #include "hitting/replay.h"
 #include "hitting/schedule_set.h"

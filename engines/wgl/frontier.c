@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/progress.h"
+#include "budget/progress.h"
 #include "spec/spec_blocks.h"
 #include "util/clock.h"
 #include "util/hash.h"

@@ -35,10 +35,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "check/progress.h"
+#include "budget/progress.h"
 #include "util/radix_sort.h"
 #include "wgl/wgl_cache.h"
 #include "util/clock.h"
+#include "util/prng.h"
 
 #define NIL_ENTRY (-1)
 #define PENDING_CALL (-2)
@@ -101,13 +102,6 @@ static size_t layout_key(const lf_op *ops, size_t n, const uint32_t *by_call, bo
         i = j;
     }
     return word + 1;
-}
-
-static uint64_t splitmix64(uint64_t *s) {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
 }
 
 static inline void lift(entry *E, int32_t e) {
@@ -429,7 +423,7 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
     }
     s.fixed_bytes += s.key_words * sizeof *s.key;
     uint64_t seed = 0x243f6a8885a308d3ULL ^ n;
-    for (size_t i = 0; i < n; i++) s.zobrist[i] = splitmix64(&seed);
+    for (size_t i = 0; i < n; i++) s.zobrist[i] = lf_rand_next(&seed);
     for (size_t i = 0; i < n; i++) s.observer[i] = lf_spec_observer(spec, &s.ops[i]);
     size_t remaining = 0; /* completed ops not linearized yet */
     for (size_t i = 0; i < n; i++) remaining += !lf_op_pending(&s.ops[i]);

@@ -119,7 +119,7 @@ typedef struct lf_adapter {
     __attribute__((used, section("lf_adapters"), aligned(sizeof(void *)))) static const lf_adapter *const  \
         lf_registered_##var = &(var)
 
-/* ---- the adapters linked into this program (fuzz/runner/registry.c) ----
+/* ---- the adapters linked into this program (runtime/runner/registry.c) ----
  * Ordered: the adapters expected to be linearizable first, then the known-buggy ones, each by name. */
 size_t lf_adapter_count(void);
 /* The i-th adapter, or NULL when i >= lf_adapter_count(). */
@@ -137,7 +137,7 @@ bool lf_adapter_check(const lf_adapter *a, char *err, size_t errlen);
 unsigned lf_adapter_thread_methods(const lf_adapter *a, unsigned t, unsigned threads, lf_method out[LF_M_COUNT]);
 /* The worker that owns method m in a run with `threads` workers, or -1 when every worker may call it. */
 int lf_adapter_method_owner(const lf_adapter *a, lf_method m, unsigned threads);
-/* ---- an adapter's type (fuzz/runner/adapter_type.c) ---- */
+/* ---- an adapter's type (runtime/runner/adapter_type.c) ---- */
 /* Method m of the adapter's type (its declaration for custom types), or NULL. */
 const lf_method_decl *lf_adapter_method(const lf_adapter *a, unsigned m);
 /* "queue", or the custom type's name. */

@@ -6,7 +6,7 @@
  *
  * The implementation is reached through an oracle (below): reset to a fresh instance, apply one op and say
  * what it returned, optionally fingerprint the state. The checker never needs the implementation's code or
- * a model of it; the fuzzing layer wraps an adapter into an oracle (fuzz/runner/adapter_oracle.h).
+ * a model of it; the fuzzing layer wraps an adapter into an oracle (runtime/include/runtime/adapter_oracle.h).
  *
  * How a history is checked (lf_selfspec_check, or lf_check with lf_check_options.self):
  *  1. a determinism probe: the history's ops in call order are run serially on a fresh instance, and again

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Every global symbol the installed static libraries define starts with lf_/LF_, so that linking linfuzz into a
 # project never clashes with its own names. Exceptions, by design: the runtime's implementations of the
-# ThreadSanitizer instrumentation ABI (__tsan_*: controlled mode's scheduling points, fuzz/sched/tsan_access.c)
+# ThreadSanitizer instrumentation ABI (__tsan_*: controlled mode's scheduling points, runtime/sched/tsan_access.c)
 # and the weak no-op SanitizerCoverage callbacks for binaries without libFuzzer (__sanitizer_cov_*,
-# __sancov_*: fuzz/sched/sancov_stubs.c).
+# __sancov_*: runtime/sched/sancov_stubs.c).
 # Usage: test_exported_symbols.sh NM LIBRARY...
 set -u
 source "$(dirname "$0")/../lib.sh"

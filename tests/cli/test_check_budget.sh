@@ -55,7 +55,7 @@ ms=$((($(date +%s%N) - start) / 1000000))
   bad "budget: $rc '$out' ${ms}ms"
 # stderr is not a terminal here: no progress line unless asked.
 [ ! -s "$tmp/err" ] && ok || bad "progress line without a terminal: $(cat "$tmp/err")"
-# Off a terminal the shared status line (fuzz/cli/status_line.c) prints a line every LINFUZZ_PROGRESS_SECONDS.
+# Off a terminal the shared status line (cli/status_line.c) prints a line every LINFUZZ_PROGRESS_SECONDS.
 LINFUZZ_PROGRESS_SECONDS=0.5 "$LF" check --engine wgl --timeout 2.5 --progress "$tmp/hard.hist" >/dev/null 2>"$tmp/err"
 line_re="^linfuzz check \[[0-9.]+ s\]: $tmp/hard.hist: [0-9]+ s, wgl, [0-9.]+[kMG]? steps,"
 line_re="$line_re [0-9]+ s left of the 2.5 s budget$"

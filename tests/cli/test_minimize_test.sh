@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `linfuzz minimize-test` on the committed controlled-mode entries of k1_counter_lost_update,
-# k4_reread_cas_register, treiber_aba and r1_afek_stack_no_swap (fuzz/testcase/test_minimize.h): the minimized
+# k4_reread_cas_register, treiber_aba and r1_afek_stack_no_swap (testcase/minimize_test.h): the minimized
 # test has fewer calls than the original, its run replays exactly to a violation (`linfuzz repro`: "minimized
 # test replayed exactly: violation again, same history"), the new entry keeps the original workload and
 # history, its report names the test and the first impossible result, and the lost update of k1 ends at a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The progress line of the long commands (fuzz/cli/status_line.c): off a terminal a line every period
+# The progress line of the long commands (cli/status_line.c): off a terminal a line every period
 # (LINFUZZ_PROGRESS_SECONDS, 0.01 s here) naming the command, the elapsed time and what it does; none with -q
 # or LINFUZZ_PROGRESS=0; nothing on stdout; a bad LINFUZZ_PROGRESS is named. On a terminal (script(1), when
 # installed) the line is redrawn in place and erased at the end.

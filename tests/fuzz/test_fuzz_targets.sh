@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of the libFuzzer targets (registered by fuzz/targets/CMakeLists.txt, so only in clang builds):
+# Tests of the libFuzzer targets (registered by fuzz/CMakeLists.txt, so only in clang builds):
 # every adapter has a target; a known-buggy adapter's target finds its bug from the seeds within seconds and
 # leaves a valid corpus entry and a crash input; a correct adapter's target stays clean; the crash input of
 # every committed controlled-mode entry reproduces its violation on every run (20 processes out of 20 for some,

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "corpus/entry.h"
-#include "corpus/triage.h"
+#include "findings/entry.h"
+#include "findings/triage.h"
 
 /* Loads into e the entry of dir whose workload_format is format (the first by name when several are);
  * false when there is none. path receives its path. */

@@ -12,10 +12,10 @@
 #include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
 #include "linfuzz/spec.h"
-#include "runner/adapter_check.h"
-#include "runner/adapter_type.h"
-#include "runner/runner.h"
-#include "runner/workload.h"
+#include "runtime/adapter_check.h"
+#include "runtime/adapter_type.h"
+#include "runtime/runner.h"
+#include "runtime/workload.h"
 #include "test_util.h"
 
 static void test_registry(void) {

@@ -7,7 +7,7 @@
  *    before that return (so that return is its first impossible one too);
  *  - the report names it on its "first bad:" line, and labels serial ops as prefix or drain;
  *  - minimizing the recorded history again gives the stored minimized history (after a change of the
- *    minimizer, `linfuzz show --reminimize corpus/A/violations ENTRY` updates the entries);
+ *    minimizer, `linfuzz show --reminimize corpus/<adapter>/violations ENTRY` updates the entries);
  *  - the counter's entry ends at a handful of ops.
  * Every check is against what the entry was checked against when found (its type's spec, a custom type's own,
  * or with meta "spec" = "self" the adapter's serial behaviour: the bank and pia_map entries of custom types). */
@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "corpus/capture.h"
-#include "corpus/entry.h"
-#include "corpus/stuck.h"
+#include "findings/capture.h"
+#include "findings/entry.h"
+#include "findings/stuck.h"
 #include "linfuzz/minimize.h"
 #include "linfuzz/report.h"
-#include "runner/adapter_check.h"
+#include "runtime/adapter_check.h"
 #include "test_util.h"
 
 #define CORPUS_DIR LINFUZZ_TEST_DATA "/../../corpus"

@@ -1,4 +1,4 @@
-/* Tests of fuzz/testcase: every byte string decodes to a valid case and the encoding is canonical
+/* Tests of testcase: every byte string decodes to a valid case and the encoding is canonical
  * (decode(encode(c)) == c), the first format ("fuzz-case 1") still decodes (as free mode), structured and
  * schedule-only mutations keep cases canonical, plans follow the argument scheme
  * (distinct inserted values, small key domains), runs of correct adapters give well-formed linearizable
@@ -9,8 +9,8 @@
 #include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
 #include "linfuzz/generate.h"
-#include "runner/adapter_check.h"
-#include "runner/adapter_type.h"
+#include "runtime/adapter_check.h"
+#include "runtime/adapter_type.h"
 #include "test_util.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"

@@ -17,12 +17,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "corpus/capture.h"
-#include "corpus/entry.h"
-#include "corpus/entry_html.h"
-#include "corpus/rootcause.h"
+#include "findings/capture.h"
+#include "findings/entry.h"
+#include "findings/entry_html.h"
+#include "findings/rootcause_section.h"
 #include "linfuzz/format.h"
-#include "runner/adapter_check.h"
+#include "runtime/adapter_check.h"
 #include "test_util.h"
 
 #define CORPUS_DIR LINFUZZ_TEST_DATA "/../../corpus"

@@ -1,4 +1,4 @@
-/* Tests of the HTML page of a violation (engines/report/html.c through fuzz/corpus/entry_html.c), without a
+/* Tests of the HTML page of a violation (engines/report/html.c through findings/entry_html.c), without a
  * browser (test_html_browser.c opens pages in one): the page is self-contained (no URL, no external
  * resource, a Content-Security-Policy), shows every op of both histories as a bar with its result, the
  * longest linearizable prefix with the state after each op, the ops that cannot go next and why, the first
@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "corpus/capture.h"
-#include "corpus/entry.h"
-#include "corpus/entry_html.h"
-#include "corpus/rootcause.h"
+#include "findings/capture.h"
+#include "findings/entry.h"
+#include "findings/entry_html.h"
+#include "findings/rootcause_section.h"
 #include "linfuzz/format.h"
 #include "test_util.h"
 

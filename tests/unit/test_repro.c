@@ -10,13 +10,13 @@
 #include <unistd.h>
 
 #include "linfuzz/adapter.h"
-#include "corpus/capture.h"
-#include "corpus/entry.h"
+#include "findings/capture.h"
+#include "findings/entry.h"
 #include "linfuzz/lfz.h"
 #include "test_util.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
-#include "testcase/replay.h"
+#include "testcase/case_replay.h"
 
 static char tmpdir[] = "/tmp/linfuzz-repro-XXXXXX";
 

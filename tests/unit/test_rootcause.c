@@ -1,4 +1,4 @@
-/* Tests of the `rootcause` entry section (fuzz/corpus/rootcause.c): candidates written by lf_rootcause_format
+/* Tests of the `rootcause` entry section (findings/rootcause_section.c): candidates written by lf_rootcause_format
  * parse back to the same; every rule of the format refuses what breaks it, naming the line; an entry with a
  * malformed section does not load, one with a good section loads, keeps it through saving, and its text
  * report shows the best candidate with its source lines and the others one line each; the grouping key is
@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "corpus/capture.h"
-#include "corpus/entry.h"
-#include "corpus/rootcause.h"
+#include "findings/capture.h"
+#include "findings/entry.h"
+#include "findings/rootcause_section.h"
 #include "linfuzz/format.h"
 #include "test_util.h"
 

@@ -7,10 +7,10 @@
 
 #include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
-#include "recorder/recorder.h"
-#include "runner/pool.h"
-#include "runner/runner.h"
-#include "runner/workload.h"
+#include "runtime/recorder.h"
+#include "runtime/pool.h"
+#include "runtime/runner.h"
+#include "runtime/workload.h"
 #include "test_util.h"
 
 /* ---- pool: every index runs exactly once per run, across many runs ---- */

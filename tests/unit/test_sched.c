@@ -1,4 +1,4 @@
-/* Tests of controlled mode (fuzz/sched, docs/scheduling.md), through the fuzz-case executor as the fuzz
+/* Tests of controlled mode (runtime/sched, docs/scheduling.md), through the fuzz-case executor as the fuzz
  * targets and `linfuzz repro` use it:
  *  - every bundled adapter gives the same history byte for byte 100 times in a row for one input (PCT), and
  *    10 times for each other strategy's (the last replay in a second executor), deterministically, with
@@ -30,14 +30,14 @@
 
 #include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
-#include "runner/adapter_type.h"
+#include "runtime/adapter_type.h"
 #include "sched/baton.h"
-#include "sched/feedback.h"
-#include "sched/sched.h"
+#include "runtime/feedback.h"
+#include "runtime/sched.h"
 #include "test_util.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
-#include "testcase/replay.h"
+#include "testcase/case_replay.h"
 
 /* ---- helpers ---- */
 

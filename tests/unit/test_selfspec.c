@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "corpus/entry.h"
+#include "findings/entry.h"
 #include "linfuzz/check.h"
 #include "linfuzz/format.h"
 #include "linfuzz/generate.h"

@@ -1,4 +1,4 @@
-/* The self-spec through adapters (fuzz/runner/adapter_oracle.h, adapter_check.h): the serial behaviour of the
+/* The self-spec through adapters (runtime/include/runtime/adapter_oracle.h, adapter_check.h): the serial behaviour of the
  * mutex references and of the correct bundled adapters agrees with the built-in specs on random histories
  * (verdicts; witnesses replayed on the built-in specs); an adapter wrongly marked deterministic is caught as
  * SERIAL_NONDETERMINISM by the checker, the fuzz-case replays (in process and isolated) and triage, never as a
@@ -13,18 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "corpus/capture.h"
-#include "corpus/entry.h"
-#include "corpus/entry_html.h"
-#include "corpus/triage.h"
+#include "findings/capture.h"
+#include "findings/entry.h"
+#include "findings/entry_html.h"
+#include "findings/triage.h"
 #include "linfuzz/format.h"
 #include "linfuzz/generate.h"
 #include "linfuzz/minimize.h"
-#include "runner/adapter_check.h"
-#include "runner/adapter_oracle.h"
-#include "runner/adapter_type.h"
+#include "runtime/adapter_check.h"
+#include "runtime/adapter_oracle.h"
+#include "runtime/adapter_type.h"
 #include "testcase/fuzz_case.h"
-#include "testcase/replay.h"
+#include "testcase/case_replay.h"
 #include "corpus_test_util.h"
 #include "test_util.h"
 #include "witness_util.h"

@@ -11,12 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "corpus/stuck.h"
-#include "corpus/triage.h"
+#include "findings/stuck.h"
+#include "findings/triage.h"
 #include "linfuzz/adapter.h"
 #include "linfuzz/format.h"
-#include "recorder/recorder.h"
-#include "runner/stuck_watch.h"
+#include "runtime/recorder.h"
+#include "runtime/stuck_watch.h"
 #include "test_util.h"
 
 static lf_history parse(const char *text) {

@@ -1,4 +1,4 @@
-/* Tests of triage (fuzz/corpus/triage.c) and of isolated replays (fuzz/testcase/replay.c): file names are
+/* Tests of triage (findings/triage.c) and of isolated replays (testcase/case_replay.c): file names are
  * classified as libFuzzer writes them; directories are walked in order; hand-made violations group by
  * adapter (one line per bug, its variants counted) unless a confirmed root cause tells them apart, and by
  * canonical form, bucket or shape when asked; the committed known-buggy adapters' entries keep the bucket they
@@ -15,18 +15,18 @@
 #include <unistd.h>
 
 #include "linfuzz/adapter.h"
-#include "corpus/capture.h"
-#include "corpus/entry.h"
-#include "corpus/stuck.h"
-#include "corpus/triage.h"
+#include "findings/capture.h"
+#include "findings/entry.h"
+#include "findings/stuck.h"
+#include "findings/triage.h"
 #include "linfuzz/format.h"
-#include "runner/adapter_check.h"
+#include "runtime/adapter_check.h"
 #include "corpus_test_util.h"
 #include "test_util.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
-#include "corpus/rootcause.h"
-#include "testcase/replay.h"
+#include "findings/rootcause_section.h"
+#include "testcase/case_replay.h"
 
 #define CORPUS_DIR LINFUZZ_TEST_DATA "/../../corpus"
 #define HEX40 "0123456789abcdef0123456789abcdef01234567"
@@ -305,7 +305,7 @@ static void root_causes(void) {
     capture_text(&e[2], "stack_x", false, TWICE_B);
     capture_text(&e[3], "stack_x", false, TWICE_A);
     static const char *const src[] = {"    long v = atomic_load(&s->slot[i]);", "    atomic_store(&s->slot[i], 0);"};
-    lf_report_cause pop = {.rank = 1, .summary = "pop() stack.c:41-42 must be atomic", .file = "adapters/stack.c",
+    lf_report_cause pop = {.rank = 1, .summary = "pop() stack.c:41-42 must be atomic", .file = "src/stack.c",
                            .line_lo = 41, .line_hi = 42, .function = "pop", .source = src, .n_source = 2,
                            .forbids = 37, .passing = 200, .validated = true, .schedules = 5000, .violations = 0};
     lf_report_cause push = pop;
@@ -330,8 +330,8 @@ static void root_causes(void) {
     CHECKF(t.n_groups == 3, "%zu groups", t.n_groups);
     const lf_triage_group *g0 = group_of(&t, 0), *g2 = group_of(&t, 2), *g3 = group_of(&t, 3);
     CHECK(g0 && g0 == group_of(&t, 1) && g0->count == 2 && g0->n_variants == 2);
-    CHECKF(g0 && !strcmp(g0->label, "stack, root cause: region adapters/stack.c:41-42"), "'%s'", g0 ? g0->label : "");
-    CHECKF(g2 && g2 != g0 && !strcmp(g2->label, "stack, root cause: region adapters/stack.c:20-21"), "'%s'",
+    CHECKF(g0 && !strcmp(g0->label, "stack, root cause: region src/stack.c:41-42"), "'%s'", g0 ? g0->label : "");
+    CHECKF(g2 && g2 != g0 && !strcmp(g2->label, "stack, root cause: region src/stack.c:20-21"), "'%s'",
            g2 ? g2->label : "");
     CHECKF(g3 && g3 != g0 && g3 != g2 && !strcmp(g3->label, "stack, no root cause"), "'%s'", g3 ? g3->label : "");
     lf_triage_free(&t);

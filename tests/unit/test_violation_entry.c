@@ -1,12 +1,12 @@
-/* Tests of engines/corpus (violation entries) and engines/report: capture builds a complete entry, entries
+/* Tests of findings (violation entries) and engines/report: capture builds a complete entry, entries
  * round-trip through bytes and files (name = bucket + content hash, stable), and every corrupt, truncated or
  * incomplete file is refused with a message naming it. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "corpus/capture.h"
-#include "corpus/entry.h"
+#include "findings/capture.h"
+#include "findings/entry.h"
 #include "linfuzz/lfz.h"
 #include "linfuzz/generate.h"
 #include "linfuzz/report.h"

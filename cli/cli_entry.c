@@ -1,0 +1,47 @@
+/* Loading entries for the subcommands, and the programs' directory for printed commands (cli_entry.h). */
+#include "cli_entry.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "findings/capture.h"
+#include "linfuzz/adapter.h"
+#include "testcase/fuzz_case.h"
+
+lf_status lf_cli_load_entry(const char *path, lf_violation_entry *e, char *err, size_t errlen) {
+    lf_status st = lf_entry_load(path, e, err, errlen);
+    if (st != LF_OK) return st;
+    uint32_t serial;
+    const char *format = lf_entry_meta(e, "workload_format");
+    if (!lf_entry_serial_thread(e, &serial) && format && !strcmp(format, LF_FUZZ_CASE_FORMAT) && e->workload_len) {
+        /* The thread count does not depend on the adapter's methods: decode with any method count. */
+        lf_fuzz_case c;
+        lf_fuzz_case_decode(e->workload, e->workload_len, 1, &c);
+        char buf[16];
+        snprintf(buf, sizeof buf, "%u", (unsigned)c.threads);
+        if (!lf_entry_set_meta(e, "serial_thread", buf)) {
+            lf_entry_free(e);
+            snprintf(err, errlen, "%s: out of memory", path);
+            return LF_ERR_NOMEM;
+        }
+    }
+    return LF_OK;
+}
+
+void lf_cli_bin_prefix(char *out, size_t len) {
+    char exe[PATH_MAX], cwd[PATH_MAX];
+    out[0] = 0;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) return;
+    slash[1] = 0;
+    size_t cl;
+    if (getcwd(cwd, sizeof cwd) && (cl = strlen(cwd)) > 1 && !strncmp(exe, cwd, cl) && exe[cl] == '/')
+        snprintf(out, len, "%s", exe + cl + 1);
+    else
+        snprintf(out, len, "%s", exe);
+}

@@ -1,0 +1,18 @@
+/* What several subcommands do with violation entries and command lines: load an entry and complete the
+ * metadata older versions did not write, and find where the programs are for the commands they print. */
+#ifndef LINFUZZ_CLI_ENTRY_H
+#define LINFUZZ_CLI_ENTRY_H
+
+#include <stddef.h>
+
+#include "findings/entry.h"
+
+/* lf_entry_load, then: an entry written before `serial_thread` was recorded gets it from its fuzz-case
+ * workload (the serial prefix and drain are thread `threads`, docs/fuzzing.md). */
+lf_status lf_cli_load_entry(const char *path, lf_violation_entry *e, char *err, size_t errlen);
+
+/* Where the programs are, for pasteable commands: this executable's directory, relative to the current
+ * directory when inside it ("build/bin/"), else absolute; "" when unknown. */
+void lf_cli_bin_prefix(char *out, size_t len);
+
+#endif

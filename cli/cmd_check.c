@@ -1,0 +1,363 @@
+/* `linfuzz check`: read history files, decide each, print one line (or JSON object) per file. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "linfuzz/adapter.h"
+#include "cli/commands.h"
+#include "json_out.h"
+#include "linfuzz/check.h"
+#include "linfuzz/format.h"
+#include "linfuzz/selfspec.h"
+#include "linfuzz/spec.h"
+#include "runtime/adapter_check.h"
+#include "status_line.h"
+#include "util/clock.h"
+#include "util/parse.h"
+
+/* The time budget per history when --timeout is not given: long enough for what the engines can decide,
+ * short enough that an undecidable history (a million overlapping counter ops, say) ends with "unknown"
+ * instead of running for hours. */
+#define CHECK_DEFAULT_TIMEOUT_S 60.0
+
+static void help(FILE *out) {
+    fprintf(out,
+            "usage: linfuzz check [options] FILE...\n"
+            "\n"
+            "Decides whether each history (text .hist, compressed .lfz, or - for stdin) is linearizable.\n"
+            "Prints 'FILE: linearizable', 'FILE: violation: <reason>' or 'FILE: unknown: <why>', followed by the\n"
+            "deciding engine in brackets (' [monitor]', ' [hitting d=2]', ' [wgl]').\n"
+            "\n"
+            "options:\n"
+            "  --engine E       auto (default), monitor, brute, wgl or hitting\n"
+            "  --json           one JSON object per file instead of text lines\n"
+            "  --witness        print a linearization order for linearizable histories\n"
+            "  --timeout SEC    time budget per history (default 60 s; 0 or none: no budget). A history that\n"
+            "                   is not decided within it is unknown. Accepts units: 500ms, 90s, 10m, 2h\n"
+            "  --max-memory MB  memory budget per history for search engines (unknown when exceeded)\n"
+            "  --max-depth D    deepest hitting-family depth tried\n"
+            "  --spec M         what the histories are checked against: type (default: the spec of their type,\n"
+            "                   built in or a custom type's, known when an adapter of this build declares it) or\n"
+            "                   self (the serial behaviour of --adapter: the self-spec, docs/custom-types.md)\n"
+            "  --adapter NAME   the adapter for --spec self (also: with --spec auto, its type's spec if it has\n"
+            "                   one, else its self-spec)\n"
+            "  -q, --quiet      print nothing; the exit code tells\n"
+            "  --progress       show the progress line also when stderr is not a terminal (then a line of its\n"
+            "                   own every LINFUZZ_PROGRESS_SECONDS, default 5). On a terminal it is on: while a\n"
+            "                   file takes longer than a second, one line on stderr, redrawn in place, says\n"
+            "                   what is being done (the file, its time, the engine, steps, part, budget left)\n"
+            "\n"
+            "A violation of a custom type, or under the self-spec, is classified in Line-Up's two levels: 'no serial\n"
+            "order gives these results' or 'only orders that real time rules out give them' (JSON: \"level\").\n"
+            "Serial nondeterminism of the adapter is unknown, with \"serial_nondeterminism\": true in JSON.\n"
+            "\n"
+            "exit: 0 all linearizable, 1 some violation, 2 bad usage or malformed input, 3 some unknown,\n"
+            "      4 a file could not be read. When files disagree the first of 2, 4, 1, 3 applies.\n");
+}
+
+
+/* Severity order for combining per-file outcomes into one exit code. */
+static int severity(int code) {
+    switch (code) {
+    case LF_EXIT_USAGE: return 4;
+    case LF_EXIT_IO: return 3;
+    case LF_EXIT_VIOLATION: return 2;
+    case LF_EXIT_UNKNOWN: return 1;
+    default: return 0;
+    }
+}
+
+/* Ends a text line with the deciding engine (and the hitting depth): " [hitting d=2]". */
+static void print_engine_tag(FILE *out, const lf_result *r) {
+    if (r->depth >= 0)
+        fprintf(out, " [%s d=%d]\n", r->engine, r->depth);
+    else
+        fprintf(out, " [%s]\n", r->engine);
+}
+
+/* A custom type without a spec: which adapters of this build could serve as its specification. */
+static void hint_self_spec(const lf_history *h) {
+    if (h->type != LF_TYPE_CUSTOM || lf_spec_of_history(h)) return;
+    fflush(stdout);
+    fprintf(stderr, "linfuzz check: type %s has no specification here; check it against an adapter's serial behaviour "
+                    "with --spec self --adapter NAME", lf_history_type_name(h));
+    const char *sep = " (adapters of this type: ";
+    for (size_t i = 0; i < lf_adapter_count(); i++) {
+        const lf_adapter *a = lf_adapter_at(i);
+        if (a->type == LF_TYPE_CUSTOM && lf_type_desc_equal(a->custom, h->custom)) {
+            fprintf(stderr, "%s%s", sep, a->name);
+            sep = ", ";
+        }
+    }
+    fprintf(stderr, "%s\n", sep[0] == ',' ? ")" : "");
+}
+
+static void print_witness(FILE *out, const lf_history *h, const lf_result *r) {
+    char buf[200];
+    for (size_t i = 0; i < r->witness_len; i++) {
+        lf_history_describe_op(h, &h->ops[r->witness[i]], buf, sizeof buf);
+        fprintf(out, "  %zu. op %" PRIu32 ": %s\n", i + 1, r->witness[i], buf);
+    }
+}
+
+/* What the progress line shows (cli/status_line.h): the file being checked, once it has taken a second.
+ * The main thread writes the fields with atomic stores, the line's reporter thread reads them. */
+typedef struct {
+    lf_progress progress;  /* the engines' stage and counters (lf_check_options.progress) */
+    const char *path;      /* the file */
+    uint64_t start_ns;     /* when it was opened; 0 between files (the line then shows nothing) */
+    uint64_t check_ns;     /* when its check started (0 while reading): the budget counts from there */
+    double budget;         /* the time budget of each check, 0 for none */
+} check_tracker;
+
+static uint64_t now_ns(void) { return (uint64_t)(lf_now_s() * 1e9); }
+
+/* "45.1M" for counts that would otherwise be long. */
+static void fmt_count(char *buf, size_t len, uint64_t x) {
+    if (x >= 1000000000)
+        snprintf(buf, len, "%.1fG", (double)x / 1e9);
+    else if (x >= 1000000)
+        snprintf(buf, len, "%.1fM", (double)x / 1e6);
+    else if (x >= 10000)
+        snprintf(buf, len, "%.1fk", (double)x / 1e3);
+    else
+        snprintf(buf, len, "%" PRIu64, x);
+}
+
+/* The line's text: "FILE: 12 s, wgl, 45.1M steps, part 3 of 10, 47 s left of the 60 s budget", or nothing
+ * while no file has been at it for a second. */
+static void check_status(void *ctx, char *buf, size_t len) {
+    check_tracker *t = ctx;
+    buf[0] = '\0';
+    uint64_t start = __atomic_load_n(&t->start_ns, __ATOMIC_ACQUIRE), now = now_ns();
+    if (start == 0 || now < start + 1000000000ull) return;
+    const char *path = __atomic_load_n(&t->path, __ATOMIC_RELAXED);
+    uint64_t check = __atomic_load_n(&t->check_ns, __ATOMIC_RELAXED);
+    lf_progress p;
+    lf_progress_read(&t->progress, &p);
+    int n = snprintf(buf, len, "%s: %.0f s, %s", path, (double)(now - start) / 1e9,
+                     check == 0 ? "reading" : p.stage ? p.stage : "checking");
+    char steps[32];
+    if (check && p.stage && p.steps && n >= 0 && (size_t)n < len) {
+        fmt_count(steps, sizeof steps, p.steps);
+        n += snprintf(buf + n, len - (size_t)n, ", %s steps", steps);
+    }
+    if (check && p.parts_total > 1 && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, ", part %" PRIu64 " of %" PRIu64,
+                      p.parts_done < p.parts_total ? p.parts_done + 1 : p.parts_total, p.parts_total);
+    if (check && t->budget > 0 && n >= 0 && (size_t)n < len) {
+        double left = t->budget - (double)(now - check) / 1e9;
+        snprintf(buf + n, len - (size_t)n, ", %.0f s left of the %g s budget", left > 0 ? left : 0, t->budget);
+    }
+}
+
+/* A file is done: the line shows nothing more and is erased before the file's result is printed. */
+static void file_done(lf_status_line *line, check_tracker *t) {
+    __atomic_store_n(&t->start_ns, 0, __ATOMIC_RELEASE);
+    lf_status_printf(line, stdout, "%s", "");
+}
+
+int lf_cmd_check(int argc, char **argv) {
+    lf_check_options opt;
+    lf_check_options_default(&opt);
+    bool json = false, quiet = false, force_progress = false;
+    opt.timeout_s = CHECK_DEFAULT_TIMEOUT_S;
+    int first_file = argc;
+    const char *adapter_name = NULL;
+    lf_spec_mode spec_mode = LF_SPEC_AUTO;
+    bool spec_given = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help(stdout);
+            return LF_EXIT_OK;
+        } else if (!strcmp(a, "--json")) {
+            json = true;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            quiet = true;
+        } else if (!strcmp(a, "--progress")) {
+            force_progress = true;
+        } else if (!strcmp(a, "--witness")) {
+            opt.want_witness = true;
+        } else if (!strcmp(a, "--spec") || !strcmp(a, "--adapter")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "linfuzz check: %s needs a value\n", a);
+                return LF_EXIT_USAGE;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(a, "--adapter")) {
+                adapter_name = v;
+            } else if (!lf_spec_mode_from_name(v, &spec_mode)) {
+                fprintf(stderr, "linfuzz check: unknown --spec '%s' (auto, type, self)\n", v);
+                return LF_EXIT_USAGE;
+            } else {
+                spec_given = true;
+            }
+        } else if (!strcmp(a, "--engine") || !strcmp(a, "--timeout") || !strcmp(a, "--max-memory") ||
+                   !strcmp(a, "--max-depth")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "linfuzz check: %s needs a value\n", a);
+                return LF_EXIT_USAGE;
+            }
+            const char *v = argv[++i];
+            uint64_t u = 0;
+            if (!strcmp(a, "--engine")) {
+                if (!lf_engine_from_name(v, &opt.engine)) {
+                    fprintf(stderr, "linfuzz check: unknown engine '%s' (auto, monitor, brute, wgl, hitting)\n", v);
+                    return LF_EXIT_USAGE;
+                }
+            } else if (!strcmp(a, "--timeout")) {
+                if (!strcmp(v, "none")) {
+                    opt.timeout_s = 0;
+                } else if (!lf_parse_seconds(v, 0, LF_MAX_SECONDS, &opt.timeout_s)) {
+                    fprintf(stderr,
+                            "linfuzz check: --timeout takes a duration (seconds, or with a unit: 500ms, 10m), or 0 "
+                            "or none for no budget, not '%s'\n",
+                            v);
+                    return LF_EXIT_USAGE;
+                }
+            } else if (!strcmp(a, "--max-memory")) {
+                if (!lf_parse_u64(v, 1, 1u << 30, &u)) {
+                    fprintf(stderr, "linfuzz check: --max-memory takes a positive number of MB, not '%s'\n", v);
+                    return LF_EXIT_USAGE;
+                }
+                opt.max_memory_bytes = (size_t)u << 20;
+            } else {
+                if (!lf_parse_u64(v, 1, 64, &u)) {
+                    fprintf(stderr, "linfuzz check: --max-depth takes a depth in 1..64, not '%s'\n", v);
+                    return LF_EXIT_USAGE;
+                }
+                opt.max_depth = (int)u;
+            }
+        } else if (!strcmp(a, "--")) {
+            first_file = i + 1;
+            break;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "linfuzz check: unknown option '%s' (see --help)\n", a);
+            return LF_EXIT_USAGE;
+        } else {
+            first_file = i;
+            break;
+        }
+    }
+    /* Options may also follow files; collect files and reject stray options among them. */
+    if (first_file >= argc) {
+        fprintf(stderr, "linfuzz check: no history file given (see --help)\n");
+        return LF_EXIT_USAGE;
+    }
+    /* --adapter (and --spec self): the adapter's checker; otherwise each history's own type */
+    lf_adapter_checker checker;
+    bool use_adapter = adapter_name != NULL;
+    if (spec_given && spec_mode == LF_SPEC_SELF && !adapter_name) {
+        fprintf(stderr, "linfuzz check: --spec self needs --adapter NAME (whose serial behaviour is the spec)\n");
+        return LF_EXIT_USAGE;
+    }
+    check_tracker tracker;
+    memset(&tracker, 0, sizeof tracker);
+    tracker.budget = opt.timeout_s;
+    lf_status_line *line = lf_status_start("linfuzz check", quiet || !(force_progress || isatty(STDERR_FILENO)));
+    if (line) {
+        opt.progress = &tracker.progress;
+        lf_status_set_source(line, check_status, &tracker);
+    }
+    if (use_adapter) {
+        const lf_adapter *ad = lf_adapter_find(adapter_name);
+        char why[512];
+        if (!ad) {
+            fprintf(stderr, "linfuzz check: no adapter '%s' ('linfuzz adapters' lists them)\n", adapter_name);
+            lf_status_stop(line);
+            return LF_EXIT_USAGE;
+        }
+        if (!lf_adapter_checker_init(&checker, ad, spec_mode, &opt, why, sizeof why)) {
+            fprintf(stderr, "linfuzz check: %s\n", why);
+            lf_status_stop(line);
+            return LF_EXIT_USAGE;
+        }
+    }
+    int exit_code = LF_EXIT_OK;
+    for (int i = first_file; i < argc; i++) {
+        const char *path = argv[i];
+        lf_history h;
+        char err[1024];
+        int code;
+        double t0 = (lf_now_s() * 1e3);
+        memset(&tracker.progress, 0, sizeof tracker.progress); /* no check is running: nobody writes it now */
+        __atomic_store_n(&tracker.path, path, __ATOMIC_RELAXED);
+        __atomic_store_n(&tracker.check_ns, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&tracker.start_ns, now_ns(), __ATOMIC_RELEASE);
+        lf_status st = lf_history_read(path, &h, err, sizeof err);
+        if (st != LF_OK) {
+            file_done(line, &tracker);
+            code = st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
+            fprintf(stderr, "linfuzz check: %s\n", err);
+            if (json && !quiet) {
+                printf("{\"file\":");
+                lf_json_string(stdout, path);
+                printf(",\"verdict\":\"error\",\"error\":");
+                lf_json_string(stdout, err);
+                printf("}\n");
+            }
+        } else {
+            lf_result r;
+            lf_result_init(&r);
+            __atomic_store_n(&tracker.check_ns, now_ns(), __ATOMIC_RELAXED);
+            if (use_adapter)
+                lf_adapter_checker_check(&checker, &h, &r);
+            else
+                lf_check(&h, &opt, &r);
+            file_done(line, &tracker);
+            bool hint = !use_adapter && !quiet && r.verdict == LF_UNKNOWN;
+            double ms = (lf_now_s() * 1e3) - t0;
+            code = r.verdict == LF_LINEARIZABLE ? LF_EXIT_OK
+                   : r.verdict == LF_VIOLATION  ? LF_EXIT_VIOLATION
+                                                : LF_EXIT_UNKNOWN;
+            if (quiet) {
+            } else if (json) {
+                printf("{\"file\":");
+                lf_json_string(stdout, path);
+                printf(",\"type\":");
+                lf_json_string(stdout, lf_history_type_name(&h));
+                printf(",\"ops\":%zu,\"verdict\":\"%s\",\"engine\":\"%s\"", h.n, lf_verdict_name(r.verdict), r.engine);
+                if (r.depth >= 0) printf(",\"depth\":%d", r.depth);
+                if (r.level != LF_LEVEL_NONE) printf(",\"level\":\"%s\"", lf_level_name(r.level));
+                if (r.serial_nondeterminism) printf(",\"serial_nondeterminism\":true");
+                printf(",\"reason\":");
+                lf_json_string(stdout, r.verdict == LF_LINEARIZABLE ? "" : r.reason);
+                if (r.n_culprits) {
+                    printf(",\"ops_in_conflict\":[");
+                    for (size_t k = 0; k < r.n_culprits; k++) printf("%s%" PRIu32, k ? "," : "", r.culprits[k]);
+                    printf("]");
+                }
+                if (r.witness_len) {
+                    printf(",\"witness\":[");
+                    for (size_t k = 0; k < r.witness_len; k++) printf("%s%" PRIu32, k ? "," : "", r.witness[k]);
+                    printf("]");
+                }
+                if (r.prefix_len) {
+                    printf(",\"linearizable_prefix\":[");
+                    for (size_t k = 0; k < r.prefix_len; k++) printf("%s%" PRIu32, k ? "," : "", r.prefix[k]);
+                    printf("]");
+                }
+                printf(",\"time_ms\":%.3f}\n", ms);
+            } else if (r.verdict == LF_LINEARIZABLE) {
+                printf("%s: linearizable", path);
+                print_engine_tag(stdout, &r);
+                if (opt.want_witness) print_witness(stdout, &h, &r);
+            } else {
+                printf("%s: %s: %s", path, lf_verdict_name(r.verdict), r.reason);
+                print_engine_tag(stdout, &r);
+            }
+            if (hint) hint_self_spec(&h);
+            lf_result_free(&r);
+            lf_history_free(&h);
+        }
+        if (severity(code) > severity(exit_code)) exit_code = code;
+    }
+    lf_status_stop(line);
+    if (use_adapter) lf_adapter_checker_free(&checker);
+    if (fflush(stdout) != 0) return LF_EXIT_IO;
+    return exit_code;
+}

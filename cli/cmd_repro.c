@@ -1,0 +1,445 @@
+/* `linfuzz repro ENTRY`: re-checks a violation entry's saved histories and re-runs its workload.
+ *
+ * The saved histories are evidence on their own (a checker verdict is deterministic), so they are re-checked
+ * first. An entry found in controlled mode (docs/scheduling.md) is then replayed exactly: the recorded run
+ * (its repetition, hence its schedule) once more, and its history must come back byte for byte identical to
+ * the saved one ("replayed exactly: violation again, same history"). Last, the workload runs N times free
+ * (the operating system's interleaving, other perturbation seeds each time) to tell how often the violation
+ * shows without the schedule ([Cirisci20]: "witnessed, not reproduced" is a valid outcome for a rare race
+ * in free mode). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linfuzz/adapter.h"
+#include "linfuzz/check.h"
+#include "cli/commands.h"
+#include "findings/capture.h"
+#include "findings/entry.h"
+#include "findings/stuck.h"
+#include "runtime/workload.h"
+#include "runtime/adapter_check.h"
+#include "runtime/adapter_oracle.h"
+#include "runtime/adapter_type.h"
+#include "testcase/fuzz_case.h"
+#include "runtime/sched.h"
+#include "testcase/case_replay.h"
+#include "util/parse.h"
+#include "status_line.h"
+
+static void help(FILE *out) {
+    fprintf(out,
+            "usage: linfuzz repro ENTRY [options]\n"
+            "\n"
+            "Reproduces a violation entry (a .lfz file written by a fuzz target, e.g. corpus/ADAPTER/violations/...):\n"
+            "  1. re-checks its full and minimized histories (deterministic: both must still be violations);\n"
+            "  2. an entry found in controlled mode: replays the recorded run exactly (same schedule) and compares\n"
+            "     its history with the saved one (\"replayed exactly: violation again, same history\"); an entry\n"
+            "     with a minimized test (linfuzz minimize-test) replays that test's run exactly too;\n"
+            "  3. re-runs its workload free-running, N times with different perturbation seeds, checks every\n"
+            "     run and reports how often the violation reappears.\n"
+            "Histories are checked as they were when found: against the adapter's own serial behaviour (the\n"
+            "self-spec) when the entry says so (meta spec: self). An entry of serial nondeterminism (category\n"
+            "SERIAL_NONDETERMINISM) instead replays its serial evidence N times on fresh objects and reports how\n"
+            "often the results differ from the saved ones.\n"
+            "\n"
+            "options:\n"
+            "  --runs N       free runs of the workload (default 200; 0: none; with 0 and --no-exact, only the\n"
+            "                 re-check of the histories)\n"
+            "  --no-exact     skip the exact replay of a controlled-mode entry\n"
+            "  --seconds S    stop re-running after S seconds (default 60)\n"
+            "  --timeout SEC  time budget per history for the search engines (default 60)\n"
+            "  -q, --quiet    only the summary line (and no progress line on stderr: by default, while it\n"
+            "                 works, what it does and the runs so far; in place on a terminal, every 5 s elsewhere)\n"
+            "\n"
+            "A STUCK entry (a run in which some operation never returned) is re-run in a child process, whose\n"
+            "watchdog declares a run stuck as the fuzz target's did; the runs stop at the first stuck one.\n"
+            "\n"
+            "exit: 1 the saved histories are violations or the violation reappeared (exactly or free), 0 neither,\n"
+            "      5 a STUCK entry (whether or not it got stuck again; the last line says),\n"
+            "      2 bad usage or not a valid entry (corrupt, truncated, missing sections), 4 unreadable file.\n");
+}
+
+/* A STUCK entry: show what never returned, re-run the workload in a child until a run gets stuck. */
+static int repro_stuck(const char *path, const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, double seconds,
+                       bool quiet) {
+    if (!quiet) {
+        printf("saved history (%zu ops): %s", e->full.n, e->verdict ? e->verdict : "\n");
+        for (size_t i = 0; i < e->full.n; i++)
+            if (lf_op_pending(&e->full.ops[i])) {
+                char d[160];
+                lf_history_describe_op(&e->full, &e->full.ops[i], d, sizeof d);
+                printf("  never returned: %s\n", d);
+            }
+    }
+    char note[512];
+    const char *format = lf_entry_meta(e, "workload_format");
+    if (runs == 0) {
+        snprintf(note, sizeof note, "workload not re-run (--runs 0)");
+    } else if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0) {
+        snprintf(note, sizeof note, "workload not re-run: its format is %s, not '%s'", format ? format : "not recorded",
+                 LF_FUZZ_CASE_FORMAT);
+    } else if (!a) {
+        snprintf(note, sizeof note, "workload not re-run: adapter '%s' is not in this build",
+                 lf_entry_meta(e, "adapter"));
+    } else {
+        lf_replay_options o;
+        lf_replay_options_default(&o);
+        o.runs = runs;
+        o.seconds = seconds;
+        o.balance_blocking = lf_blocking_from_meta(a, lf_entry_meta(e, "blocking")); /* as the target ran it */
+        lf_isolated_replay r;
+        /* the child's own watchdog needs its deadline; the limit only catches a child that stops answering */
+        lf_fc_replay_isolated(a, e->workload, e->workload_len, &o, seconds + 60, "linfuzz repro", &r);
+        if (r.outcome == LF_REPLAY_STUCK && r.has_entry) {
+            if (!quiet) printf("re-run: %s\n", r.detail);
+            snprintf(note, sizeof note, "stuck again (%s, shape %s)", lf_entry_meta(&r.entry, "stuck_methods"),
+                     lf_entry_meta(&r.entry, "shape"));
+        } else if (r.outcome == LF_REPLAY_CLEAN) {
+            snprintf(note, sizeof note, "not stuck in %llu runs (a rare schedule, or fixed)", (unsigned long long)r.runs);
+        } else if (r.outcome == LF_REPLAY_VIOLATION) {
+            snprintf(note, sizeof note, "not stuck, but run %llu violated linearizability: %s",
+                     (unsigned long long)r.first_run + 1, lf_entry_meta(&r.entry, "reason"));
+        } else {
+            snprintf(note, sizeof note, "re-run %s: %s",
+                     r.outcome == LF_REPLAY_CRASHED ? "crashed" : r.outcome == LF_REPLAY_STUCK ? "stopped answering" : "failed",
+                     r.detail);
+        }
+        lf_entry_free(&r.entry);
+    }
+    printf("%s: STUCK entry (%s: %s never returned); %s\n", path, lf_entry_meta(e, "shape"),
+           lf_entry_meta(e, "stuck_methods"), note);
+    return LF_EXIT_STUCK;
+}
+
+
+
+/* The progress line of the runs of the workload. */
+typedef struct rerun_progress {
+    lf_status_line *line;
+    uint64_t runs;
+    double seconds;
+} rerun_progress;
+
+static void on_run(void *ctx, uint64_t runs, uint64_t violations) {
+    const rerun_progress *p = ctx;
+    lf_status_set(p->line,
+                  "re-running the workload: run %" PRIu64 " of %" PRIu64 " (at most %g s), %" PRIu64 " violating so far",
+                  runs, p->runs, p->seconds, violations);
+}
+
+/* Re-checks one saved history; returns its verdict. */
+static lf_verdict recheck(const char *what, const lf_history *h, lf_adapter_checker *c, bool quiet) {
+    lf_result r;
+    lf_result_init(&r);
+    lf_status_line *line = lf_status_start("linfuzz repro", quiet); /* a long check shows it is at work */
+    lf_status_set(line, "re-checking the saved %s (%zu ops)", what, h->n);
+    lf_adapter_checker_check(c, h, &r);
+    lf_status_stop(line);
+    if (!quiet) printf("  %-9s (%zu ops): %s [%s]: %s\n", what, h->n, lf_verdict_name(r.verdict), r.engine, r.reason);
+    lf_verdict v = r.verdict;
+    lf_result_free(&r);
+    return v;
+}
+
+/* Replays the recorded run of a controlled-mode entry, checked as the entry was (checker); writes the outcome
+ * to note. Returns 1 when it violated again, 0 when not, -1 when it could not run. */
+static int replay_exactly(const lf_violation_entry *e, const lf_adapter *a, const char *format, bool test,
+                          lf_adapter_checker *checker, bool quiet, char *note, size_t note_len) {
+    const char *run_text = lf_entry_meta(e, "schedule_run");
+    uint64_t run = 0;
+    if (test || (run_text && !lf_parse_u64(run_text, 0, UINT32_MAX, &run))) run = 0; /* a test's run 0 violates */
+    const uint8_t *data = test ? e->test : e->workload;
+    size_t len = test ? e->test_len : e->workload_len;
+    const lf_history *recorded = test ? &e->test_history : &e->full;
+    const char *what = test ? "minimized test " : "";
+    lf_history h;
+    lf_adapter_history_init(&h, a);
+    lf_fc_run_info info;
+    bool balanced = lf_blocking_from_meta(a, lf_entry_meta(e, "blocking")); /* as the target ran it */
+    if (!lf_fc_replay_run(a, format, balanced, data, len, (unsigned)run, &h, &info)) {
+        lf_history_free(&h);
+        return -1;
+    }
+    int violated = 0;
+    if (info.stuck) {
+        snprintf(note, note_len, "%sreplayed exactly: the run deadlocked (STUCK) instead", what);
+    } else {
+        lf_result r;
+        lf_result_init(&r);
+        lf_adapter_checker_check(checker, &h, &r);
+        violated = r.verdict == LF_VIOLATION;
+        bool same = lf_histories_identical(&h, recorded);
+        const char *build = lf_entry_meta(e, "schedule_build");
+        bool other_build = !build || strcmp(build, lf_sched_build_id()) != 0;
+        const char *why = !info.stats.deterministic ? " (the replay was not deterministic: watchdog or point budget)"
+                          : same || !other_build    ? ""
+                                                    : " (recorded by another build: its scheduling points differ)";
+        snprintf(note, note_len, "%s%s: %s, %s%s", what, same ? "replayed exactly" : "replayed",
+                 violated ? "violation again" : lf_verdict_name(r.verdict),
+                 same ? "same history" : "a DIFFERENT history", why);
+        if (!quiet && other_build)
+            printf("  the entry was recorded by build %s, this is %s\n", build ? build : "(not recorded)",
+                   lf_sched_build_id());
+        if (!quiet)
+            printf("  exact replay of %srun %llu (%zu ops, %llu scheduling points, %llu switches): %s [%s]: %s\n",
+                   what, (unsigned long long)run + 1, h.n, (unsigned long long)info.stats.points,
+                   (unsigned long long)info.stats.switches, lf_verdict_name(r.verdict), r.engine, r.reason);
+        lf_result_free(&r);
+    }
+    lf_history_free(&h);
+    return violated;
+}
+
+/* Runs the entry's workload free (testcase/case_replay.h); returns the number of violating runs (-1: could
+ * not run). */
+static long rerun(const lf_violation_entry *e, const lf_adapter *a, const char *format, uint64_t runs,
+                  double seconds, double timeout, lf_spec_mode spec, bool quiet, uint64_t *done) {
+    lf_replay_options o;
+    lf_replay_options_default(&o);
+    o.runs = runs;
+    o.seconds = seconds;
+    o.check_timeout = timeout;
+    o.balance_blocking = lf_blocking_from_meta(a, lf_entry_meta(e, "blocking")); /* as the target ran it */
+    o.format = format;
+    o.free_only = true;
+    o.spec = spec;
+    lf_replay_result r;
+    lf_adapter_history_init(&r.first, a);
+    rerun_progress progress = {lf_status_start("linfuzz repro", quiet), runs, seconds};
+    o.on_run = on_run;
+    o.on_run_ctx = &progress;
+    bool ok = lf_fc_replay(a, e->workload, e->workload_len, &o, &r);
+    lf_status_stop(progress.line);
+    *done = r.runs;
+    if (!ok) fprintf(stderr, "linfuzz repro: cannot run the workload: %s\n", r.error);
+    bool nondet_entry = lf_entry_category(e) != NULL;
+    uint64_t found = nondet_entry ? r.nondeterministic : r.violations;
+    if (ok && found && !quiet)
+        printf("  first reappearance: run %" PRIu64 " (%zu ops): %s [%s]\n", r.first_run + 1, r.first.n, r.first_reason,
+               r.first_engine);
+    if (ok && !nondet_entry && r.nondeterministic && !quiet)
+        printf("  and serial nondeterminism of the adapter in %" PRIu64 " runs\n", r.nondeterministic);
+    lf_history_free(&r.first);
+    lf_history_free(&r.evidence);
+    return ok ? (long)found : -1;
+}
+
+/* A nondeterminism entry: its serial evidence replayed `runs` times on fresh objects; returns in how many
+ * replays some result differed from the saved one (-1: could not replay). */
+static long replay_evidence(const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, bool quiet) {
+    const lf_history *h = &e->minimized;
+    char err[400];
+    lf_adapter_oracle ao;
+    if (!lf_adapter_oracle_init(&ao, a, h->n + 1, err, sizeof err) || !lf_adapter_can_replay(a, h, err, sizeof err)) {
+        fprintf(stderr, "linfuzz repro: cannot replay the serial evidence: %s\n", err);
+        return -1;
+    }
+    long differed = 0;
+    for (uint64_t k = 0; k < runs; k++) {
+        if (!ao.oracle.reset(ao.oracle.self)) {
+            differed = -1;
+            break;
+        }
+        for (size_t i = 0; i < h->n; i++) {
+            lf_kind kind = LF_K_NONE;
+            int64_t value = 0;
+            lf_oracle_status st = ao.oracle.apply(ao.oracle.self, &h->ops[i], &kind, &value);
+            bool same = st == LF_ORACLE_OK && (uint8_t)kind == h->ops[i].res_kind &&
+                        (kind != LF_K_INT || value == h->ops[i].res);
+            if (!same) {
+                if (!differed && !quiet) {
+                    char d[200], got[64];
+                    lf_history_describe_op(h, &h->ops[i], d, sizeof d);
+                    if (st != LF_ORACLE_OK)
+                        snprintf(got, sizeof got, "%s", st == LF_ORACLE_BLOCKED ? "blocks" : "fails");
+                    else if (kind == LF_K_INT)
+                        snprintf(got, sizeof got, "-> %" PRId64, value);
+                    else
+                        snprintf(got, sizeof got, "%s%s", kind == LF_K_NONE ? "" : "-> ",
+                                 kind == LF_K_NONE ? "no result" : lf_kind_name(kind));
+                    printf("  first difference: replay %" PRIu64 ", op %zu (%s) answered %s\n", k + 1, i, d, got);
+                }
+                differed++;
+                break;
+            }
+        }
+    }
+    lf_adapter_oracle_free(&ao);
+    return differed;
+}
+
+int lf_cmd_repro(int argc, char **argv) {
+    const char *path = NULL;
+    uint64_t runs = 200;
+    double seconds = 60, timeout = 60;
+    bool quiet = false, exact = true;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool ok = true;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help(stdout);
+            return LF_EXIT_OK;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            quiet = true;
+            continue;
+        } else if (!strcmp(a, "--no-exact")) {
+            exact = false;
+            continue;
+        } else if (!strcmp(a, "--runs") || !strcmp(a, "--seconds") || !strcmp(a, "--timeout")) {
+            if (!v) {
+                fprintf(stderr, "linfuzz repro: %s needs a value\n", a);
+                return LF_EXIT_USAGE;
+            }
+            ok = !strcmp(a, "--runs") ? lf_parse_u64(v, 0, UINT64_MAX, &runs)
+                 : !strcmp(a, "--seconds") ? lf_parse_seconds(v, 0, LF_MAX_SECONDS, &seconds)
+                                           : lf_parse_seconds(v, 0, LF_MAX_SECONDS, &timeout);
+            i++;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "linfuzz repro: unknown option '%s'\n", a);
+            return LF_EXIT_USAGE;
+        } else if (!path) {
+            path = a;
+        } else {
+            fprintf(stderr, "linfuzz repro: one entry at a time ('%s' is extra)\n", a);
+            return LF_EXIT_USAGE;
+        }
+        if (!ok) {
+            fprintf(stderr, "linfuzz repro: bad value '%s' for %s\n", v, a);
+            return LF_EXIT_USAGE;
+        }
+    }
+    if (!path) {
+        fprintf(stderr, "linfuzz repro: which entry?\n");
+        help(stderr);
+        return LF_EXIT_USAGE;
+    }
+    lf_violation_entry e;
+    char err[1024];
+    lf_status st = lf_entry_load(path, &e, err, sizeof err);
+    if (st != LF_OK) {
+        fprintf(stderr, "linfuzz repro: %s\n", err);
+        return st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
+    }
+    const char *adapter_name = lf_entry_meta(&e, "adapter");
+    const lf_adapter *a = lf_adapter_find(adapter_name);
+    if (lf_entry_is_stuck(&e)) {
+        if (!quiet) printf("%s: adapter %s, type %s, STUCK\n", path, adapter_name, lf_history_type_name(&e.full));
+        int code = repro_stuck(path, &e, a, runs, seconds, quiet);
+        lf_entry_free(&e);
+        return code;
+    }
+    if (lf_entry_category(&e)) {
+        /* serial nondeterminism: the evidence is a serial run, replayed as such */
+        if (!quiet) printf("%s: adapter %s, type %s: serial nondeterminism (%s)\n", path, adapter_name,
+                           lf_history_type_name(&e.full), lf_entry_meta(&e, "reason"));
+        long differed = !a || runs == 0 ? 0 : replay_evidence(&e, a, runs, quiet);
+        if (differed < 0) {
+            lf_entry_free(&e);
+            return LF_EXIT_IO;
+        }
+        if (!a)
+            printf("%s: serial nondeterminism; not replayed: adapter '%s' is not in this build\n", path, adapter_name);
+        else
+            printf("%s: serial nondeterminism reappeared in %ld of %" PRIu64 " serial replays of its evidence\n", path,
+                   differed, runs);
+        lf_entry_free(&e);
+        return differed > 0 ? LF_EXIT_VIOLATION : LF_EXIT_OK;
+    }
+    lf_check_options o;
+    lf_check_options_default(&o);
+    o.timeout_s = timeout;
+    const char *spec_meta = lf_entry_meta(&e, "spec");
+    lf_adapter_checker checker;
+    if (!lf_adapter_checker_for_saved(&checker, adapter_name, spec_meta, &o, err, sizeof err)) {
+        fprintf(stderr, "linfuzz repro: %s: cannot re-check it: %s\n", path, err);
+        lf_entry_free(&e);
+        return LF_EXIT_USAGE;
+    }
+    if (!quiet) {
+        char against[200];
+        printf("%s: adapter %s, type %s, checked against %s\n", path, adapter_name, lf_history_type_name(&e.full),
+               lf_adapter_checker_describe(&checker, against, sizeof against));
+        printf("saved histories:\n");
+    }
+    lf_verdict vf = recheck("history", &e.full, &checker, quiet), vm = recheck("minimized", &e.minimized, &checker, quiet);
+    bool saved_violation = vf == LF_VIOLATION || vm == LF_VIOLATION;
+    if (!quiet && !(vf == LF_VIOLATION && vm == LF_VIOLATION))
+        printf("  WARNING: a saved history is no longer a violation: the checker changed, or the entry is wrong\n");
+
+    const char *format = lf_entry_meta(&e, "workload_format");
+    lf_history adapter_type;
+    if (a) lf_adapter_history_init(&adapter_type, a);
+    long found = 0;
+    int exact_found = 0;
+    uint64_t done = 0;
+    char rerun_note[256] = "", exact_note[512] = "";
+    lf_method ms[LF_M_COUNT];
+    lf_fuzz_case c;
+    const char *why_not = NULL;
+    if (!format || (strcmp(format, LF_FUZZ_CASE_FORMAT) != 0 && strcmp(format, LF_FUZZ_CASE_FORMAT_V1) != 0)) {
+        snprintf(rerun_note, sizeof rerun_note, "workload not re-run: its format is %s, not '%s'",
+                 format ? format : "not recorded", LF_FUZZ_CASE_FORMAT);
+        why_not = rerun_note;
+    } else if (!a) {
+        snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is not in this build", adapter_name);
+        why_not = rerun_note;
+    } else if (a->type != e.full.type ||
+               (a->type == LF_TYPE_CUSTOM && !lf_type_desc_equal(adapter_type.custom, e.full.custom))) {
+        snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is a %s now, the entry a %s",
+                 adapter_name, lf_adapter_type_name(a), lf_history_type_name(&e.full));
+        why_not = rerun_note;
+    }
+    if (!why_not) {
+        lf_fuzz_case_decode_as(format, e.workload, e.workload_len, lf_fuzz_case_methods(a, ms), &c);
+        if (!quiet) {
+            char desc[4096];
+            lf_fuzz_case_describe(desc, sizeof desc, &c, a);
+            printf("workload (%s): %s\n", format, desc);
+        }
+        if (!exact) {
+            snprintf(exact_note, sizeof exact_note, "no exact replay (--no-exact)");
+        } else if (c.mode != LF_FC_CONTROLLED) {
+            snprintf(exact_note, sizeof exact_note, "found in free mode: no exact replay");
+        } else {
+            exact_found = replay_exactly(&e, a, format, false, &checker, quiet, exact_note, sizeof exact_note);
+            if (exact_found >= 0 && e.has_test) { /* the minimized test replays exactly too */
+                size_t used = strlen(exact_note);
+                snprintf(exact_note + used, sizeof exact_note - used, "; ");
+                used = strlen(exact_note);
+                int t = replay_exactly(&e, a, format, true, &checker, quiet, exact_note + used, sizeof exact_note - used);
+                exact_found = t < 0 ? t : exact_found > 0 || t > 0;
+            }
+            if (exact_found < 0) {
+                fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
+                lf_adapter_checker_free(&checker);
+                lf_entry_free(&e);
+                return LF_EXIT_IO;
+            }
+        }
+        if (runs == 0) {
+            snprintf(rerun_note, sizeof rerun_note, "no free runs (--runs 0)");
+        } else {
+            found = rerun(&e, a, format, runs, seconds, timeout,
+                          spec_meta && !strcmp(spec_meta, "self") ? LF_SPEC_SELF : LF_SPEC_TYPE, quiet, &done);
+            if (found < 0) {
+                fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
+                lf_adapter_checker_free(&checker);
+                lf_entry_free(&e);
+                return LF_EXIT_IO;
+            }
+            snprintf(rerun_note, sizeof rerun_note, "violation reappeared in %ld of %" PRIu64 " free runs (%.1f%%)",
+                     found, done, done ? 100.0 * (double)found / (double)done : 0.0);
+        }
+    }
+    printf("%s: saved histories %s; %s%s%s\n", path,
+           vf == LF_VIOLATION && vm == LF_VIOLATION ? "are violations"
+           : saved_violation                        ? "partly violations"
+                                                    : "are NOT violations",
+           exact_note, exact_note[0] ? "; " : "", rerun_note);
+    lf_adapter_checker_free(&checker);
+    lf_entry_free(&e);
+    return saved_violation || found > 0 || exact_found > 0 ? LF_EXIT_VIOLATION : LF_EXIT_OK;
+}

@@ -1,0 +1,240 @@
+/* `linfuzz rootcause ENTRY`: which code must run atomically for the entry's test not to violate any more
+ * (rootcause/analyze.h, docs/rootcause.md). Prints the ranked candidates with what validating them gave;
+ * --write stores them in the entry's `rootcause` section, where `linfuzz show`, the HTML page and triage read
+ * them. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "findings/entry.h"
+#include "rootcause/analyze.h"
+#include "rootcause/rc_store.h"
+#include "runtime/sched.h"
+#include "status_line.h"
+#include "testcase/fuzz_case.h"
+#include "util/parse.h"
+
+enum { EXIT_NO_CAUSE = 3, EXIT_NOT_REPRODUCED = 6 };
+
+static void help(FILE *out) {
+    fprintf(out,
+            "usage: linfuzz rootcause ENTRY... [options]\n"
+            "\n"
+            "Root-causes a violation entry: replays its violating run under the controlled scheduler with the\n"
+            "adapter's shared-memory accesses recorded, finds the conflict cycles of that run and their critical\n"
+            "segments, maps them to source regions (file:lines, through llvm-symbolizer or addr2line), ranks them\n"
+            "by how many recorded passing runs of the same test each would forbid, and validates the best ones by\n"
+            "re-running the test under N schedules with the region made atomic (the scheduler never preempts\n"
+            "inside it), against the same N schedules without. Without recorded accesses (uninstrumented code)\n"
+            "it tries method-level exclusions instead (\"pop must not overlap pop\"). An entry found in free\n"
+            "mode, or whose recorded run no longer violates, is first searched for a violating schedule.\n"
+            "\n"
+            "options:\n"
+            "  --schedules N  schedules per validation and for the baseline (default 2000)\n"
+            "  --passing N    passing runs recorded for the ranking (default 100)\n"
+            "  --validate K   candidates validated at least (default 3; more, up to 8, until one is confirmed)\n"
+            "  --timeout SEC  time budget per history for the search engines (default 10)\n"
+            "  --write        store the result in the entry's `rootcause` section (the file is replaced\n"
+            "                 atomically, under the same name); `linfuzz show`, `show --html` and\n"
+            "                 `linfuzz triage` use it\n"
+            "  --out DIR      with --write: save the entry into DIR (under the corpus's content name) instead\n"
+            "                 of replacing it\n"
+            "  -q, --quiet    only the summary line, no progress line\n"
+            "\n"
+            "LINFUZZ_SYMBOLIZER=PATH picks the symbolizer, =none keeps raw addresses.\n"
+            "\n"
+            "Several entries are root-caused one after the other.\n"
+            "\n"
+            "exit: 0 a cause was confirmed (for every entry), 3 none confirmed, 6 no violating run under controlled\n"
+            "      replay, 2 bad usage or not a valid entry, 4 unreadable entry or not writable (with several\n"
+            "      entries, the worst: 4, 2, 6, 3, then 0).\n");
+}
+
+typedef struct progress_ctx {
+    lf_status_line *line;
+} progress_ctx;
+
+static void on_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
+    progress_ctx *p = ctx;
+    lf_status_set(p->line, "%s: %" PRIu64 " of %" PRIu64, what, done, total);
+}
+
+static void print_candidate(size_t rank, const lf_rc_candidate *c) {
+    printf("  %zu. %s", rank, c->summary);
+    if (c->passing) printf("; forbids %" PRIu64 "/%" PRIu64 " passing runs", c->forbids, c->passing);
+    if (c->validated) {
+        if (lf_rc_confirmed(c))
+            printf("; CONFIRMED: 0 violations in %" PRIu64 " schedules when %s", c->schedules,
+                   c->exclusion ? "enforced" : "atomic");
+        else if (c->violations)
+            printf("; refuted: a violation within %" PRIu64 " schedules when %s", c->schedules,
+                   c->exclusion ? "enforced" : "atomic");
+        else
+            printf("; not confirmed: no schedule counted");
+        if (c->discarded > c->spun)
+            printf(" (%" PRIu64 " runs discarded: the region waited inside)", c->discarded - c->spun);
+        if (c->spun)
+            printf(" (%" PRIu64 " runs discarded: the region spun, over %d points)", c->spun, LF_SCHED_REGION_POINTS);
+    }
+    printf("\n");
+    for (size_t l = 0; l < c->n_source && l < 12; l++) printf("       %5u | %s\n", c->lo + (unsigned)l, c->source[l]);
+}
+
+static int rootcause_one(const char *path, lf_rc_options o, bool quiet, bool write, const char *out_dir);
+
+/* The worse of two exit statuses, for several entries: unreadable, bad, not reproduced, no cause, confirmed. */
+static int worse(int a, int b) {
+    static const int order[] = {LF_EXIT_OK, EXIT_NO_CAUSE, EXIT_NOT_REPRODUCED, LF_EXIT_USAGE, LF_EXIT_IO};
+    int ra = 0, rb = 0;
+    for (int k = 0; k < 5; k++) {
+        if (order[k] == a) ra = k;
+        if (order[k] == b) rb = k;
+    }
+    return ra >= rb ? a : b;
+}
+
+int lf_cmd_rootcause(int argc, char **argv) {
+    const char *paths[argc > 0 ? argc : 1]; /* the entries, in argv's order */
+    size_t n_paths = 0;
+    lf_rc_options o;
+    lf_rc_options_default(&o);
+    bool quiet = false, write = false;
+    const char *out_dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool ok = true;
+        uint64_t n = 0;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help(stdout);
+            return LF_EXIT_OK;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            quiet = true;
+            continue;
+        } else if (!strcmp(a, "--write")) {
+            write = true;
+            continue;
+        } else if (!strcmp(a, "--out")) {
+            if (!v || !v[0]) {
+                fprintf(stderr, "linfuzz rootcause: --out needs a directory\n");
+                return LF_EXIT_USAGE;
+            }
+            out_dir = v;
+            i++;
+            continue;
+        } else if (!strcmp(a, "--schedules") || !strcmp(a, "--passing") || !strcmp(a, "--validate") ||
+                   !strcmp(a, "--timeout")) {
+            if (!v) {
+                fprintf(stderr, "linfuzz rootcause: %s needs a value\n", a);
+                return LF_EXIT_USAGE;
+            }
+            if (!strcmp(a, "--timeout")) {
+                ok = lf_parse_seconds(v, 0, 3600, &o.check_timeout);
+            } else {
+                ok = lf_parse_u64(v, !strcmp(a, "--passing") ? 0 : 1, !strcmp(a, "--validate") ? 8 : 100000000, &n);
+                if (!strcmp(a, "--schedules")) o.schedules = n;
+                else if (!strcmp(a, "--passing")) o.passing = n;
+                else o.validate = (unsigned)n;
+            }
+            i++;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "linfuzz rootcause: unknown option '%s'\n", a);
+            return LF_EXIT_USAGE;
+        } else {
+            paths[n_paths++] = a;
+        }
+        if (!ok) {
+            fprintf(stderr, "linfuzz rootcause: bad value '%s' for %s\n", v, a);
+            return LF_EXIT_USAGE;
+        }
+    }
+    if (out_dir && !write) {
+        fprintf(stderr, "linfuzz rootcause: --out goes with --write\n");
+        return LF_EXIT_USAGE;
+    }
+    if (!n_paths) {
+        fprintf(stderr, "linfuzz rootcause: which entry?\n");
+        help(stderr);
+        return LF_EXIT_USAGE;
+    }
+    int status = LF_EXIT_OK;
+    for (size_t i = 0; i < n_paths; i++) status = worse(status, rootcause_one(paths[i], o, quiet, write, out_dir));
+    return status;
+}
+
+static int rootcause_one(const char *path, lf_rc_options o, bool quiet, bool write, const char *out_dir) {
+    lf_violation_entry e;
+    char err[1024];
+    lf_status st = lf_entry_load(path, &e, err, sizeof err);
+    if (st != LF_OK) {
+        fprintf(stderr, "linfuzz rootcause: %s\n", err);
+        return st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
+    }
+    const char *adapter_name = lf_entry_meta(&e, "adapter");
+    const char *format = lf_entry_meta(&e, "workload_format");
+    const lf_adapter *a = adapter_name ? lf_adapter_find(adapter_name) : NULL;
+    int rc = LF_EXIT_USAGE;
+    if (!format || (strcmp(format, LF_FUZZ_CASE_FORMAT) != 0 && strcmp(format, LF_FUZZ_CASE_FORMAT_V1) != 0)) {
+        fprintf(stderr, "linfuzz rootcause: %s: its workload format is %s, not '%s': nothing to re-run\n", path,
+                format ? format : "not recorded", LF_FUZZ_CASE_FORMAT);
+        goto out;
+    }
+    if (!a || a->type != e.full.type) {
+        fprintf(stderr, "linfuzz rootcause: %s: adapter '%s' is %s\n", path, adapter_name ? adapter_name : "?",
+                a ? "of another type in this build" : "not in this build");
+        goto out;
+    }
+    uint64_t run = 0;
+    const char *run_text = lf_entry_meta(&e, "schedule_run");
+    if (run_text && !lf_parse_u64(run_text, 0, UINT32_MAX, &run)) run = 0;
+    progress_ctx pc = {lf_status_start("linfuzz rootcause", quiet)};
+    o.progress = on_progress;
+    o.progress_ctx = &pc;
+    lf_rc_result r;
+    int arc = lf_rc_analyze(a, format, e.workload, e.workload_len, (unsigned)run, &o, &r, err, sizeof err);
+    lf_status_stop(pc.line);
+    if (arc < 0) {
+        fprintf(stderr, "linfuzz rootcause: %s: %s\n", path, err);
+        rc = LF_EXIT_IO;
+        goto out;
+    }
+    if (arc > 0) {
+        printf("%s: not reproduced: %s\n", path, err);
+        rc = EXIT_NOT_REPRODUCED;
+        goto out;
+    }
+    size_t confirmed = 0;
+    for (size_t k = 0; k < r.n; k++) confirmed += lf_rc_confirmed(&r.c[k]);
+    if (!quiet) {
+        printf("%s: adapter %s\n", path, adapter_name);
+        printf("violating run: %s\n", r.violating_schedule == 0 ? "the recorded schedule, replayed"
+                                                                 : "found by searching other schedules");
+        if (r.access_data)
+            printf("accesses: %zu recorded, %zu conflict edges, %zu minimal cycles; sites symbolized by %s\n", r.events,
+                   r.edges, r.cycles, r.symbolizer[0] ? r.symbolizer : "nothing (raw addresses)");
+        if (r.note[0]) printf("note: %s\n", r.note);
+        printf("baseline: %" PRIu64 " violations in %" PRIu64 " schedules with nothing made atomic\n",
+               r.baseline_violations, r.baseline_runs);
+        printf("root-cause candidates (%zu; confirmed first, then fewest passing runs forbidden):\n", r.n);
+        for (size_t k = 0; k < r.n; k++) print_candidate(k + 1, &r.c[k]);
+    }
+    const lf_rc_candidate *best = r.n && lf_rc_confirmed(&r.c[0]) ? &r.c[0] : NULL;
+    char saved[4096] = "";
+    if (write) {
+        st = lf_rc_store(path, out_dir, &e, &r, saved, sizeof saved, err, sizeof err);
+        if (st != LF_OK) {
+            fprintf(stderr, "linfuzz rootcause: %s\n", err);
+            lf_rc_result_free(&r);
+            rc = st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
+            goto out;
+        }
+    }
+    printf("%s: %s%s (%zu candidates, %zu confirmed, %.1f s)%s%s\n", path, best ? "root cause: " : "no confirmed root cause",
+           best ? best->summary : "", r.n, confirmed, r.seconds, write ? "; written to " : "", write ? saved : "");
+    rc = best ? LF_EXIT_OK : EXIT_NO_CAUSE;
+    lf_rc_result_free(&r);
+out:
+    lf_entry_free(&e);
+    return rc;
+}

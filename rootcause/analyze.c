@@ -1,0 +1,521 @@
+/* The root-causing driver (analyze.h): replay, cycles, regions, ranking, validation, exclusions. */
+#include "rootcause/analyze.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linfuzz/sync.h"
+#include "cycles.h"
+#include "symbolize.h"
+#include "trace.h"
+#include "util/clock.h"
+
+#define MAX_VALIDATE 8
+#define MAX_SOURCE_LINES 40
+
+void lf_rc_options_default(lf_rc_options *o) {
+    memset(o, 0, sizeof *o);
+    o->schedules = 2000;
+    o->passing = 100;
+    o->search = 0;
+    o->validate = 3;
+    o->check_timeout = 10;
+}
+
+void lf_rc_result_free(lf_rc_result *r) {
+    for (size_t i = 0; i < r->n; i++) {
+        for (size_t k = 0; k < r->c[i].n_source; k++) free(r->c[i].source[k]);
+        free(r->c[i].source);
+    }
+    free(r->c);
+    memset(r, 0, sizeof *r);
+}
+
+static void progress(const lf_rc_options *o, const char *what, uint64_t done, uint64_t total) {
+    if (o->progress) o->progress(o->progress_ctx, what, done, total);
+}
+
+/* ---- candidates from cycles ---- */
+
+typedef struct region {
+    bool resolved;
+    const char *file, *function;
+    unsigned lo, hi;
+    uintptr_t begin, end;
+    char method[32];
+    unsigned depth;                  /* resolved: the call depth the region was named at */
+    uintptr_t calls[LF_RC_MAX_CALLS]; /* and the call sites above it (depth of them) */
+} region;
+
+/* The sites that name a segment from access x to access y of one op: where their call chains part (the
+ * deepest function activation both are in), so that an access made in an out-of-line helper (an allocator in
+ * another file) counts as the call of that helper in the function the other access is in. */
+static unsigned segment_sites(const lf_rc_event *x, const lf_rc_event *y, uintptr_t *a, uintptr_t *b) {
+    unsigned d = 0;
+    while (d < x->n_calls && d < y->n_calls && x->calls[d] == y->calls[d]) d++;
+    *a = lf_rc_event_site(x, d);
+    *b = lf_rc_event_site(y, d);
+    return d;
+}
+
+#define SITE_TRIES 6 /* accesses looked at inward from each end of a segment for one with a source line */
+
+/* The events tried to name segment s: its first access and the next ones of its op (begin), its last access
+ * and the earlier ones (end), at most SITE_TRIES each and not crossing. A site the compiler gave no line (code
+ * merged from several places, such as one unlock call shared by three methods) names nothing: the region is
+ * then named by the nearest access inward that has one. The atomic pair stays the segment's own sites. */
+static size_t segment_tries(const lf_rc_trace *t, const lf_rc_segment *s, size_t *begin, size_t *end, size_t *nb) {
+    size_t n_begin = 0, n_end = 0;
+    for (size_t i = s->first; i <= s->last && n_begin < SITE_TRIES; i++)
+        if (t->ev[i].thread == s->thread && t->ev[i].op == s->op) begin[n_begin++] = i;
+    for (size_t i = s->last + 1; i-- > s->first && n_end < SITE_TRIES;)
+        if (t->ev[i].thread == s->thread && t->ev[i].op == s->op) end[n_end++] = i;
+    *nb = n_begin;
+    return n_end;
+}
+
+static void segment_region(const lf_rc_runner *rn, const lf_rc_trace *t, const lf_rc_symbols *sy,
+                           const lf_rc_segment *s, region *out) {
+    memset(out, 0, sizeof *out);
+    out->begin = t->ev[s->first].pc;
+    out->end = t->ev[s->last].pc;
+    snprintf(out->method, sizeof out->method, "%s", lf_rc_op_method(rn, s->thread, s->op));
+    size_t begin[SITE_TRIES], end[SITE_TRIES], nb, ne = segment_tries(t, s, begin, end, &nb);
+    for (size_t k = 0; k < nb + ne && !out->resolved; k++) /* the nearer to the ends first */
+        for (size_t i = 0; i <= k && !out->resolved; i++) {
+            size_t j = k - i;
+            if (i >= nb || j >= ne || begin[i] > end[j]) continue;
+            uintptr_t a, b;
+            out->depth = segment_sites(&t->ev[begin[i]], &t->ev[end[j]], &a, &b);
+            memcpy(out->calls, t->ev[begin[i]].calls, out->depth * sizeof *out->calls);
+            out->resolved = lf_rc_region(lf_rc_symbols_find(sy, a), lf_rc_symbols_find(sy, b), &out->file,
+                                         &out->function, &out->lo, &out->hi);
+        }
+}
+
+/* Whether access e is made in region r's lines: in the same calls above r's depth, its site at that depth
+ * symbolized to a line lo..hi of r's function (in any frame of its inline chain). */
+static bool in_region(const lf_rc_event *e, const lf_rc_symbols *sy, const region *r) {
+    if (!r->resolved || e->n_calls < r->depth) return false;
+    for (unsigned d = 0; d < r->depth; d++)
+        if (e->calls[d] != r->calls[d]) return false;
+    const lf_rc_site *site = lf_rc_symbols_find(sy, lf_rc_event_site(e, r->depth));
+    for (size_t k = 0; site && k < site->n; k++) {
+        const lf_rc_frame *f = &site->frames[k];
+        if (f->function && f->file && !strcmp(f->function, r->function) && !strcmp(f->file, r->file))
+            return f->line >= r->lo && f->line <= r->hi;
+    }
+    return false;
+}
+
+/* The dynamic extent of region r around segment s: the segment widened to the op's neighbouring accesses
+ * made in r's lines (a validation that walks the list before its last read, a traversal before its last
+ * step), so that the atomic pair enforces the whole region named, not only the accesses the cycle passed
+ * through. */
+static void region_extent(const lf_rc_trace *t, const lf_rc_symbols *sy, const lf_rc_segment *s, const region *r,
+                          size_t *first, size_t *last) {
+    *first = s->first;
+    *last = s->last;
+    if (!r->resolved) return;
+    for (size_t i = s->first; i-- > 0;) {
+        const lf_rc_event *e = &t->ev[i];
+        if (e->thread != s->thread) continue;
+        if (e->op != s->op || !in_region(e, sy, r)) break;
+        *first = i;
+    }
+    for (size_t i = s->last + 1; i < t->n; i++) {
+        const lf_rc_event *e = &t->ev[i];
+        if (e->thread != s->thread) continue;
+        if (e->op != s->op || !in_region(e, sy, r)) break;
+        *last = i;
+    }
+}
+
+static bool same_region(const region *a, const region *b) {
+    if (a->resolved != b->resolved) return false;
+    if (!a->resolved) return a->begin == b->begin && a->end == b->end;
+    return a->lo == b->lo && a->hi == b->hi && !strcmp(a->file, b->file) && !strcmp(a->method, b->method);
+}
+
+static const char *base_name(const char *path) {
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static void describe_region(char *buf, size_t len, const region *r) {
+    if (r->resolved)
+        snprintf(buf, len, "%s() %s:%u-%u", r->method, base_name(r->file), r->lo, r->hi);
+    else
+        snprintf(buf, len, "%s() sites 0x%" PRIxPTR "..0x%" PRIxPTR, r->method, r->begin, r->end);
+}
+
+static void add_pair(lf_rc_candidate *c, uintptr_t b, uintptr_t e) {
+    for (size_t k = 0; k < c->n_pairs; k++)
+        if (c->begin_pc[k] == b && c->end_pc[k] == e) return;
+    if (c->n_pairs < LF_RC_MAX_PAIRS) {
+        c->begin_pc[c->n_pairs] = b;
+        c->end_pc[c->n_pairs] = e;
+        c->n_pairs++;
+    }
+}
+
+/* The lines lo..hi of file (at most MAX_SOURCE_LINES); none when it cannot be read. */
+static void read_source(lf_rc_candidate *c) {
+    FILE *f = fopen(c->file, "r");
+    if (!f) return;
+    size_t want = c->hi - c->lo + 1;
+    if (want > MAX_SOURCE_LINES) want = MAX_SOURCE_LINES;
+    c->source = calloc(want, sizeof *c->source);
+    char line[1024];
+    unsigned no = 0;
+    while (c->source && c->n_source < want && fgets(line, sizeof line, f)) {
+        size_t l = strlen(line);
+        bool whole = l && line[l - 1] == '\n';
+        if (whole) line[--l] = 0;
+        if (++no >= c->lo) {
+            for (char *p = line; *p; p++)
+                if (*p == '\t' || *p == '\r') *p = ' ';
+            c->source[c->n_source] = strdup(line);
+            if (!c->source[c->n_source]) break;
+            c->n_source++;
+        }
+        while (!whole && fgets(line, sizeof line, f)) { /* the rest of a long line */
+            l = strlen(line);
+            whole = l && line[l - 1] == '\n';
+        }
+    }
+    fclose(f);
+}
+
+static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t, const lf_rc_cycles *cy,
+                                   lf_rc_result *r) {
+    /* every site of the trace, at every call depth (region_extent looks at the segments' neighbours) */
+    uintptr_t *pcs = malloc((t->n * (LF_RC_MAX_CALLS + 1) + 1) * sizeof *pcs);
+    if (!pcs) return false;
+    size_t np = 0;
+    for (size_t i = 0; i < t->n; i++)
+        for (unsigned d = 0; d <= t->ev[i].n_calls; d++) pcs[np++] = lf_rc_event_site(&t->ev[i], d);
+    lf_rc_symbols sy;
+    bool ok = lf_rc_symbolize(&sy, pcs, np);
+    free(pcs);
+    if (!ok) return false;
+    snprintf(r->symbolizer, sizeof r->symbolizer, "%s", sy.tool);
+    if (sy.note[0]) snprintf(r->note, sizeof r->note, "%s", sy.note);
+    size_t cap = 0;
+    for (size_t i = 0; ok && i < cy->n; i++) {
+        region rg[2];
+        unsigned nr = 0;
+        size_t first[2], last[2]; /* the segments' extents */
+        for (unsigned k = 0; k < cy->c[i].n; k++) {
+            region x;
+            segment_region(rn, t, &sy, &cy->c[i].seg[k], &x);
+            region_extent(t, &sy, &cy->c[i].seg[k], &x, &first[k], &last[k]);
+            if (nr == 1 && same_region(&rg[0], &x)) {
+                /* same source region: both segments are instances of it */
+                rg[1] = x;
+                continue;
+            }
+            rg[nr++] = x;
+        }
+        /* the regions in a canonical order */
+        if (nr == 2 && ((rg[0].resolved && rg[1].resolved && strcmp(rg[0].method, rg[1].method) > 0) ||
+                        (!rg[0].resolved && rg[0].begin > rg[1].begin))) {
+            region s = rg[0];
+            rg[0] = rg[1];
+            rg[1] = s;
+        }
+        char d0[700], d1[700] = "", summary[768];
+        describe_region(d0, sizeof d0, &rg[0]);
+        if (nr == 2) describe_region(d1, sizeof d1, &rg[1]);
+        snprintf(summary, sizeof summary, "%s%s%s must be atomic", d0, nr == 2 ? " and " : "", d1);
+        lf_rc_candidate *c = NULL;
+        for (size_t k = 0; k < r->n && !c; k++)
+            if (!strcmp(r->c[k].summary, summary)) c = &r->c[k];
+        if (!c) {
+            if (r->n == cap) {
+                size_t nc = cap ? 2 * cap : 16;
+                lf_rc_candidate *m = realloc(r->c, nc * sizeof *m);
+                if (!m) {
+                    ok = false;
+                    break;
+                }
+                r->c = m;
+                cap = nc;
+            }
+            c = &r->c[r->n++];
+            memset(c, 0, sizeof *c);
+            snprintf(c->summary, sizeof c->summary, "%s", summary);
+            snprintf(c->method, sizeof c->method, "%s", rg[0].method);
+            c->n_regions = nr;
+            c->resolved = rg[0].resolved;
+            if (c->resolved) {
+                snprintf(c->file, sizeof c->file, "%s", rg[0].file);
+                snprintf(c->function, sizeof c->function, "%s", rg[0].function);
+                c->lo = rg[0].lo;
+                c->hi = rg[0].hi;
+                read_source(c);
+            }
+        }
+        for (unsigned k = 0; k < cy->c[i].n; k++) add_pair(c, t->ev[first[k]].pc, t->ev[last[k]].pc);
+    }
+    lf_rc_symbols_free(&sy);
+    return ok;
+}
+
+/* ---- ranking ---- */
+
+static int by_rank(const void *pa, const void *pb) {
+    const lf_rc_candidate *a = pa, *b = pb;
+    bool ca = lf_rc_confirmed(a), cb = lf_rc_confirmed(b);
+    if (ca != cb) return ca ? -1 : 1;
+    if (a->forbids != b->forbids) return a->forbids < b->forbids ? -1 : 1;
+    if (a->n_regions != b->n_regions) return a->n_regions < b->n_regions ? -1 : 1;
+    unsigned la = a->resolved ? a->hi - a->lo : 1000, lb = b->resolved ? b->hi - b->lo : 1000;
+    if (la != lb) return la < lb ? -1 : 1;
+    return strcmp(a->summary, b->summary);
+}
+
+/* ---- method-level exclusions: the harness serializes the calls of two methods ---- */
+
+static const lf_adapter *excl_inner;
+static lf_method excl_m[2];
+static pthread_mutex_t excl_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static lf_kind excl_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+    if (m != excl_m[0] && m != excl_m[1]) return excl_inner->op(obj, m, args, value);
+    lf_mutex_lock(&excl_lock);
+    lf_kind k = excl_inner->op(obj, m, args, value);
+    lf_mutex_unlock(&excl_lock);
+    return k;
+}
+
+/* ---- validation ---- */
+
+static void debug_trace(const lf_rc_trace *t) {
+    for (size_t i = 0; i < t->n; i++)
+        fprintf(stderr, "ev %zu: t%u op%u %s %zu@%#lx pc %#lx calls %u %#lx\n", i, (unsigned)t->ev[i].thread,
+                (unsigned)t->ev[i].op, t->ev[i].kind == LF_RC_READ ? "R" : t->ev[i].kind == LF_RC_WRITE ? "W" : "RMW",
+                (size_t)t->ev[i].size, (unsigned long)t->ev[i].addr, (unsigned long)t->ev[i].pc,
+                (unsigned)t->ev[i].n_calls, (unsigned long)(t->ev[i].n_calls ? t->ev[i].calls[0] : 0));
+}
+
+/* Runs schedules 0..n-1 of the family; counts violations, discarded runs. Stops at the first violation when
+ * stop_early. False on an error. */
+static bool run_family(lf_rc_runner *rn, const lf_rc_options *o, const char *what, uint64_t n, bool stop_early,
+                       uint64_t *runs, uint64_t *violations, uint64_t *discarded, uint64_t *spun) {
+    *runs = *violations = *discarded = 0;
+    if (spun) *spun = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (i % 64 == 0) progress(o, what, i, n);
+        lf_schedule sch;
+        lf_rc_schedule_at(rn, i, &sch);
+        lf_rc_outcome out = lf_rc_run(rn, &sch, NULL);
+        if (out == LF_RC_ERROR) return false;
+        if (out == LF_RC_DISCARDED || out == LF_RC_STUCK) {
+            (*discarded)++;
+            if (spun && rn->last_stats.region_spins) (*spun)++;
+            continue;
+        }
+        (*runs)++;
+        if (out == LF_RC_VIOLATION) {
+            (*violations)++;
+            if (stop_early && getenv("LINFUZZ_ROOTCAUSE_DEBUG")) { /* the refuting run's trace */
+                lf_rc_trace t;
+                lf_rc_trace_init(&t);
+                lf_rc_run(rn, &sch, &t);
+                fprintf(stderr, "%s: violation at schedule %" PRIu64 "\n", what, i);
+                debug_trace(&t);
+                lf_rc_trace_free(&t);
+            }
+            if (stop_early) break;
+        }
+    }
+    return true;
+}
+
+static int exclusions(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r, char *err, size_t errlen) {
+    /* the methods of the case's threads */
+    bool used[LF_M_COUNT] = {false};
+    for (unsigned t = 0; t < rn->plan.threads; t++)
+        for (size_t i = 0; i < rn->plan.len[t]; i++) used[rn->plan.ops[t][i].method] = true;
+    lf_adapter wrapped = *rn->adapter;
+    wrapped.op = excl_op;
+    excl_inner = rn->adapter;
+    size_t cap = 0;
+    for (unsigned m1 = 0; m1 < LF_M_COUNT; m1++)
+        for (unsigned m2 = m1; m2 < LF_M_COUNT; m2++) {
+            if (!used[m1] || !used[m2]) continue;
+            if (r->n == cap) {
+                size_t nc = cap ? 2 * cap : 8;
+                lf_rc_candidate *c = realloc(r->c, nc * sizeof *c);
+                if (!c) {
+                    snprintf(err, errlen, "out of memory");
+                    return -1;
+                }
+                r->c = c;
+                cap = nc;
+            }
+            lf_rc_candidate *c = &r->c[r->n++];
+            memset(c, 0, sizeof *c);
+            c->exclusion = true;
+            snprintf(c->methods[0], sizeof c->methods[0], "%s", lf_method_name((lf_method)m1));
+            snprintf(c->methods[1], sizeof c->methods[1], "%s", lf_method_name((lf_method)m2));
+            snprintf(c->summary, sizeof c->summary, "%s must not overlap %s", c->methods[0], c->methods[1]);
+            excl_m[0] = (lf_method)m1;
+            excl_m[1] = (lf_method)m2;
+            rn->plan.adapter = &wrapped;
+            char what[900];
+            snprintf(what, sizeof what, "validating: %s", c->summary);
+            bool ok = run_family(rn, o, what, o->schedules, true, &c->schedules, &c->violations, &c->discarded,
+                                 &c->spun);
+            rn->plan.adapter = rn->adapter;
+            if (!ok) {
+                snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+                return -1;
+            }
+            c->validated = true;
+        }
+    /* confirmed first; among them the weakest exclusion (two different methods before one method with itself
+     * is not weaker: keep the order of the methods) */
+    if (r->n > 1) qsort(r->c, r->n, sizeof *r->c, by_rank);
+    return 0;
+}
+
+int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, size_t len, unsigned run,
+                  const lf_rc_options *o, lf_rc_result *r, char *err, size_t errlen) {
+    memset(r, 0, sizeof *r);
+    double start = lf_now_s();
+    lf_rc_runner rn;
+    if (!lf_rc_runner_init(&rn, a, format, data, len, run, o->check_timeout, err, errlen)) return -1;
+    lf_rc_trace bad;
+    lf_rc_trace_init(&bad);
+    int rc = -1;
+    lf_rc_trace *passing = NULL;
+    size_t n_passing = 0;
+    lf_rc_cycles cy = {0};
+
+    /* 1. the violating run */
+    uint64_t search = o->search ? o->search : o->schedules;
+    bool found = false;
+    for (uint64_t i = 0; i < search && !found; i++) {
+        if (i % 64 == 0) progress(o, "replaying the violation", i, search);
+        lf_schedule sch;
+        lf_rc_schedule_at(&rn, i, &sch);
+        lf_rc_outcome out = lf_rc_run(&rn, &sch, &bad);
+        if (out == LF_RC_ERROR) {
+            snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+            goto done;
+        }
+        if (out == LF_RC_VIOLATION) {
+            found = true;
+            r->violating_schedule = i;
+        }
+    }
+    if (!found) {
+        snprintf(err, errlen, "no violating run in %" PRIu64 " controlled schedules of the test", search);
+        rc = 1;
+        goto done;
+    }
+    r->events = bad.n;
+    r->access_data = bad.n > 0 && lf_sched_access_points_available();
+    if (!r->access_data) {
+        snprintf(r->note, sizeof r->note, "no shared-memory accesses recorded (uninstrumented code): method-level "
+                                          "exclusions");
+        rc = exclusions(&rn, o, r, err, errlen);
+        goto baseline;
+    }
+    if (bad.overflow) snprintf(r->note, sizeof r->note, "trace cut at %zu accesses", bad.max);
+
+    /* 2. cycles and regions */
+    progress(o, "conflict cycles", 0, 1);
+    if (!lf_rc_find_cycles(&bad, &cy) || !candidates_from_cycles(&rn, &bad, &cy, r)) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    if (getenv("LINFUZZ_ROOTCAUSE_DEBUG")) { /* the trace and the cycles, for debugging the analysis */
+        debug_trace(&bad);
+        for (size_t i = 0; i < cy.n; i++)
+            for (unsigned k = 0; k < cy.c[i].n; k++)
+                fprintf(stderr, "cycle %zu: t%u op%u [%zu..%zu]\n", i, (unsigned)cy.c[i].seg[k].thread,
+                        (unsigned)cy.c[i].seg[k].op, cy.c[i].seg[k].first, cy.c[i].seg[k].last);
+    }
+    r->edges = cy.edges;
+    r->cycles = cy.n;
+    if (cy.truncated && !r->note[0]) snprintf(r->note, sizeof r->note, "conflict edges or cycles cut at a limit");
+
+    /* 3. passing runs, ranking */
+    passing = calloc(o->passing ? o->passing : 1, sizeof *passing);
+    if (!passing) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    for (uint64_t i = 1; i < 1 + 4 * o->passing && n_passing < o->passing; i++) {
+        if (i % 16 == 1) progress(o, "recording passing runs", n_passing, o->passing);
+        lf_rc_trace_init(&passing[n_passing]);
+        lf_schedule sch;
+        lf_rc_schedule_at(&rn, i, &sch);
+        lf_rc_outcome out = lf_rc_run(&rn, &sch, &passing[n_passing]);
+        if (out == LF_RC_ERROR) {
+            lf_rc_trace_free(&passing[n_passing]);
+            snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+            goto done;
+        }
+        if (out == LF_RC_PASS && !passing[n_passing].overflow)
+            n_passing++;
+        else
+            lf_rc_trace_free(&passing[n_passing]);
+    }
+    for (size_t k = 0; k < r->n; k++) {
+        lf_rc_candidate *c = &r->c[k];
+        c->passing = n_passing;
+        for (size_t p = 0; p < n_passing; p++)
+            c->forbids += lf_rc_pairs_forbid(&passing[p], c->begin_pc, c->end_pc, c->n_pairs);
+    }
+    if (r->n > 1) qsort(r->c, r->n, sizeof *r->c, by_rank);
+    if (getenv("LINFUZZ_ROOTCAUSE_DEBUG"))
+        for (size_t k = 0; k < r->n; k++)
+            for (size_t p = 0; p < r->c[k].n_pairs; p++)
+                fprintf(stderr, "candidate %zu: %s pair %#lx..%#lx\n", k + 1, r->c[k].summary,
+                        (unsigned long)r->c[k].begin_pc[p], (unsigned long)r->c[k].end_pc[p]);
+
+    /* 4. validation */
+    size_t confirmed = 0;
+    for (size_t k = 0; k < r->n && k < MAX_VALIDATE && (k < o->validate || !confirmed); k++) {
+        lf_rc_candidate *c = &r->c[k];
+        if (!lf_rc_runner_set_pairs(&rn, c->begin_pc, c->end_pc, c->n_pairs)) continue;
+        char what[900];
+        snprintf(what, sizeof what, "validating %zu of %zu: %s", k + 1, r->n, c->summary);
+        bool ok = run_family(&rn, o, what, o->schedules, true, &c->schedules, &c->violations, &c->discarded,
+                             &c->spun);
+        lf_rc_runner_set_pairs(&rn, NULL, NULL, 0);
+        if (!ok) {
+            snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+            goto done;
+        }
+        c->validated = true;
+        confirmed += lf_rc_confirmed(c);
+    }
+    if (r->n > 1) qsort(r->c, r->n, sizeof *r->c, by_rank);
+    rc = 0;
+
+baseline:
+    if (rc == 0) {
+        if (!run_family(&rn, o, "baseline (nothing made atomic)", o->schedules, false, &r->baseline_runs,
+                        &r->baseline_violations, &r->baseline_discarded, NULL)) {
+            snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+            rc = -1;
+        }
+    }
+done:
+    for (size_t p = 0; p < n_passing; p++) lf_rc_trace_free(&passing[p]);
+    free(passing);
+    lf_rc_cycles_free(&cy);
+    lf_rc_trace_free(&bad);
+    lf_rc_runner_free(&rn);
+    r->seconds = lf_now_s() - start;
+    if (rc < 0) lf_rc_result_free(r);
+    return rc;
+}

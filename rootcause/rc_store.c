@@ -1,0 +1,104 @@
+/* Storing root causes in an entry (rc_store.h). */
+#include "rootcause/rc_store.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "findings/rootcause_section.h"
+#include "linfuzz/format.h"
+
+#ifndef LF_SOURCE_ROOT
+#define LF_SOURCE_ROOT ""
+#endif
+
+const char *lf_rc_stored_file(const char *file) {
+    size_t n = strlen(LF_SOURCE_ROOT);
+    if (n && !strncmp(file, LF_SOURCE_ROOT, n) && file[n] == '/') return file + n + 1;
+    /* built elsewhere (a copy of the tree): from the last "adapters/" on, the adapters' own directory */
+    const char *a = NULL;
+    for (const char *p = strstr(file, "/adapters/"); p; p = strstr(p + 1, "/adapters/")) a = p + 1;
+    return a ? a : file;
+}
+
+char *lf_rc_format(const lf_rc_result *r) {
+    lf_report_cause *rc = calloc(r->n ? r->n : 1, sizeof *rc);
+    if (!rc) return NULL;
+    size_t n = 0;
+    for (size_t k = 0; k < r->n && n < LF_ROOTCAUSE_MAX_CANDIDATES; k++) {
+        const lf_rc_candidate *c = &r->c[k];
+        if (!c->exclusion && !c->resolved) continue; /* raw sites: the section holds only source regions */
+        lf_report_cause *o = &rc[n];
+        o->rank = (unsigned)(n + 1);
+        o->exclusion = c->exclusion;
+        o->summary = c->summary;
+        if (c->exclusion) {
+            o->methods[0] = c->methods[0];
+            o->methods[1] = c->methods[1];
+        } else {
+            o->file = lf_rc_stored_file(c->file);
+            o->line_lo = c->lo;
+            o->line_hi = c->hi;
+            o->function = c->function[0] ? c->function : NULL;
+            o->source = (const char *const *)c->source;
+            o->n_source = c->n_source;
+        }
+        if (c->passing) {
+            o->forbids = c->forbids;
+            o->passing = c->passing;
+        }
+        if (c->validated) {
+            o->validated = true;
+            o->schedules = c->schedules;
+            o->violations = c->violations;
+        }
+        n++;
+    }
+    char *text = lf_rootcause_format(rc, n);
+    free(rc);
+    return text;
+}
+
+typedef struct fill_job {
+    const uint8_t *bytes;
+    size_t len;
+} fill_job;
+
+static lf_status fill(FILE *f, void *ctx) {
+    const fill_job *j = ctx;
+    return fwrite(j->bytes, 1, j->len, f) == j->len ? LF_OK : LF_ERR_IO;
+}
+
+lf_status lf_rc_store(const char *path, const char *out_dir, lf_violation_entry *e, const lf_rc_result *r,
+                      char *saved, size_t saved_len, char *err, size_t errlen) {
+    char *text = lf_rc_format(r);
+    if (!text) {
+        snprintf(err, errlen, "%s: the root causes cannot be written in the entry's format", path);
+        return LF_ERR_FORMAT;
+    }
+    char why[512];
+    lf_rootcause check;
+    if (lf_rootcause_parse(text, strlen(text), &check, why, sizeof why) != LF_OK) { /* never: format parses */
+        snprintf(err, errlen, "%s: %s", path, why);
+        free(text);
+        return LF_ERR_FORMAT;
+    }
+    lf_rootcause_free(&check);
+    free(e->rootcause);
+    e->rootcause = text;
+    if (out_dir) return lf_entry_save(e, out_dir, saved, saved_len, err, errlen);
+    /* in place: the same name (the content hash does not cover the rootcause section), replaced atomically */
+    fill_job j = {0};
+    uint8_t *bytes = NULL;
+    lf_status st = lf_entry_encode(e, &bytes, &j.len, why, sizeof why);
+    if (st != LF_OK) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        return st;
+    }
+    j.bytes = bytes;
+    st = lf_write_file_atomic(path, fill, &j, err, errlen);
+    free(bytes);
+    if (st == LF_OK && saved) snprintf(saved, saved_len, "%s", path);
+    return st;
+}

@@ -1,0 +1,68 @@
+/* The STUCK watchdog of free-running runs: turns "an operation never returned" into a finding instead of a
+ * hang of the fuzzer or of `linfuzz stress`.
+ *
+ * A blocking dequeue on an empty queue, a lock never released, a livelock: in free-running mode nothing can
+ * take an operation back from a thread that does not return, so one run stops making progress forever. The
+ * watchdog is a thread that samples the recorder's progress (runner/../recorder: every call and every return
+ * counts) while a run is armed; when no call and no return happened for the run's deadline while some op is
+ * in flight, it declares the run STUCK: it builds the history so far (every op that never returned is
+ * pending, named with its thread, method and arguments) and calls the handler, which reports, saves an
+ * entry and ends the process (the stuck threads cannot be recovered). The default handler prints the ops
+ * that never returned and exits with status LF_STUCK_EXIT_STATUS.
+ *
+ * The deadline grows with the run's size, because a busy machine can delay a thread that is merely slow:
+ * LINFUZZ_STUCK_SECONDS when set (seconds without progress, fractions allowed), else 2 s + 1 ms per planned
+ * call (about 4 s for the largest fuzz case). Perturbation delays are microseconds, so only an op that waits
+ * or spins for another one that will not come stays silent that long. Controlled runs (the scheduler of
+ * docs/scheduling.md) detect deadlocks deterministically, at once: lf_stuck_watch_deadlock hands them to the
+ * same handler, so that both become the same STUCK findings. */
+#ifndef LINFUZZ_STUCK_WATCH_H
+#define LINFUZZ_STUCK_WATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linfuzz/history.h"
+#include "runtime/recorder.h"
+
+/* The exit status of a process ended by the default handler (the `linfuzz` command's exit code for STUCK). */
+#define LF_STUCK_EXIT_STATUS 5
+
+/* What the handler is given. */
+typedef struct lf_stuck_event {
+    const lf_history *history; /* the run so far: returned ops, and the ops that never returned as pending */
+    size_t stuck;              /* how many ops never returned */
+    double waited_s;           /* no call and no return for this long */
+    double deadline_s;         /* the deadline that was exceeded */
+    bool deadlock;             /* a controlled run in which every unfinished thread is blocked (the scheduler
+                                * saw it: lf_stuck_watch_deadlock), not a deadline */
+} lf_stuck_event;
+
+/* Called on the watchdog thread; it should end the process. If it returns, the process _exits with
+ * LF_STUCK_EXIT_STATUS. */
+typedef void (*lf_stuck_fn)(void *ctx, const lf_stuck_event *ev);
+
+typedef struct lf_stuck_watch lf_stuck_watch;
+
+/* A watchdog (one thread, polling every 20 ms while a run is armed). NULL when the thread cannot be
+ * started. Reads LINFUZZ_STUCK_SECONDS. */
+lf_stuck_watch *lf_stuck_watch_create(void);
+void lf_stuck_watch_destroy(lf_stuck_watch *w);
+/* The handler (NULL: the default one). */
+void lf_stuck_watch_set_handler(lf_stuck_watch *w, lf_stuck_fn fn, void *ctx);
+/* Watches the run recorded by r (of the given type and capacity, `run_ops` calls planned) until disarmed. r
+ * must stay valid (not re-initialised) while armed. */
+void lf_stuck_watch_arm(lf_stuck_watch *w, const lf_recorder *r, lf_type type, uint64_t capacity, size_t run_ops);
+void lf_stuck_watch_disarm(lf_stuck_watch *w);
+/* The deadline of a run of run_ops calls (seconds without progress), as described above. */
+double lf_stuck_deadline(const lf_stuck_watch *w, size_t run_ops);
+
+/* Whether a handler was set (lf_stuck_watch_set_handler). */
+bool lf_stuck_watch_has_handler(const lf_stuck_watch *w);
+/* A controlled run of the armed run deadlocked (sched/sched.h: LF_SCHED_STUCK; its blocked ops are still in
+ * flight in the recorder): the handler is called at once, as for a deadline, with ev->deadlock set, and the
+ * process ends. Only where a handler was set; otherwise returns. */
+void lf_stuck_watch_deadlock(lf_stuck_watch *w);
+
+#endif

@@ -1,0 +1,159 @@
+/* The STUCK watchdog (see stuck_watch.h): a polling thread over the recorder's progress counters. */
+#include "runtime/stuck_watch.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/env.h"
+#include "util/parse.h"
+#include "util/clock.h"
+
+#define POLL_NS 20000000L /* 20 ms */
+
+struct lf_stuck_watch {
+    pthread_t thread;
+    pthread_mutex_t lock; /* guards everything below; held while sampling, so disarm waits for a sample */
+    bool stop, armed;
+    const lf_recorder *recorder;
+    lf_type type;
+    uint64_t capacity;
+    double deadline;
+    uint64_t last_progress;
+    double last_change;
+    lf_stuck_fn fn;
+    void *ctx;
+    double fixed_deadline; /* LINFUZZ_STUCK_SECONDS, 0: from the run's size */
+};
+
+double lf_stuck_deadline(const lf_stuck_watch *w, size_t run_ops) {
+    if (w && w->fixed_deadline > 0) return w->fixed_deadline;
+    return 2.0 + 0.001 * (double)run_ops;
+}
+
+static void default_handler(void *ctx, const lf_stuck_event *ev) {
+    (void)ctx;
+    fprintf(stderr, "\nlinfuzz: STUCK: %zu operation%s never returned (no call and no return for %.1f s):\n", ev->stuck,
+            ev->stuck == 1 ? "" : "s", ev->waited_s);
+    for (size_t i = 0; i < ev->history->n; i++) {
+        const lf_op *op = &ev->history->ops[i];
+        if (!lf_op_pending(op)) continue;
+        char d[160];
+        lf_history_describe_op(ev->history, op, d, sizeof d);
+        fprintf(stderr, "  %s\n", d);
+    }
+    fflush(stderr);
+}
+
+/* Declares the armed run STUCK (lock held): builds the history so far and calls the handler. */
+static void fire(lf_stuck_watch *w, double waited, bool deadlock) {
+    lf_history h;
+    lf_history_init(&h, w->type);
+    h.capacity = w->capacity;
+    size_t stuck = 0;
+    if (lf_recorder_snapshot(w->recorder, &h))
+        for (size_t i = 0; i < h.n; i++) stuck += lf_op_pending(&h.ops[i]);
+    lf_stuck_event ev = {
+        .history = &h, .stuck = stuck, .waited_s = waited, .deadline_s = w->deadline, .deadlock = deadlock};
+    if (w->fn)
+        w->fn(w->ctx, &ev);
+    else
+        default_handler(NULL, &ev);
+    /* The stuck threads cannot be taken back: nothing sensible can continue in this process. */
+    fflush(NULL);
+    _exit(LF_STUCK_EXIT_STATUS);
+}
+
+static void *watch_main(void *arg) {
+    lf_stuck_watch *w = arg;
+    struct timespec tick = {0, POLL_NS};
+    for (;;) {
+        nanosleep(&tick, NULL);
+        pthread_mutex_lock(&w->lock);
+        if (w->stop) {
+            pthread_mutex_unlock(&w->lock);
+            return NULL;
+        }
+        if (w->armed) {
+            unsigned in_flight = 0;
+            uint64_t p = lf_recorder_progress(w->recorder, &in_flight);
+            double now = lf_now_s();
+            if (p != w->last_progress) {
+                w->last_progress = p;
+                w->last_change = now;
+            } else if (in_flight && now - w->last_change > w->deadline) {
+                fire(w, now - w->last_change, false);
+            }
+        }
+        pthread_mutex_unlock(&w->lock);
+    }
+}
+
+bool lf_stuck_watch_has_handler(const lf_stuck_watch *w) { return w && w->fn; }
+
+void lf_stuck_watch_deadlock(lf_stuck_watch *w) {
+    if (!lf_stuck_watch_has_handler(w)) return;
+    pthread_mutex_lock(&w->lock);
+    bool armed = w->armed;
+    if (armed) fire(w, 0, true); /* does not return */
+    pthread_mutex_unlock(&w->lock);
+}
+
+lf_stuck_watch *lf_stuck_watch_create(void) {
+    lf_stuck_watch *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    char err[256];
+    if (!lf_env_seconds("LINFUZZ_STUCK_SECONDS", 0, 0.001, LF_MAX_SECONDS, &w->fixed_deadline, err, sizeof err)) {
+        fprintf(stderr, "linfuzz: %s\n", err);
+        exit(2);
+    }
+    if (pthread_mutex_init(&w->lock, NULL) != 0) {
+        free(w);
+        return NULL;
+    }
+    if (pthread_create(&w->thread, NULL, watch_main, w) != 0) {
+        pthread_mutex_destroy(&w->lock);
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void lf_stuck_watch_destroy(lf_stuck_watch *w) {
+    if (!w) return;
+    pthread_mutex_lock(&w->lock);
+    w->stop = true;
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(w->thread, NULL);
+    pthread_mutex_destroy(&w->lock);
+    free(w);
+}
+
+void lf_stuck_watch_set_handler(lf_stuck_watch *w, lf_stuck_fn fn, void *ctx) {
+    pthread_mutex_lock(&w->lock);
+    w->fn = fn;
+    w->ctx = ctx;
+    pthread_mutex_unlock(&w->lock);
+}
+
+void lf_stuck_watch_arm(lf_stuck_watch *w, const lf_recorder *r, lf_type type, uint64_t capacity, size_t run_ops) {
+    pthread_mutex_lock(&w->lock);
+    w->recorder = r;
+    w->type = type;
+    w->capacity = capacity;
+    w->deadline = lf_stuck_deadline(w, run_ops);
+    w->last_progress = lf_recorder_progress(r, NULL);
+    w->last_change = lf_now_s();
+    w->armed = true;
+    pthread_mutex_unlock(&w->lock);
+}
+
+void lf_stuck_watch_disarm(lf_stuck_watch *w) {
+    pthread_mutex_lock(&w->lock);
+    w->armed = false;
+    w->recorder = NULL;
+    pthread_mutex_unlock(&w->lock);
+}

@@ -1,0 +1,197 @@
+/* Schedule strategies: which thread runs next at a scheduling point (schedule.h describes PCT, CHOICES,
+ * PREEMPT and WALK). Every decision is a function of the schedule and of what happened so far in the run,
+ * so a run replays exactly.
+ *
+ * Demotion, for every strategy: a thread whose idle weight (points since it last changed memory; a pause
+ * such as sched_yield weighs more) reaches opt.idle_limit is spinning on another thread's progress. It gives
+ * way: under PCT and PREEMPT its priority drops below every other (so the thread it waits for gets to run),
+ * under CHOICES and WALK the next runnable thread in thread order takes over. Without this, a strategy that
+ * keeps a spinning thread running would never let the awaited thread move. */
+#include <limits.h>
+
+#include "util/prng.h"
+#include "sched/sched_internal.h"
+
+static bool runnable(const lf_sched *s, unsigned t) { return s->threads[t].state == LF_TS_RUNNABLE; }
+
+/* The runnable thread of highest priority (ties: lowest index), skipping `skip` (-1: none); -1 if none. */
+static int highest(const lf_sched *s, int skip) {
+    int best = -1;
+    for (unsigned t = 0; t < s->nthreads; t++)
+        if ((int)t != skip && runnable(s, t) && (best < 0 || s->prio[t] > s->prio[best])) best = (int)t;
+    return best;
+}
+
+/* The first runnable thread after `from` in thread order (wrapping), not `from` itself; -1 if none. */
+static int next_in_order(const lf_sched *s, unsigned from) {
+    for (unsigned k = 1; k < s->nthreads; k++) {
+        unsigned t = (from + k) % s->nthreads;
+        if (runnable(s, t)) return (int)t;
+    }
+    return -1;
+}
+
+/* The k-th (modulo their number) runnable thread other than `from`, counted in thread order after it. */
+static int kth_other(const lf_sched *s, unsigned from, unsigned k) {
+    unsigned n = 0;
+    for (unsigned j = 1; j < s->nthreads; j++) n += runnable(s, (from + j) % s->nthreads);
+    if (!n) return -1;
+    k %= n;
+    for (unsigned j = 1; j < s->nthreads; j++) {
+        unsigned t = (from + j) % s->nthreads;
+        if (runnable(s, t) && k-- == 0) return (int)t;
+    }
+    return -1;
+}
+
+/* Arms th's earliest unfired change point (PCT, PREEMPT). */
+static void arm(lf_sched *s, lf_sched_thread *th) {
+    th->cp_op = th->cp_step = UINT32_MAX;
+    for (unsigned i = 0; i < s->n_change; i++) {
+        if (s->change[i].fired || s->change[i].thread != th->index) continue;
+        if (s->change[i].op < th->cp_op || (s->change[i].op == th->cp_op && s->change[i].step < th->cp_step)) {
+            th->cp_op = s->change[i].op;
+            th->cp_step = s->change[i].step;
+        }
+    }
+}
+
+/* Fires th's change points that its position has reached; true when one fired. */
+static bool fire(lf_sched *s, lf_sched_thread *th) {
+    bool fired = false;
+    for (unsigned i = 0; i < s->n_change; i++) {
+        if (s->change[i].fired || s->change[i].thread != th->index) continue;
+        if (th->op > s->change[i].op || (th->op == s->change[i].op && th->step >= s->change[i].step)) {
+            s->change[i].fired = true;
+            fired = true;
+        }
+    }
+    arm(s, th);
+    return fired;
+}
+
+void lf_strategy_begin(lf_sched *s) {
+    const lf_schedule *sch = &s->sch;
+    for (unsigned t = 0; t < s->nthreads; t++) s->prio[t] = (int32_t)sch->priority[t];
+    s->lowest = -1;
+    s->n_change = 0;
+    if (sch->strategy == LF_SCHED_PCT || sch->strategy == LF_SCHED_PREEMPT) {
+        for (unsigned i = 0; i < sch->bound && i < LF_SCHED_MAX_CHANGES; i++) {
+            unsigned t = sch->change[i].thread % s->nthreads;
+            if (!s->ops[t]) continue; /* a thread without ops has no positions */
+            s->change[s->n_change].thread = t;
+            s->change[s->n_change].op = (uint32_t)(sch->change[i].op % s->ops[t]);
+            s->change[s->n_change].step = sch->change[i].step;
+            s->change[s->n_change].fired = false;
+            s->n_change++;
+        }
+    }
+    for (unsigned t = 0; t < s->nthreads; t++) arm(s, &s->threads[t]);
+    s->next_choice = 0;
+    s->since_switch = 0;
+    s->resched = false;
+    s->rng = sch->seed ^ 0x243f6a8885a308d3ull;
+}
+
+int lf_strategy_first(lf_sched *s) {
+    switch ((lf_sched_strategy)s->sch.strategy) {
+    case LF_SCHED_CHOICES: return runnable(s, 0) ? 0 : next_in_order(s, 0);
+    case LF_SCHED_WALK: {
+        /* any runnable thread: the k-th other one after the last thread, which may be the last one itself */
+        unsigned k = (unsigned)lf_rand_below(&s->rng, s->nthreads), last = s->nthreads - 1;
+        if (k == 0 && runnable(s, last)) return (int)last;
+        int t = kth_other(s, last, k);
+        return t >= 0 ? t : runnable(s, last) ? (int)last : -1;
+    }
+    default: return highest(s, -1);
+    }
+}
+
+/* th gives way (demotion or a PCT change point): below everyone else. */
+static void lower(lf_sched *s, lf_sched_thread *th) { s->prio[th->index] = s->lowest--; }
+
+int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt) {
+    const lf_schedule *sch = &s->sch;
+    int me = (int)th->index, next = me;
+    s->since_switch++;
+    bool demote = may_preempt && th->idle >= s->opt.idle_limit;
+    switch ((lf_sched_strategy)sch->strategy) {
+    case LF_SCHED_PCT: {
+        bool reached = th->op > th->cp_op || (th->op == th->cp_op && th->step >= th->cp_step);
+        if (reached && may_preempt && fire(s, th)) {
+            lower(s, th);
+            next = highest(s, -1);
+            if (next != me) s->stats.preemptions++;
+            demote = false;
+        } else if (demote) {
+            lower(s, th);
+            next = highest(s, -1);
+        } else if (s->resched && may_preempt) {
+            /* A thread woken by an unlock may now outrank th. */
+            s->resched = false;
+            next = highest(s, -1);
+        }
+        break;
+    }
+    case LF_SCHED_PREEMPT: {
+        bool reached = th->op > th->cp_op || (th->op == th->cp_op && th->step >= th->cp_step);
+        if (reached && may_preempt && fire(s, th)) {
+            next = highest(s, me);
+            if (next < 0) next = me;
+            else s->stats.preemptions++;
+            demote = false;
+        } else if (demote) {
+            lower(s, th);
+            next = highest(s, -1);
+        }
+        s->resched = false; /* PREEMPT switches only at its preemptions, at blocks and at the end of threads */
+        break;
+    }
+    case LF_SCHED_CHOICES:
+        if (may_preempt && s->next_choice < sch->n_choices &&
+            s->since_switch > lf_sched_choice_steps(sch->choices[s->next_choice].after)) {
+            int t = kth_other(s, th->index, sch->choices[s->next_choice].target);
+            s->next_choice++;
+            if (t >= 0) {
+                next = t;
+                s->stats.preemptions++;
+                demote = false;
+            }
+        } else if (demote) {
+            next = next_in_order(s, th->index);
+        }
+        break;
+    case LF_SCHED_WALK:
+        if (may_preempt && sch->walk_chance && lf_rand_below(&s->rng, 4096) < sch->walk_chance) {
+            int t = kth_other(s, th->index, (unsigned)lf_rand_next(&s->rng));
+            if (t >= 0) {
+                next = t;
+                s->stats.preemptions++;
+                demote = false;
+            }
+        } else if (demote) {
+            next = next_in_order(s, th->index);
+        }
+        break;
+    default:
+        break;
+    }
+    if (demote) {
+        th->idle = 0;
+        if (next < 0) next = me;
+        if (next != me) s->stats.demotions++;
+    }
+    if (next < 0) next = me;
+    if (next != me) s->since_switch = 0;
+    return next;
+}
+
+int lf_strategy_after_stop(lf_sched *s, lf_sched_thread *th) {
+    s->since_switch = 0;
+    s->resched = false;
+    switch ((lf_sched_strategy)s->sch.strategy) {
+    case LF_SCHED_CHOICES: return next_in_order(s, th->index);
+    case LF_SCHED_WALK: return kth_other(s, th->index, (unsigned)lf_rand_next(&s->rng));
+    default: return highest(s, -1);
+    }
+}

@@ -1,0 +1,111 @@
+/* Fuzz cases: the structured meaning of a fuzzer's input bytes (docs/fuzzing.md, "Input format").
+ *
+ * A case is an invocation matrix in the spirit of Line-Up ([Burckhardt10]): a few threads, each with
+ * a short body of (method, argument) pairs that it repeats `rounds` times, an optional serial prefix run
+ * before the threads start (prefill), an optional drain after they stop (observers that make lost updates
+ * visible: pop until empty, contains of every key, a final get), a tiny key domain so that keys collide,
+ * the knobs of the runner's perturbation (free mode), and the schedule (controlled mode: which thread runs at
+ * each scheduling point, runtime/include/runtime/schedule.h). One fuzzer execution runs the case `repeats` times; in
+ * controlled mode repetition r follows the schedule derived for run r (lf_schedule_for_run), so the same input
+ * always gives the same runs.
+ *
+ * Every byte string decodes to a valid case (missing bytes read as 0, every field is reduced into its
+ * range), and lf_fuzz_case_encode writes the canonical bytes of a case, so decode(encode(c)) == c. Each
+ * byte has one meaning that does not depend on the others (apart from the per-thread lengths), so libFuzzer's
+ * byte mutations change one knob or one call; lf_fuzz_case_mutate mutates the structure directly, and
+ * lf_fuzz_case_mutate_schedule only the schedule.
+ *
+ * Formats: "fuzz-case 2" (this one: a 53-byte header with the mode and the schedule, the choice sequence
+ * after the prefix) and "fuzz-case 1" (the 20-byte header of the first version, recorded in older corpus
+ * entries: it decodes as a free-mode case with lf_fuzz_case_decode_as). */
+#ifndef LINFUZZ_FUZZ_CASE_H
+#define LINFUZZ_FUZZ_CASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linfuzz/adapter.h"
+#include "runtime/perturb.h"
+#include "runtime/schedule.h"
+
+#define LF_FUZZ_CASE_FORMAT "fuzz-case 2"    /* recorded in corpus entries as workload_format */
+#define LF_FUZZ_CASE_FORMAT_V1 "fuzz-case 1" /* the first version: no mode or schedule (free mode) */
+
+#define LF_FC_MAX_THREADS 8
+#define LF_FC_MAX_BODY 32    /* calls in one thread's body */
+#define LF_FC_MAX_ROUNDS 64  /* times each thread runs its body */
+#define LF_FC_MAX_REPEATS 16 /* runs per fuzzer execution */
+#define LF_FC_MAX_PREFIX 16  /* serial calls before the threads start */
+#define LF_FC_MAX_KEYS 16    /* key domain of sets, kv and cas values */
+#define LF_FC_MAX_RUN_OPS 2048 /* concurrent calls per run: rounds are reduced to stay within it */
+#define LF_FC_MAX_SPIN 4000    /* longest busy-wait of one perturbation (cpu-relax iterations) */
+#define LF_FC_HEADER_BYTES 53
+#define LF_FC_HEADER_BYTES_V1 20
+#define LF_FC_FREE_MODE_BYTE 224 /* mode byte values from here on mean free mode (1 in 8 random bytes) */
+/* Largest canonical encoding: header, per thread a length byte and its body, the prefix, the choices. */
+#define LF_FC_MAX_ENCODED                                                                                    \
+    (LF_FC_HEADER_BYTES + LF_FC_MAX_THREADS * (1 + 2 * LF_FC_MAX_BODY) + 2 * LF_FC_MAX_PREFIX +              \
+     2 * LF_SCHED_MAX_CHOICES)
+
+/* How a case's runs are scheduled. */
+typedef enum lf_fc_mode {
+    LF_FC_CONTROLLED, /* one thread at a time, switching where the schedule says: deterministic */
+    LF_FC_FREE,       /* the operating system's interleaving, widened by the perturbation knobs */
+} lf_fc_mode;
+
+/* One call: method = index into the adapter's methods (lf_fuzz_case_methods), arg = argument selector. */
+typedef struct lf_fc_call {
+    uint8_t method;
+    uint8_t arg;
+} lf_fc_call;
+
+typedef struct lf_fuzz_case {
+    uint8_t threads;    /* 1..LF_FC_MAX_THREADS */
+    uint8_t rounds;     /* 1..LF_FC_MAX_ROUNDS */
+    uint8_t repeats;    /* 1..LF_FC_MAX_REPEATS */
+    uint8_t key_domain; /* 1..LF_FC_MAX_KEYS */
+    bool drain;         /* observe everything after the threads stop */
+    lf_perturb perturb; /* point/gap chances 0..1024, spin_max 0..LF_FC_MAX_SPIN */
+    uint64_t seed;      /* perturbation seed (run r, thread t get derived seeds) */
+    uint8_t body_len[LF_FC_MAX_THREADS];
+    lf_fc_call body[LF_FC_MAX_THREADS][LF_FC_MAX_BODY];
+    uint8_t prefix_len;
+    lf_fc_call prefix[LF_FC_MAX_PREFIX];
+    uint8_t mode;         /* lf_fc_mode */
+    lf_schedule schedule; /* controlled mode; priorities of threads >= LF_FC_MAX_THREADS are 0 */
+} lf_fuzz_case;
+
+/* The methods of a's type that a implements, in lf_method order (what lf_fc_call.method indexes). */
+unsigned lf_fuzz_case_methods(const lf_adapter *a, lf_method out[LF_M_COUNT]);
+/* The method of a call byte of worker t (t == c->threads: the serial prefix): the byte indexes the methods
+ * that worker may call (lf_adapter_thread_methods: an adapter with exclusive groups gives each group's
+ * methods to its owner only; without groups these are all of the adapter's methods, as
+ * lf_fuzz_case_methods lists them). LF_M_COUNT when the worker may call nothing. */
+lf_method lf_fuzz_case_call_method(const lf_fuzz_case *c, const lf_adapter *a, unsigned t, uint8_t method_byte);
+
+/* Decodes any bytes into a case for an adapter with n_methods methods (>= 1). */
+void lf_fuzz_case_decode(const uint8_t *data, size_t len, unsigned n_methods, lf_fuzz_case *c);
+/* The same for bytes of the named format (LF_FUZZ_CASE_FORMAT or LF_FUZZ_CASE_FORMAT_V1); false when the
+ * format is not one of them. */
+bool lf_fuzz_case_decode_as(const char *format, const uint8_t *data, size_t len, unsigned n_methods,
+                            lf_fuzz_case *c);
+/* Writes the canonical bytes of c into out (at least LF_FC_MAX_ENCODED bytes); returns their number. */
+size_t lf_fuzz_case_encode(const lf_fuzz_case *c, uint8_t *out);
+/* Brings c into its canonical form (fields in range, unused calls zeroed, rounds within the op budget). */
+void lf_fuzz_case_normalize(lf_fuzz_case *c, unsigned n_methods);
+
+/* Applies one structured mutation (a knob, a call, an inserted/deleted/copied call, a thread more or less,
+ * ..., or one of lf_fuzz_case_mutate_schedule's) drawn from *rng; the result is normalised. */
+void lf_fuzz_case_mutate(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng);
+/* Mutates only the schedule part: the mode (free 1 time in 8), the strategy, the bound, a priority, a change
+ * point moved by a little or put somewhere new, a choice added, dropped or changed, the seed. */
+void lf_fuzz_case_mutate_schedule(lf_fuzz_case *c, uint64_t *rng);
+
+/* Concurrent calls of one run (sum of bodies times rounds). */
+size_t lf_fuzz_case_run_ops(const lf_fuzz_case *c);
+/* One line: "threads=3 rounds=8 repeats=4 keys=2 drain prefix=2 perturb(...) seed=.. mode=controlled
+ * schedule(pct ...); T0: push,pop T1: ...". */
+int lf_fuzz_case_describe(char *buf, size_t len, const lf_fuzz_case *c, const lf_adapter *a);
+
+#endif
