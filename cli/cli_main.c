@@ -1,45 +1,55 @@
-/* `linfuzz` subcommand dispatch. Dispatches to one subcommand per file (cmd_*.c); lf_cli_main is also what a fuzz
- * target runs when its first argument is a subcommand (fuzz/fuzz_adapter.c). */
+/* `linfuzz` subcommand dispatch. Dispatches to one subcommand per file (cmd_*.c, each described by its table:
+ * options.h); lf_cli_main is also what a fuzz target runs when its first argument is a subcommand
+ * (fuzz/fuzz_adapter.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "linfuzz/version.h"
+#include "options.h"
 #include "runtime/stuck_watch.h"
 
 _Static_assert(LF_EXIT_STUCK == LF_STUCK_EXIT_STATUS, "one exit code for STUCK");
 
-typedef struct {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-} command;
-
-static const command COMMANDS[] = {
-    {"check", lf_cmd_check, "check history files for linearizability"},
-    {"convert", lf_cmd_convert, "convert a history between text (.hist) and compressed (.lfz)"},
-    {"stress", lf_cmd_stress, "fuzz an adapter with random concurrent workloads until a violation"},
-    {"adapters", lf_cmd_adapters, "list the data structures under test"},
-    {"gen", lf_cmd_gen, "write a random history (linearizable by construction unless --bad)"},
-    {"repro", lf_cmd_repro, "re-check a violation entry and re-run its workload"},
-    {"show", lf_cmd_show, "print the report of a violation entry (or its histories, metadata, input)"},
-    {"minimize-test", lf_cmd_minimize_test, "minimize the test of a controlled-mode entry by re-running it (keeps the bug)"},
-    {"rootcause", lf_cmd_rootcause, "name the code that must be atomic for a violation entry (validated by re-runs)"},
-    {"triage", lf_cmd_triage, "group violation entries and fuzzer crash inputs by signature, one line per bug"},
+const lf_cli_command *const lf_cli_commands[] = {
+    &lf_command_check, &lf_command_convert, &lf_command_stress,         &lf_command_adapters, &lf_command_gen,
+    &lf_command_repro, &lf_command_show,    &lf_command_minimize_test, &lf_command_rootcause, &lf_command_triage,
 };
-#define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
+const size_t lf_cli_n_commands = sizeof lf_cli_commands / sizeof lf_cli_commands[0];
 
-int lf_cli_is_command(const char *name) {
-    for (size_t i = 0; i < N_COMMANDS; i++)
-        if (!strcmp(name, COMMANDS[i].name)) return 1;
-    return 0;
+const lf_cli_command *lf_cli_find(const char *name) {
+    for (size_t i = 0; i < lf_cli_n_commands; i++)
+        if (!strcmp(name, lf_cli_commands[i]->name)) return lf_cli_commands[i];
+    return NULL;
 }
 
-static void usage(FILE *out) {
+int lf_cli_is_command(const char *name) { return lf_cli_find(name) != NULL; }
+
+void lf_cli_usage(FILE *out) {
     fprintf(out, "usage: linfuzz <command> [options] [args]    (linfuzz --version: the version)\n\ncommands:\n");
-    for (size_t i = 0; i < N_COMMANDS; i++) fprintf(out, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    for (size_t i = 0; i < lf_cli_n_commands; i++)
+        fprintf(out, "  %-10s %s\n", lf_cli_commands[i]->name, lf_cli_commands[i]->summary);
     fprintf(out, "\n'linfuzz <command> --help' describes a command. Exit codes: 0 ok/linearizable, 1 violation,\n"
                  "2 bad usage or malformed input, 3 unknown, 4 I/O error, 5 stuck (an operation never returned).\n");
+}
+
+/* `linfuzz help`: the usage; `linfuzz help CMD`: CMD --help; `linfuzz help --markdown`: docs/cli.md. */
+static int help(int argc, char **argv) {
+    if (argc < 3) {
+        lf_cli_usage(stdout);
+        return LF_EXIT_OK;
+    }
+    const lf_cli_command *c = lf_cli_find(argv[2]);
+    if (argc == 3 && !strcmp(argv[2], "--markdown")) {
+        lf_cli_markdown(stdout);
+    } else if (argc == 3 && c) {
+        lf_cli_help(stdout, c);
+    } else {
+        fprintf(stderr, "linfuzz help: expected a command or --markdown, not '%s'\n\n", argv[argc == 3 ? 2 : 3]);
+        lf_cli_usage(stderr);
+        return LF_EXIT_USAGE;
+    }
+    return fflush(stdout) == 0 ? LF_EXIT_OK : LF_EXIT_IO;
 }
 
 static const char *program = "linfuzz";
@@ -52,20 +62,17 @@ int lf_cli_main(int argc, char **argv) {
         program = slash ? slash + 1 : argv[0];
     }
     if (argc < 2) {
-        usage(stderr);
+        lf_cli_usage(stderr);
         return LF_EXIT_USAGE;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-        usage(stdout);
-        return LF_EXIT_OK;
-    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) return help(argc, argv);
     if (!strcmp(argv[1], "--version")) {
         printf("linfuzz %s\n", LF_VERSION);
         return LF_EXIT_OK;
     }
-    for (size_t i = 0; i < N_COMMANDS; i++)
-        if (!strcmp(argv[1], COMMANDS[i].name)) return COMMANDS[i].run(argc - 1, argv + 1);
+    const lf_cli_command *c = lf_cli_find(argv[1]);
+    if (c) return c->run(argc - 1, argv + 1);
     fprintf(stderr, "linfuzz: unknown command '%s'\n\n", argv[1]);
-    usage(stderr);
+    lf_cli_usage(stderr);
     return LF_EXIT_USAGE;
 }

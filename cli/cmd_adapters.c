@@ -6,28 +6,8 @@
 #include "cli/commands.h"
 #include "json_out.h"
 #include "linfuzz/spec.h"
+#include "options.h"
 #include "runtime/adapter_type.h"
-
-static void help(FILE *out) {
-    fprintf(out,
-            "usage: linfuzz adapters [--json | --names]\n"
-            "\n"
-            "Lists every adapter in this build: name, specification type, whether it is expected to be\n"
-            "linearizable (no = a known-buggy or relaxed structure the fuzzer must catch), and a summary.\n"
-            "Adapters over Concurrency Kit (ck_*) and liburcu (urcu_*) are listed only when the library was\n"
-            "found at build time.\n"
-            "\n"
-            "What an adapter declares beyond that is appended in brackets: its capacity (a bounded container:\n"
-            "inserts may answer full), the methods only one worker calls (owner: ..., per exclusive group), and\n"
-            "the methods that may block. An adapter whose declaration is inconsistent is reported on stderr\n"
-            "(exit 2).\n"
-            "\n"
-            "options:\n"
-            "  --json   one JSON array of {name, type, custom, spec, deterministic, linearizable, methods,\n"
-            "           capacity, exclusive, may_block, summary} (custom: the type is the adapter's own; spec: it\n"
-            "           has a specification; deterministic: it may serve as its own specification, --spec self)\n"
-            "  --names  only the names, one per line\n");
-}
 
 /* Writes the names of the methods in mask, separated by sep; JSON strings when json. */
 static void print_methods(const lf_adapter *a, uint32_t mask, const char *sep, bool json) {
@@ -60,23 +40,17 @@ static void print_declaration(const lf_adapter *a) {
     if (strcmp(sep, " [") != 0) putchar(']');
 }
 
+typedef struct adapters_args {
+    bool json, names;
+} adapters_args;
+
 int lf_cmd_adapters(int argc, char **argv) {
-    bool json = false, names = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            help(stdout);
-            return LF_EXIT_OK;
-        } else if (!strcmp(argv[i], "--json")) {
-            json = true;
-        } else if (!strcmp(argv[i], "--names")) {
-            names = true;
-        } else {
-            fprintf(stderr, "linfuzz adapters: unknown argument '%s'\n", argv[i]);
-            help(stderr);
-            return LF_EXIT_USAGE;
-        }
-    }
-    int status = LF_EXIT_OK;
+    adapters_args args = {0};
+    lf_cli_operands none;
+    int status = lf_cli_parse(&lf_command_adapters, argc, argv, &args, &none);
+    if (status != LF_CLI_GO_ON) return status;
+    bool json = args.json, names = args.names;
+    status = LF_EXIT_OK;
     if (json) fputs("[\n", stdout);
     for (size_t i = 0; i < lf_adapter_count(); i++) {
         const lf_adapter *a = lf_adapter_at(i);
@@ -125,3 +99,30 @@ int lf_cmd_adapters(int argc, char **argv) {
     if (json) fputs("]\n", stdout);
     return status;
 }
+
+static const lf_opt OPTIONS[] = {
+    {.name = "--json", LF_OPT_FLAG_AT(adapters_args, json),
+     .help = "one JSON array of {name, type, custom, spec, deterministic, linearizable, methods,\n"
+             "capacity, exclusive, may_block, summary} (custom: the type is the adapter's own; spec: it\n"
+             "has a specification; deterministic: it may serve as its own specification, --spec self)"},
+    {.name = "--names", LF_OPT_FLAG_AT(adapters_args, names), .help = "only the names, one per line"},
+};
+
+const lf_cli_command lf_command_adapters = {
+    .name = "adapters",
+    .summary = "list the data structures under test",
+    .run = lf_cmd_adapters,
+    .usage = "linfuzz adapters [--json | --names]",
+    .about = "Lists every adapter in this build: name, specification type, whether it is expected to be\n"
+             "linearizable (no = a known-buggy or relaxed structure the fuzzer must catch), and a summary.\n"
+             "Adapters over Concurrency Kit (ck_*) and liburcu (urcu_*) are listed only when the library was\n"
+             "found at build time.\n"
+             "\n"
+             "What an adapter declares beyond that is appended in brackets: its capacity (a bounded container:\n"
+             "inserts may answer full), the methods only one worker calls (owner: ..., per exclusive group), and\n"
+             "the methods that may block. An adapter whose declaration is inconsistent is reported on stderr\n"
+             "(exit 2).",
+    .options = OPTIONS,
+    .n_options = LF_CLI_N_OPTIONS(OPTIONS),
+    .help_column = 11,
+};

@@ -14,6 +14,7 @@
 #include "linfuzz/selfspec.h"
 #include "linfuzz/spec.h"
 #include "runtime/adapter_check.h"
+#include "options.h"
 #include "status_line.h"
 #include "util/clock.h"
 #include "util/parse.h"
@@ -21,43 +22,7 @@
 /* The time budget per history when --timeout is not given: long enough for what the engines can decide,
  * short enough that an undecidable history (a million overlapping counter ops, say) ends with "unknown"
  * instead of running for hours. */
-#define CHECK_DEFAULT_TIMEOUT_S 60.0
-
-static void help(FILE *out) {
-    fprintf(out,
-            "usage: linfuzz check [options] FILE...\n"
-            "\n"
-            "Decides whether each history (text .hist, compressed .lfz, or - for stdin) is linearizable.\n"
-            "Prints 'FILE: linearizable', 'FILE: violation: <reason>' or 'FILE: unknown: <why>', followed by the\n"
-            "deciding engine in brackets (' [monitor]', ' [hitting d=2]', ' [wgl]').\n"
-            "\n"
-            "options:\n"
-            "  --engine E       auto (default), monitor, brute, wgl or hitting\n"
-            "  --json           one JSON object per file instead of text lines\n"
-            "  --witness        print a linearization order for linearizable histories\n"
-            "  --timeout SEC    time budget per history (default 60 s; 0 or none: no budget). A history that\n"
-            "                   is not decided within it is unknown. Accepts units: 500ms, 90s, 10m, 2h\n"
-            "  --max-memory MB  memory budget per history for search engines (unknown when exceeded)\n"
-            "  --max-depth D    deepest hitting-family depth tried\n"
-            "  --spec M         what the histories are checked against: type (default: the spec of their type,\n"
-            "                   built in or a custom type's, known when an adapter of this build declares it) or\n"
-            "                   self (the serial behaviour of --adapter: the self-spec, docs/custom-types.md)\n"
-            "  --adapter NAME   the adapter for --spec self (also: with --spec auto, its type's spec if it has\n"
-            "                   one, else its self-spec)\n"
-            "  -q, --quiet      print nothing; the exit code tells\n"
-            "  --progress       show the progress line also when stderr is not a terminal (then a line of its\n"
-            "                   own every LINFUZZ_PROGRESS_SECONDS, default 5). On a terminal it is on: while a\n"
-            "                   file takes longer than a second, one line on stderr, redrawn in place, says\n"
-            "                   what is being done (the file, its time, the engine, steps, part, budget left)\n"
-            "\n"
-            "A violation of a custom type, or under the self-spec, is classified in Line-Up's two levels: 'no serial\n"
-            "order gives these results' or 'only orders that real time rules out give them' (JSON: \"level\").\n"
-            "Serial nondeterminism of the adapter is unknown, with \"serial_nondeterminism\": true in JSON.\n"
-            "\n"
-            "exit: 0 all linearizable, 1 some violation, 2 bad usage or malformed input, 3 some unknown,\n"
-            "      4 a file could not be read. When files disagree the first of 2, 4, 1, 3 applies.\n");
-}
-
+#define CHECK_DEFAULT_TIMEOUT "60"
 
 /* Severity order for combining per-file outcomes into one exit code. */
 static int severity(int code) {
@@ -101,6 +66,32 @@ static void print_witness(FILE *out, const lf_history *h, const lf_result *r) {
         lf_history_describe_op(h, &h->ops[r->witness[i]], buf, sizeof buf);
         fprintf(out, "  %zu. op %" PRIu32 ": %s\n", i + 1, r->witness[i], buf);
     }
+}
+
+/* ,"name":[1,2,3] */
+static void print_json_ops(const char *name, const uint32_t *ops, size_t n) {
+    if (!n) return;
+    printf(",\"%s\":[", name);
+    for (size_t k = 0; k < n; k++) printf("%s%" PRIu32, k ? "," : "", ops[k]);
+    printf("]");
+}
+
+/* The JSON object of a file that was checked (--json). */
+static void print_json_result(const char *path, const lf_history *h, const lf_result *r, double ms) {
+    printf("{\"file\":");
+    lf_json_string(stdout, path);
+    printf(",\"type\":");
+    lf_json_string(stdout, lf_history_type_name(h));
+    printf(",\"ops\":%zu,\"verdict\":\"%s\",\"engine\":\"%s\"", h->n, lf_verdict_name(r->verdict), r->engine);
+    if (r->depth >= 0) printf(",\"depth\":%d", r->depth);
+    if (r->level != LF_LEVEL_NONE) printf(",\"level\":\"%s\"", lf_level_name(r->level));
+    if (r->serial_nondeterminism) printf(",\"serial_nondeterminism\":true");
+    printf(",\"reason\":");
+    lf_json_string(stdout, r->verdict == LF_LINEARIZABLE ? "" : r->reason);
+    print_json_ops("ops_in_conflict", r->culprits, r->n_culprits);
+    print_json_ops("witness", r->witness, r->witness_len);
+    print_json_ops("linearizable_prefix", r->prefix, r->prefix_len);
+    printf(",\"time_ms\":%.3f}\n", ms);
 }
 
 /* What the progress line shows (cli/status_line.h): the file being checked, once it has taken a second.
@@ -160,105 +151,52 @@ static void file_done(lf_status_line *line, check_tracker *t) {
     lf_status_printf(line, stdout, "%s", "");
 }
 
+/* What the command line says (the table below). */
+typedef struct check_args {
+    lf_engine engine;
+    bool json, witness, quiet, progress;
+    double timeout;     /* 0: no budget */
+    uint64_t memory_mb; /* 0: none given */
+    uint64_t max_depth; /* 0: none given */
+    lf_spec_mode spec;
+    const char *adapter;
+} check_args;
+
+/* --timeout: a duration, or 0 or none for no budget. */
+static bool parse_budget(const char *text, void *seconds) {
+    if (!strcmp(text, "none")) {
+        *(double *)seconds = 0;
+        return true;
+    }
+    return lf_parse_seconds(text, 0, LF_MAX_SECONDS, seconds);
+}
+
 int lf_cmd_check(int argc, char **argv) {
+    check_args args = {.spec = LF_SPEC_AUTO};
+    lf_cli_operands files;
+    int status = lf_cli_parse(&lf_command_check, argc, argv, &args, &files);
+    if (status != LF_CLI_GO_ON) return status;
     lf_check_options opt;
     lf_check_options_default(&opt);
-    bool json = false, quiet = false, force_progress = false;
-    opt.timeout_s = CHECK_DEFAULT_TIMEOUT_S;
-    int first_file = argc;
-    const char *adapter_name = NULL;
-    lf_spec_mode spec_mode = LF_SPEC_AUTO;
-    bool spec_given = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            return LF_EXIT_OK;
-        } else if (!strcmp(a, "--json")) {
-            json = true;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            quiet = true;
-        } else if (!strcmp(a, "--progress")) {
-            force_progress = true;
-        } else if (!strcmp(a, "--witness")) {
-            opt.want_witness = true;
-        } else if (!strcmp(a, "--spec") || !strcmp(a, "--adapter")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "linfuzz check: %s needs a value\n", a);
-                return LF_EXIT_USAGE;
-            }
-            const char *v = argv[++i];
-            if (!strcmp(a, "--adapter")) {
-                adapter_name = v;
-            } else if (!lf_spec_mode_from_name(v, &spec_mode)) {
-                fprintf(stderr, "linfuzz check: unknown --spec '%s' (auto, type, self)\n", v);
-                return LF_EXIT_USAGE;
-            } else {
-                spec_given = true;
-            }
-        } else if (!strcmp(a, "--engine") || !strcmp(a, "--timeout") || !strcmp(a, "--max-memory") ||
-                   !strcmp(a, "--max-depth")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "linfuzz check: %s needs a value\n", a);
-                return LF_EXIT_USAGE;
-            }
-            const char *v = argv[++i];
-            uint64_t u = 0;
-            if (!strcmp(a, "--engine")) {
-                if (!lf_engine_from_name(v, &opt.engine)) {
-                    fprintf(stderr, "linfuzz check: unknown engine '%s' (auto, monitor, brute, wgl, hitting)\n", v);
-                    return LF_EXIT_USAGE;
-                }
-            } else if (!strcmp(a, "--timeout")) {
-                if (!strcmp(v, "none")) {
-                    opt.timeout_s = 0;
-                } else if (!lf_parse_seconds(v, 0, LF_MAX_SECONDS, &opt.timeout_s)) {
-                    fprintf(stderr,
-                            "linfuzz check: --timeout takes a duration (seconds, or with a unit: 500ms, 10m), or 0 "
-                            "or none for no budget, not '%s'\n",
-                            v);
-                    return LF_EXIT_USAGE;
-                }
-            } else if (!strcmp(a, "--max-memory")) {
-                if (!lf_parse_u64(v, 1, 1u << 30, &u)) {
-                    fprintf(stderr, "linfuzz check: --max-memory takes a positive number of MB, not '%s'\n", v);
-                    return LF_EXIT_USAGE;
-                }
-                opt.max_memory_bytes = (size_t)u << 20;
-            } else {
-                if (!lf_parse_u64(v, 1, 64, &u)) {
-                    fprintf(stderr, "linfuzz check: --max-depth takes a depth in 1..64, not '%s'\n", v);
-                    return LF_EXIT_USAGE;
-                }
-                opt.max_depth = (int)u;
-            }
-        } else if (!strcmp(a, "--")) {
-            first_file = i + 1;
-            break;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "linfuzz check: unknown option '%s' (see --help)\n", a);
-            return LF_EXIT_USAGE;
-        } else {
-            first_file = i;
-            break;
-        }
-    }
-    /* Options may also follow files; collect files and reject stray options among them. */
-    if (first_file >= argc) {
-        fprintf(stderr, "linfuzz check: no history file given (see --help)\n");
-        return LF_EXIT_USAGE;
-    }
+    opt.engine = args.engine;
+    opt.want_witness = args.witness;
+    opt.timeout_s = args.timeout;
+    if (args.memory_mb) opt.max_memory_bytes = (size_t)args.memory_mb << 20;
+    if (args.max_depth) opt.max_depth = (int)args.max_depth;
+    bool json = args.json, quiet = args.quiet;
+    const char *adapter_name = args.adapter;
+    lf_spec_mode spec_mode = args.spec;
     /* --adapter (and --spec self): the adapter's checker; otherwise each history's own type */
     lf_adapter_checker checker;
     bool use_adapter = adapter_name != NULL;
-    if (spec_given && spec_mode == LF_SPEC_SELF && !adapter_name) {
+    if (spec_mode == LF_SPEC_SELF && !adapter_name) {
         fprintf(stderr, "linfuzz check: --spec self needs --adapter NAME (whose serial behaviour is the spec)\n");
         return LF_EXIT_USAGE;
     }
     check_tracker tracker;
     memset(&tracker, 0, sizeof tracker);
     tracker.budget = opt.timeout_s;
-    lf_status_line *line = lf_status_start("linfuzz check", quiet || !(force_progress || isatty(STDERR_FILENO)));
+    lf_status_line *line = lf_status_start("linfuzz check", quiet || !(args.progress || isatty(STDERR_FILENO)));
     if (line) {
         opt.progress = &tracker.progress;
         lf_status_set_source(line, check_status, &tracker);
@@ -278,8 +216,8 @@ int lf_cmd_check(int argc, char **argv) {
         }
     }
     int exit_code = LF_EXIT_OK;
-    for (int i = first_file; i < argc; i++) {
-        const char *path = argv[i];
+    for (size_t i = 0; i < files.n; i++) {
+        const char *path = files.v[i];
         lf_history h;
         char err[1024];
         int code;
@@ -316,32 +254,7 @@ int lf_cmd_check(int argc, char **argv) {
                                                 : LF_EXIT_UNKNOWN;
             if (quiet) {
             } else if (json) {
-                printf("{\"file\":");
-                lf_json_string(stdout, path);
-                printf(",\"type\":");
-                lf_json_string(stdout, lf_history_type_name(&h));
-                printf(",\"ops\":%zu,\"verdict\":\"%s\",\"engine\":\"%s\"", h.n, lf_verdict_name(r.verdict), r.engine);
-                if (r.depth >= 0) printf(",\"depth\":%d", r.depth);
-                if (r.level != LF_LEVEL_NONE) printf(",\"level\":\"%s\"", lf_level_name(r.level));
-                if (r.serial_nondeterminism) printf(",\"serial_nondeterminism\":true");
-                printf(",\"reason\":");
-                lf_json_string(stdout, r.verdict == LF_LINEARIZABLE ? "" : r.reason);
-                if (r.n_culprits) {
-                    printf(",\"ops_in_conflict\":[");
-                    for (size_t k = 0; k < r.n_culprits; k++) printf("%s%" PRIu32, k ? "," : "", r.culprits[k]);
-                    printf("]");
-                }
-                if (r.witness_len) {
-                    printf(",\"witness\":[");
-                    for (size_t k = 0; k < r.witness_len; k++) printf("%s%" PRIu32, k ? "," : "", r.witness[k]);
-                    printf("]");
-                }
-                if (r.prefix_len) {
-                    printf(",\"linearizable_prefix\":[");
-                    for (size_t k = 0; k < r.prefix_len; k++) printf("%s%" PRIu32, k ? "," : "", r.prefix[k]);
-                    printf("]");
-                }
-                printf(",\"time_ms\":%.3f}\n", ms);
+                print_json_result(path, &h, &r, ms);
             } else if (r.verdict == LF_LINEARIZABLE) {
                 printf("%s: linearizable", path);
                 print_engine_tag(stdout, &r);
@@ -361,3 +274,55 @@ int lf_cmd_check(int argc, char **argv) {
     if (fflush(stdout) != 0) return LF_EXIT_IO;
     return exit_code;
 }
+
+static const lf_opt OPTIONS[] = {
+    {.name = "--engine", .value = "E", LF_OPT_PARSED_AT(check_args, engine, lf_engine, lf_cli_parse_engine), .def = "auto",
+     .expects = LF_CLI_ENGINES, .help = "auto (default), monitor, brute, wgl or hitting"},
+    {.name = "--json", LF_OPT_FLAG_AT(check_args, json), .help = "one JSON object per file instead of text lines"},
+    {.name = "--witness", LF_OPT_FLAG_AT(check_args, witness), .help = "print a linearization order for linearizable histories"},
+    {.name = "--timeout", .value = "SEC", LF_OPT_PARSED_AT(check_args, timeout, double, parse_budget), .def = CHECK_DEFAULT_TIMEOUT,
+     .expects = "a duration (seconds, or with a unit: 500ms, 10m), or 0 or none for no budget",
+     .help = "time budget per history (default " CHECK_DEFAULT_TIMEOUT " s; 0 or none: no budget). A history that\n"
+             "is not decided within it is unknown. Accepts units: 500ms, 90s, 10m, 2h"},
+    {.name = "--max-memory", .value = "MB", LF_OPT_COUNT_AT(check_args, memory_mb, 1, 1u << 30), .expects = "a positive number of MB",
+     .help = "memory budget per history for search engines (unknown when exceeded)"},
+    {.name = "--max-depth", .value = "D", LF_OPT_COUNT_AT(check_args, max_depth, 1, 64), .expects = "a depth in 1..64",
+     .help = "deepest hitting-family depth tried"},
+    {.name = "--spec", .value = "M", LF_OPT_PARSED_AT(check_args, spec, lf_spec_mode, lf_cli_parse_spec_mode),
+     .expects = LF_CLI_SPEC_MODES,
+     .help = "what the histories are checked against: type (default: the spec of their type,\n"
+             "built in or a custom type's, known when an adapter of this build declares it) or\n"
+             "self (the serial behaviour of --adapter: the self-spec, docs/custom-types.md)"},
+    {.name = "--adapter", .value = "NAME", LF_OPT_STRING_AT(check_args, adapter),
+     .help = "the adapter for --spec self (also: with --spec auto, its type's spec if it has\n"
+             "one, else its self-spec)"},
+    {.name = "--quiet", .short_name = "-q", LF_OPT_FLAG_AT(check_args, quiet), .help = "print nothing; the exit code tells"},
+    {.name = "--progress", LF_OPT_FLAG_AT(check_args, progress),
+     .help = "show the progress line also when stderr is not a terminal (then a line of its\n"
+             "own every LINFUZZ_PROGRESS_SECONDS, default 5). On a terminal it is on: while a\n"
+             "file takes longer than a second, one line on stderr, redrawn in place, says\n"
+             "what is being done (the file, its time, the engine, steps, part, budget left)"},
+};
+
+const lf_cli_command lf_command_check = {
+    .name = "check",
+    .summary = "check history files for linearizability",
+    .run = lf_cmd_check,
+    .usage = "linfuzz check [options] FILE...",
+    .about = "Decides whether each history (text .hist, compressed .lfz, or - for stdin) is linearizable.\n"
+             "Prints 'FILE: linearizable', 'FILE: violation: <reason>' or 'FILE: unknown: <why>', followed by the\n"
+             "deciding engine in brackets (' [monitor]', ' [hitting d=2]', ' [wgl]').",
+    .options = OPTIONS,
+    .n_options = LF_CLI_N_OPTIONS(OPTIONS),
+    .help_column = 19,
+    .notes = "A violation of a custom type, or under the self-spec, is classified in Line-Up's two levels: 'no serial\n"
+             "order gives these results' or 'only orders that real time rules out give them' (JSON: \"level\").\n"
+             "Serial nondeterminism of the adapter is unknown, with \"serial_nondeterminism\": true in JSON.\n"
+             "\n"
+             "exit: 0 all linearizable, 1 some violation, 2 bad usage or malformed input, 3 some unknown,\n"
+             "      4 a file could not be read. When files disagree the first of 2, 4, 1, 3 applies.",
+    .min_operands = 1,
+    .max_operands = LF_CLI_MANY,
+    .options_first = true,
+    .missing = "no history file given (see --help)",
+};

@@ -7,26 +7,8 @@
 #include "cli/commands.h"
 #include "linfuzz/format.h"
 #include "linfuzz/lfz.h"
+#include "options.h"
 #include "status_line.h"
-#include "util/parse.h"
-
-static void help(FILE *out) {
-    fprintf(out,
-            "usage: linfuzz convert [options] IN OUT\n"
-            "\n"
-            "Reads the history IN and writes it to OUT; each file's format follows its extension: '.lfz' is\n"
-            "the compressed binary container, anything else the text format; '-' is standard input or output\n"
-            "(text). The output is written atomically and is always canonical text or a one-section .lfz.\n"
-            "\n"
-            "options:\n"
-            "  --section NAME   read the history section NAME of an .lfz container (default: the first)\n"
-            "  --level N        zstd compression level for .lfz output, 1..19 (default %d)\n"
-            "  -q, --quiet      no progress line on stderr (by default, for a file that takes a while: reading\n"
-            "                   or writing, in place on a terminal, every 5 s elsewhere)\n"
-            "\n"
-            "exit: 0 converted, 2 bad usage or malformed input, 4 a file could not be read or written.\n",
-            LF_LFZ_DEFAULT_LEVEL);
-}
 
 static int exit_code_of(lf_status s) {
     switch (s) {
@@ -38,52 +20,21 @@ static int exit_code_of(lf_status s) {
     return LF_EXIT_IO;
 }
 
+typedef struct convert_args {
+    const char *section;
+    uint64_t level;
+    bool quiet;
+} convert_args;
+
 int lf_cmd_convert(int argc, char **argv) {
-    const char *section = NULL;
-    int level = LF_LFZ_DEFAULT_LEVEL;
-    const char *files[2];
-    int n_files = 0;
-    bool options_done = false, quiet = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!options_done && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
-            help(stdout);
-            return LF_EXIT_OK;
-        } else if (!options_done && (!strcmp(a, "-q") || !strcmp(a, "--quiet"))) {
-            quiet = true;
-        } else if (!options_done && (!strcmp(a, "--section") || !strcmp(a, "--level"))) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "linfuzz convert: %s needs a value\n", a);
-                return LF_EXIT_USAGE;
-            }
-            const char *v = argv[++i];
-            if (!strcmp(a, "--section")) {
-                section = v;
-            } else {
-                uint64_t l;
-                if (!lf_parse_u64(v, 1, 19, &l)) {
-                    fprintf(stderr, "linfuzz convert: --level takes a zstd level in 1..19, not '%s'\n", v);
-                    return LF_EXIT_USAGE;
-                }
-                level = (int)l;
-            }
-        } else if (!options_done && !strcmp(a, "--")) {
-            options_done = true;
-        } else if (!options_done && a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "linfuzz convert: unknown option '%s' (see --help)\n", a);
-            return LF_EXIT_USAGE;
-        } else if (n_files == 2) {
-            fprintf(stderr, "linfuzz convert: too many arguments: expected IN OUT (see --help)\n");
-            return LF_EXIT_USAGE;
-        } else {
-            files[n_files++] = a;
-        }
-    }
-    if (n_files != 2) {
-        fprintf(stderr, "linfuzz convert: expected IN OUT (see --help)\n");
-        return LF_EXIT_USAGE;
-    }
-    const char *in = files[0], *out = files[1];
+    convert_args args = {0};
+    lf_cli_operands files;
+    int status = lf_cli_parse(&lf_command_convert, argc, argv, &args, &files);
+    if (status != LF_CLI_GO_ON) return status;
+    const char *section = args.section;
+    int level = (int)args.level;
+    bool quiet = args.quiet;
+    const char *in = files.v[0], *out = files.v[1];
     if (section && lf_format_of_path(in) != LF_FMT_LFZ) {
         fprintf(stderr, "linfuzz convert: --section applies only to an .lfz input, not '%s'\n", in);
         return LF_EXIT_USAGE;
@@ -113,3 +64,32 @@ int lf_cmd_convert(int argc, char **argv) {
     }
     return LF_EXIT_OK;
 }
+
+static const lf_opt OPTIONS[] = {
+    {.name = "--section", .value = "NAME", LF_OPT_STRING_AT(convert_args, section),
+     .help = "read the history section NAME of an .lfz container (default: the first)"},
+    {.name = "--level", .value = "N", LF_OPT_COUNT_AT(convert_args, level, 1, 19), .def = LF_OPT_STR(LF_LFZ_DEFAULT_LEVEL),
+     .expects = "a zstd level in 1..19",
+     .help = "zstd compression level for .lfz output, 1..19 (default " LF_OPT_STR(LF_LFZ_DEFAULT_LEVEL) ")"},
+    {.name = "--quiet", .short_name = "-q", LF_OPT_FLAG_AT(convert_args, quiet),
+     .help = "no progress line on stderr (by default, for a file that takes a while: reading\n"
+             "or writing, in place on a terminal, every 5 s elsewhere)"},
+};
+
+const lf_cli_command lf_command_convert = {
+    .name = "convert",
+    .summary = "convert a history between text (.hist) and compressed (.lfz)",
+    .run = lf_cmd_convert,
+    .usage = "linfuzz convert [options] IN OUT",
+    .about = "Reads the history IN and writes it to OUT; each file's format follows its extension: '.lfz' is\n"
+             "the compressed binary container, anything else the text format; '-' is standard input or output\n"
+             "(text). The output is written atomically and is always canonical text or a one-section .lfz.",
+    .options = OPTIONS,
+    .n_options = LF_CLI_N_OPTIONS(OPTIONS),
+    .help_column = 19,
+    .notes = "exit: 0 converted, 2 bad usage or malformed input, 4 a file could not be read or written.",
+    .min_operands = 2,
+    .max_operands = 2,
+    .missing = "expected IN OUT (see --help)",
+    .extra = "too many arguments: expected IN OUT (see --help)",
+};

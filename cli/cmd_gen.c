@@ -7,129 +7,47 @@
 #include "cli/commands.h"
 #include "linfuzz/format.h"
 #include "linfuzz/generate.h"
+#include "options.h"
 #include "status_line.h"
 #include "util/parse.h"
 
-static void help(FILE *out) {
-    fprintf(out,
-            "usage: linfuzz gen TYPE N [options]\n"
-            "\n"
-            "Writes a random well-formed history of N ops of TYPE (register, cas-register, set, stack, queue,\n"
-            "pqueue, kv, counter, deque) to standard output, or to FILE (.hist text, .lfz compressed).\n"
-            "The history is linearizable by construction: the sequential object is simulated and each op's\n"
-            "interval is placed around its linearization point. The same seed gives the same history.\n"
-            "\n"
-            "options:\n"
-            "  --threads T   number of threads (default 4)\n"
-            "  --seed S      random seed (default 1)\n"
-            "  --peek P      fraction of observer ops: read, contains, peek, get (default 0)\n"
-            "  --empty E     chance that a remove/peek on an empty structure is kept with an empty result\n"
-            "                instead of becoming an insert (default 0)\n"
-            "  --values V    draw values from 1..V (repeats make the history ambiguous); default: every\n"
-            "                inserted value is new (unambiguous, what the monitors decide). kv: keys 1..V\n"
-            "  --pending P   chance that a thread's last op is left pending (default 0)\n"
-            "  --capacity C  stack, queue, pqueue, deque: a bounded container of C values; an insert chosen\n"
-            "                while it is full answers full (writes a 'capacity C' line; default: unbounded)\n"
-            "  --bad K       apply K random corruptions (change a result, swap two results, move an op\n"
-            "                earlier). The history is then USUALLY but NOT ALWAYS non-linearizable.\n"
-            "  --spread-priorities\n"
-            "                pqueue only: distinct priorities spread over [0, 2^40) instead of rising with\n"
-            "                time, inserts likely early and rare late, so about N/3 values are present at\n"
-            "                the peak\n"
-            "  --shape S     uniform (default: every op on a random thread) or work-stealing (deque only:\n"
-            "                thread 0 owns the deque and pushes/pops/peeks at the back, the other threads\n"
-            "                steal from the front; half the ops are the owner's)\n"
-            "  -o FILE       write to FILE instead of standard output\n"
-            "  -q, --quiet   no progress line on stderr (by default, for a history that takes a while: what it\n"
-            "                is doing, in place on a terminal, every 5 s elsewhere)\n");
-}
+typedef struct gen_args {
+    uint64_t threads, seed, values, capacity, bad;
+    double peek, empty, pending;
+    bool spread, quiet;
+    int shape; /* SHAPES */
+    const char *out;
+} gen_args;
 
-
+static const char *const SHAPES[] = {"uniform", "work-stealing", NULL};
+_Static_assert(LF_GEN_UNIFORM == 0 && LF_GEN_WORK_STEALING == 1, "SHAPES in the order of lf_gen_shape");
 
 int lf_cmd_gen(int argc, char **argv) {
+    gen_args args = {0};
+    lf_cli_operands positional;
+    int status = lf_cli_parse(&lf_command_gen, argc, argv, &args, &positional);
+    if (status != LF_CLI_GO_ON) return status;
     lf_gen_options o;
     lf_gen_options_default(&o);
-    o.seed = 1;
-    const char *out_path = NULL;
-    const char *positional[2];
-    int n_positional = 0;
-    bool quiet = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            return LF_EXIT_OK;
-        }
-        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            quiet = true;
-            continue;
-        }
-        if (!strcmp(a, "--spread-priorities")) {
-            o.spread = true;
-            continue;
-        }
-        if (a[0] != '-' || a[1] == '\0') {
-            if (n_positional == 2) {
-                fprintf(stderr, "linfuzz gen: unexpected argument '%s' (see --help)\n", a);
-                return LF_EXIT_USAGE;
-            }
-            positional[n_positional++] = a;
-            continue;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "linfuzz gen: %s needs a value (see --help)\n", a);
-            return LF_EXIT_USAGE;
-        }
-        const char *v = argv[++i];
-        uint64_t u = 0;
-        bool ok = true;
-        if (!strcmp(a, "--threads")) {
-            ok = lf_parse_u64(v, 1, 1u << 20, &u);
-            o.threads = (uint32_t)u;
-        } else if (!strcmp(a, "--seed")) {
-            ok = lf_parse_u64(v, 0, UINT64_MAX, &o.seed);
-        } else if (!strcmp(a, "--peek")) {
-            ok = lf_parse_fraction(v, &o.peek);
-        } else if (!strcmp(a, "--empty")) {
-            ok = lf_parse_fraction(v, &o.empty);
-        } else if (!strcmp(a, "--pending")) {
-            ok = lf_parse_fraction(v, &o.pending);
-        } else if (!strcmp(a, "--capacity")) {
-            ok = lf_parse_u64(v, 1, UINT64_MAX, &o.capacity);
-        } else if (!strcmp(a, "--values")) {
-            ok = lf_parse_u64(v, 1, LF_GEN_MAX_VALUES, &o.values);
-        } else if (!strcmp(a, "--shape")) {
-            if (!strcmp(v, "uniform"))
-                o.shape = LF_GEN_UNIFORM;
-            else if (!strcmp(v, "work-stealing"))
-                o.shape = LF_GEN_WORK_STEALING;
-            else
-                ok = false;
-        } else if (!strcmp(a, "--bad")) {
-            ok = lf_parse_u64(v, 0, SIZE_MAX, &u);
-            o.bad = (size_t)u;
-        } else if (!strcmp(a, "-o")) {
-            out_path = v;
-        } else {
-            fprintf(stderr, "linfuzz gen: unknown option '%s' (see --help)\n", a);
-            return LF_EXIT_USAGE;
-        }
-        if (!ok) {
-            fprintf(stderr, "linfuzz gen: bad value '%s' for %s (see --help)\n", v, a);
-            return LF_EXIT_USAGE;
-        }
-    }
-    if (n_positional != 2) {
-        fprintf(stderr, "linfuzz gen: need TYPE and N (see --help)\n");
-        return LF_EXIT_USAGE;
-    }
-    if (!lf_type_from_name(positional[0], strlen(positional[0]), &o.type)) {
-        fprintf(stderr, "linfuzz gen: unknown type '%s' (see --help)\n", positional[0]);
+    o.threads = (uint32_t)args.threads;
+    o.seed = args.seed;
+    o.peek = args.peek;
+    o.empty = args.empty;
+    o.pending = args.pending;
+    o.capacity = args.capacity;
+    o.values = args.values;
+    o.shape = (lf_gen_shape)args.shape;
+    o.bad = (size_t)args.bad;
+    o.spread = args.spread;
+    const char *out_path = args.out;
+    bool quiet = args.quiet;
+    if (!lf_type_from_name(positional.v[0], strlen(positional.v[0]), &o.type)) {
+        fprintf(stderr, "linfuzz gen: unknown type '%s' (see --help)\n", positional.v[0]);
         return LF_EXIT_USAGE;
     }
     uint64_t n;
-    if (!lf_parse_u64(positional[1], 0, UINT32_MAX - 1, &n)) {
-        fprintf(stderr, "linfuzz gen: N must be a number of ops, not '%s'\n", positional[1]);
+    if (!lf_parse_u64(positional.v[1], 0, UINT32_MAX - 1, &n)) {
+        fprintf(stderr, "linfuzz gen: N must be a number of ops, not '%s'\n", positional.v[1]);
         return LF_EXIT_USAGE;
     }
     o.n_ops = (size_t)n;
@@ -137,13 +55,13 @@ int lf_cmd_gen(int argc, char **argv) {
     lf_history h;
     char err[512];
     lf_status_line *line = lf_status_start("linfuzz gen", quiet);
-    lf_status_set(line, "generating %zu %s ops", o.n_ops, positional[0]);
+    lf_status_set(line, "generating %zu %s ops", o.n_ops, positional.v[0]);
     if (!lf_gen_history(&o, &h, err, sizeof err)) {
         lf_status_stop(line);
         fprintf(stderr, "linfuzz gen: %s\n", err);
         return LF_EXIT_USAGE;
     }
-    lf_status_set(line, "writing %zu %s ops to %s", h.n, positional[0], out_path ? out_path : "standard output");
+    lf_status_set(line, "writing %zu %s ops to %s", h.n, positional.v[0], out_path ? out_path : "standard output");
     int code = LF_EXIT_OK;
     if (out_path) {
         if (lf_history_write(out_path, &h, err, sizeof err) != LF_OK) {
@@ -158,3 +76,56 @@ int lf_cmd_gen(int argc, char **argv) {
     lf_history_free(&h);
     return code;
 }
+
+static const lf_opt OPTIONS[] = {
+    {.name = "--threads", .value = "T", LF_OPT_COUNT_AT(gen_args, threads, 1, 1u << 20), .def = "4",
+     .help = "number of threads (default 4)"},
+    {.name = "--seed", .value = "S", LF_OPT_COUNT_AT(gen_args, seed, 0, UINT64_MAX), .def = "1",
+     .help = "random seed (default 1)"},
+    {.name = "--peek", .value = "P", LF_OPT_FRACTION_AT(gen_args, peek), .def = "0",
+     .help = "fraction of observer ops: read, contains, peek, get (default 0)"},
+    {.name = "--empty", .value = "E", LF_OPT_FRACTION_AT(gen_args, empty), .def = "0",
+     .help = "chance that a remove/peek on an empty structure is kept with an empty result\n"
+             "instead of becoming an insert (default 0)"},
+    {.name = "--values", .value = "V", LF_OPT_COUNT_AT(gen_args, values, 1, LF_GEN_MAX_VALUES),
+     .help = "draw values from 1..V (repeats make the history ambiguous); default: every\n"
+             "inserted value is new (unambiguous, what the monitors decide). kv: keys 1..V"},
+    {.name = "--pending", .value = "P", LF_OPT_FRACTION_AT(gen_args, pending), .def = "0",
+     .help = "chance that a thread's last op is left pending (default 0)"},
+    {.name = "--capacity", .value = "C", LF_OPT_COUNT_AT(gen_args, capacity, 1, UINT64_MAX),
+     .help = "stack, queue, pqueue, deque: a bounded container of C values; an insert chosen\n"
+             "while it is full answers full (writes a 'capacity C' line; default: unbounded)"},
+    {.name = "--bad", .value = "K", LF_OPT_COUNT_AT(gen_args, bad, 0, SIZE_MAX),
+     .help = "apply K random corruptions (change a result, swap two results, move an op\n"
+             "earlier). The history is then USUALLY but NOT ALWAYS non-linearizable."},
+    {.name = "--spread-priorities", LF_OPT_FLAG_AT(gen_args, spread),
+     .help = "pqueue only: distinct priorities spread over [0, 2^40) instead of rising with\n"
+             "time, inserts likely early and rare late, so about N/3 values are present at\n"
+             "the peak"},
+    {.name = "--shape", .value = "S", LF_OPT_CHOICE_AT(gen_args, shape, SHAPES), .def = "uniform",
+     .help = "uniform (default: every op on a random thread) or work-stealing (deque only:\n"
+             "thread 0 owns the deque and pushes/pops/peeks at the back, the other threads\n"
+             "steal from the front; half the ops are the owner's)"},
+    {.name = "-o", .value = "FILE", LF_OPT_STRING_AT(gen_args, out),
+     .help = "write to FILE instead of standard output"},
+    {.name = "--quiet", .short_name = "-q", LF_OPT_FLAG_AT(gen_args, quiet),
+     .help = "no progress line on stderr (by default, for a history that takes a while: what it\n"
+             "is doing, in place on a terminal, every 5 s elsewhere)"},
+};
+
+const lf_cli_command lf_command_gen = {
+    .name = "gen",
+    .summary = "write a random history (linearizable by construction unless --bad)",
+    .run = lf_cmd_gen,
+    .usage = "linfuzz gen TYPE N [options]",
+    .about = "Writes a random well-formed history of N ops of TYPE (register, cas-register, set, stack, queue,\n"
+             "pqueue, kv, counter, deque) to standard output, or to FILE (.hist text, .lfz compressed).\n"
+             "The history is linearizable by construction: the sequential object is simulated and each op's\n"
+             "interval is placed around its linearization point. The same seed gives the same history.",
+    .options = OPTIONS,
+    .n_options = LF_CLI_N_OPTIONS(OPTIONS),
+    .help_column = 16,
+    .min_operands = 2,
+    .max_operands = 2,
+    .missing = "need TYPE and N (see --help)",
+};

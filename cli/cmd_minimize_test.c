@@ -12,39 +12,11 @@
 #include "cli/commands.h"
 #include "findings/entry.h"
 #include "linfuzz/adapter.h"
+#include "options.h"
 #include "status_line.h"
 #include "testcase/fuzz_case.h"
 #include "testcase/minimize_test.h"
 #include "util/parse.h"
-
-static void help(FILE *out) {
-    fprintf(out,
-            "usage: linfuzz minimize-test [options] ENTRY...\n"
-            "\n"
-            "Minimizes the test of a violation entry found in controlled mode (meta schedule_mode:\n"
-            "controlled): drops threads, lowers rounds, drops calls from the bodies and the prefix, the drain\n"
-            "and keys, and simplifies the schedule, re-running each candidate under its schedule\n"
-            "(deterministic) and keeping it only when it is still a violation for the entry's checker. The\n"
-            "minimized test's history really happened and keeps the op that caused the bug; the history\n"
-            "minimizer then runs on it. The entry's workload and recorded history stay; the test is stored\n"
-            "next to them (sections 'test' and 'test_history', docs/formats.md), and `linfuzz repro` replays\n"
-            "it exactly too.\n"
-            "\n"
-            "options:\n"
-            "  -o DIR          save each new entry in DIR (created)\n"
-            "  --replace       save each new entry next to the old one and remove the old one\n"
-            "                  (without -o or --replace nothing is written: a dry run)\n"
-            "  --seconds S     time budget per entry (default 10)\n"
-            "  --runs N        re-runs per entry (default 5000)\n"
-            "  -q, --quiet     no progress line; one result line per entry\n"
-            "\n"
-            "Prints per entry: ENTRY: test T threads, C calls -> T' threads, C' calls (history N -> N' ops);\n"
-            "R runs, S s; minimized history M ops [-> saved PATH].\n"
-            "\n"
-            "exit: 0 every entry minimized, 1 some entry could not be (not controlled, or its run does not\n"
-            "violate again in this build), 2 bad usage or not a valid entry, 4 unreadable entry or output not\n"
-            "writable.\n");
-}
 
 typedef struct progress_ctx {
     lf_status_line *line;
@@ -57,64 +29,33 @@ static void on_progress(void *ctx, const lf_tmin_stats *s) {
                   s->calls_after, s->ops_after, (unsigned long long)s->runs);
 }
 
+typedef struct minimize_test_args {
+    const char *out_dir;
+    bool replace, quiet;
+    double seconds;
+    uint64_t runs;
+} minimize_test_args;
+
 int lf_cmd_minimize_test(int argc, char **argv) {
-    const char *out_dir = NULL;
-    bool replace = false, quiet = false;
-    lf_tmin_options o;
-    lf_tmin_options_default(&o);
-    o.seconds = 10;
-    o.max_runs = 5000;
-    int first_path = 0, n_paths = 0;
-    char **paths = calloc((size_t)argc, sizeof *paths);
-    if (!paths) return LF_EXIT_IO;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool ok = true;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            free(paths);
-            return LF_EXIT_OK;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            quiet = true;
-        } else if (!strcmp(a, "--replace")) {
-            replace = true;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--seconds") || !strcmp(a, "--runs")) {
-            if (!v) {
-                fprintf(stderr, "linfuzz minimize-test: %s needs a value\n", a);
-                free(paths);
-                return LF_EXIT_USAGE;
-            }
-            if (!strcmp(a, "-o"))
-                out_dir = v;
-            else if (!strcmp(a, "--seconds"))
-                ok = lf_parse_seconds(v, 0, LF_MAX_SECONDS, &o.seconds);
-            else
-                ok = lf_parse_u64(v, 1, UINT64_MAX, &o.max_runs);
-            i++;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "linfuzz minimize-test: unknown option '%s'\n", a);
-            free(paths);
-            return LF_EXIT_USAGE;
-        } else {
-            paths[n_paths++] = argv[i];
-        }
-        if (!ok) {
-            fprintf(stderr, "linfuzz minimize-test: bad value '%s' for %s\n", v, a);
-            free(paths);
-            return LF_EXIT_USAGE;
-        }
-    }
-    (void)first_path;
-    if (n_paths == 0 || (out_dir && replace)) {
-        fprintf(stderr, "linfuzz minimize-test: %s\n", n_paths ? "-o and --replace exclude each other" : "which entry?");
-        help(stderr);
-        free(paths);
+    minimize_test_args args = {0};
+    lf_cli_operands entries;
+    int status = lf_cli_parse(&lf_command_minimize_test, argc, argv, &args, &entries);
+    if (status != LF_CLI_GO_ON) return status;
+    if (args.out_dir && args.replace) {
+        fprintf(stderr, "linfuzz minimize-test: -o and --replace exclude each other\n");
+        lf_cli_help(stderr, &lf_command_minimize_test);
         return LF_EXIT_USAGE;
     }
+    const char *out_dir = args.out_dir;
+    bool replace = args.replace, quiet = args.quiet;
+    lf_tmin_options o;
+    lf_tmin_options_default(&o);
+    o.seconds = args.seconds;
+    o.max_runs = args.runs;
     int code = LF_EXIT_OK;
     lf_status_line *line = lf_status_start("linfuzz minimize-test", quiet);
-    for (int k = 0; k < n_paths; k++) {
-        const char *path = paths[k];
+    for (size_t k = 0; k < entries.n; k++) {
+        const char *path = entries.v[k];
         lf_violation_entry old, e;
         char err[1024];
         lf_status st = lf_cli_load_entry(path, &old, err, sizeof err);
@@ -174,6 +115,47 @@ int lf_cmd_minimize_test(int argc, char **argv) {
         lf_entry_free(&old);
     }
     lf_status_stop(line);
-    free(paths);
     return code;
 }
+
+static const lf_opt OPTIONS[] = {
+    {.name = "-o", .value = "DIR", LF_OPT_STRING_AT(minimize_test_args, out_dir),
+     .help = "save each new entry in DIR (created)"},
+    {.name = "--replace", LF_OPT_FLAG_AT(minimize_test_args, replace),
+     .help = "save each new entry next to the old one and remove the old one\n"
+             "(without -o or --replace nothing is written: a dry run)"},
+    {.name = "--seconds", .value = "S", LF_OPT_SECONDS_AT(minimize_test_args, seconds, 0, LF_MAX_SECONDS), .def = "10",
+     .help = "time budget per entry (default 10)"},
+    {.name = "--runs", .value = "N", LF_OPT_COUNT_AT(minimize_test_args, runs, 1, UINT64_MAX), .def = "5000",
+     .help = "re-runs per entry (default 5000)"},
+    {.name = "--quiet", .short_name = "-q", LF_OPT_FLAG_AT(minimize_test_args, quiet),
+     .help = "no progress line; one result line per entry"},
+};
+
+const lf_cli_command lf_command_minimize_test = {
+    .name = "minimize-test",
+    .summary = "minimize the test of a controlled-mode entry by re-running it (keeps the bug)",
+    .run = lf_cmd_minimize_test,
+    .usage = "linfuzz minimize-test [options] ENTRY...",
+    .about = "Minimizes the test of a violation entry found in controlled mode (meta schedule_mode:\n"
+             "controlled): drops threads, lowers rounds, drops calls from the bodies and the prefix, the drain\n"
+             "and keys, and simplifies the schedule, re-running each candidate under its schedule\n"
+             "(deterministic) and keeping it only when it is still a violation for the entry's checker. The\n"
+             "minimized test's history really happened and keeps the op that caused the bug; the history\n"
+             "minimizer then runs on it. The entry's workload and recorded history stay; the test is stored\n"
+             "next to them (sections 'test' and 'test_history', docs/formats.md), and `linfuzz repro` replays\n"
+             "it exactly too.",
+    .options = OPTIONS,
+    .n_options = LF_CLI_N_OPTIONS(OPTIONS),
+    .help_column = 18,
+    .notes = "Prints per entry: ENTRY: test T threads, C calls -> T' threads, C' calls (history N -> N' ops);\n"
+             "R runs, S s; minimized history M ops [-> saved PATH].\n"
+             "\n"
+             "exit: 0 every entry minimized, 1 some entry could not be (not controlled, or its run does not\n"
+             "violate again in this build), 2 bad usage or not a valid entry, 4 unreadable entry or output not\n"
+             "writable.",
+    .min_operands = 1,
+    .max_operands = LF_CLI_MANY,
+    .missing = "which entry?",
+    .help_on_missing = true,
+};

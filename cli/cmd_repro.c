@@ -27,40 +27,8 @@
 #include "runtime/sched.h"
 #include "testcase/case_replay.h"
 #include "util/parse.h"
+#include "options.h"
 #include "status_line.h"
-
-static void help(FILE *out) {
-    fprintf(out,
-            "usage: linfuzz repro ENTRY [options]\n"
-            "\n"
-            "Reproduces a violation entry (a .lfz file written by a fuzz target, e.g. corpus/ADAPTER/violations/...):\n"
-            "  1. re-checks its full and minimized histories (deterministic: both must still be violations);\n"
-            "  2. an entry found in controlled mode: replays the recorded run exactly (same schedule) and compares\n"
-            "     its history with the saved one (\"replayed exactly: violation again, same history\"); an entry\n"
-            "     with a minimized test (linfuzz minimize-test) replays that test's run exactly too;\n"
-            "  3. re-runs its workload free-running, N times with different perturbation seeds, checks every\n"
-            "     run and reports how often the violation reappears.\n"
-            "Histories are checked as they were when found: against the adapter's own serial behaviour (the\n"
-            "self-spec) when the entry says so (meta spec: self). An entry of serial nondeterminism (category\n"
-            "SERIAL_NONDETERMINISM) instead replays its serial evidence N times on fresh objects and reports how\n"
-            "often the results differ from the saved ones.\n"
-            "\n"
-            "options:\n"
-            "  --runs N       free runs of the workload (default 200; 0: none; with 0 and --no-exact, only the\n"
-            "                 re-check of the histories)\n"
-            "  --no-exact     skip the exact replay of a controlled-mode entry\n"
-            "  --seconds S    stop re-running after S seconds (default 60)\n"
-            "  --timeout SEC  time budget per history for the search engines (default 60)\n"
-            "  -q, --quiet    only the summary line (and no progress line on stderr: by default, while it\n"
-            "                 works, what it does and the runs so far; in place on a terminal, every 5 s elsewhere)\n"
-            "\n"
-            "A STUCK entry (a run in which some operation never returned) is re-run in a child process, whose\n"
-            "watchdog declares a run stuck as the fuzz target's did; the runs stop at the first stuck one.\n"
-            "\n"
-            "exit: 1 the saved histories are violations or the violation reappeared (exactly or free), 0 neither,\n"
-            "      5 a STUCK entry (whether or not it got stuck again; the last line says),\n"
-            "      2 bad usage or not a valid entry (corrupt, truncated, missing sections), 4 unreadable file.\n");
-}
 
 /* A STUCK entry: show what never returned, re-run the workload in a child until a run gets stuck. */
 static int repro_stuck(const char *path, const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, double seconds,
@@ -271,51 +239,21 @@ static long replay_evidence(const lf_violation_entry *e, const lf_adapter *a, ui
     return differed;
 }
 
+typedef struct repro_args {
+    uint64_t runs;
+    double seconds, timeout;
+    bool quiet, no_exact;
+} repro_args;
+
 int lf_cmd_repro(int argc, char **argv) {
-    const char *path = NULL;
-    uint64_t runs = 200;
-    double seconds = 60, timeout = 60;
-    bool quiet = false, exact = true;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool ok = true;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            return LF_EXIT_OK;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            quiet = true;
-            continue;
-        } else if (!strcmp(a, "--no-exact")) {
-            exact = false;
-            continue;
-        } else if (!strcmp(a, "--runs") || !strcmp(a, "--seconds") || !strcmp(a, "--timeout")) {
-            if (!v) {
-                fprintf(stderr, "linfuzz repro: %s needs a value\n", a);
-                return LF_EXIT_USAGE;
-            }
-            ok = !strcmp(a, "--runs") ? lf_parse_u64(v, 0, UINT64_MAX, &runs)
-                 : !strcmp(a, "--seconds") ? lf_parse_seconds(v, 0, LF_MAX_SECONDS, &seconds)
-                                           : lf_parse_seconds(v, 0, LF_MAX_SECONDS, &timeout);
-            i++;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "linfuzz repro: unknown option '%s'\n", a);
-            return LF_EXIT_USAGE;
-        } else if (!path) {
-            path = a;
-        } else {
-            fprintf(stderr, "linfuzz repro: one entry at a time ('%s' is extra)\n", a);
-            return LF_EXIT_USAGE;
-        }
-        if (!ok) {
-            fprintf(stderr, "linfuzz repro: bad value '%s' for %s\n", v, a);
-            return LF_EXIT_USAGE;
-        }
-    }
-    if (!path) {
-        fprintf(stderr, "linfuzz repro: which entry?\n");
-        help(stderr);
-        return LF_EXIT_USAGE;
-    }
+    repro_args args = {0};
+    lf_cli_operands entry;
+    int status = lf_cli_parse(&lf_command_repro, argc, argv, &args, &entry);
+    if (status != LF_CLI_GO_ON) return status;
+    const char *path = entry.v[0];
+    uint64_t runs = args.runs;
+    double seconds = args.seconds, timeout = args.timeout;
+    bool quiet = args.quiet, exact = !args.no_exact;
     lf_violation_entry e;
     char err[1024];
     lf_status st = lf_entry_load(path, &e, err, sizeof err);
@@ -443,3 +381,49 @@ int lf_cmd_repro(int argc, char **argv) {
     lf_entry_free(&e);
     return saved_violation || found > 0 || exact_found > 0 ? LF_EXIT_VIOLATION : LF_EXIT_OK;
 }
+
+static const lf_opt OPTIONS[] = {
+    {.name = "--runs", .value = "N", LF_OPT_COUNT_AT(repro_args, runs, 0, UINT64_MAX), .def = "200",
+     .help = "free runs of the workload (default 200; 0: none; with 0 and --no-exact, only the\n"
+             "re-check of the histories)"},
+    {.name = "--no-exact", LF_OPT_FLAG_AT(repro_args, no_exact), .help = "skip the exact replay of a controlled-mode entry"},
+    {.name = "--seconds", .value = "S", LF_OPT_SECONDS_AT(repro_args, seconds, 0, LF_MAX_SECONDS), .def = "60",
+     .help = "stop re-running after S seconds (default 60)"},
+    {.name = "--timeout", .value = "SEC", LF_OPT_SECONDS_AT(repro_args, timeout, 0, LF_MAX_SECONDS), .def = "60",
+     .help = "time budget per history for the search engines (default 60)"},
+    {.name = "--quiet", .short_name = "-q", LF_OPT_FLAG_AT(repro_args, quiet),
+     .help = "only the summary line (and no progress line on stderr: by default, while it\n"
+             "works, what it does and the runs so far; in place on a terminal, every 5 s elsewhere)"},
+};
+
+const lf_cli_command lf_command_repro = {
+    .name = "repro",
+    .summary = "re-check a violation entry and re-run its workload",
+    .run = lf_cmd_repro,
+    .usage = "linfuzz repro ENTRY [options]",
+    .about = "Reproduces a violation entry (a .lfz file written by a fuzz target, e.g. corpus/ADAPTER/violations/...):\n"
+             "  1. re-checks its full and minimized histories (deterministic: both must still be violations);\n"
+             "  2. an entry found in controlled mode: replays the recorded run exactly (same schedule) and compares\n"
+             "     its history with the saved one (\"replayed exactly: violation again, same history\"); an entry\n"
+             "     with a minimized test (linfuzz minimize-test) replays that test's run exactly too;\n"
+             "  3. re-runs its workload free-running, N times with different perturbation seeds, checks every\n"
+             "     run and reports how often the violation reappears.\n"
+             "Histories are checked as they were when found: against the adapter's own serial behaviour (the\n"
+             "self-spec) when the entry says so (meta spec: self). An entry of serial nondeterminism (category\n"
+             "SERIAL_NONDETERMINISM) instead replays its serial evidence N times on fresh objects and reports how\n"
+             "often the results differ from the saved ones.",
+    .options = OPTIONS,
+    .n_options = LF_CLI_N_OPTIONS(OPTIONS),
+    .help_column = 17,
+    .notes = "A STUCK entry (a run in which some operation never returned) is re-run in a child process, whose\n"
+             "watchdog declares a run stuck as the fuzz target's did; the runs stop at the first stuck one.\n"
+             "\n"
+             "exit: 1 the saved histories are violations or the violation reappeared (exactly or free), 0 neither,\n"
+             "      5 a STUCK entry (whether or not it got stuck again; the last line says),\n"
+             "      2 bad usage or not a valid entry (corrupt, truncated, missing sections), 4 unreadable file.",
+    .min_operands = 1,
+    .max_operands = 1,
+    .missing = "which entry?",
+    .help_on_missing = true,
+    .extra = "one entry at a time ('%s' is extra)",
+};

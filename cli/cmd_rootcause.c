@@ -12,45 +12,12 @@
 #include "rootcause/analyze.h"
 #include "rootcause/rc_store.h"
 #include "runtime/sched.h"
+#include "options.h"
 #include "status_line.h"
 #include "testcase/fuzz_case.h"
 #include "util/parse.h"
 
 enum { EXIT_NO_CAUSE = 3, EXIT_NOT_REPRODUCED = 6 };
-
-static void help(FILE *out) {
-    fprintf(out,
-            "usage: linfuzz rootcause ENTRY... [options]\n"
-            "\n"
-            "Root-causes a violation entry: replays its violating run under the controlled scheduler with the\n"
-            "adapter's shared-memory accesses recorded, finds the conflict cycles of that run and their critical\n"
-            "segments, maps them to source regions (file:lines, through llvm-symbolizer or addr2line), ranks them\n"
-            "by how many recorded passing runs of the same test each would forbid, and validates the best ones by\n"
-            "re-running the test under N schedules with the region made atomic (the scheduler never preempts\n"
-            "inside it), against the same N schedules without. Without recorded accesses (uninstrumented code)\n"
-            "it tries method-level exclusions instead (\"pop must not overlap pop\"). An entry found in free\n"
-            "mode, or whose recorded run no longer violates, is first searched for a violating schedule.\n"
-            "\n"
-            "options:\n"
-            "  --schedules N  schedules per validation and for the baseline (default 2000)\n"
-            "  --passing N    passing runs recorded for the ranking (default 100)\n"
-            "  --validate K   candidates validated at least (default 3; more, up to 8, until one is confirmed)\n"
-            "  --timeout SEC  time budget per history for the search engines (default 10)\n"
-            "  --write        store the result in the entry's `rootcause` section (the file is replaced\n"
-            "                 atomically, under the same name); `linfuzz show`, `show --html` and\n"
-            "                 `linfuzz triage` use it\n"
-            "  --out DIR      with --write: save the entry into DIR (under the corpus's content name) instead\n"
-            "                 of replacing it\n"
-            "  -q, --quiet    only the summary line, no progress line\n"
-            "\n"
-            "LINFUZZ_SYMBOLIZER=PATH picks the symbolizer, =none keeps raw addresses.\n"
-            "\n"
-            "Several entries are root-caused one after the other.\n"
-            "\n"
-            "exit: 0 a cause was confirmed (for every entry), 3 none confirmed, 6 no violating run under controlled\n"
-            "      replay, 2 bad usage or not a valid entry, 4 unreadable entry or not writable (with several\n"
-            "      entries, the worst: 4, 2, 6, 3, then 0).\n");
-}
 
 typedef struct progress_ctx {
     lf_status_line *line;
@@ -95,71 +62,31 @@ static int worse(int a, int b) {
     return ra >= rb ? a : b;
 }
 
+typedef struct rootcause_args {
+    uint64_t schedules, passing, validate;
+    double timeout;
+    bool quiet, write;
+    const char *out_dir;
+} rootcause_args;
+
 int lf_cmd_rootcause(int argc, char **argv) {
-    const char *paths[argc > 0 ? argc : 1]; /* the entries, in argv's order */
-    size_t n_paths = 0;
-    lf_rc_options o;
-    lf_rc_options_default(&o);
-    bool quiet = false, write = false;
-    const char *out_dir = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool ok = true;
-        uint64_t n = 0;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            return LF_EXIT_OK;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            quiet = true;
-            continue;
-        } else if (!strcmp(a, "--write")) {
-            write = true;
-            continue;
-        } else if (!strcmp(a, "--out")) {
-            if (!v || !v[0]) {
-                fprintf(stderr, "linfuzz rootcause: --out needs a directory\n");
-                return LF_EXIT_USAGE;
-            }
-            out_dir = v;
-            i++;
-            continue;
-        } else if (!strcmp(a, "--schedules") || !strcmp(a, "--passing") || !strcmp(a, "--validate") ||
-                   !strcmp(a, "--timeout")) {
-            if (!v) {
-                fprintf(stderr, "linfuzz rootcause: %s needs a value\n", a);
-                return LF_EXIT_USAGE;
-            }
-            if (!strcmp(a, "--timeout")) {
-                ok = lf_parse_seconds(v, 0, 3600, &o.check_timeout);
-            } else {
-                ok = lf_parse_u64(v, !strcmp(a, "--passing") ? 0 : 1, !strcmp(a, "--validate") ? 8 : 100000000, &n);
-                if (!strcmp(a, "--schedules")) o.schedules = n;
-                else if (!strcmp(a, "--passing")) o.passing = n;
-                else o.validate = (unsigned)n;
-            }
-            i++;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "linfuzz rootcause: unknown option '%s'\n", a);
-            return LF_EXIT_USAGE;
-        } else {
-            paths[n_paths++] = a;
-        }
-        if (!ok) {
-            fprintf(stderr, "linfuzz rootcause: bad value '%s' for %s\n", v, a);
-            return LF_EXIT_USAGE;
-        }
-    }
-    if (out_dir && !write) {
+    rootcause_args args = {0};
+    lf_cli_operands entries;
+    int status = lf_cli_parse(&lf_command_rootcause, argc, argv, &args, &entries);
+    if (status != LF_CLI_GO_ON) return status;
+    if (args.out_dir && !args.write) {
         fprintf(stderr, "linfuzz rootcause: --out goes with --write\n");
         return LF_EXIT_USAGE;
     }
-    if (!n_paths) {
-        fprintf(stderr, "linfuzz rootcause: which entry?\n");
-        help(stderr);
-        return LF_EXIT_USAGE;
-    }
-    int status = LF_EXIT_OK;
-    for (size_t i = 0; i < n_paths; i++) status = worse(status, rootcause_one(paths[i], o, quiet, write, out_dir));
+    lf_rc_options o;
+    lf_rc_options_default(&o);
+    o.schedules = args.schedules;
+    o.passing = args.passing;
+    o.validate = (unsigned)args.validate;
+    o.check_timeout = args.timeout;
+    status = LF_EXIT_OK;
+    for (size_t i = 0; i < entries.n; i++)
+        status = worse(status, rootcause_one(entries.v[i], o, args.quiet, args.write, args.out_dir));
     return status;
 }
 
@@ -238,3 +165,52 @@ out:
     lf_entry_free(&e);
     return rc;
 }
+
+static const lf_opt OPTIONS[] = {
+    {.name = "--schedules", .value = "N", LF_OPT_COUNT_AT(rootcause_args, schedules, 1, 100000000), .def = "2000",
+     .help = "schedules per validation and for the baseline (default 2000)"},
+    {.name = "--passing", .value = "N", LF_OPT_COUNT_AT(rootcause_args, passing, 0, 100000000), .def = "100",
+     .help = "passing runs recorded for the ranking (default 100)"},
+    {.name = "--validate", .value = "K", LF_OPT_COUNT_AT(rootcause_args, validate, 1, 8), .def = "3",
+     .help = "candidates validated at least (default 3; more, up to 8, until one is confirmed)"},
+    {.name = "--timeout", .value = "SEC", LF_OPT_SECONDS_AT(rootcause_args, timeout, 0, 3600), .def = "10",
+     .help = "time budget per history for the search engines (default 10)"},
+    {.name = "--write", LF_OPT_FLAG_AT(rootcause_args, write),
+     .help = "store the result in the entry's `rootcause` section (the file is replaced\n"
+             "atomically, under the same name); `linfuzz show`, `show --html` and\n"
+             "`linfuzz triage` use it"},
+    {.name = "--out", .value = "DIR", LF_OPT_STRING_AT(rootcause_args, out_dir), .expects = "a directory",
+     .help = "with --write: save the entry into DIR (under the corpus's content name) instead\n"
+             "of replacing it"},
+    {.name = "--quiet", .short_name = "-q", LF_OPT_FLAG_AT(rootcause_args, quiet),
+     .help = "only the summary line, no progress line"},
+};
+
+const lf_cli_command lf_command_rootcause = {
+    .name = "rootcause",
+    .summary = "name the code that must be atomic for a violation entry (validated by re-runs)",
+    .run = lf_cmd_rootcause,
+    .usage = "linfuzz rootcause ENTRY... [options]",
+    .about = "Root-causes a violation entry: replays its violating run under the controlled scheduler with the\n"
+             "adapter's shared-memory accesses recorded, finds the conflict cycles of that run and their critical\n"
+             "segments, maps them to source regions (file:lines, through llvm-symbolizer or addr2line), ranks them\n"
+             "by how many recorded passing runs of the same test each would forbid, and validates the best ones by\n"
+             "re-running the test under N schedules with the region made atomic (the scheduler never preempts\n"
+             "inside it), against the same N schedules without. Without recorded accesses (uninstrumented code)\n"
+             "it tries method-level exclusions instead (\"pop must not overlap pop\"). An entry found in free\n"
+             "mode, or whose recorded run no longer violates, is first searched for a violating schedule.",
+    .options = OPTIONS,
+    .n_options = LF_CLI_N_OPTIONS(OPTIONS),
+    .help_column = 17,
+    .notes = "LINFUZZ_SYMBOLIZER=PATH picks the symbolizer, =none keeps raw addresses.\n"
+             "\n"
+             "Several entries are root-caused one after the other.\n"
+             "\n"
+             "exit: 0 a cause was confirmed (for every entry), 3 none confirmed, 6 no violating run under controlled\n"
+             "      replay, 2 bad usage or not a valid entry, 4 unreadable entry or not writable (with several\n"
+             "      entries, the worst: 4, 2, 6, 3, then 0).",
+    .min_operands = 1,
+    .max_operands = LF_CLI_MANY,
+    .missing = "which entry?",
+    .help_on_missing = true,
+};

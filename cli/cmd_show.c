@@ -16,40 +16,7 @@
 #include "runtime/adapter_check.h"
 #include "testcase/fuzz_case.h"
 #include "linfuzz/format.h"
-
-static void help(FILE *out) {
-    fprintf(out,
-            "usage: linfuzz show ENTRY [--stored | --meta | --history full|minimized | --input FILE]\n"
-            "       linfuzz show --html [-o FILE|DIR] ENTRY...\n"
-            "       linfuzz show --reminimize DIR ENTRY...\n"
-            "\n"
-            "Prints the report of a violation entry (a .lfz file written by a fuzz target): the minimized\n"
-            "history by thread and as a timeline, its first impossible result, and why it is not\n"
-            "linearizable. The report is rendered again from the saved histories (so the explanation is this\n"
-            "checker's); the header says where and when the entry was found.\n"
-            "\n"
-            "options:\n"
-            "  --stored            print the report exactly as saved when the violation was found\n"
-            "  --meta              print the metadata, one 'key: value' per line\n"
-            "  --history WHICH     print the full or minimized history in the text format (pipe it into\n"
-            "                      'linfuzz check -')\n"
-            "  --input FILE        write the workload bytes (the fuzzer input) to FILE, to replay them with\n"
-            "                      build/bin/fuzz_ADAPTER FILE\n"
-            "  --html              write one self-contained HTML page per entry (no network access: inline CSS\n"
-            "                      and JavaScript): timelines of the minimized and the recorded history, the\n"
-            "                      longest linearizable prefix with the state after each op (hover), the ops\n"
-            "                      that cannot go next and why, the root cause when the entry has one, the\n"
-            "                      commands that reproduce it. To standard output for one entry, else to -o\n"
-            "  -o FILE|DIR         where the pages go: a file for one entry; a directory (created) for\n"
-            "                      several, or when it exists or ends in '/': DIR/<entry name>.html\n"
-            "  --reminimize DIR    minimize each entry's recorded history again with this version and save the\n"
-            "                      new entry (same workload, history, origin and creation time) in DIR\n"
-            "\n"
-            "Every mode checks an entry as it was found: against its type's spec, or (meta 'spec: self') against\n"
-            "the adapter's own serial behaviour, which needs the adapter in this program.\n"
-            "\n"
-            "exit: 0 done, 2 bad usage or not a valid entry, 4 unreadable entry or output not writable.\n");
-}
+#include "options.h"
 
 static int load_error(const char *err, lf_status st) {
     fprintf(stderr, "linfuzz show: %s\n", err);
@@ -255,82 +222,88 @@ static int show_one(const char *path, bool stored, bool meta, const char *histor
     return status;
 }
 
+static const char *const HISTORIES[] = {"full", "minimized", NULL};
+
+typedef struct show_args {
+    bool stored, meta, html;
+    int history; /* HISTORIES, -1 when not given */
+    const char *input, *out, *again;
+} show_args;
+
 int lf_cmd_show(int argc, char **argv) {
-    const char *history = NULL, *input = NULL, *out = NULL, *again = NULL;
-    bool stored = false, meta = false, html = false;
-    const char **paths = calloc((size_t)argc, sizeof *paths);
-    size_t n_paths = 0;
-    if (!paths) {
-        fprintf(stderr, "linfuzz show: out of memory\n");
-        return LF_EXIT_IO;
-    }
-    int status = LF_EXIT_OK;
-    for (int i = 1; i < argc && status == LF_EXIT_OK; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            free(paths);
-            return LF_EXIT_OK;
-        } else if (!strcmp(a, "--stored")) {
-            stored = true;
-        } else if (!strcmp(a, "--meta")) {
-            meta = true;
-        } else if (!strcmp(a, "--html")) {
-            html = true;
-        } else if (!strcmp(a, "--history") || !strcmp(a, "--input") || !strcmp(a, "-o") ||
-                   !strcmp(a, "--reminimize")) {
-            if (!v) {
-                fprintf(stderr, "linfuzz show: %s needs a value\n", a);
-                status = LF_EXIT_USAGE;
-                break;
-            }
-            if (!strcmp(a, "--input")) {
-                input = v;
-            } else if (!strcmp(a, "-o")) {
-                out = v;
-            } else if (!strcmp(a, "--reminimize")) {
-                again = v;
-            } else if (!strcmp(v, "full") || !strcmp(v, "minimized")) {
-                history = v;
-            } else {
-                fprintf(stderr, "linfuzz show: --history takes 'full' or 'minimized', not '%s'\n", v);
-                status = LF_EXIT_USAGE;
-            }
-            i++;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "linfuzz show: unknown option '%s'\n", a);
-            status = LF_EXIT_USAGE;
-        } else {
-            paths[n_paths++] = a;
-        }
-    }
-    if (status == LF_EXIT_OK && !n_paths) {
-        fprintf(stderr, "linfuzz show: which entry?\n");
-        help(stderr);
-        status = LF_EXIT_USAGE;
-    }
+    show_args args = {.history = -1};
+    lf_cli_operands entries;
+    int status = lf_cli_parse(&lf_command_show, argc, argv, &args, &entries);
+    if (status != LF_CLI_GO_ON) return status;
+    bool stored = args.stored, meta = args.meta, html = args.html;
+    const char *history = args.history >= 0 ? HISTORIES[args.history] : NULL, *input = args.input, *out = args.out,
+               *again = args.again;
+    const char *const *paths = (const char *const *)entries.v;
+    size_t n_paths = entries.n;
     int modes = stored + meta + (history != NULL) + (input != NULL) + html + (again != NULL);
-    if (status == LF_EXIT_OK && modes > 1) {
+    if (modes > 1) {
         fprintf(stderr, "linfuzz show: --stored, --meta, --history, --input, --html and --reminimize exclude each other\n");
-        status = LF_EXIT_USAGE;
+        return LF_EXIT_USAGE;
     }
-    if (status == LF_EXIT_OK && out && !html) {
+    if (out && !html) {
         fprintf(stderr, "linfuzz show: -o goes with --html\n");
-        status = LF_EXIT_USAGE;
+        return LF_EXIT_USAGE;
     }
-    if (status == LF_EXIT_OK && n_paths > 1 && !html && !again) {
+    if (n_paths > 1 && !html && !again) {
         fprintf(stderr, "linfuzz show: one entry at a time ('%s' is extra; --html and --reminimize take several)\n",
                 paths[1]);
-        status = LF_EXIT_USAGE;
+        return LF_EXIT_USAGE;
     }
-    if (status == LF_EXIT_OK) {
-        if (html)
-            status = show_html(paths, n_paths, out);
-        else if (again)
-            status = reminimize(paths, n_paths, again);
-        else
-            status = show_one(paths[0], stored, meta, history, input);
-    }
-    free(paths);
-    return status;
+    if (html) return show_html(paths, n_paths, out);
+    if (again) return reminimize(paths, n_paths, again);
+    return show_one(paths[0], stored, meta, history, input);
 }
+
+static const lf_opt OPTIONS[] = {
+    {.name = "--stored", LF_OPT_FLAG_AT(show_args, stored),
+     .help = "print the report exactly as saved when the violation was found"},
+    {.name = "--meta", LF_OPT_FLAG_AT(show_args, meta), .help = "print the metadata, one 'key: value' per line"},
+    {.name = "--history", .value = "WHICH", LF_OPT_CHOICE_AT(show_args, history, HISTORIES),
+     .expects = "'full' or 'minimized'",
+     .help = "print the full or minimized history in the text format (pipe it into\n"
+             "'linfuzz check -')"},
+    {.name = "--input", .value = "FILE", LF_OPT_STRING_AT(show_args, input),
+     .help = "write the workload bytes (the fuzzer input) to FILE, to replay them with\n"
+             "build/bin/fuzz_ADAPTER FILE"},
+    {.name = "--html", LF_OPT_FLAG_AT(show_args, html),
+     .help = "write one self-contained HTML page per entry (no network access: inline CSS\n"
+             "and JavaScript): timelines of the minimized and the recorded history, the\n"
+             "longest linearizable prefix with the state after each op (hover), the ops\n"
+             "that cannot go next and why, the root cause when the entry has one, the\n"
+             "commands that reproduce it. To standard output for one entry, else to -o"},
+    {.name = "-o", .value = "FILE|DIR", LF_OPT_STRING_AT(show_args, out),
+     .help = "where the pages go: a file for one entry; a directory (created) for\n"
+             "several, or when it exists or ends in '/': DIR/<entry name>.html"},
+    {.name = "--reminimize", .value = "DIR", LF_OPT_STRING_AT(show_args, again),
+     .help = "minimize each entry's recorded history again with this version and save the\n"
+             "new entry (same workload, history, origin and creation time) in DIR"},
+};
+
+const lf_cli_command lf_command_show = {
+    .name = "show",
+    .summary = "print the report of a violation entry (or its histories, metadata, input)",
+    .run = lf_cmd_show,
+    .usage = "linfuzz show ENTRY [--stored | --meta | --history full|minimized | --input FILE]\n"
+             "linfuzz show --html [-o FILE|DIR] ENTRY...\n"
+             "linfuzz show --reminimize DIR ENTRY...",
+    .about = "Prints the report of a violation entry (a .lfz file written by a fuzz target): the minimized\n"
+             "history by thread and as a timeline, its first impossible result, and why it is not\n"
+             "linearizable. The report is rendered again from the saved histories (so the explanation is this\n"
+             "checker's); the header says where and when the entry was found.",
+    .options = OPTIONS,
+    .n_options = LF_CLI_N_OPTIONS(OPTIONS),
+    .help_column = 22,
+    .notes = "Every mode checks an entry as it was found: against its type's spec, or (meta 'spec: self') against\n"
+             "the adapter's own serial behaviour, which needs the adapter in this program.\n"
+             "\n"
+             "exit: 0 done, 2 bad usage or not a valid entry, 4 unreadable entry or output not writable.",
+    .min_operands = 1,
+    .max_operands = LF_CLI_MANY,
+    .missing = "which entry?",
+    .help_on_missing = true,
+};

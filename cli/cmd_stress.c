@@ -24,58 +24,15 @@
 #include "runtime/adapter_check.h"
 #include "runtime/adapter_type.h"
 #include "runtime/runner.h"
+#include "options.h"
 #include "status_line.h"
 #include "util/clock.h"
 #include "util/parse.h"
 
-static void help(FILE *out) {
-    fprintf(out,
-            "usage: linfuzz stress ADAPTER [options]\n"
-            "\n"
-            "Repeats random workloads (op mix, argument domains and schedule perturbation drawn per run) on\n"
-            "ADAPTER (see 'linfuzz adapters'), records each run's history and checks it. Stops at the first\n"
-            "violation and writes that history to DIR/violation-ADAPTER-SEED.hist, where SEED is the run's\n"
-            "workload seed. A progress line on stderr says how far it got (runs, ops checked, unknown verdicts):\n"
-            "in place on a terminal, every 5 s elsewhere.\n"
-            "\n"
-            "options:\n"
-            "  --seconds S    stop after S seconds (default 10)\n"
-            "  --runs N       stop after N runs (default: no limit)\n"
-            "  --threads T    worker threads per run (default 4, at most %d)\n"
-            "  --ops N        operations per thread per run (default 100)\n"
-            "  --seed S       seed of the first run; run k uses S+k (default: from the clock, printed)\n"
-            "  --out DIR      where to write the violating history (default .)\n"
-            "  --clock C      timestamps: ticket (default; seq_cst fetch-add) or tsc (x86-64 rdtscp)\n"
-            "  --engine E     checking engine: auto (default), monitor, brute, wgl, hitting\n"
-            "  --spec M       what histories are checked against: auto (default: the spec of the adapter's type,\n"
-            "                 else its own serial behaviour), type, or self (the self-spec, docs/custom-types.md)\n"
-            "  --timeout SEC  time budget per history for search engines (default 5; unknown when exceeded)\n"
-            "  --no-perturb   no injected delays or yields in free runs (the schedule the OS gives)\n"
-            "  --mode M       controlled (one thread at a time, a random schedule per run: deterministic), free\n"
-            "                 (the OS's interleaving, perturbed) or mixed (default: 3 runs in 4 controlled)\n"
-            "  --blocking B   balanced (the default for an adapter that declares blocking methods): plan no\n"
-            "                 remove that could wait forever on a correct implementation, so that a STUCK run\n"
-            "                 is a bug; any: plan them too (default: LINFUZZ_FUZZ_BLOCKING, as the fuzz targets)\n"
-            "  -q, --quiet    no progress lines\n"
-            "\n"
-            "A run in which some operation never returns (no call and no return for LINFUZZ_STUCK_SECONDS, by\n"
-            "default 2 s + 1 ms per call of the run) is STUCK: the report says which ops and why they may wait,\n"
-            "the history (stuck ops pending) goes to DIR/stuck-ADAPTER-SEED.hist, and the command exits 5.\n"
-            "\n"
-            "With the self-spec, serial nondeterminism of the adapter stops the runs too: its serial evidence is\n"
-            "written to DIR/nondeterminism-ADAPTER-SEED.hist (not a linearizability violation: exit 3).\n"
-            "\n"
-            "exit: 0 no violation (unknown verdicts are counted and reported, not failures), 1 violation found,\n"
-            "      2 bad usage, 3 serial nondeterminism, 4 the history could not be written, 5 stuck (an op never\n"
-            "      returned, or a controlled run deadlocked).\n",
-            LF_WORKLOAD_MAX_THREADS);
-}
-
-
-
-
 typedef enum stress_mode { MODE_MIXED, MODE_CONTROLLED, MODE_FREE } stress_mode;
-static const char *const MODE_NAMES[] = {"mixed", "controlled", "free"};
+static const char *const MODE_NAMES[] = {"mixed", "controlled", "free", NULL};
+enum { BLOCKING_BALANCED, BLOCKING_ANY }; /* --blocking */
+static const char *const BLOCKING_NAMES[] = {"balanced", "any", NULL};
 
 typedef struct stress_options {
     const char *adapter, *out_dir;
@@ -83,92 +40,18 @@ typedef struct stress_options {
     uint64_t runs, threads, ops, seed;
     lf_clock_kind clock;
     lf_engine engine;
-    stress_mode mode;
+    int mode; /* stress_mode */
     lf_spec_mode spec;
     bool quiet, no_perturb;
-    const char *blocking; /* --blocking, or NULL */
+    int blocking; /* BLOCKING_BALANCED or BLOCKING_ANY, -1 when not given */
 } stress_options;
 
-static bool parse_mode(const char *s, stress_mode *out) {
-    for (int m = 0; m < 3; m++)
-        if (!strcmp(s, MODE_NAMES[m])) {
-            *out = (stress_mode)m;
-            return true;
-        }
-    return false;
-}
+/* --clock */
+static bool parse_clock(const char *text, void *clock) { return lf_clock_from_name(text, clock); }
 
 /* Whether run k is controlled. */
 static bool run_controlled(const stress_options *o, uint64_t k) {
     return o->mode == MODE_CONTROLLED || (o->mode == MODE_MIXED && k % 4 != 3);
-}
-
-/* Parses argv into o; returns -1 when the command should go on, else the exit status. */
-static int parse_args(int argc, char **argv, stress_options *o) {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool ok = true, takes_value = true;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            return LF_EXIT_OK;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            o->quiet = true;
-            takes_value = false;
-        } else if (!strcmp(a, "--no-perturb")) {
-            o->no_perturb = true;
-            takes_value = false;
-
-        } else if (a[0] == '-' && a[1] == '-' && !v) {
-            fprintf(stderr, "linfuzz stress: %s needs a value\n", a);
-            return LF_EXIT_USAGE;
-        } else if (!strcmp(a, "--seconds")) {
-            ok = lf_parse_seconds(v, 0, LF_MAX_SECONDS, &o->seconds);
-        } else if (!strcmp(a, "--timeout")) {
-            ok = lf_parse_seconds(v, 0, LF_MAX_SECONDS, &o->timeout);
-        } else if (!strcmp(a, "--runs")) {
-            ok = lf_parse_u64(v, 0, UINT64_MAX, &o->runs);
-        } else if (!strcmp(a, "--threads")) {
-            ok = lf_parse_u64(v, 1, LF_WORKLOAD_MAX_THREADS, &o->threads);
-        } else if (!strcmp(a, "--ops")) {
-            ok = lf_parse_u64(v, 1, LF_WORKLOAD_MAX_OPS, &o->ops);
-        } else if (!strcmp(a, "--seed")) {
-            ok = lf_parse_u64(v, 0, UINT64_MAX, &o->seed);
-        } else if (!strcmp(a, "--blocking")) {
-            ok = !strcmp(v, "balanced") || !strcmp(v, "any");
-            o->blocking = v;
-        } else if (!strcmp(a, "--out")) {
-            o->out_dir = v;
-        } else if (!strcmp(a, "--clock")) {
-            ok = lf_clock_from_name(v, &o->clock);
-        } else if (!strcmp(a, "--engine")) {
-            ok = lf_engine_from_name(v, &o->engine);
-        } else if (!strcmp(a, "--mode")) {
-            ok = parse_mode(v, &o->mode);
-        } else if (!strcmp(a, "--spec")) {
-            ok = lf_spec_mode_from_name(v, &o->spec);
-        } else if (a[0] == '-') {
-            fprintf(stderr, "linfuzz stress: unknown option '%s'\n", a);
-            return LF_EXIT_USAGE;
-        } else if (!o->adapter) {
-            o->adapter = a;
-            takes_value = false;
-        } else {
-            fprintf(stderr, "linfuzz stress: unexpected argument '%s'\n", a);
-            return LF_EXIT_USAGE;
-        }
-        if (!ok) {
-            fprintf(stderr, "linfuzz stress: bad value '%s' for %s\n", v, a);
-            return LF_EXIT_USAGE;
-        }
-        if (takes_value) i++;
-    }
-    if (!o->adapter) {
-        fprintf(stderr, "linfuzz stress: which adapter? ('linfuzz adapters' lists them)\n");
-        help(stderr);
-        return LF_EXIT_USAGE;
-    }
-    return -1;
 }
 
 /* How run k was scheduled, for the reports ("controlled (pct ...)" or "free"), and how to repeat it. */
@@ -303,11 +186,12 @@ static bool run_checked(lf_runner *r, const lf_adapter *a, const lf_workload *w,
 }
 
 int lf_cmd_stress(int argc, char **argv) {
-    stress_options o = {.out_dir = ".", .seconds = 10, .timeout = 5, .threads = 4, .ops = 100,
-                        .clock = LF_CLOCK_TICKET, .engine = LF_ENGINE_AUTO};
+    stress_options o = {.blocking = -1};
     o.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)(lf_now_s() * 1e9);
-    int status = parse_args(argc, argv, &o);
-    if (status >= 0) return status;
+    lf_cli_operands adapter;
+    int status = lf_cli_parse(&lf_command_stress, argc, argv, &o, &adapter);
+    if (status != LF_CLI_GO_ON) return status;
+    o.adapter = adapter.v[0];
 
     const lf_adapter *a = lf_adapter_find(o.adapter);
     if (!a) {
@@ -353,8 +237,8 @@ int lf_cmd_stress(int argc, char **argv) {
                 lf_adapter_checker_describe(&checker, against, sizeof against));
 
     bool balanced;
-    if (o.blocking) {
-        balanced = !strcmp(o.blocking, "balanced");
+    if (o.blocking >= 0) {
+        balanced = o.blocking == BLOCKING_BALANCED;
     } else if (!lf_blocking_balanced(a, &balanced, err, sizeof err)) {
         fprintf(stderr, "linfuzz stress: %s\n", err);
         lf_runner_free(&runner);
@@ -447,3 +331,68 @@ int lf_cmd_stress(int argc, char **argv) {
     lf_runner_free(&runner);
     return status;
 }
+
+static const lf_opt OPTIONS[] = {
+    {.name = "--seconds", .value = "S", LF_OPT_SECONDS_AT(stress_options, seconds, 0, LF_MAX_SECONDS), .def = "10",
+     .help = "stop after S seconds (default 10)"},
+    {.name = "--runs", .value = "N", LF_OPT_COUNT_AT(stress_options, runs, 0, UINT64_MAX),
+     .help = "stop after N runs (default: no limit)"},
+    {.name = "--threads", .value = "T", LF_OPT_COUNT_AT(stress_options, threads, 1, LF_WORKLOAD_MAX_THREADS), .def = "4",
+     .help = "worker threads per run (default 4, at most " LF_OPT_STR(LF_WORKLOAD_MAX_THREADS) ")"},
+    {.name = "--ops", .value = "N", LF_OPT_COUNT_AT(stress_options, ops, 1, LF_WORKLOAD_MAX_OPS), .def = "100",
+     .help = "operations per thread per run (default 100)"},
+    {.name = "--seed", .value = "S", LF_OPT_COUNT_AT(stress_options, seed, 0, UINT64_MAX),
+     .help = "seed of the first run; run k uses S+k (default: from the clock, printed)"},
+    {.name = "--out", .value = "DIR", LF_OPT_STRING_AT(stress_options, out_dir), .def = ".",
+     .help = "where to write the violating history (default .)"},
+    {.name = "--clock", .value = "C", LF_OPT_PARSED_AT(stress_options, clock, lf_clock_kind, parse_clock),
+     .def = "ticket", .expects = "ticket or tsc",
+     .help = "timestamps: ticket (default; seq_cst fetch-add) or tsc (x86-64 rdtscp)"},
+    {.name = "--engine", .value = "E", LF_OPT_PARSED_AT(stress_options, engine, lf_engine, lf_cli_parse_engine),
+     .def = "auto", .expects = LF_CLI_ENGINES, .help = "checking engine: auto (default), monitor, brute, wgl, hitting"},
+    {.name = "--spec", .value = "M", LF_OPT_PARSED_AT(stress_options, spec, lf_spec_mode, lf_cli_parse_spec_mode),
+     .def = "auto", .expects = LF_CLI_SPEC_MODES,
+     .help = "what histories are checked against: auto (default: the spec of the adapter's type,\n"
+             "else its own serial behaviour), type, or self (the self-spec, docs/custom-types.md)"},
+    {.name = "--timeout", .value = "SEC", LF_OPT_SECONDS_AT(stress_options, timeout, 0, LF_MAX_SECONDS), .def = "5",
+     .help = "time budget per history for search engines (default 5; unknown when exceeded)"},
+    {.name = "--no-perturb", LF_OPT_FLAG_AT(stress_options, no_perturb),
+     .help = "no injected delays or yields in free runs (the schedule the OS gives)"},
+    {.name = "--mode", .value = "M", LF_OPT_CHOICE_AT(stress_options, mode, MODE_NAMES), .def = "mixed",
+     .help = "controlled (one thread at a time, a random schedule per run: deterministic), free\n"
+             "(the OS's interleaving, perturbed) or mixed (default: 3 runs in 4 controlled)"},
+    {.name = "--blocking", .value = "B", LF_OPT_CHOICE_AT(stress_options, blocking, BLOCKING_NAMES),
+     .help = "balanced (the default for an adapter that declares blocking methods): plan no\n"
+             "remove that could wait forever on a correct implementation, so that a STUCK run\n"
+             "is a bug; any: plan them too (default: LINFUZZ_FUZZ_BLOCKING, as the fuzz targets)"},
+    {.name = "--quiet", .short_name = "-q", LF_OPT_FLAG_AT(stress_options, quiet), .help = "no progress lines"},
+};
+
+const lf_cli_command lf_command_stress = {
+    .name = "stress",
+    .summary = "fuzz an adapter with random concurrent workloads until a violation",
+    .run = lf_cmd_stress,
+    .usage = "linfuzz stress ADAPTER [options]",
+    .about = "Repeats random workloads (op mix, argument domains and schedule perturbation drawn per run) on\n"
+             "ADAPTER (see 'linfuzz adapters'), records each run's history and checks it. Stops at the first\n"
+             "violation and writes that history to DIR/violation-ADAPTER-SEED.hist, where SEED is the run's\n"
+             "workload seed. A progress line on stderr says how far it got (runs, ops checked, unknown verdicts):\n"
+             "in place on a terminal, every 5 s elsewhere.",
+    .options = OPTIONS,
+    .n_options = LF_CLI_N_OPTIONS(OPTIONS),
+    .help_column = 17,
+    .notes = "A run in which some operation never returns (no call and no return for LINFUZZ_STUCK_SECONDS, by\n"
+             "default 2 s + 1 ms per call of the run) is STUCK: the report says which ops and why they may wait,\n"
+             "the history (stuck ops pending) goes to DIR/stuck-ADAPTER-SEED.hist, and the command exits 5.\n"
+             "\n"
+             "With the self-spec, serial nondeterminism of the adapter stops the runs too: its serial evidence is\n"
+             "written to DIR/nondeterminism-ADAPTER-SEED.hist (not a linearizability violation: exit 3).\n"
+             "\n"
+             "exit: 0 no violation (unknown verdicts are counted and reported, not failures), 1 violation found,\n"
+             "      2 bad usage, 3 serial nondeterminism, 4 the history could not be written, 5 stuck (an op never\n"
+             "      returned, or a controlled run deadlocked).",
+    .min_operands = 1,
+    .max_operands = 1,
+    .missing = "which adapter? ('linfuzz adapters' lists them)",
+    .help_on_missing = true,
+};

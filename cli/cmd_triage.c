@@ -14,57 +14,12 @@
 #include "findings/triage.h"
 #include "json_out.h"
 #include "runtime/workload.h"
+#include "options.h"
 #include "status_line.h"
 #include "testcase/case_replay.h"
 #include "util/parse.h"
 
 #define MAX_INPUT_BYTES (1u << 20) /* a fuzz case is at most a few hundred bytes; libFuzzer's -max_len 4096 */
-
-static void help(FILE *out) {
-    fprintf(out,
-            "usage: linfuzz triage [options] DIR|FILE...\n"
-            "\n"
-            "Groups findings by the signature of their violation and prints one line per group: category, how\n"
-            "many, adapter, signature, first seen, the smallest example and the command that reproduces it.\n"
-            "Directories are searched recursively for\n"
-            "  *.lfz                 violation entries (corpus/ADAPTER/violations/, a fuzz job's output);\n"
-            "  [PREFIX]crash-<sha1>  libFuzzer inputs (also timeout-, oom-, leak-): replayed through the\n"
-            "                        adapter's fuzz-case decoding and checked, in a child process, unless\n"
-            "                        their bytes are the workload of an entry found too.\n"
-            "Other files are ignored. A corrupt file is reported (naming it) and the others still triaged.\n"
-            "\n"
-            "The adapter of an input: --adapter, else PREFIX (e.g. -artifact_prefix=out/treiber_aba-), else the\n"
-            "nearest parent directory named after an adapter.\n"
-            "\n"
-            "Categories: BUG (an adapter claiming to be linearizable is not), CRASH (an input's replay died),\n"
-            "STUCK (some operation never returned: a STUCK entry, or an input whose replay got stuck; grouped\n"
-            "by the stuck methods and why they wait, STUCK_EMPTY/_FULL/_LOST_WAKEUP/_HANG),\n"
-            "SERIAL_NONDETERMINISM (an adapter checked against its own serial behaviour gave different results\n"
-            "for the same serial ops: not a linearizability bug, but its self-spec is void), NOT_REPRODUCED (no\n"
-            "violation in the replay's runs), KNOWN_BUG (a known-buggy adapter's violation: expected).\n"
-            "Inputs are replayed as the fuzz target ran them (LINFUZZ_FUZZ_BLOCKING=balanced|any is honoured).\n"
-            "\n"
-            "options:\n"
-            "  --adapter NAME   the adapter of every fuzzer input\n"
-            "  --by signature|variant|bucket|shape\n"
-            "                   what makes two findings one group: the signature (default: adapter, type and\n"
-            "                   the root cause when the entry has a confirmed one: one line per bug, listing\n"
-            "                   its variants), the variant (the canonical form of the minimized history:\n"
-            "                   threads, values and stamps renamed), the fuzz targets' dedup bucket, or\n"
-            "                   adapter, type and shape\n"
-            "  --runs N         runs per replayed input (default 200; it stops at the first violation)\n"
-            "  --seconds S      time per replayed input (default 10; killed as STUCK after S + 60)\n"
-            "  --spec M         what replayed inputs are checked against: auto (default: the type's spec, else\n"
-            "                   the adapter's own serial behaviour), type, or self (the self-spec)\n"
-            "  --save DIR       save the entries captured from replayed inputs in DIR/ADAPTER/ (one per bucket)\n"
-            "  --json           one JSON object: groups (with their files), errors, counts\n"
-            "  -q, --quiet      no progress line on stderr (by default, while it works: files read, inputs\n"
-            "                   replayed, findings so far; in place on a terminal, every 5 s elsewhere)\n"
-            "\n"
-            "exit: 0 triaged, nothing unexpected; 1 some BUG, CRASH, STUCK or SERIAL_NONDETERMINISM group; 2 bad\n"
-            "      usage or some file\n"
-            "      malformed (the rest triaged); 4 some file unreadable.\n");
-}
 
 typedef struct options {
     const char *adapter, *save;
@@ -352,90 +307,27 @@ static void print_json(const lf_triage *t, const counts *c, const char *bin) {
            c->entries, c->inputs, c->replayed, c->duplicates, c->ignored);
 }
 
-int lf_cmd_triage(int argc, char **argv) {
-    options o = {.by = LF_TRIAGE_BY_SIGNATURE};
-    lf_replay_options_default(&o.replay);
-    o.replay.seconds = 10;
-    o.replay.stop_at_first = true;
+/* --by */
+static bool parse_by(const char *text, void *by) { return lf_triage_by_from_name(text, by); }
 
-    const char **paths = calloc((size_t)argc, sizeof *paths);
-    size_t n_paths = 0;
-    if (!paths) {
-        fprintf(stderr, "linfuzz triage: out of memory\n");
-        return LF_EXIT_IO;
-    }
-    bool options_done = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool ok = true;
-        if (options_done || a[0] != '-' || !a[1]) {
-            paths[n_paths++] = a;
-            continue;
-        }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            free(paths);
-            return LF_EXIT_OK;
-        } else if (!strcmp(a, "--json")) {
-            o.json = true;
-            continue;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            o.quiet = true;
-            continue;
-        } else if (!strcmp(a, "--")) {
-            options_done = true; /* the rest are paths, even when they start with '-' */
-            continue;
-        } else if (!strcmp(a, "--adapter") || !strcmp(a, "--by") || !strcmp(a, "--runs") ||
-                   !strcmp(a, "--seconds") || !strcmp(a, "--save") || !strcmp(a, "--spec")) {
-            if (!v) {
-                fprintf(stderr, "linfuzz triage: %s needs a value\n", a);
-                free(paths);
-                return LF_EXIT_USAGE;
-            }
-            i++;
-            if (!strcmp(a, "--adapter")) {
-                o.adapter = v;
-                if (!lf_adapter_find(v)) {
-                    fprintf(stderr, "linfuzz triage: no adapter '%s' in this build (linfuzz adapters lists them)\n", v);
-                    free(paths);
-                    return LF_EXIT_USAGE;
-                }
-            } else if (!strcmp(a, "--by")) {
-                ok = lf_triage_by_from_name(v, &o.by);
-            } else if (!strcmp(a, "--runs")) {
-                ok = lf_parse_u64(v, 1, UINT64_MAX, &o.replay.runs);
-            } else if (!strcmp(a, "--seconds")) {
-                ok = lf_parse_seconds(v, 0.001, LF_MAX_SECONDS, &o.replay.seconds);
-            } else if (!strcmp(a, "--spec")) {
-                ok = lf_spec_mode_from_name(v, &o.replay.spec);
-            } else {
-                o.save = v;
-            }
-        } else {
-            fprintf(stderr, "linfuzz triage: unknown option '%s'\n", a);
-            free(paths);
-            return LF_EXIT_USAGE;
-        }
-        if (!ok) {
-            fprintf(stderr, "linfuzz triage: bad value '%s' for %s\n", v, a);
-            free(paths);
-            return LF_EXIT_USAGE;
-        }
-    }
-    if (!n_paths) {
-        fprintf(stderr, "linfuzz triage: which directories or files?\n");
-        help(stderr);
-        free(paths);
+int lf_cmd_triage(int argc, char **argv) {
+    options o = {0};
+    lf_replay_options_default(&o.replay);
+    o.replay.stop_at_first = true;
+    lf_cli_operands paths;
+    int status = lf_cli_parse(&lf_command_triage, argc, argv, &o, &paths);
+    if (status != LF_CLI_GO_ON) return status;
+    if (o.adapter && !lf_adapter_find(o.adapter)) {
+        fprintf(stderr, "linfuzz triage: no adapter '%s' in this build (linfuzz adapters lists them)\n", o.adapter);
         return LF_EXIT_USAGE;
     }
     o.line = lf_status_start("linfuzz triage", o.quiet);
     lf_triage_files fs = {0};
     bool ok = true;
-    for (size_t i = 0; ok && i < n_paths; i++) {
-        lf_status_set(o.line, "looking for entries and inputs in %s", paths[i]);
-        ok = lf_triage_collect(&fs, paths[i]);
+    for (size_t i = 0; ok && i < paths.n; i++) {
+        lf_status_set(o.line, "looking for entries and inputs in %s", paths.v[i]);
+        ok = lf_triage_collect(&fs, paths.v[i]);
     }
-    free(paths);
     size_t n_entries = 0, n_inputs = 0;
     for (size_t i = 0; i < fs.n; i++) {
         n_entries += fs.files[i].kind == LF_TRIAGE_FILE_ENTRY;
@@ -503,3 +395,65 @@ int lf_cmd_triage(int argc, char **argv) {
     lf_triage_files_free(&fs);
     return io ? LF_EXIT_IO : malformed ? LF_EXIT_USAGE : unexpected ? LF_EXIT_VIOLATION : LF_EXIT_OK;
 }
+
+static const lf_opt OPTIONS[] = {
+    {.name = "--adapter", .value = "NAME", LF_OPT_STRING_AT(options, adapter),
+     .help = "the adapter of every fuzzer input"},
+    {.name = "--by", .value = "signature|variant|bucket|shape", LF_OPT_PARSED_AT(options, by, lf_triage_by, parse_by),
+     .def = "signature", .expects = "signature, variant, bucket or shape",
+     .help = "what makes two findings one group: the signature (default: adapter, type and\n"
+             "the root cause when the entry has a confirmed one: one line per bug, listing\n"
+             "its variants), the variant (the canonical form of the minimized history:\n"
+             "threads, values and stamps renamed), the fuzz targets' dedup bucket, or\n"
+             "adapter, type and shape"},
+    {.name = "--runs", .value = "N", LF_OPT_COUNT_AT(options, replay.runs, 1, UINT64_MAX), .def = "200",
+     .help = "runs per replayed input (default 200; it stops at the first violation)"},
+    {.name = "--seconds", .value = "S", LF_OPT_SECONDS_AT(options, replay.seconds, 0.001, LF_MAX_SECONDS), .def = "10",
+     .help = "time per replayed input (default 10; killed as STUCK after S + 60)"},
+    {.name = "--spec", .value = "M", LF_OPT_PARSED_AT(options, replay.spec, lf_spec_mode, lf_cli_parse_spec_mode),
+     .def = "auto", .expects = LF_CLI_SPEC_MODES,
+     .help = "what replayed inputs are checked against: auto (default: the type's spec, else\n"
+             "the adapter's own serial behaviour), type, or self (the self-spec)"},
+    {.name = "--save", .value = "DIR", LF_OPT_STRING_AT(options, save),
+     .help = "save the entries captured from replayed inputs in DIR/ADAPTER/ (one per bucket)"},
+    {.name = "--json", LF_OPT_FLAG_AT(options, json), .help = "one JSON object: groups (with their files), errors, counts"},
+    {.name = "--quiet", .short_name = "-q", LF_OPT_FLAG_AT(options, quiet),
+     .help = "no progress line on stderr (by default, while it works: files read, inputs\n"
+             "replayed, findings so far; in place on a terminal, every 5 s elsewhere)"},
+};
+
+const lf_cli_command lf_command_triage = {
+    .name = "triage",
+    .summary = "group violation entries and fuzzer crash inputs by signature, one line per bug",
+    .run = lf_cmd_triage,
+    .usage = "linfuzz triage [options] DIR|FILE...",
+    .about = "Groups findings by the signature of their violation and prints one line per group: category, how\n"
+             "many, adapter, signature, first seen, the smallest example and the command that reproduces it.\n"
+             "Directories are searched recursively for\n"
+             "  *.lfz                 violation entries (corpus/ADAPTER/violations/, a fuzz job's output);\n"
+             "  [PREFIX]crash-<sha1>  libFuzzer inputs (also timeout-, oom-, leak-): replayed through the\n"
+             "                        adapter's fuzz-case decoding and checked, in a child process, unless\n"
+             "                        their bytes are the workload of an entry found too.\n"
+             "Other files are ignored. A corrupt file is reported (naming it) and the others still triaged.\n"
+             "\n"
+             "The adapter of an input: --adapter, else PREFIX (e.g. -artifact_prefix=out/treiber_aba-), else the\n"
+             "nearest parent directory named after an adapter.\n"
+             "\n"
+             "Categories: BUG (an adapter claiming to be linearizable is not), CRASH (an input's replay died),\n"
+             "STUCK (some operation never returned: a STUCK entry, or an input whose replay got stuck; grouped\n"
+             "by the stuck methods and why they wait, STUCK_EMPTY/_FULL/_LOST_WAKEUP/_HANG),\n"
+             "SERIAL_NONDETERMINISM (an adapter checked against its own serial behaviour gave different results\n"
+             "for the same serial ops: not a linearizability bug, but its self-spec is void), NOT_REPRODUCED (no\n"
+             "violation in the replay's runs), KNOWN_BUG (a known-buggy adapter's violation: expected).\n"
+             "Inputs are replayed as the fuzz target ran them (LINFUZZ_FUZZ_BLOCKING=balanced|any is honoured).",
+    .options = OPTIONS,
+    .n_options = LF_CLI_N_OPTIONS(OPTIONS),
+    .help_column = 19,
+    .notes = "exit: 0 triaged, nothing unexpected; 1 some BUG, CRASH, STUCK or SERIAL_NONDETERMINISM group; 2 bad\n"
+             "      usage or some file\n"
+             "      malformed (the rest triaged); 4 some file unreadable.",
+    .min_operands = 1,
+    .max_operands = LF_CLI_MANY,
+    .missing = "which directories or files?",
+    .help_on_missing = true,
+};

@@ -26,7 +26,7 @@ expect_rc 0 "--help" "$LF" rootcause --help
 has "$tmp/out" "--schedules N" "help names --schedules"
 expect_err 2 "which entry" "no entry" "$LF" rootcause
 expect_err 2 "unknown option" "bad option" "$LF" rootcause --bogus x
-expect_err 2 "bad value" "bad --schedules" "$LF" rootcause --schedules 0 x.lfz
+expect_err 2 "--schedules takes a whole number in 1..100000000, not .0." "bad --schedules" "$LF" rootcause --schedules 0 x.lfz
 expect_err 4 "" "missing file" "$LF" rootcause "$tmp/none.lfz"
 expect_err 2 "goes with --write" "--out without --write" "$LF" rootcause --out "$tmp" x.lfz
 
