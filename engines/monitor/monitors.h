@@ -7,19 +7,14 @@
 #include "linfuzz/history.h"
 #include "monitor/standardize.h"
 
-lf_verdict lf_monitor_set(const lf_history *h, const lf_std *s, lf_result *r);
-/* The same decision without standardisation (sets have no empty ops): what lf_monitor_check uses. The
- * standardised form stays as an independent cross-check in the tests. */
+/* Sets, without standardisation (sets have no empty ops). The standardised form is a cross-check in the tests
+ * (tests/unit/monitor_forms/), as are second forms of the stack and pqueue monitors. */
 lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r);
 lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r);
-/* The same decision handing out single partitions: the cross-check of lf_monitor_stack. */
-lf_verdict lf_monitor_stack_partitions(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_queue(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_pqueue(const lf_history *h, const lf_std *s, lf_result *r);
-/* The same decision by a sweep in priority order over a segment tree: the cross-check of lf_monitor_pqueue. */
-lf_verdict lf_monitor_pqueue_tree(const lf_history *h, const lf_std *s, lf_result *r);
-/* The reports both forms give, written once (their verdicts, reasons and culprits must agree): a stack whose
- * remaining values each have an op covered by another (live: per value, ops not yet safe; p: the partition
+/* The reports both forms give (the form here and the test's), written once (their verdicts, reasons and
+ * culprits must agree): a stack whose remaining values each have an op covered by another (live: per value, ops not yet safe; p: the partition
  * where count values are certainly in the stack); a pqueue op o (of value order[rank]) that cannot see its
  * value as the minimum. Both return LF_VIOLATION. */
 lf_verdict lf_stack_report_stuck(const lf_history *h, const lf_std *s, const uint32_t *live, uint32_t p, int32_t count,

@@ -10,9 +10,9 @@
  * top() comes from one sweep over the partitions in time order with the set of intervals covering the current
  * one (a hierarchical bitset of ranks, small enough to stay in the cache); the maximum over an op's partitions from a scan for short ops and a
  * sparse table over blocks of 64 partitions for long ones. Memory is touched in time order, which matters
- * when many values are present at once: the priority-order sweep over a segment tree (pqueue_tree.c, kept as
- * the cross-check) jumps around the tree and was bound by cache misses at 10^6 ops with 300,000 values
- * present. O(n log n); the same verdict, reason and culprits as pqueue_tree.c. */
+ * when many values are present at once: the priority-order sweep over a segment tree (the cross-check in the
+ * tests, tests/unit/monitor_forms/pqueue_tree.c) jumps around the tree and was bound by cache misses at 10^6
+ * ops with 300,000 values present. O(n log n); the same verdict, reason and culprits as that form. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

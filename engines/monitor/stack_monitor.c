@@ -14,9 +14,10 @@
  * (one per span class, scanned over the span before the run); the few long ones live in a max tree ordered
  * by invocation, and a value's peeks in a per-value list or tree.
  *
- * The verdict, reason and culprits are those of the partition form (stack_partitions.c), which peels the
- * same values: peeling is monotone (uncovering only frees moments), so every order of hand-outs reaches the
- * same final state, and a stuck state is reported at the leftmost least-covered moment, the same in both. */
+ * The verdict, reason and culprits are those of the partition form (the cross-check in the tests,
+ * tests/unit/monitor_forms/stack_partitions.c), which peels the same values: peeling is monotone (uncovering
+ * only frees moments), so every order of hand-outs reaches the same final state, and a stuck state is reported
+ * at the leftmost least-covered moment, the same in both. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* The monitors kept in two forms give the same answers -- verdict, reason and culprits, word for word: the
  * priority-queue time sweep lf_monitor_check uses (pqueue_monitor.c) against the priority-order sweep over a
- * segment tree (pqueue_tree.c), and the stack monitor handing out segments of equal coverage
- * (stack_monitor.c) against the one handing out single partitions (stack_partitions.c). On histories too
- * large for the brute-force oracle: generated ones of 100..3000 ops (linearizable, corrupted, with peeks,
+ * segment tree (monitor_forms/pqueue_tree.c), and the stack monitor handing out segments of equal coverage
+ * (stack_monitor.c) against the one handing out single partitions (monitor_forms/stack_partitions.c). On
+ * histories too large for the brute-force oracle: generated ones of 100..3000 ops (linearizable, corrupted, with peeks,
  * empty results, pending ops, stamp ties, spread priorities with many values present at once) and small
  * random ones (mostly violations of every kind). */
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "linfuzz/generate.h"
 #include "monitor/monitors.h"
 #include "monitor/standardize.h"
+#include "monitor_forms/monitor_forms.h"
 #include "test_util.h"
 
 typedef lf_verdict (*monitor_fn)(const lf_history *, const lf_std *, lf_result *);

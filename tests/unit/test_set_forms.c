@@ -1,12 +1,13 @@
 /* The set monitor's two forms agree: the direct one lf_monitor_check uses (no standardisation) and the
- * standardised one of [Lee25], on large generated histories (linearizable, corrupted, with pending ops
- * and timestamp ties) where the brute-force oracle cannot go. */
+ * standardised one of [Lee25] (monitor_forms/set_monitor.c), on large generated histories (linearizable,
+ * corrupted, with pending ops and timestamp ties) where the brute-force oracle cannot go. */
 #include <stdio.h>
 #include <string.h>
 
 #include "linfuzz/generate.h"
 #include "monitor/monitors.h"
 #include "monitor/standardize.h"
+#include "monitor_forms/monitor_forms.h"
 #include "test_util.h"
 
 static lf_verdict standardized(const lf_history *h, lf_result *r) {

@@ -2,7 +2,7 @@
  * and poll of a value v has a moment at which no value of higher priority (smaller; nil is smallest) is
  * certainly present. One sweep in priority order over a range-add/range-min segment tree. O(n log n).
  *
- * lf_monitor_check uses the time sweep of pqueue_monitor.c, which decides the same condition with sequential
+ * lf_monitor_check uses the time sweep of engines/monitor/pqueue_monitor.c, which decides the same condition with sequential
  * memory access; this form stays as its cross-check (tests/unit/test_monitor_forms.c): both must give the
  * same verdict, reason and culprits. */
 #include <inttypes.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "monitor/monitors.h"
+#include "monitor_forms.h"
 #include "monitor/segment_tree.h"
 
 #define NONE UINT32_MAX

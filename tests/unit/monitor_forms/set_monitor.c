@@ -1,6 +1,9 @@
-/* Set monitor ([Lee25]): values are independent; a "v is absent" observation (contains -> false,
- * remove -> false) must not lie strictly inside the window where v is certainly present. O(n). */
+/* Set monitor ([Lee25]) on the standardised history: values are independent; a "v is absent" observation
+ * (contains -> false, remove -> false) must not lie strictly inside the window where v is certainly present.
+ * O(n). lf_monitor_check uses engines/monitor/set_direct.c, which needs no standardisation; this form stays as
+ * its cross-check (tests/unit/test_set_forms.c). */
 #include "monitor/monitors.h"
+#include "monitor_forms.h"
 
 lf_verdict lf_monitor_set(const lf_history *h, const lf_std *s, lf_result *r) {
     if (!s->has_absent) return LF_LINEARIZABLE;

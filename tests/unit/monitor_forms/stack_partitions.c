@@ -7,7 +7,7 @@
  * safe is peeled, which uncovers its critical interval. If every remaining partition is covered twice, no
  * value can be at the bottom: violation. O(n log n).
  *
- * lf_monitor_check uses stack_monitor.c, which hands out runs of partitions of equal coverage (segments
+ * lf_monitor_check uses engines/monitor/stack_monitor.c, which hands out runs of partitions of equal coverage (segments
  * between critical-interval ends) instead of single partitions; this form stays as its cross-check
  * (tests/unit/test_monitor_forms.c): both must give the same verdict, reason and culprits. */
 #include <inttypes.h>
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "monitor/monitors.h"
+#include "monitor_forms.h"
 #include "monitor/segment_tree.h"
 
 #define NONE UINT32_MAX
