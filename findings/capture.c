@@ -74,7 +74,9 @@ bool lf_entry_serial_thread(const lf_violation_entry *e, uint32_t *thread) {
     return meta_u32(e, "serial_thread", thread);
 }
 
-bool lf_entry_recorded_serial_thread(const lf_violation_entry *e, uint32_t *thread) {
+/* The serial thread of the history `minimized` was minimized from (lf_entry_recorded): meta
+ * "test_serial_thread" when the entry has a minimized test, else "serial_thread". */
+static bool entry_recorded_serial_thread(const lf_violation_entry *e, uint32_t *thread) {
     return meta_u32(e, e->has_test ? "test_serial_thread" : "serial_thread", thread);
 }
 
@@ -97,7 +99,7 @@ void lf_entry_report_input(const lf_violation_entry *e, lf_report_input *in, lf_
     in->has_cut = parse_u64(lf_entry_meta(e, "cut_stamp"), &cut);
     in->cut_stamp = cut;
     in->recorded = lf_entry_recorded(e);
-    in->has_serial = lf_entry_recorded_serial_thread(e, &in->serial_thread);
+    in->has_serial = entry_recorded_serial_thread(e, &in->serial_thread);
     in->test_summary = e->has_test ? lf_entry_meta(e, "test_minimize") : NULL;
 }
 
@@ -371,7 +373,7 @@ lf_status lf_capture_nondeterminism(const lf_capture_input *in, const lf_history
 lf_status lf_capture_again(const lf_violation_entry *old, const lf_check_options *check, lf_violation_entry *e,
                            char *err, size_t errlen) {
     uint32_t serial = 0;
-    if (old->has_test && !lf_entry_recorded_serial_thread(old, &serial)) lf_entry_serial_thread(old, &serial);
+    if (old->has_test && !entry_recorded_serial_thread(old, &serial)) lf_entry_serial_thread(old, &serial);
     return lf_capture_again_with_test(old, check, old->has_test ? old->test : NULL, old->test_len,
                                       old->has_test ? &old->test_history : NULL, serial,
                                       lf_entry_meta(old, "test_minimize"), e, err, errlen);

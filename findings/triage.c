@@ -162,7 +162,8 @@ bool lf_triage_category_unexpected(lf_triage_category c) {
     return c == LF_TRIAGE_BUG || c == LF_TRIAGE_CRASH || c == LF_TRIAGE_STUCK || c == LF_TRIAGE_SERIAL_NONDETERMINISM;
 }
 
-void lf_triage_format_time(int64_t unix_seconds, char out[24]) {
+/* Formats a time as "YYYY-MM-DDTHH:MM:SSZ" (UTC) into out[24]. */
+static void triage_format_time(int64_t unix_seconds, char out[24]) {
     time_t t = (time_t)unix_seconds;
     struct tm tm;
     if (!gmtime_r(&t, &tm) || !strftime(out, 24, "%Y-%m-%dT%H:%M:%SZ", &tm)) snprintf(out, 24, "-");
@@ -172,7 +173,7 @@ void lf_triage_format_time(int64_t unix_seconds, char out[24]) {
 static void file_time(const char *path, char out[24]) {
     struct stat st;
     if (stat(path, &st) == 0)
-        lf_triage_format_time((int64_t)st.st_mtime, out);
+        triage_format_time((int64_t)st.st_mtime, out);
     else
         snprintf(out, 24, "-");
 }

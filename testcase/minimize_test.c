@@ -18,7 +18,8 @@ void lf_tmin_options_default(lf_tmin_options *o) {
     o->seconds = 5;
 }
 
-size_t lf_fc_case_calls(const lf_fuzz_case *c) { return lf_fuzz_case_run_ops(c) + c->prefix_len; }
+/* Calls of one run of c: its bodies times rounds (as planned) and its prefix. */
+static size_t fc_case_calls(const lf_fuzz_case *c) { return lf_fuzz_case_run_ops(c) + c->prefix_len; }
 
 int lf_tmin_describe(char *buf, size_t len, const lf_tmin_stats *s) {
     return snprintf(buf, len,
@@ -52,7 +53,7 @@ static void progress(tmin *m) {
     if (!m->o->on_progress) return;
     m->s->seconds = lf_now_s() - m->start;
     m->s->threads_after = m->cur.threads;
-    m->s->calls_after = lf_fc_case_calls(&m->cur);
+    m->s->calls_after = fc_case_calls(&m->cur);
     m->s->ops_after = m->cur_h.n;
     m->o->on_progress(m->o->ctx, m->s);
 }
@@ -294,7 +295,7 @@ bool lf_fc_minimize_test(const lf_adapter *a, lf_fc_executor *x, lf_adapter_chec
         snprintf(err, errlen, "repetition %u does not violate again in a controlled run", run + 1);
     } else {
         s->threads_before = c.threads;
-        s->calls_before = lf_fc_case_calls(&c);
+        s->calls_before = fc_case_calls(&c);
         s->ops_before = orig.n;
         /* pin the repetition: run 0 of a one-run case with the schedule repetition `run` followed */
         m.cur = c;
@@ -323,7 +324,7 @@ bool lf_fc_minimize_test(const lf_adapter *a, lf_fc_executor *x, lf_adapter_chec
     }
     s->seconds = lf_now_s() - m.start;
     s->threads_after = m.cur.threads;
-    s->calls_after = lf_fc_case_calls(&m.cur);
+    s->calls_after = fc_case_calls(&m.cur);
     s->ops_after = m.cur_h.n;
     lf_history_free(&orig);
     lf_history_free(&m.cur_h);

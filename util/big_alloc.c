@@ -8,7 +8,8 @@
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 #define MIN_ADVISED ((size_t)4 << 20)
 
-void lf_big_advise(void *p, size_t n) {
+/* Asks for huge pages behind the 2 MiB-aligned pages of the block of n bytes at p (big_alloc.h). */
+static void big_advise(void *p, size_t n) {
 #ifdef MADV_HUGEPAGE
     if (!p || n < MIN_ADVISED) return;
     uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), hi = ((uintptr_t)p + n) & ~(HUGE_PAGE - 1);
@@ -21,18 +22,18 @@ void lf_big_advise(void *p, size_t n) {
 
 void *lf_big_malloc(size_t n) {
     void *p = malloc(n);
-    lf_big_advise(p, n);
+    big_advise(p, n);
     return p;
 }
 
 void *lf_big_calloc(size_t count, size_t size) {
     void *p = calloc(count, size);
-    if (p) lf_big_advise(p, count * size); /* calloc checked count * size for overflow */
+    if (p) big_advise(p, count * size); /* calloc checked count * size for overflow */
     return p;
 }
 
 void *lf_big_realloc(void *p, size_t n) {
     void *q = realloc(p, n);
-    lf_big_advise(q, n);
+    big_advise(q, n);
     return q;
 }

@@ -78,7 +78,9 @@ static long long temp_pid(const char *name, const char *base) {
     return 0;
 }
 
-size_t lf_atomic_file_sweep(const char *dir, const char *base) {
+/* Removes the temporary files in dir whose writer is gone (and the older versions' ones for base); returns
+ * how many. Every write does this for its own directory first. */
+static size_t atomic_file_sweep(const char *dir, const char *base) {
     DIR *d = opendir(dir);
     if (!d) return 0;
     size_t removed = 0;
@@ -130,7 +132,7 @@ lf_status lf_write_file_atomic(const char *path, lf_fill_fn fill, void *ctx, cha
         snprintf(err, errlen, "%s: out of memory", path);
         return LF_ERR_NOMEM;
     }
-    lf_atomic_file_sweep(dir, base);
+    atomic_file_sweep(dir, base);
     int fd = -1;
     if (atomic_load(&use_tmpfile) && access("/proc/self/fd", X_OK) == 0)
         fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666); /* EOPNOTSUPP, EISDIR: not here */

@@ -54,5 +54,3 @@ int lf_hit_schedule_set_add(hit_schedule_set *s, uint64_t fingerprint) {
     s->count++;
     return 1;
 }
-
-size_t lf_hit_schedule_set_bytes(const hit_schedule_set *s) { return s->cap * sizeof *s->slots; }

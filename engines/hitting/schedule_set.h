@@ -22,6 +22,5 @@ void lf_hit_schedule_set_free(hit_schedule_set *s);
 uint64_t lf_hit_schedule_hash(const uint32_t *sch, size_t n);
 /* Adds a fingerprint: 1 when it was new, 0 when already present, -1 when out of memory. */
 int lf_hit_schedule_set_add(hit_schedule_set *s, uint64_t fingerprint);
-size_t lf_hit_schedule_set_bytes(const hit_schedule_set *s);
 
 #endif

@@ -149,25 +149,6 @@ void lf_maxtree_set(lf_maxtree *m, size_t i, uint32_t v) {
     }
 }
 
-size_t lf_maxtree_find_above(const lf_maxtree *m, size_t l, size_t r, uint32_t x) {
-    if (l >= r) return SIZE_MAX;
-    /* Canonical nodes of [l, r) in left-to-right order: left ones as found, right ones reversed. */
-    size_t leftn[64], rightn[64];
-    int nl = 0, nr = 0;
-    for (size_t lo = l + m->size, hi = r + m->size; lo < hi; lo >>= 1, hi >>= 1) {
-        if (lo & 1) leftn[nl++] = lo++;
-        if (hi & 1) rightn[nr++] = --hi;
-    }
-    for (int i = nr - 1; i >= 0; i--) leftn[nl++] = rightn[i];
-    for (int i = 0; i < nl; i++) {
-        size_t node = leftn[i];
-        if (m->t[node] <= x) continue;
-        while (node < m->size) node = m->t[2 * node] > x ? 2 * node : 2 * node + 1;
-        return node - m->size;
-    }
-    return SIZE_MAX;
-}
-
 static void take_above_rec(lf_maxtree *m, size_t x, size_t lo, size_t hi, size_t l, size_t r, uint32_t v,
                            uint32_t *out, size_t *n) {
     if (m->t[x] <= v || hi <= l || r <= lo) return;

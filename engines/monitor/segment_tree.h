@@ -41,8 +41,6 @@ typedef struct lf_maxtree {
 bool lf_maxtree_init(lf_maxtree *m, const uint32_t *values, size_t n);
 void lf_maxtree_free(lf_maxtree *m);
 void lf_maxtree_set(lf_maxtree *m, size_t i, uint32_t v);
-/* Leftmost i in [l, r) with value > x, or SIZE_MAX. */
-size_t lf_maxtree_find_above(const lf_maxtree *m, size_t l, size_t r, uint32_t x);
 /* Every i in [l, r) with value > x: written to out (ascending) and set to 0. Returns how many. */
 size_t lf_maxtree_take_above(lf_maxtree *m, size_t l, size_t r, uint32_t x, uint32_t *out);
 

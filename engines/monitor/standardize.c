@@ -14,7 +14,10 @@
 
 /* ---- stamp ranking ---- */
 
-size_t lf_sort_events(const lf_history *h, const uint8_t *keep, uint32_t *ev) {
+/* The events of the ops with keep[i] in time order (invocations before responses at equal stamps), written
+ * to ev as op << 1 | is_response; pending ops have no response event. Returns the number of events, or
+ * SIZE_MAX when out of memory. ev must have room for 2 events per kept op. */
+static size_t sort_events(const lf_history *h, const uint8_t *keep, uint32_t *ev) {
     size_t n_events = 0;
     uint64_t lo = UINT64_MAX, hi = 0;
     for (size_t i = 0; i < h->n; i++) {
@@ -94,7 +97,7 @@ bool lf_rank_stamps(const lf_history *h, const uint8_t *keep, uint32_t *call_ran
     for (size_t i = 0; i < h->n; i++)
         if (keep[i]) n_events += lf_op_pending(&h->ops[i]) ? 1 : 2;
     uint32_t *ev = lf_big_malloc((n_events ? n_events : 1) * sizeof *ev);
-    if (!ev || lf_sort_events(h, keep, ev) == SIZE_MAX) {
+    if (!ev || sort_events(h, keep, ev) == SIZE_MAX) {
         free(ev);
         return false;
     }
@@ -614,7 +617,7 @@ lf_verdict lf_standardize(const lf_history *h, lf_std *s, lf_result *r) {
     }
     size_t n_ev = n_real_ev + n_pend + 2 * (size_t)n_art;
     uint32_t *ev = lf_big_malloc((n_ev ? n_ev : 1) * sizeof *ev);
-    if (!ev || lf_sort_events(h, s->kind, ev) == SIZE_MAX) {
+    if (!ev || sort_events(h, s->kind, ev) == SIZE_MAX) {
         free(ev);
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory sorting events");
         return LF_UNKNOWN;

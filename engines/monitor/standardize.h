@@ -63,11 +63,6 @@ void lf_std_value_str(const lf_std *s, uint32_t v, char *buf, size_t len);
 /* Records op i as a culprit when it is a real op. */
 void lf_std_culprit(const lf_std *s, lf_result *r, uint32_t i);
 
-/* The events of the ops with keep[i] in time order (invocations before responses at equal stamps), written
- * to ev as op << 1 | is_response; pending ops have no response event. Returns the number of events, or
- * SIZE_MAX when out of memory. ev must have room for 2 events per kept op. */
-size_t lf_sort_events(const lf_history *h, const uint8_t *keep, uint32_t *ev);
-
 /* Ranks stamps of the ops with keep[i] (invocations before responses at equal stamps): on return
  * call_rank[i] < ret_rank[i], all distinct, in 1..2*kept. Pending ops get ret_rank = UINT32_MAX.
  * Shared with the register monitor. Returns false when out of memory. */

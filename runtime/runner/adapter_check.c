@@ -16,10 +16,6 @@ bool lf_spec_mode_from_name(const char *name, lf_spec_mode *out) {
     return true;
 }
 
-const char *lf_spec_mode_name(lf_spec_mode m) {
-    return m == LF_SPEC_SELF ? "self" : m == LF_SPEC_TYPE ? "type" : "auto";
-}
-
 bool lf_spec_mode_from_env(lf_spec_mode *out, char *err, size_t errlen) {
     const char *v = getenv("LINFUZZ_SPEC");
     *out = LF_SPEC_AUTO;

@@ -29,7 +29,9 @@ struct lf_stuck_watch {
     double fixed_deadline; /* LINFUZZ_STUCK_SECONDS, 0: from the run's size */
 };
 
-double lf_stuck_deadline(const lf_stuck_watch *w, size_t run_ops) {
+/* The deadline of a run of run_ops calls (seconds without progress): LINFUZZ_STUCK_SECONDS, else 2 s + 1 ms
+ * per call (stuck_watch.h). */
+static double stuck_deadline(const lf_stuck_watch *w, size_t run_ops) {
     if (w && w->fixed_deadline > 0) return w->fixed_deadline;
     return 2.0 + 0.001 * (double)run_ops;
 }
@@ -92,10 +94,11 @@ static void *watch_main(void *arg) {
     }
 }
 
-bool lf_stuck_watch_has_handler(const lf_stuck_watch *w) { return w && w->fn; }
+/* Whether a handler was set (lf_stuck_watch_set_handler). */
+static bool stuck_watch_has_handler(const lf_stuck_watch *w) { return w && w->fn; }
 
 void lf_stuck_watch_deadlock(lf_stuck_watch *w) {
-    if (!lf_stuck_watch_has_handler(w)) return;
+    if (!stuck_watch_has_handler(w)) return;
     pthread_mutex_lock(&w->lock);
     bool armed = w->armed;
     if (armed) fire(w, 0, true); /* does not return */
@@ -144,7 +147,7 @@ void lf_stuck_watch_arm(lf_stuck_watch *w, const lf_recorder *r, lf_type type, u
     w->recorder = r;
     w->type = type;
     w->capacity = capacity;
-    w->deadline = lf_stuck_deadline(w, run_ops);
+    w->deadline = stuck_deadline(w, run_ops);
     w->last_progress = lf_recorder_progress(r, NULL);
     w->last_change = lf_now_s();
     w->armed = true;

@@ -9,17 +9,8 @@
 
 static const char *const STRATEGY_NAMES[LF_SCHED_STRATEGY_COUNT] = {"pct", "choices", "preempt", "walk"};
 
-const char *lf_sched_strategy_name(lf_sched_strategy s) {
+static const char *sched_strategy_name(lf_sched_strategy s) {
     return (unsigned)s < LF_SCHED_STRATEGY_COUNT ? STRATEGY_NAMES[s] : "?";
-}
-
-bool lf_sched_strategy_from_name(const char *name, lf_sched_strategy *out) {
-    for (unsigned i = 0; i < LF_SCHED_STRATEGY_COUNT; i++)
-        if (!strcmp(name, STRATEGY_NAMES[i])) {
-            *out = (lf_sched_strategy)i;
-            return true;
-        }
-    return false;
 }
 
 uint32_t lf_sched_choice_steps(uint8_t after) { return after < 128 ? after : 128 + (uint32_t)(after - 128) * 16; }
@@ -109,7 +100,7 @@ int lf_schedule_describe(char *buf, size_t len, const lf_schedule *s, unsigned t
         if (k_ > 0) w += (size_t)k_;                                    \
     } while (0)
     if (threads > LF_SCHED_MAX_THREADS) threads = LF_SCHED_MAX_THREADS;
-    PUT("%s", lf_sched_strategy_name((lf_sched_strategy)s->strategy));
+    PUT("%s", sched_strategy_name((lf_sched_strategy)s->strategy));
     if (s->strategy == LF_SCHED_PCT || s->strategy == LF_SCHED_PREEMPT) {
         PUT(" bound=%u prio=", s->bound);
         for (unsigned t = 0; t < threads; t++) PUT("%s%u", t ? "," : "", s->priority[t]);

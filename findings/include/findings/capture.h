@@ -65,9 +65,6 @@ lf_status lf_capture_again_with_test(const lf_violation_entry *old, const lf_che
 
 /* The serial thread of an entry (meta "serial_thread"); false when it has none or the value is malformed. */
 bool lf_entry_serial_thread(const lf_violation_entry *e, uint32_t *thread);
-/* The serial thread of the history `minimized` was minimized from (lf_entry_recorded): meta
- * "test_serial_thread" when the entry has a minimized test, else "serial_thread". */
-bool lf_entry_recorded_serial_thread(const lf_violation_entry *e, uint32_t *thread);
 
 /* Fills in (the fields it knows of) a report input for e: adapter, origin, workload, minimisation summary,
  * bucket, sizes, first impossible return, serial thread, the recorded history to match ops against, and the

@@ -184,7 +184,4 @@ void lf_triage_repro_command(const lf_triage *t, const lf_triage_group *g, const
  * need it. */
 void lf_shell_append_quoted(char *out, size_t len, const char *s);
 
-/* Formats a time as "YYYY-MM-DDTHH:MM:SSZ" (UTC) into out[24]. */
-void lf_triage_format_time(int64_t unix_seconds, char out[24]);
-
 #endif

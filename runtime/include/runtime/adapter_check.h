@@ -21,7 +21,6 @@ typedef enum lf_spec_mode { LF_SPEC_AUTO, LF_SPEC_TYPE, LF_SPEC_SELF } lf_spec_m
 
 /* "auto", "type", "self". */
 bool lf_spec_mode_from_name(const char *name, lf_spec_mode *out);
-const char *lf_spec_mode_name(lf_spec_mode m);
 /* LINFUZZ_SPEC (auto when unset); false with a message naming the variable when malformed. */
 bool lf_spec_mode_from_env(lf_spec_mode *out, char *err, size_t errlen);
 

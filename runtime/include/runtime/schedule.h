@@ -65,9 +65,6 @@ typedef struct lf_schedule {
     lf_sched_choice choices[LF_SCHED_MAX_CHOICES];
 } lf_schedule;
 
-const char *lf_sched_strategy_name(lf_sched_strategy s);
-bool lf_sched_strategy_from_name(const char *name, lf_sched_strategy *out);
-
 /* Scheduling points before a choice's switch: `after` read on a scale that is fine for short waits and
  * still reaches a few thousand points (0..127 as is, then steps of 16 up to 2160). */
 uint32_t lf_sched_choice_steps(uint8_t after);

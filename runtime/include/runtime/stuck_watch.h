@@ -55,11 +55,7 @@ void lf_stuck_watch_set_handler(lf_stuck_watch *w, lf_stuck_fn fn, void *ctx);
  * must stay valid (not re-initialised) while armed. */
 void lf_stuck_watch_arm(lf_stuck_watch *w, const lf_recorder *r, lf_type type, uint64_t capacity, size_t run_ops);
 void lf_stuck_watch_disarm(lf_stuck_watch *w);
-/* The deadline of a run of run_ops calls (seconds without progress), as described above. */
-double lf_stuck_deadline(const lf_stuck_watch *w, size_t run_ops);
 
-/* Whether a handler was set (lf_stuck_watch_set_handler). */
-bool lf_stuck_watch_has_handler(const lf_stuck_watch *w);
 /* A controlled run of the armed run deadlocked (sched/sched.h: LF_SCHED_STUCK; its blocked ops are still in
  * flight in the recorder): the handler is called at once, as for a deadline, with ev->deadlock set, and the
  * process ends. Only where a handler was set; otherwise returns. */

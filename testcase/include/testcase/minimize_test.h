@@ -67,9 +67,6 @@ bool lf_fc_minimize_test(const lf_adapter *a, lf_fc_executor *x, lf_adapter_chec
 lf_status lf_entry_minimize_test(const lf_violation_entry *old, const lf_adapter *a, const lf_tmin_options *o,
                                  lf_violation_entry *e, lf_tmin_stats *s, char *err, size_t errlen);
 
-/* Calls of one run of c: its bodies times rounds (as planned) and its prefix. */
-size_t lf_fc_case_calls(const lf_fuzz_case *c);
-
 /* One line for entries and reports: "test 4 threads, 96 calls -> 2 threads, 3 calls (history 101 -> 4 ops);
  * 213 runs, 0.8 s". */
 int lf_tmin_describe(char *buf, size_t len, const lf_tmin_stats *s);

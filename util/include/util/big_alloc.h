@@ -13,7 +13,5 @@
 void *lf_big_malloc(size_t n);
 void *lf_big_calloc(size_t count, size_t size);
 void *lf_big_realloc(void *p, size_t n);
-/* The same advice for a block allocated otherwise (n bytes at p). */
-void lf_big_advise(void *p, size_t n);
 
 #endif
