@@ -49,8 +49,6 @@ static void print_candidate(size_t rank, const lf_rc_candidate *c) {
     for (size_t l = 0; l < c->n_source && l < 12; l++) printf("       %5u | %s\n", c->lo + (unsigned)l, c->source[l]);
 }
 
-static int rootcause_one(const char *path, lf_rc_options o, bool quiet, bool write, const char *out_dir);
-
 /* The worse of two exit statuses, for several entries: unreadable, bad, not reproduced, no cause, confirmed. */
 static int worse(int a, int b) {
     static const int order[] = {LF_EXIT_OK, EXIT_NO_CAUSE, EXIT_NOT_REPRODUCED, LF_EXIT_USAGE, LF_EXIT_IO};
@@ -66,16 +64,18 @@ typedef struct rootcause_args {
     uint64_t schedules, passing, validate;
     double timeout;
     bool quiet, write;
-    const char *out_dir;
+    const char *out_dir, *source_root;
 } rootcause_args;
+
+static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args *args);
 
 int lf_cmd_rootcause(int argc, char **argv) {
     rootcause_args args = {0};
     lf_cli_operands entries;
     int status = lf_cli_parse(&lf_command_rootcause, argc, argv, &args, &entries);
     if (status != LF_CLI_GO_ON) return status;
-    if (args.out_dir && !args.write) {
-        fprintf(stderr, "linfuzz rootcause: --out goes with --write\n");
+    if ((args.out_dir || args.source_root) && !args.write) {
+        fprintf(stderr, "linfuzz rootcause: %s goes with --write\n", args.out_dir ? "--out" : "--source-root");
         return LF_EXIT_USAGE;
     }
     lf_rc_options o;
@@ -86,11 +86,12 @@ int lf_cmd_rootcause(int argc, char **argv) {
     o.check_timeout = args.timeout;
     status = LF_EXIT_OK;
     for (size_t i = 0; i < entries.n; i++)
-        status = worse(status, rootcause_one(entries.v[i], o, args.quiet, args.write, args.out_dir));
+        status = worse(status, rootcause_one(entries.v[i], o, &args));
     return status;
 }
 
-static int rootcause_one(const char *path, lf_rc_options o, bool quiet, bool write, const char *out_dir) {
+static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args *args) {
+    bool quiet = args->quiet, write = args->write;
     lf_violation_entry e;
     char err[1024];
     lf_status st = lf_entry_load(path, &e, err, sizeof err);
@@ -149,7 +150,9 @@ static int rootcause_one(const char *path, lf_rc_options o, bool quiet, bool wri
     const lf_rc_candidate *best = r.n && lf_rc_confirmed(&r.c[0]) ? &r.c[0] : NULL;
     char saved[4096] = "";
     if (write) {
-        st = lf_rc_store(path, out_dir, &e, &r, saved, sizeof saved, err, sizeof err);
+        const char *root = args->source_root ? args->source_root : getenv("LINFUZZ_SOURCE_ROOT");
+        st = lf_rc_store(path, args->out_dir, root && root[0] ? root : NULL, &e, &r, saved, sizeof saved, err,
+                         sizeof err);
         if (st != LF_OK) {
             fprintf(stderr, "linfuzz rootcause: %s\n", err);
             lf_rc_result_free(&r);
@@ -182,6 +185,10 @@ static const lf_opt OPTIONS[] = {
     {.name = "--out", .value = "DIR", LF_OPT_STRING_AT(rootcause_args, out_dir), .expects = "a directory",
      .help = "with --write: save the entry into DIR (under the corpus's content name) instead\n"
              "of replacing it"},
+    {.name = "--source-root", .value = "DIR", LF_OPT_STRING_AT(rootcause_args, source_root),
+     .help = "with --write: source files are stored relative to DIR, the tree of the code under\n"
+             "test (default: LINFUZZ_SOURCE_ROOT, else the current directory); a file outside it\n"
+             "is stored from its last adapters/ on, else as the debug information names it"},
     {.name = "--quiet", .short_name = "-q", LF_OPT_FLAG_AT(rootcause_args, quiet),
      .help = "only the summary line, no progress line"},
 };

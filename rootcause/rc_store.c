@@ -2,6 +2,7 @@
 #include "rootcause/rc_store.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,22 +10,35 @@
 #include "findings/rootcause_section.h"
 #include "linfuzz/format.h"
 
-#ifndef LF_SOURCE_ROOT
-#define LF_SOURCE_ROOT ""
-#endif
-
-const char *lf_rc_stored_file(const char *file) {
-    size_t n = strlen(LF_SOURCE_ROOT);
-    if (n && !strncmp(file, LF_SOURCE_ROOT, n) && file[n] == '/') return file + n + 1;
-    /* built elsewhere (a copy of the tree): from the last "adapters/" on, the adapters' own directory */
+const char *lf_rc_stored_file(const char *file, const char *root, char *buf, size_t len) {
+    char real_file[PATH_MAX], real_root[PATH_MAX];
+    const char *f = realpath(file, real_file) ? real_file : file;
+    if (realpath(root ? root : ".", real_root)) {
+        size_t n = strlen(real_root);
+        if (n == 1) n = 0; /* the root is "/" */
+        if (!strncmp(f, real_root, n) && f[n] == '/' && f[n + 1]) {
+            snprintf(buf, len, "%s", f + n + 1);
+            return buf;
+        }
+    }
+    /* linfuzz's own adapters, run from outside the tree: from the last "adapters/" on */
     const char *a = NULL;
-    for (const char *p = strstr(file, "/adapters/"); p; p = strstr(p + 1, "/adapters/")) a = p + 1;
-    return a ? a : file;
+    for (const char *p = strstr(f, "/adapters/"); p; p = strstr(p + 1, "/adapters/")) a = p + 1;
+    snprintf(buf, len, "%s", a ? a : file);
+    return buf;
 }
 
-char *lf_rc_format(const lf_rc_result *r) {
-    lf_report_cause *rc = calloc(r->n ? r->n : 1, sizeof *rc);
-    if (!rc) return NULL;
+/* r as a `rootcause` section (malloc'ed), files named by lf_rc_stored_file; NULL when out of memory or not
+ * expressible. */
+static char *format_section(const lf_rc_result *r, const char *root) {
+    size_t n_max = r->n ? r->n : 1;
+    lf_report_cause *rc = calloc(n_max, sizeof *rc);
+    char (*files)[PATH_MAX] = calloc(n_max, sizeof *files);
+    if (!rc || !files) {
+        free(rc);
+        free(files);
+        return NULL;
+    }
     size_t n = 0;
     for (size_t k = 0; k < r->n && n < LF_ROOTCAUSE_MAX_CANDIDATES; k++) {
         const lf_rc_candidate *c = &r->c[k];
@@ -37,7 +51,7 @@ char *lf_rc_format(const lf_rc_result *r) {
             o->methods[0] = c->methods[0];
             o->methods[1] = c->methods[1];
         } else {
-            o->file = lf_rc_stored_file(c->file);
+            o->file = lf_rc_stored_file(c->file, root, files[n], sizeof files[n]);
             o->line_lo = c->lo;
             o->line_hi = c->hi;
             o->function = c->function[0] ? c->function : NULL;
@@ -57,6 +71,7 @@ char *lf_rc_format(const lf_rc_result *r) {
     }
     char *text = lf_rootcause_format(rc, n);
     free(rc);
+    free(files);
     return text;
 }
 
@@ -70,9 +85,9 @@ static lf_status fill(FILE *f, void *ctx) {
     return fwrite(j->bytes, 1, j->len, f) == j->len ? LF_OK : LF_ERR_IO;
 }
 
-lf_status lf_rc_store(const char *path, const char *out_dir, lf_violation_entry *e, const lf_rc_result *r,
-                      char *saved, size_t saved_len, char *err, size_t errlen) {
-    char *text = lf_rc_format(r);
+lf_status lf_rc_store(const char *path, const char *out_dir, const char *root, lf_violation_entry *e,
+                      const lf_rc_result *r, char *saved, size_t saved_len, char *err, size_t errlen) {
+    char *text = format_section(r, root);
     if (!text) {
         snprintf(err, errlen, "%s: the root causes cannot be written in the entry's format", path);
         return LF_ERR_FORMAT;

@@ -3,7 +3,8 @@
 # must be the region the adapter's source comment names (R1: pop's load + store of a slot, the lines up to the
 # one marked "THE BUG"; treiber_aba: pop's read of top / next through its CAS on head), and validation must
 # have run. --write stores it in the entry: `linfuzz show`, `show --html` and `linfuzz triage` use it. Also
-# usage errors and the exit codes. Line numbers are read from the adapters' sources, not written here.
+# usage errors and the exit codes. Line numbers are read from the adapters' sources, not written here. Stored
+# source paths are relative to --source-root, LINFUZZ_SOURCE_ROOT or the current directory.
 # R2 add: the unlocked traversal through the write lock; R2 remove: the unlocked traversal and key check through the
 # write lock (at most the unlink); R3 add and remove: the unlocked validation through the locks.
 # Usage: test_rootcause.sh LINFUZZ_BIN TEST_DATA_DIR
@@ -61,6 +62,22 @@ cp "$entry" "$tmp/orig.lfz"
 expect_rc 0 "R1: --write --out" "$LF" rootcause -q --schedules 100 --write --out "$tmp/outdir" "$tmp/orig.lfz"
 check "R1: --out saves under the content name" test -f "$tmp/outdir/$(basename "$entry")"
 check "R1: --out leaves the original" cmp -s "$entry" "$tmp/orig.lfz"
+# stored paths are relative to the tree of the code under test: --source-root, LINFUZZ_SOURCE_ROOT, else the
+# current directory; outside it, from the last adapters/ on (as above, run from the build directory)
+expect_rc 0 "R1: --source-root" "$LF" rootcause -q --schedules 100 --write --out "$tmp/root1" \
+  --source-root "$src/adapters" "$tmp/orig.lfz"
+expect_rc 0 "R1: show of the --source-root entry" "$LF" show "$tmp/root1/$(basename "$entry")"
+has "$tmp/out" "^  buggy/r1_afek_stack.c:$lo-$hi " "R1: the region relative to --source-root"
+LINFUZZ_SOURCE_ROOT="$src/adapters/buggy" expect_rc 0 "R1: LINFUZZ_SOURCE_ROOT" "$LF" rootcause -q --schedules 100 \
+  --write --out "$tmp/root2" "$tmp/orig.lfz"
+expect_rc 0 "R1: show of the LINFUZZ_SOURCE_ROOT entry" "$LF" show "$tmp/root2/$(basename "$entry")"
+has "$tmp/out" "^  r1_afek_stack.c:$lo-$hi " "R1: the region relative to LINFUZZ_SOURCE_ROOT"
+lf=$(cd "$(dirname "$LF")" && pwd)/$(basename "$LF")
+(cd "$src/adapters/buggy" && "$lf" rootcause -q --schedules 100 --write --out "$tmp/root3" "$tmp/orig.lfz" >/dev/null) &&
+  ok || bad "R1: rootcause from the adapter's directory failed"
+expect_rc 0 "R1: show of the entry written from there" "$LF" show "$tmp/root3/$(basename "$entry")"
+has "$tmp/out" "^  r1_afek_stack.c:$lo-$hi " "R1: the region relative to the current directory"
+expect_err 2 "--source-root goes with --write" "--source-root without --write" "$LF" rootcause --source-root "$src" x.lfz
 
 entry=$(controlled treiber_aba)
 cas=$(line_of treiber_aba.c "atomic_compare_exchange_strong(&s->head, &top, next)")

@@ -2,14 +2,19 @@
  * parse back to the same; every rule of the format refuses what breaks it, naming the line; an entry with a
  * malformed section does not load, one with a good section loads, keeps it through saving, and its text
  * report shows the best candidate with its source lines and the others one line each; the grouping key is
- * the best confirmed candidate's. */
+ * the best confirmed candidate's. The source paths a root cause stores (rootcause/rc_store.c) are relative to
+ * the tree of the code under test, whatever machine built linfuzz. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "findings/capture.h"
 #include "findings/entry.h"
 #include "findings/rootcause_section.h"
 #include "linfuzz/format.h"
+#include "rootcause/rc_store.h"
 #include "test_util.h"
 
 static const char *const SRC[] = {"        long v = atomic_load(&s->slot[i]);", "        atomic_store(&s->slot[i], 0);"};
@@ -156,7 +161,71 @@ static void in_entries(void) {
     lf_history_free(&h);
 }
 
+/* The folder name the stored paths keep (of the temporary trees below, not of this repository). */
+#define ADAPTERS "adapters/"
+
+/* Whether lf_rc_stored_file(file, root) is want. */
+static bool stored_as(const char *file, const char *root, const char *want) {
+    char buf[PATH_MAX];
+    const char *got = lf_rc_stored_file(file, root, buf, sizeof buf);
+    if (!strcmp(got, want)) return true;
+    fprintf(stderr, "stored %s (root %s) as '%s', not '%s'\n", file, root ? root : "(cwd)", got, want);
+    return false;
+}
+
+/* Relative to the root given (symbolic links resolved on both sides) or the current directory; outside it,
+ * from the last "adapters/" on; else as the debug information names the file. */
+static void stored_paths(void) {
+    /* (every path is dir and a short tail: the sizes leave room) */
+    char dir[] = "/tmp/lf_rc_paths_XXXXXX", path[64], q[64], other[64], link[64], via_link[96], cwd[PATH_MAX];
+    if (!mkdtemp(dir) || !getcwd(cwd, sizeof cwd)) {
+        CHECK(!"a temporary directory");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/src", dir);
+    CHECK(mkdir(path, 0700) == 0);
+    snprintf(path, sizeof path, "%s/src/adapters", dir);
+    CHECK(mkdir(path, 0700) == 0);
+    snprintf(q, sizeof q, "%s/src/adapters/q.c", dir);
+    snprintf(other, sizeof other, "%s/src/other.c", dir);
+    for (const char *f = q; f; f = f == q ? other : NULL) {
+        FILE *w = fopen(f, "w");
+        CHECK(w && fclose(w) == 0);
+    }
+    snprintf(link, sizeof link, "%s/link", dir);
+    snprintf(path, sizeof path, "%s/src", dir);
+    CHECK(symlink(path, link) == 0);
+    snprintf(via_link, sizeof via_link, "%s/adapters/q.c", link);
+
+    CHECK(stored_as(q, dir, "src/" ADAPTERS "q.c"));
+    CHECK(stored_as(q, path, ADAPTERS "q.c"));
+    CHECK(stored_as(q, link, ADAPTERS "q.c"));      /* the root through a link */
+    CHECK(stored_as(via_link, path, ADAPTERS "q.c")); /* the file through a link */
+    CHECK(stored_as(other, path, "other.c"));
+    CHECK(stored_as(q, "/proc", ADAPTERS "q.c"));   /* outside the root: from the last adapters/ on */
+    CHECK(stored_as(other, "/proc", other));        /* else as given */
+    CHECK(stored_as("/no/such/adapters/buggy/adapters/x.c", NULL, ADAPTERS "x.c"));
+    CHECK(stored_as("/no/such/dir/x.c", dir, "/no/such/dir/x.c"));
+    CHECK(stored_as(q, "/no/such/root", ADAPTERS "q.c"));
+    CHECK(stored_as(path, dir, "src"));
+    CHECK(stored_as(dir, dir, dir)); /* the root itself is no file in it */
+    CHECK(chdir(dir) == 0); /* no root: the current directory */
+    CHECK(stored_as(other, NULL, "src/other.c"));
+    CHECK(stored_as("src/other.c", NULL, "src/other.c"));
+    CHECK(chdir(cwd) == 0);
+
+    unlink(link);
+    unlink(q);
+    unlink(other);
+    snprintf(path, sizeof path, "%s/src/adapters", dir);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/src", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
 int main(void) {
+    stored_paths();
     round_trip();
     refused();
     in_entries();
