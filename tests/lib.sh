@@ -5,6 +5,7 @@
 #   expect_rc RC DESC CMD...          runs CMD (stdout to $tmp/out, stderr to $tmp/err), passes on exit RC
 #   expect_err RC PATTERN DESC CMD... the same, and stderr must match the extended regex PATTERN
 #   has FILE PATTERN DESC             passes when FILE contains PATTERN (grep, fixed regex)
+#   output_is RC TEXT CMD...          runs CMD, passes when it exits RC and prints exactly TEXT (stdout and stderr)
 #   finish              prints "N passed, M failed" and exits 1 when anything failed
 # shellcheck shell=bash
 set -u
@@ -34,6 +35,12 @@ expect_err() { # RC PATTERN DESC CMD...
   fi
 }
 has() { grep -q -- "$2" "$1" && ok || bad "$3: no '$2' in $(head -c 1500 "$1")"; }
+output_is() { # RC TEXT CMD...
+  local want_rc=$1 want=$2; shift 2
+  local out rc
+  out=$("$@" 2>&1); rc=$?
+  [ "$rc" = "$want_rc" ] && [ "$out" = "$want" ] && ok || bad "$*: exit $rc, '$out' (wanted $want_rc, '$want')"
+}
 finish() {
   echo "$(basename "$0" .sh): $pass passed, $fail failed"
   [ "$fail" = 0 ] || exit 1

@@ -5,12 +5,7 @@
 set -u
 source "$(dirname "$0")/../lib.sh"
 LF=$1
-line_is() { # expected_rc expected_line args...
-  local rc_want=$1 want=$2; shift 2
-  local out rc
-  out=$("$LF" check "$@" 2>&1); rc=$?
-  [ "$rc" = "$rc_want" ] && [ "$out" = "$want" ] && ok || bad "check $*: exit $rc, '$out' (wanted $rc_want, '$want')"
-}
+line_is() { output_is "$1" "$2" "$LF" check "${@:3}"; } # RC LINE ARGS...: `linfuzz check ARGS` prints LINE
 
 # Return stamps at 2^64-1, every engine: no crash, the right verdict.
 printf 'type counter\n0 18446744073709551615 18446744073709551615 inc\n' >"$tmp/counter.hist"

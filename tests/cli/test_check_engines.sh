@@ -5,12 +5,7 @@
 set -u
 source "$(dirname "$0")/../lib.sh"
 LF=$1
-line_is() { # expected_rc expected_line args...
-  local rc_want=$1 want=$2; shift 2
-  local out rc
-  out=$("$LF" check "$@" 2>&1); rc=$?
-  [ "$rc" = "$rc_want" ] && [ "$out" = "$want" ] && ok || bad "check $*: exit $rc, '$out' (wanted $rc_want, '$want')"
-}
+line_is() { output_is "$1" "$2" "$LF" check "${@:3}"; } # RC LINE ARGS...: `linfuzz check ARGS` prints LINE
 
 printf 'type queue\n0 1 5 enq 1\n1 2 6 enq 2\n0 7 8 deq -> 2\n' >"$tmp/unamb.hist"
 printf 'type register\n0 0 10 read -> 0\n1 1 11 write 1\n2 2 12 read -> 1\n0 20 21 write 1\n' >"$tmp/d2.hist"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "brute/brute.h"
+#include "history_test_util.h"
 #include "linfuzz/check.h"
 #include "linfuzz/format.h"
 #include "linfuzz/generate.h"
@@ -31,15 +32,6 @@ static void expect_refused(const char *text, const char *want) {
     if (st == LF_OK) lf_history_free(&h);
 }
 
-static char *write_text(const lf_history *h) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    lf_text_write_stream(f, h);
-    fclose(f);
-    return buf;
-}
-
 static void test_text_format(void) {
     const char *text = "# linfuzz history 1\ntype queue\ncapacity 2\n0 1 2 enq 1\n0 3 4 enq 2\n0 5 6 enq 3 -> full\n"
                        "1 7 8 deq -> 1\n";
@@ -47,7 +39,7 @@ static void test_text_format(void) {
     char err[512];
     CHECK(read_text(text, &h, err, sizeof err) == LF_OK);
     CHECK(h.capacity == 2 && h.n == 4 && h.ops[2].res_kind == LF_K_FULL && h.ops[0].res_kind == LF_K_NONE);
-    char *again = write_text(&h);
+    char *again = history_text(&h);
     CHECKF(again && !strcmp(again, text), "canonical text differs:\n%s", again ? again : "(null)");
     free(again);
     lf_history_free(&h);
@@ -119,21 +111,7 @@ static void test_lfz_format(void) {
     lf_history_free(&h);
 }
 
-/* One engine's verdict. */
-static lf_verdict verdict_of(const lf_history *h, lf_engine e) {
-    lf_check_options o;
-    lf_check_options_default(&o);
-    o.engine = e;
-    o.timeout_s = 10;
-    lf_result r;
-    lf_result_init(&r);
-    lf_check(h, &o, &r);
-    lf_verdict v = r.verdict;
-    lf_result_free(&r);
-    return v;
-}
-
-static void print_history(const char *why, uint64_t seed, const lf_history *h) {
+static void print_failure(const char *why, uint64_t seed, const lf_history *h) {
     fprintf(stderr, "%s (seed %llu):\n", why, (unsigned long long)seed);
     lf_text_write_stream(stderr, h);
 }
@@ -163,16 +141,16 @@ static void test_engines_agree(void) {
                 lf_result_free(&br);
                 CHECK(truth != LF_UNKNOWN);
                 counts[truth == LF_VIOLATION]++;
-                if (modes[m] == LF_GEN_CONSTRUCTED && truth != LF_LINEARIZABLE) print_history("constructed but not linearizable", seed, &h);
+                if (modes[m] == LF_GEN_CONSTRUCTED && truth != LF_LINEARIZABLE) print_failure("constructed but not linearizable", seed, &h);
                 CHECK(modes[m] != LF_GEN_CONSTRUCTED || truth == LF_LINEARIZABLE);
                 static const lf_engine engines[] = {LF_ENGINE_AUTO, LF_ENGINE_WGL, LF_ENGINE_HITTING, LF_ENGINE_MONITOR};
                 for (size_t e = 0; e < 4; e++) {
-                    lf_verdict v = verdict_of(&h, engines[e]);
+                    lf_verdict v = verdict_of(&h, engines[e], 10);
                     if (v != LF_UNKNOWN && v != truth) {
                         char why[128];
                         snprintf(why, sizeof why, "%s says %s, brute force %s", lf_engine_name(engines[e]),
                                  lf_verdict_name(v), lf_verdict_name(truth));
-                        print_history(why, seed, &h);
+                        print_failure(why, seed, &h);
                     }
                     CHECK(v == LF_UNKNOWN || v == truth);
                     if (engines[e] == LF_ENGINE_AUTO) CHECK(v == truth);
@@ -191,7 +169,7 @@ static void test_engines_agree(void) {
                     lf_result sr;
                     lf_result_init(&sr);
                     lf_brute_check(&small, &bo, &sr);
-                    if (sr.verdict != LF_VIOLATION) print_history("minimised into a non-violation", seed, &h);
+                    if (sr.verdict != LF_VIOLATION) print_failure("minimised into a non-violation", seed, &h);
                     CHECK(sr.verdict == LF_VIOLATION);
                     minimized += small.n < h.n;
                     lf_result_free(&sr);
@@ -213,7 +191,7 @@ static void test_value_drop_unsound(void) {
     char err[256];
     CHECK(read_text("type queue\ncapacity 1\n0 1 2 enq 1\n0 3 4 enq 2 -> full\n0 5 6 deq -> 1\n", &h, err, sizeof err) ==
           LF_OK);
-    CHECK(verdict_of(&h, LF_ENGINE_AUTO) == LF_LINEARIZABLE);
+    CHECK(verdict_of(&h, LF_ENGINE_AUTO, 10) == LF_LINEARIZABLE);
     lf_history_free(&h);
     /* A violation elsewhere (deq -> 9 was never enqueued) next to it: the minimiser keeps value 1 */
     CHECK(read_text("type queue\ncapacity 1\n0 1 2 enq 1\n0 3 4 enq 2 -> full\n0 5 6 deq -> 1\n1 7 8 deq -> 9\n", &h,
@@ -222,7 +200,7 @@ static void test_value_drop_unsound(void) {
     lf_minimize_options_default(&mo);
     lf_history small;
     CHECK(lf_minimize(&h, &mo, &small, NULL) == LF_VIOLATION);
-    CHECK(verdict_of(&small, LF_ENGINE_BRUTE) == LF_VIOLATION);
+    CHECK(verdict_of(&small, LF_ENGINE_BRUTE, 10) == LF_VIOLATION);
     lf_history_free(&small);
     lf_history_free(&h);
 }
@@ -231,24 +209,24 @@ static void test_shapes(void) {
     lf_history h;
     char err[256];
     CHECK(read_text("type queue\ncapacity 2\n0 1 2 enq 1\n0 3 4 enq 2 -> full\n", &h, err, sizeof err) == LF_OK);
-    CHECK(verdict_of(&h, LF_ENGINE_AUTO) == LF_VIOLATION);
+    CHECK(verdict_of(&h, LF_ENGINE_AUTO, 10) == LF_VIOLATION);
     CHECK(!strcmp(lf_violation_shape(&h), "FULL_WHILE_NOT_FULL"));
     lf_history_free(&h);
     CHECK(read_text("type stack\ncapacity 1\n0 1 2 push 1\n0 3 4 push 2\n1 5 6 pop -> 2\n", &h, err, sizeof err) ==
           LF_OK);
-    CHECK(verdict_of(&h, LF_ENGINE_AUTO) == LF_VIOLATION);
+    CHECK(verdict_of(&h, LF_ENGINE_AUTO, 10) == LF_VIOLATION);
     CHECKF(!strcmp(lf_violation_shape(&h), "OVER_CAPACITY"), "%s", lf_violation_shape(&h));
     lf_history_free(&h);
     /* Over capacity only after the last op: two pushes returned into a stack of one, nothing removed (a
      * regression: only the moments before each call were looked at, and this was LIFO_ORDER or nothing). */
     CHECK(read_text("type stack\ncapacity 1\n0 1 2 push 1\n0 3 4 push 2\n", &h, err, sizeof err) == LF_OK);
-    CHECK(verdict_of(&h, LF_ENGINE_AUTO) == LF_VIOLATION);
+    CHECK(verdict_of(&h, LF_ENGINE_AUTO, 10) == LF_VIOLATION);
     CHECKF(!strcmp(lf_violation_shape(&h), "OVER_CAPACITY"), "%s", lf_violation_shape(&h));
     lf_history_free(&h);
     /* Concurrent with a remove, full is possible: the order shape is all that can be said. */
     CHECK(read_text("type queue\ncapacity 1\n0 1 2 enq 1\n1 3 6 deq -> 1\n0 4 5 enq 2 -> full\n", &h, err, sizeof err) ==
           LF_OK);
-    CHECK(verdict_of(&h, LF_ENGINE_AUTO) == LF_LINEARIZABLE);
+    CHECK(verdict_of(&h, LF_ENGINE_AUTO, 10) == LF_LINEARIZABLE);
     lf_history_free(&h);
 }
 

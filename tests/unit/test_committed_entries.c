@@ -19,6 +19,7 @@
 #include "findings/capture.h"
 #include "findings/entry.h"
 #include "findings/stuck.h"
+#include "history_test_util.h"
 #include "linfuzz/minimize.h"
 #include "linfuzz/report.h"
 #include "runtime/adapter_check.h"
@@ -33,12 +34,7 @@ static lf_verdict wgl(const lf_history *h) {
     lf_check_options o = *against;
     o.engine = LF_ENGINE_WGL;
     o.timeout_s = 30;
-    lf_result r;
-    lf_result_init(&r);
-    lf_check(h, &o, &r);
-    lf_verdict v = r.verdict;
-    lf_result_free(&r);
-    return v;
+    return verdict_with(h, &o);
 }
 
 /* The events of h up to stamp t, with the returns at t left out when before_t: ops returned by then kept,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "history_test_util.h"
 #include "linfuzz/check.h"
 #include "linfuzz/format.h"
 #include "linfuzz/generate.h"
@@ -70,20 +71,6 @@ static const lf_type_desc ACCT = {"acct", ACCT_METHODS, 3, &ACCT_SPEC};
 static const lf_type_desc ACCT_NOSPEC = {"acct", ACCT_METHODS, 3, NULL};
 
 #define DECL "type acct\nmethod deposit 1\nmethod withdraw 1 -> ok|fail\nmethod balance 0 -> int observer\n"
-
-static char *write_text(const lf_history *h) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) return NULL;
-    lf_status s = lf_text_write_stream(f, h);
-    fclose(f);
-    if (s != LF_OK) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
 
 static void test_declarations(void) {
     char err[256];
@@ -147,7 +134,7 @@ static void test_text_and_lfz(void) {
     CHECK(h.type == LF_TYPE_CUSTOM && h.custom && h.custom_owned == h.custom && h.n == 5);
     CHECK(!strcmp(lf_history_type_name(&h), "acct") && h.ops[1].method == WITHDRAW && h.ops[1].res_kind == LF_K_FAIL);
     CHECK(h.ops[4].arg_nil == 1 && lf_op_pending(&h.ops[4]));
-    char *out = write_text(&h);
+    char *out = history_text(&h);
     CHECKF(out && !strcmp(out, ACCT_TEXT), "canonical text:\n%s", out ? out : "(null)");
     free(out);
     char d[128];

@@ -14,23 +14,16 @@
 
 #include "brute/brute.h"
 #include "generate/stamp_remap.h"
+#include "history_test_util.h"
 #include "linfuzz/format.h"
 #include "linfuzz/generate.h"
 #include "monitor/monitor.h"
 #include "test_util.h"
 #include "wgl/wgl.h"
 
-static const char *const MODE_NAMES[] = {"constructed", "corrupted", "random"};
-
 typedef struct {
     size_t histories, linearizable, violations, mismatches, unknown, unknown_far_peek, unknown_in_domain, shift_changes;
 } tally;
-
-static void print_history(const lf_history *h) {
-    fflush(stdout);
-    lf_text_write_stream(stderr, h);
-    fflush(stderr);
-}
 
 static bool has_pending_pop(const lf_history *h) {
     for (size_t i = 0; i < h->n; i++)
@@ -95,17 +88,6 @@ static bool compare(const lf_history *h, lf_verdict want, const char *what, uint
     return ok;
 }
 
-static lf_verdict brute(const lf_history *h) {
-    lf_brute_options bo;
-    lf_brute_options_default(&bo);
-    lf_result r;
-    lf_result_init(&r);
-    lf_brute_check(h, &bo, &r);
-    lf_verdict v = r.verdict;
-    lf_result_free(&r);
-    return v;
-}
-
 static lf_verdict wgl(const lf_history *h) {
     lf_wgl_options o;
     lf_wgl_options_default(&o);
@@ -116,16 +98,6 @@ static lf_verdict wgl(const lf_history *h) {
     lf_verdict v = r.verdict;
     lf_result_free(&r);
     return v;
-}
-
-/* Halves every stamp (rounding up) so that many events tie; false when a thread's ops would touch. */
-static bool squeeze_stamps(lf_history *h) {
-    for (size_t i = 0; i < h->n; i++) {
-        h->ops[i].call = (h->ops[i].call + 1) / 2;
-        if (!lf_op_pending(&h->ops[i])) h->ops[i].ret = (h->ops[i].ret + 1) / 2;
-    }
-    char err[256];
-    return lf_history_validate(h, err, sizeof err) == SIZE_MAX;
 }
 
 /* Histories per (mode, variant); LINFUZZ_DIFF_PER_VARIANT for a longer hunt. */
@@ -154,7 +126,7 @@ static void run_small(tally *t) {
                 so.peek = 0.25;
                 so.empty = 0.15;
             }
-            snprintf(what, sizeof what, "deque %s variant %d", MODE_NAMES[mode], variant);
+            snprintf(what, sizeof what, "deque %s variant %d", gen_mode_name(mode), variant);
             size_t failures = 0;
             for (uint64_t i = 0; i < per_variant; i++) {
                 uint64_t seed = (uint64_t)0xDE << 40 | (uint64_t)mode << 32 | (uint64_t)variant << 24 | i;
@@ -163,11 +135,11 @@ static void run_small(tally *t) {
                     CHECKF(0, "%s seed %llu: generator failed", what, (unsigned long long)seed);
                     continue;
                 }
-                if (variant == 5 && !squeeze_stamps(&h)) {
+                if (variant == 5 && !halve_stamps(&h)) {
                     lf_history_free(&h);
                     continue;
                 }
-                lf_verdict want = h.n <= 16 ? brute(&h) : wgl(&h);
+                lf_verdict want = h.n <= 16 ? brute_verdict(&h, 0) : wgl(&h);
                 if (!compare(&h, want, what, seed, t, failures < 3) && ++failures == 3)
                     fprintf(stderr, "%s: further failures are counted, not printed\n", what);
                 lf_history_free(&h);
@@ -252,7 +224,8 @@ static void run_cases(void) {
         monitor(&h, &r);
         CHECKF(r.verdict == CASES[i].want, "%s: monitor says %s (%s), expected %s", CASES[i].name,
                lf_verdict_name(r.verdict), r.reason, lf_verdict_name(CASES[i].want));
-        CHECKF(brute(&h) == CASES[i].want, "%s: brute force disagrees with the expected verdict", CASES[i].name);
+        CHECKF(brute_verdict(&h, 0) == CASES[i].want, "%s: brute force disagrees with the expected verdict",
+               CASES[i].name);
         if (r.verdict == LF_VIOLATION) CHECKF(r.n_culprits > 0, "%s: a violation without culprits", CASES[i].name);
         lf_result_free(&r);
         lf_history_free(&h);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "format/text_reader.h"
+#include "history_test_util.h"
 #include "linfuzz/format.h"
 #include "linfuzz/history.h"
 #include "test_util.h"
@@ -14,21 +15,6 @@
 
 static lf_status parse_n(const char *text, size_t len, lf_history *h, char *err, size_t errlen) {
     return lf_text_read_buffer(text, len, NAME, h, err, errlen);
-}
-
-/* Writes h with the canonical writer into a malloc'ed string. */
-static char *write_text(const lf_history *h) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) return NULL;
-    lf_status s = lf_text_write_stream(f, h);
-    fclose(f);
-    if (s != LF_OK) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
 }
 
 static bool same_history(const lf_history *a, const lf_history *b) {
@@ -46,7 +32,7 @@ static long round_trip(const char *text, const char *canonical, int line) {
     lf_status s = parse_n(text, strlen(text), &h, err, sizeof err);
     CHECKF(s == LF_OK, "line %d: %s", line, err);
     if (s) return -1;
-    char *out = write_text(&h);
+    char *out = history_text(&h);
     CHECKF(out && strcmp(out, canonical) == 0, "line %d: canonical text differs:\n%s\nexpected:\n%s", line,
            out ? out : "(null)", canonical);
     s = parse_n(out, strlen(out), &h2, err, sizeof err);
@@ -299,7 +285,7 @@ static void test_sequentiality_agrees_with_validate(void) {
         }
         char verr[400], err[512];
         size_t bad = lf_history_validate(&h, verr, sizeof verr);
-        char *text = write_text(&h);
+        char *text = history_text(&h);
         lf_history back;
         lf_status s = parse_n(text, strlen(text), &back, err, sizeof err);
         if (bad == SIZE_MAX) {
@@ -441,7 +427,7 @@ static void test_shared_data(void) {
         fclose(probe);
         lf_history h, h2;
         CHECKF(lf_history_read(path, &h, err, sizeof err) == LF_OK, "%s", err);
-        char *text = write_text(&h);
+        char *text = history_text(&h);
         CHECK(text && parse_n(text, strlen(text), &h2, err, sizeof err) == LF_OK && same_history(&h, &h2));
         lf_history_free(&h2);
         free(text);

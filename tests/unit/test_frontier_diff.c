@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "brute/brute.h"
+#include "history_test_util.h"
 #include "linfuzz/format.h"
 #include "linfuzz/generate.h"
 #include "test_util.h"
@@ -77,16 +78,12 @@ typedef struct tally {
 } tally;
 
 static void compare(const lf_history *h, const char *what, uint64_t seed, tally *t) {
-    lf_brute_options bo;
-    lf_brute_options_default(&bo);
-    lf_result bru;
-    lf_result_init(&bru);
-    lf_brute_check(h, &bo, &bru);
+    lf_verdict truth = brute_verdict(h, 0);
     t->histories++;
-    if (bru.verdict != LF_UNKNOWN) {
+    if (truth != LF_UNKNOWN) {
         t->decided++;
-        t->linearizable += bru.verdict == LF_LINEARIZABLE;
-        t->violations += bru.verdict == LF_VIOLATION;
+        t->linearizable += truth == LF_LINEARIZABLE;
+        t->violations += truth == LF_VIOLATION;
     }
     for (run_kind k = RUN_SWEEP; k <= RUN_BEAM3; k++) {
         wgl_part_result r;
@@ -94,17 +91,16 @@ static void compare(const lf_history *h, const char *what, uint64_t seed, tally 
         char why[300] = "";
         bool ok;
         if (k == RUN_SWEEP)
-            ok = r.verdict != LF_UNKNOWN && (bru.verdict == LF_UNKNOWN || r.verdict == bru.verdict);
+            ok = r.verdict != LF_UNKNOWN && (truth == LF_UNKNOWN || r.verdict == truth);
         else
-            ok = r.verdict != LF_VIOLATION && (r.verdict != LF_LINEARIZABLE || bru.verdict != LF_VIOLATION);
+            ok = r.verdict != LF_VIOLATION && (r.verdict != LF_LINEARIZABLE || truth != LF_VIOLATION);
         ok = ok && explanation_ok(h, &r, why, sizeof why);
         t->beam_proofs += k != RUN_SWEEP && r.verdict == LF_LINEARIZABLE;
         CHECKF(ok, "%s seed %llu [%s]: %s (%s), brute %s; %s", what, (unsigned long long)seed, RUN_NAMES[k],
-               lf_verdict_name(r.verdict), r.reason, lf_verdict_name(bru.verdict), why);
+               lf_verdict_name(r.verdict), r.reason, lf_verdict_name(truth), why);
         if (!ok && ++t->mismatches <= 3) print_history(h);
         lf_wgl_part_result_free(&r);
     }
-    lf_result_free(&bru);
 }
 
 /* Shifts every stamp so that the largest is 2^64 - 1 (only their order may matter). */
@@ -120,8 +116,6 @@ static void shift_to_top(lf_history *h) {
         if (!lf_op_pending(&h->ops[i])) h->ops[i].ret += d;
     }
 }
-
-static const char *const MODE_NAMES[] = {"constructed", "corrupted", "random"};
 
 static void small_histories(lf_type type, tally *t) {
     uint64_t seed = 7000 * (uint64_t)type + 11;
@@ -151,25 +145,21 @@ static void small_histories(lf_type type, tally *t) {
                 continue;
             }
             char what[96];
-            snprintf(what, sizeof what, "%s %s", lf_type_name(type), MODE_NAMES[mode]);
+            snprintf(what, sizeof what, "%s %s", lf_type_name(type), gen_mode_name(mode));
             compare(&h, what, seed, t);
-            lf_history v;
-            if (lf_history_copy(&v, &h) && collapse_ties(&v)) {
-                snprintf(what, sizeof what, "%s %s ties", lf_type_name(type), MODE_NAMES[mode]);
-                compare(&v, what, seed, t);
+            lf_history variant[2], v;
+            const char *variant_name[2];
+            for (size_t k = 0, n = tie_nil_variants(&h, variant, variant_name); k < n; k++) {
+                snprintf(what, sizeof what, "%s %s %s", lf_type_name(type), gen_mode_name(mode), variant_name[k]);
+                compare(&variant[k], what, seed, t);
+                lf_history_free(&variant[k]);
             }
-            lf_history_free(&v);
-            if (lf_history_copy(&v, &h) && nil_for_one(&v)) {
-                snprintf(what, sizeof what, "%s %s nil", lf_type_name(type), MODE_NAMES[mode]);
-                compare(&v, what, seed, t);
-            }
-            lf_history_free(&v);
             if (i % 4 == 0 && lf_history_copy(&v, &h)) {
                 shift_to_top(&v);
-                snprintf(what, sizeof what, "%s %s shifted", lf_type_name(type), MODE_NAMES[mode]);
+                snprintf(what, sizeof what, "%s %s shifted", lf_type_name(type), gen_mode_name(mode));
                 compare(&v, what, seed, t);
+                lf_history_free(&v);
             }
-            lf_history_free(&v);
             lf_history_free(&h);
         }
     }

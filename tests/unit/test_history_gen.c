@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "brute/brute.h"
+#include "history_test_util.h"
 #include "linfuzz/format.h"
 #include "linfuzz/generate.h"
 #include "test_util.h"
@@ -23,8 +24,6 @@ static bool is_monitor_type(lf_type t) {
     return t == LF_TYPE_REGISTER || t == LF_TYPE_SET || t == LF_TYPE_STACK || t == LF_TYPE_QUEUE ||
            t == LF_TYPE_PQUEUE;
 }
-
-static void print_history(const lf_history *h) { lf_text_write_stream(stderr, h); }
 
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

@@ -10,22 +10,11 @@
 #include <string.h>
 
 #include "brute/brute.h"
+#include "history_test_util.h"
 #include "linfuzz/generate.h"
 #include "linfuzz/minimize.h"
 #include "linfuzz/spec.h"
 #include "test_util.h"
-
-static lf_verdict brute(const lf_history *h) {
-    lf_brute_options o;
-    lf_brute_options_default(&o);
-    o.max_ops = 24;
-    lf_result r;
-    lf_result_init(&r);
-    lf_brute_check(h, &o, &r);
-    lf_verdict v = r.verdict;
-    lf_result_free(&r);
-    return v;
-}
 
 static bool same_op(const lf_op *a, const lf_op *b) {
     return a->call == b->call && a->ret == b->ret && a->thread == b->thread && a->method == b->method &&
@@ -226,7 +215,7 @@ static lf_verdict before_return(const lf_history *h, uint64_t t) {
             op.ret = op.res = 0;
             lf_history_push(&p, &op);
         }
-    lf_verdict v = brute(&p);
+    lf_verdict v = brute_verdict(&p, 24);
     lf_history_free(&p);
     return v;
 }
@@ -241,7 +230,7 @@ static bool keeps_first_bad(const lf_history *h, const lf_history *out, const lf
     uint64_t t = st->first_bad_stamp;
     lf_history p;
     prefix_until(h, t, &p);
-    lf_verdict at = brute(&p);
+    lf_verdict at = brute_verdict(&p, 24);
     lf_history_free(&p);
     if (at != LF_VIOLATION || before_return(h, t) != LF_LINEARIZABLE) {
         snprintf(why, len, "the return at %llu is not the input's first impossible return", (unsigned long long)t);
@@ -282,7 +271,7 @@ static void property_random(void) {
                 CHECKF(false, "gen: %s", err);
                 continue;
             }
-            if (brute(&h) != LF_VIOLATION) {
+            if (brute_verdict(&h, 24) != LF_VIOLATION) {
                 lf_history_free(&h);
                 continue;
             }
@@ -296,8 +285,9 @@ static void property_random(void) {
                 lf_verdict v = lf_minimize(&h, &o, &out, &st);
                 CHECKF(v == LF_VIOLATION, "%s seed %llu: verdict %d", lf_type_name(g.type), (unsigned long long)g.seed,
                        (int)v);
-                CHECKF(brute(&out) == LF_VIOLATION, "%s seed %llu cut %d: the minimized history is not a violation",
-                       lf_type_name(g.type), (unsigned long long)g.seed, cut);
+                CHECKF(brute_verdict(&out, 24) == LF_VIOLATION,
+                       "%s seed %llu cut %d: the minimized history is not a violation", lf_type_name(g.type),
+                       (unsigned long long)g.seed, cut);
                 CHECKF(lf_history_validate(&out, err, sizeof err) == SIZE_MAX, "invalid result: %s", err);
                 char why[256] = "";
                 CHECKF(sound_reduction(&h, &out, &st, why, sizeof why), "%s seed %llu cut %d: %s", lf_type_name(g.type),
@@ -473,7 +463,7 @@ static void generic_mode_skips_counter_reductions(void) {
         CHECKF(from_input, "op %zu of the result is not an op of the input", j);
         bad_kept |= out.ops[j].method == LF_M_GET && out.ops[j].ret == 12 && out.ops[j].res == 4;
     }
-    CHECKF(bad_kept && out.n == 6 && brute(&out) == LF_VIOLATION, "kept %zu ops", out.n);
+    CHECKF(bad_kept && out.n == 6 && brute_verdict(&out, 24) == LF_VIOLATION, "kept %zu ops", out.n);
     lf_history_free(&out);
     /* the built-in spec: the lost-update witness, get -> 1 */
     o.check.spec = NULL;

@@ -14,6 +14,7 @@
 
 #include "brute/brute.h"
 #include "generate/stamp_remap.h"
+#include "history_test_util.h"
 #include "linfuzz/format.h"
 #include "linfuzz/generate.h"
 #include "monitor/monitor.h"
@@ -22,8 +23,6 @@
 static const lf_type MONITOR_TYPES[] = {LF_TYPE_REGISTER, LF_TYPE_SET, LF_TYPE_STACK, LF_TYPE_QUEUE, LF_TYPE_PQUEUE,
                                         LF_TYPE_DEQUE};
 #define N_MONITOR_TYPES (sizeof MONITOR_TYPES / sizeof MONITOR_TYPES[0])
-
-static const char *const MODE_NAMES[] = {"constructed", "corrupted", "random"};
 
 /* Per-type tallies. */
 typedef struct {
@@ -38,12 +37,6 @@ static bool has_pending_remove(const lf_history *h) {
         if (lf_op_pending(&h->ops[i]) && mi && mi->role == LF_ROLE_REMOVE) return true;
     }
     return false;
-}
-
-static void print_history(const lf_history *h) {
-    fflush(stdout);
-    lf_text_write_stream(stderr, h);
-    fflush(stderr);
 }
 
 /* Runs both checkers on h; returns false on a disagreement. */
@@ -110,17 +103,6 @@ static bool compare(const lf_history *h, const char *what, uint64_t seed, tally 
     return ok;
 }
 
-/* Halves every stamp (rounding up), so that many events share a stamp: equal stamps mean concurrent, which
- * both checkers must honour. Returns false (history unusable) when a thread's ops would touch. */
-static bool squeeze_stamps(lf_history *h) {
-    for (size_t i = 0; i < h->n; i++) {
-        h->ops[i].call = (h->ops[i].call + 1) / 2;
-        if (!lf_op_pending(&h->ops[i])) h->ops[i].ret = (h->ops[i].ret + 1) / 2;
-    }
-    char err[256];
-    return lf_history_validate(h, err, sizeof err) == SIZE_MAX;
-}
-
 /* Histories per (type, mode, variant): 1000 (about 19000 per type, about a second in all), or the value of the
  * environment variable LINFUZZ_DIFF_PER_VARIANT for a longer hunt. */
 static uint64_t per_variant = 1000;
@@ -143,7 +125,7 @@ static void run_type(lf_type type, tally *t) {
                 so.max_threads = 4;
                 so.peek = so.empty = 0.2;
             }
-            snprintf(what, sizeof what, "%s %s variant %d", lf_type_name(type), MODE_NAMES[mode], variant);
+            snprintf(what, sizeof what, "%s %s variant %d", lf_type_name(type), gen_mode_name(mode), variant);
             size_t failures = 0;
             for (uint64_t i = 0; i < per_variant; i++) {
                 uint64_t seed = (uint64_t)type << 40 | (uint64_t)mode << 32 | (uint64_t)variant << 24 | i;
@@ -151,7 +133,7 @@ static void run_type(lf_type type, tally *t) {
                 bool made = lf_gen_small(seed, &so, &h);
                 CHECKF(made, "%s seed %llu: generator failed", what, (unsigned long long)seed);
                 if (!made) continue;
-                if (variant == 5 && !squeeze_stamps(&h)) {
+                if (variant == 5 && !halve_stamps(&h)) {
                     lf_history_free(&h);
                     continue;
                 }

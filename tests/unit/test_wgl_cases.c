@@ -14,18 +14,6 @@
 #include "wgl/wgl.h"
 #include "wgl_test_util.h"
 
-typedef struct variant {
-    const char *name;
-    bool partition, use_cache, bitset_key;
-} variant;
-
-static const variant VARIANTS[] = {
-    {"default", true, true, false},
-    {"unsplit", false, true, false},
-    {"no-cache", true, false, false},
-    {"bitset-key", false, true, true},
-};
-
 static void check_result(const char *what, const lf_history *h, const lf_result *r, lf_verdict expect) {
     CHECKF(r->verdict == expect, "%s: got %s, expected %s (%s)", what, lf_verdict_name(r->verdict),
            lf_verdict_name(expect), r->reason);
@@ -100,18 +88,14 @@ static int seed_cases(void) {
             continue;
         }
         files++;
-        for (size_t v = 0; v < sizeof VARIANTS / sizeof VARIANTS[0]; v++) {
+        for (size_t v = 0; v < N_WGL_VARIANTS; v++) {
             lf_wgl_options o;
-            lf_wgl_options_default(&o);
-            o.partition = VARIANTS[v].partition;
-            o.use_cache = VARIANTS[v].use_cache;
-            o.bitset_key = VARIANTS[v].bitset_key;
-            o.want_witness = true;
+            wgl_variant_options(&WGL_VARIANTS[v], &o);
             lf_result r;
             lf_result_init(&r);
             lf_wgl_check(&h, &o, &r);
             char what[600];
-            snprintf(what, sizeof what, "%s [%s]", de->d_name, VARIANTS[v].name);
+            snprintf(what, sizeof what, "%s [%s]", de->d_name, WGL_VARIANTS[v].name);
             check_result(what, &h, &r, expect);
             CHECKF(strcmp(r.engine, "wgl") == 0, "%s: engine %s", what, r.engine);
             lf_result_free(&r);

@@ -12,39 +12,24 @@
 
 #include "brute/brute.h"
 #include "generate/stamp_remap.h"
+#include "history_test_util.h"
 #include "linfuzz/format.h"
 #include "linfuzz/generate.h"
 #include "test_util.h"
 #include "wgl/wgl.h"
 #include "wgl_test_util.h"
 
-typedef struct variant {
-    const char *name;
-    bool partition, use_cache, bitset_key;
-} variant;
 
-static const variant VARIANTS[] = {
-    {"default", true, true, false},
-    {"unsplit", false, true, false},
-    {"no-cache", true, false, false},
-    {"bitset-key", false, true, true},
-};
-#define N_VARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
-
-static void run_variant(const lf_history *h, const variant *v, lf_result *r, uint64_t max_steps) {
+static void run_variant(const lf_history *h, const wgl_variant *v, lf_result *r, uint64_t max_steps) {
     lf_wgl_options o;
-    lf_wgl_options_default(&o);
-    o.partition = v->partition;
-    o.use_cache = v->use_cache;
-    o.bitset_key = v->bitset_key;
-    o.want_witness = true;
+    wgl_variant_options(v, &o);
     o.max_steps = max_steps;
     lf_result_init(r);
     lf_wgl_check(h, &o, r);
 }
 
 /* Checks the explanation that comes with a verdict; false when it is wrong. */
-static bool explanation_ok(const lf_history *h, const lf_result *r, const variant *v, char *why, size_t whylen) {
+static bool explanation_ok(const lf_history *h, const lf_result *r, const wgl_variant *v, char *why, size_t whylen) {
     lf_spec_env env;
     lf_spec_env_of_history(h, &env);
     const lf_spec *spec = lf_spec_builtin(h->type);
@@ -71,35 +56,28 @@ typedef struct tally {
 } tally;
 
 static void compare(const lf_history *h, const char *what, uint64_t seed, tally *t) {
-    lf_brute_options bo;
-    lf_brute_options_default(&bo);
-    lf_result bru;
-    lf_result_init(&bru);
-    lf_brute_check(h, &bo, &bru);
+    lf_verdict truth = brute_verdict(h, 0);
     t->histories++;
-    if (bru.verdict != LF_UNKNOWN) {
+    if (truth != LF_UNKNOWN) {
         t->decided++;
-        t->linearizable += bru.verdict == LF_LINEARIZABLE;
-        t->violations += bru.verdict == LF_VIOLATION;
+        t->linearizable += truth == LF_LINEARIZABLE;
+        t->violations += truth == LF_VIOLATION;
     }
-    for (size_t v = 0; v < N_VARIANTS; v++) {
+    for (size_t v = 0; v < N_WGL_VARIANTS; v++) {
         lf_result r;
-        run_variant(h, &VARIANTS[v], &r, 0);
+        run_variant(h, &WGL_VARIANTS[v], &r, 0);
         char why[300] = "";
-        bool ok = r.verdict != LF_UNKNOWN && (bru.verdict == LF_UNKNOWN || r.verdict == bru.verdict) &&
-                  explanation_ok(h, &r, &VARIANTS[v], why, sizeof why);
-        CHECKF(ok, "%s seed %llu [%s]: wgl %s (%s), brute %s; %s", what, (unsigned long long)seed, VARIANTS[v].name,
-               lf_verdict_name(r.verdict), r.reason, lf_verdict_name(bru.verdict), why);
+        bool ok = r.verdict != LF_UNKNOWN && (truth == LF_UNKNOWN || r.verdict == truth) &&
+                  explanation_ok(h, &r, &WGL_VARIANTS[v], why, sizeof why);
+        CHECKF(ok, "%s seed %llu [%s]: wgl %s (%s), brute %s; %s", what, (unsigned long long)seed, WGL_VARIANTS[v].name,
+               lf_verdict_name(r.verdict), r.reason, lf_verdict_name(truth), why);
         if (!ok) {
             t->mismatches++;
             if (t->mismatches <= 3) print_history(h);
         }
         lf_result_free(&r);
     }
-    lf_result_free(&bru);
 }
-
-static const char *const MODE_NAMES[] = {"constructed", "corrupted", "random"};
 
 static void small_histories(lf_type type, tally *t) {
     uint64_t seed = 1000 * (uint64_t)type + 1;
@@ -124,26 +102,21 @@ static void small_histories(lf_type type, tally *t) {
                 continue;
             }
             char what[96];
-            snprintf(what, sizeof what, "%s %s", lf_type_name(type), MODE_NAMES[mode]);
+            snprintf(what, sizeof what, "%s %s", lf_type_name(type), gen_mode_name(mode));
             compare(&h, what, seed, t);
-            lf_history tied;
-            if (lf_history_copy(&tied, &h) && collapse_ties(&tied)) {
-                snprintf(what, sizeof what, "%s %s ties", lf_type_name(type), MODE_NAMES[mode]);
-                compare(&tied, what, seed, t);
+            lf_history variant[2];
+            const char *variant_name[2];
+            for (size_t k = 0, n = tie_nil_variants(&h, variant, variant_name); k < n; k++) {
+                snprintf(what, sizeof what, "%s %s %s", lf_type_name(type), gen_mode_name(mode), variant_name[k]);
+                compare(&variant[k], what, seed, t);
+                lf_history_free(&variant[k]);
             }
-            lf_history_free(&tied);
-            lf_history nils;
-            if (lf_history_copy(&nils, &h) && nil_for_one(&nils)) {
-                snprintf(what, sizeof what, "%s %s nil", lf_type_name(type), MODE_NAMES[mode]);
-                compare(&nils, what, seed, t);
-            }
-            lf_history_free(&nils);
             /* Stamps only matter by order: a copy with its stamps at the edges of the range (a different map
              * each seed: largest at 2^64-1, smallest at 0, dense at either end, spread over the range). */
             lf_history moved;
             lf_stamp_map map = (lf_stamp_map)(seed % LF_STAMPS_MAP_COUNT);
             if (lf_history_copy(&moved, &h) && lf_history_remap_stamps(&moved, map, seed)) {
-                snprintf(what, sizeof what, "%s %s stamps %s", lf_type_name(type), MODE_NAMES[mode],
+                snprintf(what, sizeof what, "%s %s stamps %s", lf_type_name(type), gen_mode_name(mode),
                          lf_stamp_map_name(map));
                 compare(&moved, what, seed, t);
             }
@@ -175,25 +148,25 @@ static void medium_histories(lf_type type, size_t *compared) {
             continue;
         }
         lf_verdict first = LF_UNKNOWN;
-        for (size_t v = 0; v < N_VARIANTS; v++) {
+        for (size_t v = 0; v < N_WGL_VARIANTS; v++) {
             lf_result r;
-            run_variant(&h, &VARIANTS[v], &r, 2000000);
+            run_variant(&h, &WGL_VARIANTS[v], &r, 2000000);
             char why[300] = "";
             if (r.verdict != LF_UNKNOWN) {
                 if (first == LF_UNKNOWN) first = r.verdict;
                 CHECKF(r.verdict == first, "%s medium seed %llu [%s]: %s, another variant said %s",
-                       lf_type_name(type), (unsigned long long)seed, VARIANTS[v].name, lf_verdict_name(r.verdict),
+                       lf_type_name(type), (unsigned long long)seed, WGL_VARIANTS[v].name, lf_verdict_name(r.verdict),
                        lf_verdict_name(first));
                 lf_spec_env env;
                 lf_spec_env_of_history(&h, &env);
                 if (r.verdict == LF_LINEARIZABLE)
                     CHECKF(order_is_valid(lf_spec_builtin(type), &env, r.witness, r.witness_len, true, why, sizeof why),
                            "%s medium seed %llu [%s]: witness: %s", lf_type_name(type), (unsigned long long)seed,
-                           VARIANTS[v].name, why);
+                           WGL_VARIANTS[v].name, why);
                 (*compared)++;
             }
-            CHECKF(r.verdict != LF_UNKNOWN || !VARIANTS[v].use_cache, "%s medium seed %llu [%s]: unknown: %s",
-                   lf_type_name(type), (unsigned long long)seed, VARIANTS[v].name, r.reason);
+            CHECKF(r.verdict != LF_UNKNOWN || !WGL_VARIANTS[v].use_cache, "%s medium seed %llu [%s]: unknown: %s",
+                   lf_type_name(type), (unsigned long long)seed, WGL_VARIANTS[v].name, r.reason);
             lf_result_free(&r);
         }
         lf_history_free(&h);
@@ -217,7 +190,7 @@ int main(void) {
         vio += t.violations;
     }
     printf("total %zu histories (%zu decided: %zu linearizable, %zu violations) x %zu variants; %zu medium checks\n",
-           total, decided, lin, vio, N_VARIANTS, medium);
+           total, decided, lin, vio, N_WGL_VARIANTS, medium);
     CHECKF(total >= 4000, "thousands of histories: %zu", total);
     TEST_DONE();
 }

@@ -1,5 +1,5 @@
-/* Helpers shared by the WGL tests: reading the "# expect:" line of a case file, variants of a history for the
- * differential tests (ties collapsed, nil for one value), and checking that a
+/* Helpers shared by the WGL tests: the configurations every history runs under, reading the "# expect:" line of
+ * a case file and checking that a
  * witness or a linearizable prefix really is one (real-time order respected, every op at most once, a
  * witness covers every completed op, and the spec accepts the ops in that order). */
 #ifndef LINFUZZ_WGL_TEST_UTIL_H
@@ -16,6 +16,31 @@
 #include "linfuzz/format.h"
 #include "linfuzz/history.h"
 #include "linfuzz/spec.h"
+#include "wgl/wgl.h"
+
+/* The WGL configurations the tests run every history under: P-compositionality on or off, the cache on or
+ * off, the cache keyed by bitsets. Each must give the same verdict. */
+typedef struct wgl_variant {
+    const char *name;
+    bool partition, use_cache, bitset_key;
+} wgl_variant;
+
+static const wgl_variant WGL_VARIANTS[] = {
+    {"default", true, true, false},
+    {"unsplit", false, true, false},
+    {"no-cache", true, false, false},
+    {"bitset-key", false, true, true},
+};
+#define N_WGL_VARIANTS (sizeof WGL_VARIANTS / sizeof WGL_VARIANTS[0])
+
+/* The options of variant v: the defaults otherwise, a witness wanted. */
+static inline void wgl_variant_options(const wgl_variant *v, lf_wgl_options *o) {
+    lf_wgl_options_default(o);
+    o->partition = v->partition;
+    o->use_cache = v->use_cache;
+    o->bitset_key = v->bitset_key;
+    o->want_witness = true;
+}
 
 /* The verdict named on a "# expect: linearizable|violation" first line; LF_UNKNOWN when absent. */
 static inline lf_verdict expect_of_file(const char *path) {
@@ -122,45 +147,6 @@ static inline bool witness_replays_in_brute(const lf_history *h, const uint32_t 
     lf_result_free(&r);
     lf_history_free(&seq);
     return ok;
-}
-
-/* h as text on stderr (after what stdout holds), for a failing comparison. */
-static inline void print_history(const lf_history *h) {
-    fflush(stdout);
-    lf_text_write_stream(stderr, h);
-    fflush(stderr);
-}
-
-/* Halves every stamp, so that neighbours become equal (concurrent); false when a thread would overlap. */
-static inline bool collapse_ties(lf_history *h) {
-    for (size_t i = 0; i < h->n; i++) {
-        h->ops[i].call /= 2;
-        if (!lf_op_pending(&h->ops[i])) h->ops[i].ret /= 2;
-    }
-    char err[200];
-    return lf_history_validate(h, err, sizeof err) == SIZE_MAX;
-}
-
-/* Turns the value 1 into nil wherever a value appears; false when that makes the history malformed. */
-static inline bool nil_for_one(lf_history *h) {
-    bool changed = false;
-    for (size_t i = 0; i < h->n; i++) {
-        lf_op *op = &h->ops[i];
-        const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
-        for (int a = 0; a < (mi ? mi->nargs : 0); a++)
-            if (!lf_arg_is_nil(op, a) && op->arg[a] == 1) {
-                op->arg_nil |= (uint8_t)(1u << a);
-                op->arg[a] = 0;
-                changed = true;
-            }
-        if (op->res_kind == LF_K_INT && op->res == 1) {
-            op->res_kind = LF_K_NIL;
-            op->res = 0;
-            changed = true;
-        }
-    }
-    char err[200];
-    return changed && lf_history_validate(h, err, sizeof err) == SIZE_MAX;
 }
 
 #endif
