@@ -1,6 +1,15 @@
 /* The live progress line (status_line.h): a reporter thread that wakes ten times a second and, once the
  * command has run for the first delay, draws the line: redrawn in place on a terminal, a new line every
- * period elsewhere. */
+ * period elsewhere.
+ *
+ * Commands that fork (triage and repro replay inputs in a child, testcase/case_replay.c) must not fork while
+ * the reporter is inside the allocator: the child would inherit the allocator's lock held by a thread it does
+ * not have, and hang at its first allocation from another thread. glibc's malloc takes its locks around
+ * fork(), AddressSanitizer's allocator (clang 14) does not: `linfuzz triage` under ASan hung in about one
+ * replay of twenty on a loaded machine, its child's worker threads waiting for the lock in their start-up
+ * calloc while the parent's reporter thread had been starting when it forked. So lf_status_start returns only
+ * once the reporter runs its loop (its start-up allocations done), and a fork handler holds the line's mutex
+ * across fork(): the reporter then waits in pthread_cond_timedwait, which allocates nothing. */
 #include "status_line.h"
 
 #include <errno.h>
@@ -30,7 +39,7 @@ struct lf_status_line {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     /* under mu */
-    bool stop, drawn;
+    bool stop, drawn, running;
     char text[512];
     lf_status_source source;
     void *source_ctx;
@@ -88,9 +97,25 @@ static void draw(lf_status_line *s, double now) {
     s->last = now;
 }
 
+/* The line that is running (a command has one at a time), for the fork handlers. */
+static lf_status_line *_Atomic active_line;
+static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
+
+static void before_fork(void) {
+    lf_status_line *s = active_line;
+    if (s) pthread_mutex_lock(&s->mu);
+}
+static void after_fork(void) {
+    lf_status_line *s = active_line;
+    if (s) pthread_mutex_unlock(&s->mu);
+}
+static void install_fork_handlers(void) { pthread_atfork(before_fork, after_fork, after_fork); }
+
 static void *reporter(void *arg) {
     lf_status_line *s = arg;
     pthread_mutex_lock(&s->mu);
+    s->running = true;
+    pthread_cond_broadcast(&s->cv); /* lf_status_start waits for this */
     while (!s->stop) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts); /* the condition variable's clock (see lf_status_start) */
@@ -132,12 +157,17 @@ lf_status_line *lf_status_start(const char *command, bool quiet) {
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* timed waits that a wall-clock jump cannot stretch */
     pthread_cond_init(&s->cv, &ca);
     pthread_condattr_destroy(&ca);
+    pthread_once(&fork_handlers_once, install_fork_handlers);
     if (pthread_create(&s->thread, NULL, reporter, s) != 0) {
         pthread_cond_destroy(&s->cv);
         pthread_mutex_destroy(&s->mu);
         free(s);
         return NULL;
     }
+    pthread_mutex_lock(&s->mu);
+    while (!s->running) pthread_cond_wait(&s->cv, &s->mu);
+    pthread_mutex_unlock(&s->mu);
+    active_line = s;
     return s;
 }
 
@@ -174,6 +204,7 @@ void lf_status_printf(lf_status_line *s, FILE *out, const char *fmt, ...) {
 
 void lf_status_stop(lf_status_line *s) {
     if (!s) return;
+    if (active_line == s) active_line = NULL;
     pthread_mutex_lock(&s->mu);
     s->stop = true;
     pthread_cond_signal(&s->cv);

@@ -8,7 +8,8 @@
  * turns it off everywhere and LINFUZZ_PROGRESS_SECONDS=S sets the period off a terminal (tests).
  *
  * A reporter thread draws the line with write(2) on the stderr descriptor, never through stdio, so a child
- * forked by the command (triage replays inputs in a child process) cannot inherit a held stdio lock. The
+ * forked by the command (triage replays inputs in a child process) cannot inherit a held stdio lock, and
+ * the reporter is parked on a condition variable whenever the command forks (status_line.c says why). The
  * command says what it is doing with lf_status_set (cheap: a few hundred bytes formatted under a mutex) or
  * gives a source the thread asks before each draw (for counters the command updates atomically). Every
  * function accepts NULL (no line) and does nothing then. */
