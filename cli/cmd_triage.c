@@ -409,7 +409,7 @@ static const lf_opt OPTIONS[] = {
     {.name = "--runs", .value = "N", LF_OPT_COUNT_AT(options, replay.runs, 1, UINT64_MAX), .def = "200",
      .help = "runs per replayed input (default 200; it stops at the first violation)"},
     {.name = "--seconds", .value = "S", LF_OPT_SECONDS_AT(options, replay.seconds, 0.001, LF_MAX_SECONDS), .def = "10",
-     .help = "time per replayed input (default 10; killed as STUCK after S + 60)"},
+     .help = "time per replayed input (default 10; STUCK when hung past S + 60: blocked, or that much CPU time used; a busy machine only makes it slower)"},
     {.name = "--spec", .value = "M", LF_OPT_PARSED_AT(options, replay.spec, lf_spec_mode, lf_cli_parse_spec_mode),
      .def = "auto", .expects = LF_CLI_SPEC_MODES,
      .help = "what replayed inputs are checked against: auto (default: the type's spec, else\n"

@@ -19,6 +19,7 @@
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
 #include "util/clock.h"
+#include "util/hang.h"
 
 void lf_replay_options_default(lf_replay_options *o) {
     o->on_run = NULL;
@@ -345,21 +346,26 @@ lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data
     }
     close(fds[1]);
 
-    /* Read the answer until EOF or the deadline. */
+    /* Read the answer until EOF, or until the child is hung (util/hang.h: past limit_s of wall time, all its
+     * threads blocked, or limit_s of its CPU time used; a child the machine is too busy to run is waited
+     * for). Data coming in is progress. */
     uint8_t *buf = NULL;
     size_t n = 0, cap = 0;
-    double deadline = lf_now_s() + limit_s;
+    lf_hang_judge judge;
+    lf_hang_judge_start(&judge, pid, 0, limit_s, lf_now_s());
+    const char *why = NULL;
     bool timed_out = false, nomem = false;
     for (;;) {
-        double left = deadline - lf_now_s();
-        if (left <= 0) {
-            timed_out = true;
-            break;
-        }
         struct pollfd p = {.fd = fds[0], .events = POLLIN};
-        int pr = poll(&p, 1, left > 1e6 ? 1000000000 : (int)(left * 1000) + 1);
+        int pr = poll(&p, 1, 50);
         if (pr < 0 && errno == EINTR) continue;
-        if (pr == 0) continue; /* the loop re-checks the deadline */
+        if (pr == 0) {
+            if (lf_hang_judge_hung(&judge, lf_now_s(), &why)) {
+                timed_out = true;
+                break;
+            }
+            continue;
+        }
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 65536;
             uint8_t *nb = realloc(buf, ncap);
@@ -374,19 +380,23 @@ lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) break; /* EOF (or a broken pipe: the child's status tells) */
         n += (size_t)r;
+        lf_hang_judge_start(&judge, pid, 0, limit_s, lf_now_s());
     }
     close(fds[0]);
     int status = 0;
+    double waited = lf_hang_judge_waited(&judge, lf_now_s());
     if (timed_out || nomem) {
         kill(pid, SIGKILL);
         waitpid(pid, &status, 0);
     } else {
-        /* The child exits right after closing its end; still, never wait past the deadline. */
+        /* The child exits right after closing its end; still, never wait for a hung one. */
+        lf_hang_judge_start(&judge, pid, 0, limit_s, lf_now_s());
         while (waitpid(pid, &status, WNOHANG) == 0) {
-            if (lf_now_s() >= deadline) {
+            if (lf_hang_judge_hung(&judge, lf_now_s(), &why)) {
                 kill(pid, SIGKILL);
                 waitpid(pid, &status, 0);
                 timed_out = true;
+                waited = lf_hang_judge_waited(&judge, lf_now_s());
                 break;
             }
             struct timespec ts = {0, 2000000};
@@ -404,7 +414,15 @@ lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data
         oc = fail(out, LF_REPLAY_FAILED, "%s", "out of memory reading the replay's answer");
     } else if (timed_out) {
         out->outcome = oc = LF_REPLAY_STUCK;
-        snprintf(out->detail, sizeof out->detail, "no answer within %.0f s (deadlock or livelock?): killed", limit_s);
+        if (why && !strcmp(why, "busy"))
+            snprintf(out->detail, sizeof out->detail,
+                     "no answer after %.0f s of its CPU time (a livelock?): killed after %.0f s", limit_s, waited);
+        else if (why && !strcmp(why, "blocked"))
+            snprintf(out->detail, sizeof out->detail,
+                     "no answer, every thread blocked, after %.0f s (a deadlock?): killed", waited);
+        else
+            snprintf(out->detail, sizeof out->detail, "no answer within %.0f s (deadlock or livelock?): killed",
+                     waited);
     } else if (WIFSIGNALED(status)) {
         out->outcome = oc = LF_REPLAY_CRASHED;
         snprintf(out->detail, sizeof out->detail, "killed by signal %d (%s)", WTERMSIG(status),

@@ -1,4 +1,7 @@
-/* The STUCK watchdog (see stuck_watch.h): a polling thread over the recorder's progress counters. */
+/* The STUCK watchdog (see stuck_watch.h): a polling thread over the recorder's progress counters. The
+ * deadline is judged by util/hang.h: past it, the run is STUCK when every other thread of the process is
+ * blocked (three polls in a row) or when the process has used the deadline in CPU time without a call or a
+ * return (a livelock); threads that wait for a CPU on a busy machine are waited for, never declared STUCK. */
 #include "runtime/stuck_watch.h"
 
 #include <pthread.h>
@@ -11,6 +14,7 @@
 #include "util/env.h"
 #include "util/parse.h"
 #include "util/clock.h"
+#include "util/hang.h"
 
 #define POLL_NS 20000000L /* 20 ms */
 
@@ -23,7 +27,8 @@ struct lf_stuck_watch {
     uint64_t capacity;
     double deadline;
     uint64_t last_progress;
-    double last_change;
+    lf_hang_judge judge; /* the wait since the last progress */
+    pid_t self;          /* the watch thread (left out of the judge's samples) */
     lf_stuck_fn fn;
     void *ctx;
     double fixed_deadline; /* LINFUZZ_STUCK_SECONDS, 0: from the run's size */
@@ -71,6 +76,9 @@ static void fire(lf_stuck_watch *w, double waited, bool deadlock) {
 
 static void *watch_main(void *arg) {
     lf_stuck_watch *w = arg;
+    pthread_mutex_lock(&w->lock);
+    w->self = lf_thread_id();
+    pthread_mutex_unlock(&w->lock);
     struct timespec tick = {0, POLL_NS};
     for (;;) {
         nanosleep(&tick, NULL);
@@ -83,11 +91,13 @@ static void *watch_main(void *arg) {
             unsigned in_flight = 0;
             uint64_t p = lf_recorder_progress(w->recorder, &in_flight);
             double now = lf_now_s();
-            if (p != w->last_progress) {
+            if (p != w->last_progress || !in_flight) {
                 w->last_progress = p;
-                w->last_change = now;
-            } else if (in_flight && now - w->last_change > w->deadline) {
-                fire(w, now - w->last_change, false);
+                lf_hang_judge_start(&w->judge, 0, w->self, w->deadline, now);
+            } else {
+                w->judge.skip = w->self; /* (arm may have started the wait before this thread knew its id) */
+                if (lf_hang_judge_hung(&w->judge, now, NULL))
+                    fire(w, lf_hang_judge_waited(&w->judge, now), false);
             }
         }
         pthread_mutex_unlock(&w->lock);
@@ -149,7 +159,7 @@ void lf_stuck_watch_arm(lf_stuck_watch *w, const lf_recorder *r, lf_type type, u
     w->capacity = capacity;
     w->deadline = stuck_deadline(w, run_ops);
     w->last_progress = lf_recorder_progress(r, NULL);
-    w->last_change = lf_now_s();
+    lf_hang_judge_start(&w->judge, 0, w->self, w->deadline, lf_now_s());
     w->armed = true;
     pthread_mutex_unlock(&w->lock);
 }

@@ -13,7 +13,9 @@
  * The deadline grows with the run's size, because a busy machine can delay a thread that is merely slow:
  * LINFUZZ_STUCK_SECONDS when set (seconds without progress, fractions allowed), else 2 s + 1 ms per planned
  * call (about 4 s for the largest fuzz case). Perturbation delays are microseconds, so only an op that waits
- * or spins for another one that will not come stays silent that long. Controlled runs (the scheduler of
+ * or spins for another one that will not come stays silent that long. Past the deadline the run is STUCK only
+ * when the process's other threads are all blocked, or when it has used the deadline in CPU time without
+ * progress (util/hang.h): threads that merely wait for a CPU on a loaded machine are waited for. Controlled runs (the scheduler of
  * docs/scheduling.md) detect deadlocks deterministically, at once: lf_stuck_watch_deadlock hands them to the
  * same handler, so that both become the same STUCK findings. */
 #ifndef LINFUZZ_STUCK_WATCH_H

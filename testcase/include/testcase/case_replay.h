@@ -105,8 +105,12 @@ typedef struct lf_isolated_replay {
     char detail[256];         /* CRASHED, STUCK, FAILED: what happened */
 } lf_isolated_replay;
 
-/* Replays data in a child process with o->stop_at_first forced on; the child is killed after limit_s
- * seconds (o->seconds plus the time a capture may need is a good limit). origin is recorded in the entry
+/* Replays data in a child process with o->stop_at_first forced on; the child is killed as hung when it has
+ * not answered after limit_s seconds and its threads are all blocked, or when it has used limit_s seconds of
+ * CPU time without answering (util/hang.h: a child the machine is merely too busy to run is waited for, so a
+ * loaded machine gives a later answer, not "hung"). o->seconds plus the time a capture may need is a good
+ * limit. Fork safety: no other thread of the caller may be inside the allocator when it forks (linfuzz's
+ * status line parks its thread, cli/status_line.c). origin is recorded in the entry
  * ("linfuzz triage, replay of crash-..."). The child's stderr is this process's (sanitizer reports show). */
 lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data, size_t len,
                                         const lf_replay_options *o, double limit_s, const char *origin,
