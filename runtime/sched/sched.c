@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sched/sched_internal.h"
+#include "util/hang.h"
 
 _Thread_local lf_sched_thread *lf_sched_self __attribute__((tls_model("initial-exec")));
 
@@ -55,6 +56,7 @@ lf_sched *lf_sched_create(const lf_sched_options *o) {
         s->threads[t].sched = s;
         s->threads[t].index = t;
         atomic_init(&s->threads[t].cpu_clock, -1);
+        atomic_init(&s->threads[t].tid, 0);
         lf_baton_init(&s->threads[t].baton);
     }
     if (!lf_watchdog_start(s)) {
@@ -209,6 +211,7 @@ jmp_buf *lf_sched_thread_attach(lf_sched *s, unsigned t) {
     lf_sched_thread *th = &s->threads[t];
     clockid_t clock;
     atomic_store(&th->cpu_clock, pthread_getcpuclockid(pthread_self(), &clock) == 0 ? (int)clock : -1);
+    atomic_store(&th->tid, (int)lf_thread_id());
     stack_bounds(&th->stack_lo, &th->stack_hi);
     return &th->escape;
 }

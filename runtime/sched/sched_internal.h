@@ -48,6 +48,7 @@ struct lf_sched_thread {
     unsigned index;
     lf_baton baton;
     _Atomic int cpu_clock; /* the thread's CPU-time clock (a clockid_t), -1 when unknown: read by the watchdog */
+    _Atomic int tid;       /* the thread's id (gettid), 0 when unknown: the watchdog reads its state */
     uintptr_t stack_lo, stack_hi; /* the worker's stack (lf_sched_progressed), empty when unknown */
     /* Bookkeeping below is touched only by the thread holding the baton (handoffs order it). */
     uint8_t state;      /* LF_TS_* */

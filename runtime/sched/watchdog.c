@@ -7,12 +7,16 @@
  *
  * "Too long" is measured in the holder's CPU time (opt.watchdog_cpu_s): a thread that the operating system
  * merely did not schedule for a while on a loaded machine uses none and is not suspected. A holder that
- * burns no CPU either, because it is blocked, is caught by a wall-clock bound (opt.watchdog_wall_s). Between
- * runs the thread sleeps on a condition variable; during a run it checks every 2 ms. */
+ * burns no CPU either, because it is blocked, is caught by a wall-clock bound (opt.watchdog_wall_s), and only
+ * when it is blocked indeed (its state in /proc, util/hang.h): a holder still runnable past that bound waits
+ * for a CPU on a busy machine, and releasing its run would make a replay that should be exact
+ * nondeterministic. Between runs the thread sleeps on a condition variable; during a run it checks every
+ * 2 ms. */
 #include <time.h>
 
 #include "sched/sched_internal.h"
 #include "util/clock.h"
+#include "util/hang.h"
 
 /* A thread's CPU time in seconds (0 when the clock cannot be read). */
 static double seconds_of(clockid_t clock) {
@@ -36,7 +40,7 @@ static void watch_run(lf_sched *s) {
             continue;
         }
         int clock = atomic_load(&s->threads[owner].cpu_clock);
-        double cpu = clock >= 0 ? seconds_of((clockid_t)clock) : 0, wall = lf_now_s();
+        double cpu = clock != -1 ? seconds_of((clockid_t)clock) : 0, wall = lf_now_s();
         if (p != last_progress || owner != last_owner || run != last_run) {
             last_progress = p;
             last_run = run;
@@ -45,8 +49,17 @@ static void watch_run(lf_sched *s) {
             wall_base = wall;
             continue;
         }
-        if ((clock >= 0 && cpu - cpu_base > s->opt.watchdog_cpu_s) || wall - wall_base > s->opt.watchdog_wall_s)
-            if (atomic_load(&s->run_id) == run) lf_sched_release(s, LF_RELEASE_WATCHDOG); /* not a later run */
+        /* (thread CPU clocks are negative numbers: -1, never one of them, marks an unknown clock) */
+        bool spun = clock != -1 && cpu - cpu_base > s->opt.watchdog_cpu_s;
+        if (!spun && wall - wall_base <= s->opt.watchdog_wall_s) continue;
+        if (!spun) {
+            int tid = atomic_load(&s->threads[owner].tid);
+            if (tid > 0 && !lf_thread_blocked((pid_t)tid)) { /* runnable: starved, not blocked; wait on */
+                wall_base = wall;
+                continue;
+            }
+        }
+        if (atomic_load(&s->run_id) == run) lf_sched_release(s, LF_RELEASE_WATCHDOG); /* not a later run */
     }
 }
 
