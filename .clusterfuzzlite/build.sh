@@ -6,7 +6,8 @@
 #   OUT                 where the fuzz targets and their seed corpora (<target>_seed_corpus.zip) go
 #   SRC, WORK           the sources' parent directory; scratch space (the CMake build goes to $WORK)
 # Built: fuzz_<adapter> for every adapter expected to be linearizable, and the self targets fuzz_parse_text,
-# fuzz_parse_lfz, fuzz_check_diff. Not the known-buggy adapters' targets: they find their bug within seconds,
+# fuzz_parse_lfz, fuzz_check_diff, each with its .options file (docs/ci.md, "One crash per bug"). Not the
+# known-buggy adapters' targets: they find their bug within seconds,
 # every time, and continuous fuzzing would report that expected bug on every run (ci/fuzz.sh fuzzes them).
 # LINFUZZ_CFLITE_TARGETS="mutex_queue parse_text ..." builds only those (tests/ci/test_cflite_build.sh);
 # LINFUZZ_BUILD_JOBS caps the parallel compile jobs (default: every core).
@@ -78,6 +79,9 @@ cmake --build "$build" -j "$jobs" --target "${cmake_targets[@]}"
 # The targets and their seed corpora: corpus/<adapter>/seeds, corpus/self/<target> (zip -j: flat archive).
 for t in "${targets[@]}"; do
   cp "$build/bin/$t" "$OUT/$t"
+  # A violation's capture (minimizing the test and the history, root causing: seconds) must end in its own
+  # crash report, not in libFuzzer's timeout; a hung run is the STUCK watchdog's to report (docs/ci.md).
+  printf '[libfuzzer]\ntimeout = 120\n' >"$OUT/$t.options"
   name=${t#fuzz_}
   seeds=$src/corpus/$name/seeds
   [ -d "$seeds" ] || seeds=$src/corpus/self/$name

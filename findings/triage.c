@@ -560,6 +560,20 @@ bool lf_triage_group_all(lf_triage *t) {
     return ok;
 }
 
+bool lf_triage_entry_group(const lf_violation_entry *e, lf_triage_category *category, char *label,
+                           size_t label_len, char id[17]) {
+    lf_triage t;
+    lf_triage_init(&t, LF_TRIAGE_BY_SIGNATURE);
+    bool ok = lf_triage_add_violation(&t, "-", false, e, NULL) >= 0 && lf_triage_group_all(&t) && t.n_groups == 1;
+    if (ok) {
+        *category = t.groups[0].category;
+        snprintf(label, label_len, "%s", t.groups[0].label);
+        memcpy(id, t.groups[0].id, 17);
+    }
+    lf_triage_free(&t);
+    return ok;
+}
+
 void lf_shell_append_quoted(char *out, size_t len, const char *s) {
     size_t w = strlen(out);
     bool plain = *s != 0;

@@ -10,8 +10,9 @@
  * byte says; each history is checked (engine auto). libFuzzer sees the coverage of the instrumented adapters
  * and, through extra 8-bit counters, the schedule feedback of controlled runs (reads-from pairs,
  * runtime/include/runtime/feedback.h) and on request the history signal (testcase/history_signal.h).
- * On a violation: minimise, save a corpus entry (findings) that records the mode and schedule, print
- * the report, abort() so that libFuzzer writes the crash input. A controlled run that deadlocks (STUCK) is
+ * On a violation: minimise, root-cause, save a corpus entry (findings) that records the mode and schedule,
+ * print the report, and abort from the report frame of the bug's triage group (bug_report.h: one
+ * ClusterFuzz crash per bug) so that libFuzzer writes the crash input. A controlled run that deadlocks (STUCK) is
  * reported with the blocked operations and aborts too: a deadlock is a bug, and its input replays it. A free
  * run in which some op never returns (a blocking op with nothing to wait for, a lock never released) is
  * declared STUCK by the watchdog (runner/stuck_watch.h): a STUCK entry is saved (findings/stuck.h), the report
@@ -44,6 +45,9 @@
  * every execution in that mode, and an entry records the input with the mode that ran),
  * LINFUZZ_FUZZ_MINIMIZE_TEST=S (a controlled violation's test is minimized for up to S seconds before it is
  * saved, testcase/minimize_test.h; default 3, 0: off),
+ * LINFUZZ_FUZZ_ROOTCAUSE=N (a violation is root-caused with N schedules per candidate before the process
+ * aborts, so that its crash report names the bug by its triage group, bug_report.h; default 500 when a
+ * violation ends the process, 0 when continuing),
  * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|rf-presence|0 (schedule feedback of controlled runs; off by
  * default: measured in docs/scheduling.md, it helps a little on some bugs and a lot against others).
  * LINFUZZ_SPEC=auto|type|self (what histories are checked against: the spec of the adapter's type, or the
@@ -65,6 +69,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bug_report.h"
 #include "cli/commands.h"
 #include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
@@ -78,6 +83,8 @@
 #include "testcase/fuzz_case.h"
 #include "runtime/feedback.h"
 #include "runtime/sched.h"
+#include "rootcause/analyze.h"
+#include "rootcause/rc_store.h"
 #include "testcase/history_signal.h"
 #include "testcase/case_replay.h"
 #include "util/clock.h"
@@ -102,6 +109,7 @@ static struct {
     lf_adapter_checker checker; /* the type's spec or the self-spec (LINFUZZ_SPEC) */
     bool signal, mutator, perturb, keep_duplicates, keep_going;
     double tmin_seconds; /* LINFUZZ_FUZZ_MINIMIZE_TEST: budget of the test minimization (0: none) */
+    uint64_t rc_schedules; /* LINFUZZ_FUZZ_ROOTCAUSE: schedules of the root causing before aborting (0: none) */
     bool overlap_only, witness_only, nearmiss_only; /* LINFUZZ_FUZZ_SIGNAL=overlap|witness|nearmiss */
     char violations_dir[PATH_MAX];
     double start, first_violation; /* first_violation < 0: none yet */
@@ -252,6 +260,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         fprintf(stderr, "linfuzz-fuzz: %s (LINFUZZ_FUZZ_SIGNAL also takes overlap, witness or nearmiss)\n", err);
         exit(2);
     }
+    /* Root causing names the bug in the crash report (bug_report.h): on by default when a violation ends the
+     * process, as under ClusterFuzz; a continuing campaign (ci/fuzz.sh) root-causes its entries afterwards. */
+    if (!lf_env_u64("LINFUZZ_FUZZ_ROOTCAUSE", G.keep_going ? 0 : 500, 0, 100000000, &G.rc_schedules, err,
+                    sizeof err)) {
+        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        exit(2);
+    }
     if (!lf_blocking_balanced(G.adapter, &G.balanced, err, sizeof err)) {
         fprintf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
@@ -368,7 +383,8 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
     };
     lf_violation_entry e;
     const char *saved = "not saved";
-    if (lf_capture_stuck(&in, &e, err, sizeof err) != LF_OK) {
+    bool captured = lf_capture_stuck(&in, &e, err, sizeof err) == LF_OK;
+    if (!captured) {
         fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
     } else {
         if (G.adapter->may_block && !lf_entry_set_meta(&e, "blocking", G.balanced ? "balanced" : "any"))
@@ -378,14 +394,41 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
             fprintf(stderr, "linfuzz-fuzz: out of memory recording the schedule\n");
         fputs(e.report, stderr);
         saved = save_entry(&e, path, sizeof path);
-        lf_entry_free(&e);
     }
     fprintf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
     if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path, G.program, path);
     fprintf(stderr, "linfuzz-fuzz: stuck adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n", G.adapter->name,
             lf_now_s() - G.start, (unsigned long long)G.executions, (unsigned long long)G.runs, path[0] ? path : "-");
     fflush(stderr);
+    if (captured) lf_bug_report_die("STUCK bug", &e); /* one crash per bug (bug_report.h) */
     abort();
+}
+
+/* Root-causes the violation of (data, size) at repetition run (rootcause/analyze.h: controlled re-runs; a
+ * free-mode finding is first searched for a controlled schedule that violates) with G.rc_schedules schedules
+ * per validation, and puts the candidates into e. A confirmed one is what tells two bugs of one target apart
+ * in the crash report. */
+static void attach_root_cause(lf_violation_entry *e, const uint8_t *data, size_t size, unsigned run) {
+    lf_rc_options o;
+    lf_rc_options_default(&o);
+    o.schedules = o.search = G.rc_schedules;
+    lf_rc_result r;
+    char err[512];
+    fprintf(stderr, "linfuzz-fuzz: root causing (%llu schedules per candidate; LINFUZZ_FUZZ_ROOTCAUSE=0: off)...\n",
+            (unsigned long long)G.rc_schedules);
+    int rc = lf_rc_analyze(G.adapter, LF_FUZZ_CASE_FORMAT, data, size, run, &o, &r, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "linfuzz-fuzz: no root cause: %s\n", err);
+        return;
+    }
+    const lf_rc_candidate *best = r.n && lf_rc_confirmed(&r.c[0]) ? &r.c[0] : NULL;
+    fprintf(stderr, "linfuzz-fuzz: %s%s (%zu candidates, %.1f s)\n", best ? "root cause: " : "no confirmed root cause",
+            best ? best->summary : "", r.n, r.seconds);
+    /* source files relative to LINFUZZ_SOURCE_ROOT, else the working directory (docs/rootcause.md) */
+    const char *root = getenv("LINFUZZ_SOURCE_ROOT");
+    if (lf_rc_attach(e, &r, root && root[0] ? root : NULL, err, sizeof err) != LF_OK)
+        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+    lf_rc_result_free(&r);
 }
 
 /* Minimises, saves and reports the first violation (then aborts, unless LINFUZZ_FUZZ_CONTINUE; continuing,
@@ -485,8 +528,8 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
         fputs(e.report, stderr);
         if (!lf_entry_record_schedule(&e, info, run, c->threads))
             fprintf(stderr, "linfuzz-fuzz: out of memory recording the schedule\n");
+        if (!nondet && G.rc_schedules > 0 && !G.minimizing) attach_root_cause(&e, data, size, run);
         saved = save_entry(&e, path, sizeof path);
-        lf_entry_free(&e);
     }
     fprintf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
     /* This binary answers linfuzz's subcommands with the adapters it carries (an out-of-tree adapter too). */
@@ -499,7 +542,10 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
             path[0] ? path : "-");
     if (first) snprintf(G.first_entry, sizeof G.first_entry, "%s", path);
     fflush(stderr);
+    if (!G.keep_going && st == LF_OK) /* one crash per bug (bug_report.h) */
+        lf_bug_report_die(nondet ? "serial nondeterminism" : "linearizability bug", &e);
     if (!G.keep_going) abort();
+    if (st == LF_OK) lf_entry_free(&e);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

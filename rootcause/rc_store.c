@@ -85,28 +85,38 @@ static lf_status fill(FILE *f, void *ctx) {
     return fwrite(j->bytes, 1, j->len, f) == j->len ? LF_OK : LF_ERR_IO;
 }
 
-lf_status lf_rc_store(const char *path, const char *out_dir, const char *root, lf_violation_entry *e,
-                      const lf_rc_result *r, char *saved, size_t saved_len, char *err, size_t errlen) {
+lf_status lf_rc_attach(lf_violation_entry *e, const lf_rc_result *r, const char *root, char *err, size_t errlen) {
     char *text = format_section(r, root);
     if (!text) {
-        snprintf(err, errlen, "%s: the root causes cannot be written in the entry's format", path);
+        snprintf(err, errlen, "the root causes cannot be written in the entry's format");
         return LF_ERR_FORMAT;
     }
     char why[512];
     lf_rootcause check;
     if (lf_rootcause_parse(text, strlen(text), &check, why, sizeof why) != LF_OK) { /* never: format parses */
-        snprintf(err, errlen, "%s: %s", path, why);
+        snprintf(err, errlen, "%s", why);
         free(text);
         return LF_ERR_FORMAT;
     }
     lf_rootcause_free(&check);
     free(e->rootcause);
     e->rootcause = text;
+    return LF_OK;
+}
+
+lf_status lf_rc_store(const char *path, const char *out_dir, const char *root, lf_violation_entry *e,
+                      const lf_rc_result *r, char *saved, size_t saved_len, char *err, size_t errlen) {
+    char why[512];
+    lf_status st = lf_rc_attach(e, r, root, why, sizeof why);
+    if (st != LF_OK) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        return st;
+    }
     if (out_dir) return lf_entry_save(e, out_dir, saved, saved_len, err, errlen);
     /* in place: the same name (the content hash does not cover the rootcause section), replaced atomically */
     fill_job j = {0};
     uint8_t *bytes = NULL;
-    lf_status st = lf_entry_encode(e, &bytes, &j.len, why, sizeof why);
+    st = lf_entry_encode(e, &bytes, &j.len, why, sizeof why);
     if (st != LF_OK) {
         snprintf(err, errlen, "%s: %s", path, why);
         return st;

@@ -9,6 +9,9 @@
  * remove variant (r2_rwlock_list_remove): traverses AND compares the key without the lock; only the unlink
  * pred->next = curr->next runs under the write lock. Results: double remove, unlinking with a stale pred
  * (which drops a concurrently inserted neighbour), or unlinking a node that is already gone.
+ * both variant (r2_rwlock_list_both): the add and the remove bug in one adapter: two bugs of one fuzz target,
+ * which root causing tells apart (two regions), so triage gives two groups and the fuzz target's crash
+ * reports two crashes (fuzz/bug_report.h; tests/fuzz/test_crash_state.sh).
  * Nodes are never freed during a run (arena), so the bugs show as wrong results, not crashes. */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -20,7 +23,8 @@
 #include "common/variants.h"
 #include "linfuzz/adapter.h"
 
-typedef enum { R2_CORRECT, R2_ADD_UNLOCKED_TRAVERSAL, R2_REMOVE_UNLOCKED_CHECK } r2_variant;
+/* the bugs, as bits: a variant may have both */
+typedef enum { R2_CORRECT = 0, R2_ADD_UNLOCKED_TRAVERSAL = 1, R2_REMOVE_UNLOCKED_CHECK = 2 } r2_variant;
 
 typedef struct r2_node {
     _Atomic(struct r2_node *) next;
@@ -57,6 +61,7 @@ static void *create_with(size_t max_ops, r2_variant variant) {
 LF_VARIANT_CREATE(correct_create, create_with, R2_CORRECT)
 LF_VARIANT_CREATE(add_variant_create, create_with, R2_ADD_UNLOCKED_TRAVERSAL)
 LF_VARIANT_CREATE(remove_variant_create, create_with, R2_REMOVE_UNLOCKED_CHECK)
+LF_VARIANT_CREATE(both_variant_create, create_with, R2_ADD_UNLOCKED_TRAVERSAL | R2_REMOVE_UNLOCKED_CHECK)
 
 static void r2_destroy(void *obj) {
     r2_set *s = obj;
@@ -78,7 +83,7 @@ static void traverse(r2_set *s, int64_t key, r2_node **pred, r2_node **curr) {
 
 static bool r2_add(r2_set *s, int64_t key) {
     r2_node *pred, *curr;
-    if (s->variant == R2_ADD_UNLOCKED_TRAVERSAL) {
+    if (s->variant & R2_ADD_UNLOCKED_TRAVERSAL) {
         traverse(s, key, &pred, &curr);
         LF_YIELD();
         pthread_rwlock_wrlock(&s->lock);
@@ -94,7 +99,7 @@ static bool r2_add(r2_set *s, int64_t key) {
 
 static bool r2_remove(r2_set *s, int64_t key) {
     r2_node *pred, *curr;
-    if (s->variant == R2_REMOVE_UNLOCKED_CHECK) {
+    if (s->variant & R2_REMOVE_UNLOCKED_CHECK) {
         traverse(s, key, &pred, &curr);
         if (curr->key != key) return false;
         LF_YIELD();
@@ -146,3 +151,6 @@ LF_DEFINE_DETERMINISTIC_ADAPTER(r2_rwlock_list_add, LF_TYPE_SET, false, SET_METH
 LF_DEFINE_DETERMINISTIC_ADAPTER(r2_rwlock_list_remove, LF_TYPE_SET, false, SET_METHODS, remove_variant_create,
                                 r2_destroy, r2_op, r2_fingerprint,
                                 "R2 remove variant: rwlock list set whose remove finds and checks the key unlocked");
+LF_DEFINE_DETERMINISTIC_ADAPTER(r2_rwlock_list_both, LF_TYPE_SET, false, SET_METHODS, both_variant_create, r2_destroy,
+                                r2_op, r2_fingerprint,
+                                "R2 with both bugs: add traverses before locking, remove checks the key unlocked");

@@ -23,7 +23,7 @@ declare -A allowed=(
   [testcase]="runtime findings"
   [rootcause]="runtime findings testcase"
   [cli]="runtime findings testcase rootcause"
-  [fuzz]="runtime findings testcase cli"
+  [fuzz]="runtime findings testcase rootcause cli"
   [adapters]=""
 )
 

@@ -24,6 +24,7 @@ rc=$?
 for t in fuzz_mutex_queue fuzz_treiber_stack fuzz_parse_text fuzz_check_diff; do
   [ -x "$OUT/$t" ] && ok || bad "$t not in \$OUT"
   [ -s "$OUT/${t}_seed_corpus.zip" ] && ok || bad "${t}_seed_corpus.zip not in \$OUT"
+  grep -qx "timeout = 120" "$OUT/$t.options" 2>/dev/null && ok || bad "$t.options not in \$OUT"
 done
 [ ! -e "$OUT/fuzz_k3_trylock_queue" ] && ok || bad "the known-buggy adapter's target was built"
 grep -q "skipping fuzz_k3_trylock_queue" "$tmp/build.log" && ok || bad "the skip is not explained"

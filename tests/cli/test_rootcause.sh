@@ -103,7 +103,7 @@ read -r file lo hi <<<"$(region_of "$tmp/out")"
 # R2 remove: the traversal and the key check made without the lock, through taking it (the unlink under it
 # may be part of the region)
 entry=$(controlled r2_rwlock_list_remove)
-variant=$(line_of r2_rwlock_list_set.c "if (s->variant == R2_REMOVE_UNLOCKED_CHECK)")
+variant=$(line_of r2_rwlock_list_set.c "if (s->variant & R2_REMOVE_UNLOCKED_CHECK)")
 trav=$(line_of r2_rwlock_list_set.c "traverse(s, key, &pred, &curr);" "$variant")
 lock=$(line_of r2_rwlock_list_set.c "pthread_rwlock_wrlock(&s->lock);" "$variant")
 unlink=$(line_of r2_rwlock_list_set.c "atomic_store_explicit(&pred->next, atomic_load_explicit" "$variant")

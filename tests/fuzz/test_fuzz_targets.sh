@@ -9,6 +9,7 @@
 # built-in adapter.
 # Usage: test_fuzz_targets.sh LINFUZZ_BIN BIN_DIR CORPUS_DIR
 set -uo pipefail
+export LINFUZZ_FUZZ_ROOTCAUSE=0 # (the targets root-cause before aborting: tests/fuzz/test_crash_state.sh tests that)
 source "$(dirname "$0")/../lib.sh"
 LF=$1 BIN=$(cd "$2" && pwd) CORPUS=$(cd "$3" && pwd)
 

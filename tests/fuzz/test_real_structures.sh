@@ -11,6 +11,7 @@
 #             crash input alone); `linfuzz stress --blocking any` ends with exit 5 and the history.
 # Usage: test_real_structures.sh LINFUZZ_BIN BIN_DIR CORPUS_DIR
 set -uo pipefail
+export LINFUZZ_FUZZ_ROOTCAUSE=0 # (the targets root-cause before aborting: tests/fuzz/test_crash_state.sh tests that)
 source "$(dirname "$0")/../lib.sh"
 LF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") BIN=$(cd "$2" && pwd) CORPUS=$3
 

@@ -175,6 +175,12 @@ long lf_triage_find_workload(const lf_triage *t, const char *adapter, const uint
  * False when out of memory. */
 bool lf_triage_group_all(lf_triage *t);
 
+/* The group an entry falls into by signature (the default of `linfuzz triage`): its category, label and id,
+ * exactly as lf_triage_group_all gives them for it. A fuzz target names a finding's bug by them when it
+ * aborts, so that a crash report groups as triage does (fuzz/bug_report.h). False when out of memory. */
+bool lf_triage_entry_group(const lf_violation_entry *e, lf_triage_category *category, char *label,
+                           size_t label_len, char id[17]);
+
 /* The shell command that reproduces group g from its smallest example: "<bin><entry_program> repro ENTRY"
  * when it has an entry, else "<bin>fuzz_<adapter> -runs=100 INPUT". bin is prepended to the program names
  * ("build/bin/", or "" for the PATH); paths are quoted when needed. */

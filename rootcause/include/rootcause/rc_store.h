@@ -18,7 +18,11 @@
  * which is returned. Nothing of the machine that built linfuzz enters the decision. */
 const char *lf_rc_stored_file(const char *file, const char *root, char *buf, size_t len);
 
-/* Sets e's rootcause section from r (files named by lf_rc_stored_file with root) and saves e: into out_dir
+/* Sets e's rootcause section from r (files named by lf_rc_stored_file with root; replacing one it had).
+ * LF_ERR_FORMAT when the candidates cannot be expressed in the section's format. */
+lf_status lf_rc_attach(lf_violation_entry *e, const lf_rc_result *r, const char *root, char *err, size_t errlen);
+
+/* Sets e's rootcause section from r (lf_rc_attach) and saves e: into out_dir
  * under the corpus's content name (lf_entry_save) when out_dir is not NULL, else over path, replaced
  * atomically (the content name does not cover the rootcause section, so a file named by the corpus keeps its
  * name). The path written goes to saved

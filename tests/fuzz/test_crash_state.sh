@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# One crash per bug on ClusterFuzz/OSS-Fuzz (fuzz/bug_report.h): the fuzz target of r2_rwlock_list_both (two
+# bugs in one adapter) aborts on two findings of its add bug and one of its remove bug (inputs written by
+# crash_inputs.c); the crash type and state are computed from each output the way ClusterFuzz's stack analyzer
+# does (crash_state.py). They must be ASSERT with the bug named in the state's first line, the same for the two
+# add findings and different for the remove finding; with a sanitizer's stack trace in the output, the state's
+# next line is the bug's own report frame. The bug's id is the triage group of the entry the target saved.
+#
+# Usage: test_crash_state.sh CRASH_INPUTS_PROGRAM FUZZ_TARGET_DIR
+source "$(dirname "$0")/../lib.sh"
+INPUTS=$1
+TARGET=$2/fuzz_r2_rwlock_list_both
+PARSE=$(cd "$(dirname "$0")" && pwd)/crash_state.py
+command -v python3 >/dev/null || { echo "test_crash_state: no python3: skipped"; exit 0; }
+cd "$tmp" || exit 1
+mkdir -p in
+"$INPUTS" in >inputs.log 2>&1 || { cat inputs.log; bad "crash inputs not found"; finish; }
+
+for i in add1 add2 remove1; do
+  # (the target's own environment: root causing on, as when a violation ends the process)
+  "$TARGET" "in/$i" >"$i.log" 2>&1
+  rc=$?
+  [ "$rc" != 0 ] && ok || bad "$i: the target did not abort (exit 0)"
+  python3 "$PARSE" <"$i.log" >"$i.state"
+  has "$i.state" "^ASSERT$" "$i: crash type"
+  has "$i.log" "^linfuzz-fuzz: root cause: " "$i: root cause confirmed in the target"
+  letters=$(sed -n 's/^linfuzz-fuzz: bug \([a-p]*\) = triage group \([0-9a-f]*\): .*/\1/p' "$i.log")
+  group=$(sed -n 's/^linfuzz-fuzz: bug \([a-p]*\) = triage group \([0-9a-f]*\): .*/\2/p' "$i.log")
+  [ ${#letters} = 16 ] && [ ${#group} = 16 ] && ok || bad "$i: no bug line ($(grep 'linfuzz-fuzz: bug' "$i.log"))"
+  echo "$group" >"$i.group"
+  # the line ClusterFuzz shows names the bug
+  sed -n 2p "$i.state" | grep -q "^linearizability bug $letters in r2_rwlock_list_both: set, root cause: " &&
+    ok || bad "$i: the state's first line does not name the bug: $(sed -n 2p "$i.state")"
+  # with a sanitizer's stack (the ClusterFuzz builds), the frame below is the bug's own
+  if grep -q '^    #[0-9]' "$i.log"; then
+    sed -n 3p "$i.state" | grep -qx "linfuzz_bug_${letters:0:2}" && ok ||
+      bad "$i: the frame below the message is not linfuzz_bug_${letters:0:2}: $(cat "$i.state")"
+  fi
+done
+cmp -s add1.state add2.state && ok || bad "two findings of one bug, two crash states: $(cat add1.state add2.state)"
+cmp -s add1.state remove1.state && bad "two bugs, one crash state: $(cat add1.state)" || ok
+cmp -s add1.group add2.group && ok || bad "two findings of one bug, two triage groups"
+cmp -s add1.group remove1.group && bad "two bugs, one triage group" || ok
+
+# triage groups the saved entries as the crash reports did: two groups, with the ids the targets printed
+"$TARGET" triage --json violations >triage.json 2>triage.err
+python3 - triage.json "$(cat add1.group)" "$(cat remove1.group)" <<'EOF' && ok || bad "triage: $(head -c 1500 triage.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ids = sorted(g["id"] for g in d["groups"])
+assert ids == sorted(sys.argv[2:4]), (ids, sys.argv[2:4])
+EOF
+finish
