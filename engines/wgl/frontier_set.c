@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHUNK_SHIFT 14
-#define CHUNK_RECS ((size_t)1 << CHUNK_SHIFT)
+#define CHUNK_RECS ((size_t)1 << LF_FSET_CHUNK_SHIFT)
 
 void lf_fset_init(lf_fset *s, size_t mask_words, const lf_spec_inst *spec, size_t *limit) {
     memset(s, 0, sizeof *s);
