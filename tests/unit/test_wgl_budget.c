@@ -26,17 +26,8 @@
 #define WIDE 26
 #define QWIDE 24
 
-/* AddressSanitizer's redzones and quarantine add to the process, not to what the checker counts. */
-#if defined(__SANITIZE_ADDRESS__)
-#define RSS_SLACK_MIB 32
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RSS_SLACK_MIB 32
-#endif
-#endif
-#ifndef RSS_SLACK_MIB
-#define RSS_SLACK_MIB 8
-#endif
+/* A sanitizer's redzones and quarantine add to the process, not to what the checker counts. */
+#define RSS_SLACK_MIB (LF_TEST_SANITIZED ? 32 : 8)
 
 
 static long max_rss_kib(void) {
