@@ -5,8 +5,9 @@
 # to be linearizable, executions, violations, distinct signatures (`linfuzz triage`), an example entry; then
 # the self targets; then the triage table of every finding; and one HTML page per entry (`linfuzz show --html`).
 #
-# Exit 1 when an adapter expected to be linearizable produced a violation, crashed or got STUCK (an operation
-# that never returned: the target saves a STUCK entry and ends), or a self target crashed
+# Exit 1 when an adapter expected to be linearizable produced a violation, crashed (a memory error of the code
+# under test is saved as a CRASH entry, triaged with the rest) or got STUCK (an operation that never returned:
+# the target saves a STUCK entry and ends), or a self target crashed
 # (a known-buggy adapter's violations are expected: never a failure); 2 bad usage or no fuzz targets; else 0.
 #
 # Usage: ci/fuzz.sh [options]
@@ -26,8 +27,10 @@
 #   --rootcause-seconds S  time budget of `linfuzz rootcause --write` (500 schedules) on each entry found in
 #                      controlled mode, before triage, so that triage groups by root cause (default 20; the
 #                      whole step stops starting entries after 10 times that); 0: no root causing
-#   --build DIR        the build (default $LINFUZZ_BUILD_DIR or build; built with ci/build.sh when it has no
-#                      fuzz targets)
+#   --build DIR        the build (default: the AddressSanitizer + UBSan build, $LINFUZZ_BUILD_DIR-asan or
+#                      build-asan, built with -DLINFUZZ_SANITIZE=ON when it has no fuzz targets: a use after free
+#                      or any memory error of the code under test is a finding, a CRASH entry (docs/ci.md); a
+#                      DIR of your own is built with ci/build.sh as it is)
 #   -q                 no progress line (by default one line on stderr: targets done, running, executions,
 #                      violations and failures so far, time left; in place on a terminal, every 5 s elsewhere)
 set -uo pipefail
@@ -40,7 +43,7 @@ is_seconds() { [[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]] && awk -v s="$1" 'BEGIN{exit !(s 
 ceil() { awk -v s="$1" 'BEGIN{c = int(s); if (c < s) c++; print c}'; }
 
 secs=10 self_secs="" only="" run_adapters=1 run_self=1 out="" corpus="" fork=0 capture=8 rc_secs=20
-BUILD=${LINFUZZ_BUILD_DIR:-build}
+BUILD=${LINFUZZ_BUILD_DIR:-build}-asan sanitized_default=1
 jobs=$(( $(nproc 2>/dev/null || echo 2) / 2 )); [ "$jobs" -ge 1 ] || jobs=1
 declare -A expect_override=()
 while [ $# -gt 0 ]; do
@@ -58,7 +61,7 @@ while [ $# -gt 0 ]; do
     --capture) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--capture needs a positive integer"; capture=$2; shift ;;
     --expect) [[ ${2:-} =~ ^[a-z0-9_-]+=(yes|no)$ ]] || die "--expect needs NAME=yes or NAME=no"
               expect_override[${2%%=*}]=${2#*=}; shift ;;
-    --build) [ $# -ge 2 ] || die "--build needs a directory"; BUILD=$2; shift ;;
+    --build) [ $# -ge 2 ] || die "--build needs a directory"; BUILD=$2 sanitized_default=0; shift ;;
     -q|--quiet) progress_quiet ;;
     -h|--help) ci_help --help ;;
     *) die "unknown argument '$1' (--help lists the options)" ;;
@@ -68,7 +71,11 @@ done
 self_secs=$(ceil "${self_secs:-$secs}")
 ci_build_dir "$BUILD"
 if [ ! -x "$BUILD/bin/linfuzz" ] || ! ls "$BUILD"/bin/fuzz_* >/dev/null 2>&1; then
-  bash ci/build.sh "$BUILD" || die "cannot build $BUILD"
+  if [ "$sanitized_default" = 1 ]; then
+    bash ci/build.sh "$BUILD" -DLINFUZZ_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo || die "cannot build $BUILD"
+  else
+    bash ci/build.sh "$BUILD" || die "cannot build $BUILD"
+  fi
 fi
 ls "$BUILD"/bin/fuzz_* >/dev/null 2>&1 || die "$BUILD has no fuzz targets (they need clang's libFuzzer)"
 BUILD=$(cd "$BUILD" && pwd)
@@ -152,6 +159,11 @@ fuzz_adapter() {
   if grep -q 'linfuzz-fuzz: stuck ' "$log" "$log.merge"; then
     # an operation never returned: the watchdog saved a STUCK entry (triaged below) and ended the target
     result="STUCK (log: logs/fuzz_$name.log)"
+    [ "$exp" = yes ] && result="FAIL: $result" || result="$result (expected)"
+  elif grep -q 'linfuzz-fuzz: crash ' "$log" "$log.merge"; then
+    # the code under test crashed (a memory error): the target saved a CRASH entry (triaged below)
+    result="CRASH: $(grep -ho 'linfuzz-fuzz: CRASH of [^:]*: [^:]*' "$log" "$log.merge" | head -1 |
+      sed 's/.*: //') (entry saved; log: logs/fuzz_$name.log)"
     [ "$exp" = yes ] && result="FAIL: $result" || result="$result (expected)"
   elif [ "$rc" != 0 ] || ! grep -q 'linfuzz-fuzz: summary ' "$log"; then
     # not a linearizability violation: a crash, a sanitizer report, a timeout or an out-of-memory
@@ -299,6 +311,7 @@ if [ "$rc_secs" -gt 0 ] && compgen -G "$out/violations/*/*.lfz" >/dev/null; then
   progress_start "$CI_SCRIPT"
   for e in "$out"/violations/*/*.lfz; do
     "$LF" show --meta "$e" 2>/dev/null | grep -qx "schedule_mode: controlled" || continue
+    "$LF" show --meta "$e" 2>/dev/null | grep -qx "finding: \(crash\|stuck\)" && continue # (no violation)
     if [ $(( $(date +%s) - rc_start )) -ge $(( 10 * rc_secs )) ]; then rc_skipped=$((rc_skipped + 1)); continue; fi
     progress "linfuzz rootcause --write: $rc_done entries done, $rc_confirmed confirmed"
     timeout -k 5 "$rc_secs" "$LF" rootcause -q --schedules 500 --write "$e" >>"$out/logs/rootcause.log" 2>&1

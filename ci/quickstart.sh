@@ -8,22 +8,26 @@
 # While it runs, a progress line on stderr says which adapter is being fuzzed and what was found so far.
 # A run in which an operation never returns is STUCK (the violations column says so; its entry is saved too;
 # blocking structures get balanced runs, so that is a bug).
+# The targets are the AddressSanitizer + UBSan build's by default, so that a memory error of the code under
+# test (a use after free of a node another thread still reads) is caught and saved as a CRASH entry too (the
+# violations column says "crash").
 # Exit 1 only if a correct adapter produced a violation (or crashed, or got stuck); 2 bad usage.
 #
 # Usage: ci/quickstart.sh [--out DIR] [--build DIR] [-q] [SECONDS_PER_ADAPTER]
 #   SECONDS_PER_ADAPTER  default 1.5 (fractions allowed); the whole run takes about a minute
 #   --out DIR            entries and logs (default: a new temporary directory, printed)
-#   --build DIR          the build (default $LINFUZZ_BUILD_DIR or build)
+#   --build DIR          the build (default: $LINFUZZ_BUILD_DIR-asan or build-asan, with -DLINFUZZ_SANITIZE=ON;
+#                        a DIR of your own is built with ci/build.sh as it is)
 #   -q                   no progress line
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/lib.sh
 ci_help "$@"
-per=1.5 bdir=${LINFUZZ_BUILD_DIR:-build} out=""
+per=1.5 bdir=${LINFUZZ_BUILD_DIR:-build}-asan build_args=(-DLINFUZZ_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo) out=""
 while [ $# -gt 0 ]; do
   case $1 in
     --out) [ $# -ge 2 ] || ci_die "--out needs a directory"; out=$2; shift ;;
-    --build) [ $# -ge 2 ] || ci_die "--build needs a directory"; bdir=$2; shift ;;
+    --build) [ $# -ge 2 ] || ci_die "--build needs a directory"; bdir=$2 build_args=(); shift ;;
     -q | --quiet) progress_quiet ;;
     -*) ci_die "unknown option '$1' (--help lists them)" ;;
     *) ci_seconds SECONDS_PER_ADAPTER "$1"; per=$1 ;;
@@ -31,7 +35,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 ci_build_dir "$bdir"
-bash ci/build.sh "$bdir"
+bash ci/build.sh "$bdir" "${build_args[@]}"
 LF=$bdir/bin/linfuzz
 out=${out:-$(mktemp -d "${TMPDIR:-/tmp}/linfuzz-quickstart.XXXXXX")}
 mkdir -p "$out/violations" "$out/logs" "$out/work" || ci_die "cannot create $out"
@@ -72,7 +76,14 @@ while read -r name _ expected _; do
   field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$summary"; }
   execs=$(field executions) found=$(field violations) first=$(field first) entry=$(field entry)
   stuck=$(grep -o 'linfuzz-fuzz: stuck .*' "$log" | tail -1 || true)
-  if [ -n "$stuck" ]; then
+  crash=$(grep -o 'linfuzz-fuzz: crash .*' "$log" | tail -1 || true)
+  if [ -n "$crash" ]; then
+    # the code under test crashed (a memory error): the target saved a CRASH entry and died
+    summary=$crash
+    execs=$(field executions) first=$(field seconds) entry=$(field entry) found=crash
+    found_n=$((found_n + 1))
+    [ "$expected" = yes ] && status=1 failed_n=$((failed_n + 1))
+  elif [ -n "$stuck" ]; then
     # an operation never returned: the watchdog saved a STUCK entry and ended the target
     summary=$stuck
     execs=$(field executions) first=$(field seconds) entry=$(field entry) found=stuck

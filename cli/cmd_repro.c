@@ -16,6 +16,7 @@
 #include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
 #include "cli/commands.h"
+#include "findings/crash.h"
 #include "findings/capture.h"
 #include "findings/entry.h"
 #include "findings/stuck.h"
@@ -83,6 +84,55 @@ static int repro_stuck(const char *path, const lf_violation_entry *e, const lf_a
 }
 
 
+
+/* A CRASH entry (findings/crash.h): the saved report is the evidence; the workload is replayed in a child
+ * (testcase/case_replay.h), whose crash watch sends back the entry of its own crash: the same kind and root site
+ * is the same crash, at the recorded run a controlled one replayed exactly. */
+static int repro_crash(const char *path, const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, double seconds,
+                       bool quiet) {
+    if (!quiet) printf("saved crash: %s\n", lf_entry_meta(e, "reason"));
+    char note[768];
+    const char *format = lf_entry_meta(e, "workload_format");
+    if (runs == 0) {
+        snprintf(note, sizeof note, "workload not re-run (--runs 0)");
+    } else if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0) {
+        snprintf(note, sizeof note, "workload not re-run: its format is %s, not '%s'", format ? format : "not recorded",
+                 LF_FUZZ_CASE_FORMAT);
+    } else if (!a) {
+        snprintf(note, sizeof note, "workload not re-run: adapter '%s' is not in this build", lf_entry_meta(e, "adapter"));
+    } else {
+        lf_replay_options o;
+        lf_replay_options_default(&o);
+        o.runs = runs;
+        o.seconds = seconds;
+        o.balance_blocking = lf_blocking_from_meta(a, lf_entry_meta(e, "blocking"));
+        lf_isolated_replay r;
+        lf_fc_replay_isolated(a, e->workload, e->workload_len, &o, seconds + 60, "linfuzz repro", &r);
+        if (r.outcome == LF_REPLAY_CRASHED && r.has_entry) {
+            const char *bucket = lf_entry_meta(&r.entry, "bucket"), *saved_bucket = lf_entry_meta(e, "bucket");
+            const char *run = lf_entry_meta(&r.entry, "schedule_run"), *saved_run = lf_entry_meta(e, "schedule_run");
+            bool same = bucket && saved_bucket && !strcmp(bucket, saved_bucket);
+            bool exact = same && run && saved_run && !strcmp(run, saved_run) &&
+                         !strcmp(lf_entry_meta(e, "schedule_mode") ? lf_entry_meta(e, "schedule_mode") : "", "controlled");
+            snprintf(note, sizeof note, "crashed again%s: %s", exact ? ", at the recorded run (replayed exactly)"
+                                                              : same ? " (the same crash)" : " (another crash)",
+                     lf_entry_meta(&r.entry, "reason"));
+        } else if (r.outcome == LF_REPLAY_CRASHED) {
+            snprintf(note, sizeof note, "crashed again, without an entry: %s", r.detail);
+        } else if (r.outcome == LF_REPLAY_CLEAN) {
+            snprintf(note, sizeof note, "no crash in %llu runs (a build without the sanitizer, a rare schedule, or fixed)",
+                     (unsigned long long)r.runs);
+        } else if (r.outcome == LF_REPLAY_VIOLATION) {
+            snprintf(note, sizeof note, "no crash, but run %llu violated linearizability: %s",
+                     (unsigned long long)r.first_run + 1, lf_entry_meta(&r.entry, "reason"));
+        } else {
+            snprintf(note, sizeof note, "re-run %s: %s", r.outcome == LF_REPLAY_STUCK ? "stuck" : "failed", r.detail);
+        }
+        lf_entry_free(&r.entry);
+    }
+    printf("%s: CRASH entry (%s); %s\n", path, lf_entry_meta(e, "crash_kind"), note);
+    return LF_EXIT_VIOLATION;
+}
 
 /* The progress line of the runs of the workload. */
 typedef struct rerun_progress {
@@ -263,6 +313,12 @@ int lf_cmd_repro(int argc, char **argv) {
     }
     const char *adapter_name = lf_entry_meta(&e, "adapter");
     const lf_adapter *a = lf_adapter_find(adapter_name);
+    if (lf_entry_is_crash(&e)) {
+        if (!quiet) printf("%s: adapter %s, type %s, CRASH\n", path, adapter_name, lf_history_type_name(&e.full));
+        int code = repro_crash(path, &e, a, runs, seconds, quiet);
+        lf_entry_free(&e);
+        return code;
+    }
     if (lf_entry_is_stuck(&e)) {
         if (!quiet) printf("%s: adapter %s, type %s, STUCK\n", path, adapter_name, lf_history_type_name(&e.full));
         int code = repro_stuck(path, &e, a, runs, seconds, quiet);

@@ -140,7 +140,9 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
             ro.balance_blocking = a->may_block != 0;
         }
         lf_fc_replay_isolated(a, data, len, &ro, ro.seconds + 60, origin, &r);
-        if (r.outcome == LF_REPLAY_VIOLATION || (r.outcome == LF_REPLAY_STUCK && r.has_entry)) {
+        /* a violation, or a STUCK run or a crash that the child captured as an entry */
+        if (r.outcome == LF_REPLAY_VIOLATION ||
+            ((r.outcome == LF_REPLAY_STUCK || r.outcome == LF_REPLAY_CRASHED) && r.has_entry)) {
             char saved[PATH_MAX] = "";
             if (o->save) {
                 char dir[PATH_MAX], found[PATH_MAX];

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "findings/crash.h"
 #include "findings/stuck.h"
 #include "linfuzz/format.h"
 #include "linfuzz/report.h"
@@ -136,6 +137,10 @@ static void write_nondeterminism_report(FILE *f, const lf_violation_entry *e, co
 }
 
 lf_verdict lf_entry_write_report(FILE *f, const lf_violation_entry *e, const lf_check_options *check) {
+    if (lf_entry_is_crash(e)) { /* the code under test died: its own report */
+        lf_crash_write_report(f, e);
+        return LF_VIOLATION;
+    }
     if (lf_entry_is_stuck(e)) { /* a finding about progress, not linearizability: its own report */
         lf_stuck_write_report(f, e);
         return LF_VIOLATION;

@@ -6,6 +6,7 @@
 
 #include "findings/capture.h"
 #include "findings/rootcause_section.h"
+#include "findings/crash.h"
 #include "findings/stuck.h"
 #include "findings/triage.h"
 #include "linfuzz/format.h"
@@ -57,6 +58,7 @@ lf_status lf_entry_write_html(FILE *f, const lf_violation_entry *e, const char *
         }
         add_fact(facts, &n_facts, "stuck", why_stuck);
     }
+    if (lf_entry_is_crash(e)) add_fact(facts, &n_facts, "crash", lf_entry_meta(e, "reason"));
     add_fact(facts, &n_facts, "bucket", lf_entry_meta(e, "bucket"));
     const char *spec = lf_entry_meta(e, "spec");
     add_fact(facts, &n_facts, "checked against", spec && !strcmp(spec, "self") ? "the adapter's own serial behaviour"

@@ -3,6 +3,7 @@
 #include "findings/stuck.h"
 
 #include "findings/capture.h"
+#include "findings/crash.h"
 #include "findings/rootcause_section.h"
 
 #include <dirent.h>
@@ -211,6 +212,7 @@ void lf_triage_free(lf_triage *t) {
         free(it->detail);
         free(it->workload);
         free(it->variant);
+        free(it->crash_label);
     }
     free(t->items);
     for (size_t i = 0; i < t->n_errors; i++) {
@@ -253,6 +255,7 @@ static void drop_last_item(lf_triage *t) {
     free(it->detail);
     free(it->workload);
     free(it->variant);
+    free(it->crash_label);
 }
 
 const char *lf_triage_by_name(lf_triage_by by) {
@@ -298,10 +301,13 @@ long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, cons
     const char *expected = lf_entry_meta(e, "expected");
     /* Only an explicit "not linearizable" claim makes a violation expected. A STUCK entry is a finding about
      * progress: always STUCK, whatever the adapter claims about linearizability. */
-    bool stuck = lf_entry_is_stuck(e);
-    it->category = stuck ? LF_TRIAGE_STUCK
-                   : expected && !strcmp(expected, "not linearizable") ? LF_TRIAGE_KNOWN_BUG
-                                                                       : LF_TRIAGE_BUG;
+    bool stuck = lf_entry_is_stuck(e), crash = lf_entry_is_crash(e);
+    bool known = expected && !strcmp(expected, "not linearizable");
+    /* A crash entry (findings/crash.h) is a CRASH, or the known bug of a known-buggy adapter. */
+    it->category = stuck   ? LF_TRIAGE_STUCK
+                   : known ? LF_TRIAGE_KNOWN_BUG
+                   : crash ? LF_TRIAGE_CRASH
+                           : LF_TRIAGE_BUG;
     const char *created = lf_entry_meta(e, "created");
     if (well_formed_time(created))
         snprintf(it->first_seen, sizeof it->first_seen, "%s", created);
@@ -310,7 +316,20 @@ long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, cons
     const char *cut = lf_entry_meta(e, "cut_stamp");
     bool has_cut = cut != NULL;
     uint64_t cut_stamp = cut ? strtoull(cut, NULL, 10) : 0;
-    if (stuck) { /* the stuck methods and why they wait (findings/stuck.h), recomputed like a violation's */
+    if (crash) { /* the kind and the root site (findings/crash.h): the sites, read from the sanitizer's report */
+        snprintf(it->sig.type, sizeof it->sig.type, "%s", lf_history_type_name(&e->minimized));
+        it->sig.shape = "CRASH";
+        snprintf(it->sig.cut_method, sizeof it->sig.cut_method, "-");
+        const char *kind = lf_entry_meta(e, "crash_kind"), *bucket = lf_entry_meta(e, "bucket");
+        snprintf(it->sig.methods, sizeof it->sig.methods, "%s", kind ? kind : "crash");
+        snprintf(it->bucket, sizeof it->bucket, "%s", bucket ? bucket : "-");
+        char label[1400];
+        lf_crash_label(e, label, sizeof label);
+        if (!(it->crash_label = strdup(label))) {
+            drop_last_item(t);
+            return -1;
+        }
+    } else if (stuck) { /* the stuck methods and why they wait (findings/stuck.h), recomputed like a violation's */
         uint32_t may_block = lf_entry_may_block(e);
         snprintf(it->sig.type, sizeof it->sig.type, "%s", lf_history_type_name(&e->minimized));
         it->sig.shape = lf_stuck_shape(&e->minimized, may_block);
@@ -369,6 +388,7 @@ long lf_triage_add_duplicate(lf_triage *t, const char *path, size_t of) {
     memcpy(it->cause, src->cause, sizeof it->cause);
     memcpy(it->variant_id, src->variant_id, sizeof it->variant_id);
     it->variant = src->variant ? strdup(src->variant) : NULL;
+    it->crash_label = src->crash_label ? strdup(src->crash_label) : NULL;
     it->min_ops = src->min_ops;
     it->full_ops = src->full_ops;
     it->input_len = src->workload_len;
@@ -376,7 +396,8 @@ long lf_triage_add_duplicate(lf_triage *t, const char *path, size_t of) {
     char detail[4200];
     snprintf(detail, sizeof detail, "the input of %s", src->path);
     it->detail = strdup(detail);
-    if (!it->detail || (src->example && !(it->example = strdup(src->example))) || (src->variant && !it->variant)) {
+    if (!it->detail || (src->example && !(it->example = strdup(src->example))) || (src->variant && !it->variant) ||
+        (src->crash_label && !it->crash_label)) {
         drop_last_item(t);
         return -1;
     }
@@ -445,7 +466,9 @@ static char *label_of(const lf_triage *t, const lf_triage_item *it) {
         bool cut = strcmp(it->sig.cut_method, "-") != 0;
         switch (t->by) {
         case LF_TRIAGE_BY_SIGNATURE:
-            if (it->category == LF_TRIAGE_STUCK) /* no root cause here: the stuck methods and why they wait */
+            if (it->crash_label) /* a crash: its kind and root site */
+                snprintf(buf, sizeof buf, "%s", it->crash_label);
+            else if (it->category == LF_TRIAGE_STUCK) /* no root cause here: the stuck methods and why they wait */
                 snprintf(buf, sizeof buf, "%s %s %s", it->sig.type, it->sig.shape, it->sig.methods);
             else if (it->category == LF_TRIAGE_SERIAL_NONDETERMINISM) /* no linearizability bug, no root cause */
                 snprintf(buf, sizeof buf, "%s, serial runs differ", it->sig.type);

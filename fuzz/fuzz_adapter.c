@@ -87,6 +87,7 @@
 #include "rootcause/rc_store.h"
 #include "testcase/history_signal.h"
 #include "testcase/case_replay.h"
+#include "testcase/crash_watch.h"
 #include "util/clock.h"
 #include "util/env.h"
 #include "util/parse.h"
@@ -548,6 +549,25 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     if (st == LF_OK) lf_entry_free(&e);
 }
 
+/* The code under test crashed (testcase/crash_watch.h: a sanitizer's report, or a signal without one): save
+ * its CRASH entry and say where it is; the process then dies as the crash has it (libFuzzer writes the crash
+ * input). Nothing here looks like an assertion: the crash type and state are the sanitizer's. */
+static void on_crash(void *ctx, const lf_violation_entry *e) {
+    (void)ctx;
+    char path[PATH_MAX] = "";
+    const char *saved = save_entry(e, path, sizeof path);
+    fprintf(stderr, "\nlinfuzz-fuzz: CRASH of %s in execution %llu, run %u: %s\n", G.adapter->name,
+            (unsigned long long)G.executions, G.cur_run + 1, lf_entry_meta(e, "reason"));
+    fprintf(stderr, "linfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
+    if (path[0])
+        fprintf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path, G.program,
+                path);
+    fprintf(stderr, "linfuzz-fuzz: crash adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s\n",
+            G.adapter->name, lf_now_s() - G.start, (unsigned long long)G.executions, (unsigned long long)G.runs,
+            lf_entry_meta(e, "schedule_mode") ? lf_entry_meta(e, "schedule_mode") : "-", path[0] ? path : "-");
+    fflush(stderr);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (G.budget > 0 && lf_now_s() - G.start >= G.budget) {
         /* _Exit, not exit: libFuzzer treats a target calling exit() as a crash. Everything it keeps (the
@@ -569,13 +589,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!lf_fc_plan_build(&plan, &c, G.adapter)) return 0;
     if (G.balanced) lf_fc_plan_balance_blocking(&plan);
     G.executions++;
+    /* A crash of the code under test becomes an entry too (testcase/crash_watch.h). Installed here, after
+     * libFuzzer installed its signal handlers, so that a build without a sanitizer chains to them. */
+    static bool watching;
+    if (!watching) lf_crash_watch_install(on_crash, NULL);
+    watching = true;
+    uint8_t ran[LF_FC_MAX_ENCODED]; /* the case as it runs, when that is not the input (as on_violation saves) */
+    bool rewritten = !G.perturb || G.mode != MODE_MIXED;
+    size_t ran_len = rewritten ? lf_fuzz_case_encode(&c, ran) : 0;
+    char origin[256];
+    snprintf(origin, sizeof origin, "fuzz_%s (libFuzzer%s), execution %llu", G.adapter->name,
+             G.perturb ? "" : ", LINFUZZ_FUZZ_PERTURB=0", (unsigned long long)G.executions);
+    lf_crash_run running = {.adapter = G.adapter, .executor = &G.executor, .data = rewritten ? ran : data,
+                            .len = rewritten ? ran_len : size, .c = &c, .origin = origin};
     G.cur_data = data;
     G.cur_size = size;
     G.cur_case = &c;
     lf_adapter_checker_new_case(&G.checker); /* the runs of this case share the self-spec's memo */
     for (unsigned r = 0; r < c.repeats; r++) {
         G.cur_run = r;
-        if (!lf_fc_execute(&G.executor, &plan, r, &G.history)) break;
+        running.run = r;
+        lf_crash_watch_running(&running);
+        bool ran_ok = lf_fc_execute(&G.executor, &plan, r, &G.history);
+        lf_crash_watch_running(NULL);
+        if (!ran_ok) break;
         G.runs++;
         const lf_fc_run_info *info = &G.executor.last;
         if (info->mode == LF_FC_CONTROLLED) {

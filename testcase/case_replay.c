@@ -17,6 +17,7 @@
 #include "linfuzz/format.h"
 #include "runtime/adapter_type.h"
 #include "testcase/case_runner.h"
+#include "testcase/crash_watch.h"
 #include "testcase/fuzz_case.h"
 #include "util/clock.h"
 #include "util/hang.h"
@@ -34,6 +35,7 @@ void lf_replay_options_default(lf_replay_options *o) {
     o->format = NULL;
     o->free_only = false;
     o->spec = LF_SPEC_AUTO;
+    o->origin = NULL;
 }
 
 
@@ -98,9 +100,17 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
     lf_adapter_history_init(&h, a);
     bool ok = true;
     double start = lf_now_s();
+    uint8_t ran_bytes[LF_FC_MAX_ENCODED]; /* what runs: the input, or its free-mode version (free_only) */
+    size_t ran_len = o->free_only ? lf_fuzz_case_encode(&c, ran_bytes) : 0;
+    lf_crash_run running = {.adapter = a, .executor = &x, .data = o->free_only ? ran_bytes : data,
+                            .len = o->free_only ? ran_len : len, .c = &c, .origin = o->origin};
     for (uint64_t k = 0; k < o->runs && lf_now_s() - start < o->seconds; k++) {
         if (o->on_run) o->on_run(o->on_run_ctx, r->runs, r->violations);
-        if (!lf_fc_execute(&x, &plan, (unsigned)k, &h)) {
+        running.run = (unsigned)k;
+        lf_crash_watch_running(&running); /* a crash of the code under test becomes an entry (crash_watch.h) */
+        bool ran = lf_fc_execute(&x, &plan, (unsigned)k, &h);
+        lf_crash_watch_running(NULL);
+        if (!ran) {
             ok = false;
             break;
         }
@@ -180,7 +190,7 @@ bool lf_entry_record_schedule(lf_violation_entry *e, const lf_fc_run_info *info,
 
 /* ---- isolated replay: the child's answer on a pipe ---- */
 
-enum { CHILD_CLEAN = 0, CHILD_VIOLATION = 1, CHILD_FAILED = 2, CHILD_STUCK = 3 };
+enum { CHILD_CLEAN = 0, CHILD_VIOLATION = 1, CHILD_FAILED = 2, CHILD_STUCK = 3, CHILD_CRASH = 4 };
 
 /* What the child writes first; `len` bytes follow: the encoded entry (VIOLATION) or a message (FAILED). */
 typedef struct child_header {
@@ -254,11 +264,32 @@ static void child_stuck(void *p, const lf_stuck_event *ev) {
     child_answer(cx->fd, CHILD_STUCK, 0, 0, bytes, n);
 }
 
+/* The code under test crashed in the child (crash_watch.h): the CRASH entry goes to the parent, then the child
+ * dies as the crash has it (so its exit status tells the parent how). */
+static void child_crash(void *ctx, const lf_violation_entry *e) {
+    int fd = *(const int *)ctx;
+    uint8_t *bytes;
+    size_t n;
+    char err[512];
+    if (lf_entry_encode(e, &bytes, &n, err, sizeof err) != LF_OK) return;
+    child_header hd;
+    memcpy(hd.magic, CHILD_MAGIC, sizeof hd.magic);
+    hd.status = CHILD_CRASH;
+    hd.runs = hd.first_run = 0;
+    hd.len = n;
+    if (write_all(fd, &hd, sizeof hd)) write_all(fd, bytes, n);
+    free(bytes);
+}
+
 /* The child: replay, capture the first violation, answer, _exit (never returns). */
 static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
                        const char *origin) {
+    static int answer_fd;
+    answer_fd = fd;
+    lf_crash_watch_install(child_crash, &answer_fd);
     lf_replay_options so = *o;
     so.stop_at_first = true;
+    so.origin = origin;
     lf_fuzz_case sc;
     lf_method sms[LF_M_COUNT];
     lf_fuzz_case_decode(data, len, lf_fuzz_case_methods(a, sms), &sc);
@@ -405,10 +436,30 @@ lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data
     }
     lf_replay_outcome oc;
     child_header hd;
-    bool answered = !timed_out && !nomem && WIFEXITED(status) && WEXITSTATUS(status) == 0 && n >= sizeof hd;
-    if (answered) {
+    bool complete = !nomem && n >= sizeof hd;
+    if (complete) {
         memcpy(&hd, buf, sizeof hd);
-        answered = !memcmp(hd.magic, CHILD_MAGIC, sizeof hd.magic) && hd.len == n - sizeof hd;
+        complete = !memcmp(hd.magic, CHILD_MAGIC, sizeof hd.magic) && hd.len == n - sizeof hd;
+    }
+    bool answered = complete && !timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    char died[128] = "";
+    if (WIFSIGNALED(status))
+        snprintf(died, sizeof died, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else if (WIFEXITED(status))
+        snprintf(died, sizeof died, "exited with status %d", WEXITSTATUS(status));
+    if (complete && !timed_out && hd.status == CHILD_CRASH) { /* the code under test crashed: its CRASH entry */
+        char err[512];
+        lf_entry_free(&out->entry);
+        if (lf_entry_decode(buf + sizeof hd, (size_t)hd.len, "replay", &out->entry, err, sizeof err) == LF_OK) {
+            out->has_entry = true;
+            out->outcome = oc = LF_REPLAY_CRASHED;
+            snprintf(out->detail, sizeof out->detail, "%.150s (%s)", lf_entry_meta(&out->entry, "reason"), died);
+        } else {
+            lf_entry_init(&out->entry, a->type);
+            oc = fail(out, LF_REPLAY_FAILED, "the crash's entry does not decode: %.200s", err);
+        }
+        free(buf);
+        return oc;
     }
     if (nomem) {
         oc = fail(out, LF_REPLAY_FAILED, "%s", "out of memory reading the replay's answer");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "findings/crash.h"
 #include "findings/capture.h"
 #include "findings/stuck.h"
 #include "runtime/adapter_type.h"
@@ -338,8 +339,9 @@ lf_status lf_entry_minimize_test(const lf_violation_entry *old, const lf_adapter
     const char *format = lf_entry_meta(old, "workload_format"), *mode = lf_entry_meta(old, "schedule_mode");
     const char *run_text = lf_entry_meta(old, "schedule_run");
     uint64_t run = 0;
-    if (lf_entry_is_stuck(old) || lf_entry_category(old)) {
-        snprintf(err, errlen, "a %s entry, not a violation", lf_entry_is_stuck(old) ? "STUCK" : "serial nondeterminism");
+    if (lf_entry_is_stuck(old) || lf_entry_is_crash(old) || lf_entry_category(old)) {
+        snprintf(err, errlen, "a %s entry, not a violation",
+                 lf_entry_is_stuck(old) ? "STUCK" : lf_entry_is_crash(old) ? "CRASH" : "serial nondeterminism");
         return LF_ERR_FORMAT;
     }
     if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0 || !mode || strcmp(mode, "controlled") != 0 ||

@@ -2,7 +2,8 @@
 # ci/fuzz.sh on a tiny budget: a correct adapter (mutex_queue) and a known-buggy one (k3_trylock_queue, found
 # within the budget from its seeds) give the summary table, entries, a page per entry, a merged corpus and
 # exit 0; the same run
-# with k3 declared linearizable (--expect) fails with exit 1 and says why; bad usage exits 2.
+# with k3 declared linearizable (--expect) fails with exit 1 and says why; in a sanitizer build, treiber_uaf's
+# use after free is a CRASH entry, expected; bad usage exits 2.
 # Usage: test_fuzz_sh.sh BUILD_DIR
 set -u
 source "$(dirname "$0")/../lib.sh"
@@ -44,6 +45,19 @@ has "$tmp/out" "| k3_trylock_queue | yes | .* | FAIL: violation of an adapter ex
 has "$tmp/out" "| mutex_queue | yes | .* | clean |" "the other row still clean"
 has "$tmp/out" "FAILED" "verdict line"
 grep -q "fuzz_parse_text" "$tmp/out" && bad "--no-self ran the self targets" || ok
+
+# A memory error is a finding (a sanitizer build, the job's default): treiber_uaf's use after free is saved
+# as a CRASH entry, triaged, and expected of a known-buggy adapter; its hazard-pointer twin stays clean.
+nm "$BUILD/bin/linfuzz-fuzz" 2>/dev/null >"$tmp/symbols"
+if grep -q " __asan_init" "$tmp/symbols"; then
+  fuzz --seconds 3 --no-self --adapters treiber_hp,treiber_uaf --out "$tmp/run3"
+  rc=$?
+  [ "$rc" = 0 ] && ok || bad "a known-buggy adapter's crash: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+  has "$tmp/out" "| treiber_uaf | no | .* | CRASH: heap-use-after-free (entry saved; log: logs/fuzz_treiber_uaf.log) (expected) |" "the crash row"
+  has "$tmp/out" "| treiber_hp | yes | [1-9][0-9]* | 0 | 0 | - | clean |" "the twin's row"
+  has "$tmp/out" "| KNOWN_BUG | [0-9]* | treiber_uaf | stack, crash: heap-use-after-free of memory freed in tr_op" "triage of the crash"
+  ls "$tmp"/run3/html/treiber_uaf/*.html >/dev/null 2>&1 && ok || bad "no page of the crash entry"
+fi
 
 # Usage.
 fuzz --seconds 0; [ $? = 2 ] && ok || bad "--seconds 0 accepted"

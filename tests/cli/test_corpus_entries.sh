@@ -4,7 +4,8 @@
 # still check as violations (`linfuzz repro --runs 0`, deterministic), its report and its HTML page must render
 # and name its first impossible result, and its minimized history, printed as text, must still be a violation
 # for `linfuzz check`. A STUCK entry (a known bug that makes an operation never return) must load, repro with
-# exit 5 and show its pending ops. An entry found in controlled mode must replay exactly (same history) when this
+# exit 5 and show its pending ops; a CRASH entry (a known bug that makes the code die) repro with exit 1 and show
+# its crash site and the op in flight. An entry found in controlled mode must replay exactly (same history) when this
 # is the build that recorded it (schedule_build: another compiler or other flags compile other loads and stores,
 # hence other scheduling points); one of the first workload format ("fuzz-case 1", before schedules) must still
 # decode and be re-run in free mode.
@@ -20,6 +21,20 @@ for entry in "$corpus"/*/violations/*.lfz; do
   dir_adapter=$(basename "$(dirname "$(dirname "$entry")")")
   meta=$("$LF" show --meta "$entry" 2>&1) || { bad "$entry does not load: $meta"; continue; }
   grep -qx "adapter: $dir_adapter" <<<"$meta" && ok || bad "$entry is not an entry of $dir_adapter"
+  if grep -qx "finding: crash" <<<"$meta"; then
+    # a CRASH entry (the code under test died: findings/crash.h): repro exits 1, the report renders with the
+    # crash's kind and root site, the history holds the op in flight pending (its replays:
+    # tests/fuzz/test_crash_entry.sh, in a sanitizer build)
+    "$LF" repro --runs 0 -q "$entry" >/dev/null 2>&1
+    rc=$?
+    [ "$rc" = 1 ] && ok || bad "$entry: a CRASH entry, but repro exits $rc, not 1"
+    "$LF" show "$entry" >"$tmp/crash-report" 2>&1
+    grep -q "=== CRASH  adapter=$dir_adapter" "$tmp/crash-report" && ok || bad "$entry: the report does not render"
+    grep -q "^root cause: memory freed in \|^crashed in: " "$tmp/crash-report" && ok || bad "$entry: no crash site"
+    "$LF" show --history full "$entry" >"$tmp/crash-history" 2>&1
+    grep -Eq '^[0-9]+ [0-9]+ \? ' "$tmp/crash-history" && ok || bad "$entry: no op in flight in its history"
+    continue
+  fi
   if grep -qx "finding: stuck" <<<"$meta"; then
     # a STUCK entry (an operation never returned): repro exits 5, the report names the pending ops, the
     # history parses with them pending

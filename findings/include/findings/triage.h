@@ -106,6 +106,7 @@ typedef struct lf_triage_item {
     lf_violation_sig sig;
     char cause[320];     /* the best confirmed root cause (lf_rootcause_signature), or "" */
     char *variant;       /* the canonical form of the minimized history (lf_violation_canonical), or NULL */
+    char *crash_label;   /* a crash entry: its signature label (lf_crash_label), else NULL */
     char variant_id[17]; /* its hash */
     size_t min_ops, full_ops;
     char *example;       /* the entry that reproduces it (path, or where a replay's entry was saved), or NULL */

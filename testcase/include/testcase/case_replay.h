@@ -11,7 +11,9 @@
  * crashed the target (a memory error in the adapter, a sanitizer report) or hung it: the child's death or
  * its silence past the time limit becomes the outcome instead of taking the caller down. On a violation the
  * child captures an entry (findings: minimized, explained, as a fuzz target would have saved it) and
- * sends it back encoded, so the caller gets a complete entry. */
+ * sends it back encoded, so the caller gets a complete entry. When the code under test crashes in the child (a
+ * use after free, a segmentation fault), the child's crash watch (testcase/crash_watch.h) sends a CRASH entry
+ * (findings/crash.h) before it dies: LF_REPLAY_CRASHED with that entry. */
 #ifndef LINFUZZ_CASE_REPLAY_H
 #define LINFUZZ_CASE_REPLAY_H
 
@@ -39,6 +41,7 @@ typedef struct lf_replay_options {
     lf_stuck_fn on_stuck;  /* lf_fc_replay: what a stuck run does (NULL: the watchdog's default) */
     void *on_stuck_ctx;
     const char *format;   /* the bytes' format (default NULL: LF_FUZZ_CASE_FORMAT) */
+    const char *origin;   /* who replays, recorded in a CRASH entry (testcase/crash_watch.h; default NULL) */
     bool free_only;       /* every run in free mode, whatever the case says (default false) */
     lf_spec_mode spec;    /* what the histories are checked against (default LF_SPEC_AUTO, runner/adapter_check.h) */
 } lf_replay_options;
@@ -91,7 +94,7 @@ bool lf_entry_record_schedule(lf_violation_entry *e, const lf_fc_run_info *info,
 typedef enum lf_replay_outcome {
     LF_REPLAY_VIOLATION, /* a run violated: entry holds the captured entry */
     LF_REPLAY_CLEAN,     /* no run violated (each linearizable or undecided) */
-    LF_REPLAY_CRASHED,   /* the child died or failed: detail says how */
+    LF_REPLAY_CRASHED,   /* the child died or failed: detail says how; entry holds its CRASH entry when it sent one */
     LF_REPLAY_STUCK,     /* a run got stuck: entry holds the STUCK entry its watchdog captured (findings/stuck.h),
                             or, when the child itself stopped answering, it was killed (entry empty) */
     LF_REPLAY_FAILED,    /* could not replay here (fork, pipe, memory, threads): detail says why */
