@@ -24,6 +24,7 @@
 #include "runtime/adapter_check.h"
 #include "runtime/adapter_oracle.h"
 #include "runtime/adapter_type.h"
+#include "testcase/controlled_twin.h"
 #include "testcase/fuzz_case.h"
 #include "runtime/sched.h"
 #include "testcase/case_replay.h"
@@ -132,6 +133,76 @@ static int repro_crash(const char *path, const lf_violation_entry *e, const lf_a
     }
     printf("%s: CRASH entry (%s); %s\n", path, lf_entry_meta(e, "crash_kind"), note);
     return LF_EXIT_VIOLATION;
+}
+
+/* A free-mode entry has no recorded schedule: its controlled twin (testcase/controlled_twin.h) is the same test
+ * under a controlled schedule that violates too, and replays exactly. Saved in twin_dir/ADAPTER/ when asked
+ * (without test minimization: `linfuzz minimize-test` does that). 1 found, 0 not, -1 no threads or memory. */
+static int controlled_twin(const lf_violation_entry *e, const char *path, const lf_adapter *a, const char *format,
+                           lf_adapter_checker *checker, const char *twin_dir, bool quiet, char *note, size_t note_len) {
+    lf_fc_executor x;
+    if (!lf_fc_executor_init(&x, LF_CLOCK_TICKET)) return -1;
+    lf_twin_options o;
+    lf_twin_options_default(&o);
+    o.balance_blocking = lf_blocking_from_meta(a, lf_entry_meta(e, "blocking"));
+    lf_twin t;
+    char err[512];
+    if (!quiet) printf("found in free mode: searching a controlled schedule of the same test...\n");
+    if (!lf_fc_controlled_twin(a, &x, checker, format, e->workload, e->workload_len, &o, &t, err, sizeof err)) {
+        lf_fc_executor_free(&x);
+        lf_history_free(&t.history);
+        snprintf(note, note_len, "found in free mode; no controlled twin: %s", err);
+        return 0;
+    }
+    char saved[4096] = "";
+    if (t.found && twin_dir) {
+        lf_method ms[LF_M_COUNT];
+        lf_fuzz_case tc;
+        lf_fuzz_case_decode(t.bytes, t.len, lf_fuzz_case_methods(a, ms), &tc);
+        char desc[4096], origin[1024], dir[4096];
+        lf_fuzz_case_describe(desc, sizeof desc, &tc, a);
+        snprintf(origin, sizeof origin, "controlled twin of %.900s (linfuzz repro): schedule %llu of the search", path,
+                 (unsigned long long)t.schedule_index);
+        lf_minimize_options mo;
+        lf_minimize_options_default(&mo);
+        mo.timeout_s = 30;
+        lf_capture_input in = {.adapter = a->name, .expected_linearizable = a->linearizable, .origin = origin,
+                               .workload_format = LF_FUZZ_CASE_FORMAT, .workload_desc = desc, .workload = t.bytes,
+                               .workload_len = t.len, .full = &t.history, .minimize = &mo, .has_serial = true,
+                               .serial_thread = tc.threads, .check = &checker->check,
+                               .spec_mode = checker->mode == LF_SPEC_SELF ? "self" : NULL};
+        lf_violation_entry te;
+        const char *name = strrchr(path, '/');
+        snprintf(dir, sizeof dir, "%s/%s", twin_dir, a->name);
+        if (lf_capture_violation(&in, &te, err, sizeof err) != LF_OK) {
+            snprintf(saved, sizeof saved, "; not saved: %.300s", err);
+        } else {
+            if (!lf_entry_record_schedule(&te, &t.info, 0, tc.threads) ||
+                !lf_entry_set_meta(&te, "twin_of", name ? name + 1 : path) ||
+                (lf_entry_meta(e, "blocking") && !lf_entry_set_meta(&te, "blocking", lf_entry_meta(e, "blocking"))))
+                snprintf(saved, sizeof saved, "; not saved: out of memory");
+            else {
+                char where[4096];
+                if (lf_entry_save(&te, dir, where, sizeof where, err, sizeof err) == LF_OK)
+                    snprintf(saved, sizeof saved, "; saved: %.3900s", where);
+                else
+                    snprintf(saved, sizeof saved, "; not saved: %.300s", err);
+            }
+            lf_entry_free(&te);
+        }
+    }
+    if (t.found)
+        snprintf(note, note_len,
+                 "found in free mode; its controlled twin: schedule %llu of the search (%llu schedules, %.2f s) "
+                 "violates and replays exactly%s%s",
+                 (unsigned long long)t.schedule_index, (unsigned long long)t.tried, t.seconds, saved,
+                 twin_dir ? "" : " (--save-twin DIR saves it)");
+    else
+        snprintf(note, note_len, "found in free mode: no exact replay; no controlled twin in %llu schedules (%.1f s)",
+                 (unsigned long long)t.tried, t.seconds);
+    lf_history_free(&t.history);
+    lf_fc_executor_free(&x);
+    return t.found ? 1 : 0;
 }
 
 /* The progress line of the runs of the workload. */
@@ -293,6 +364,7 @@ typedef struct repro_args {
     uint64_t runs;
     double seconds, timeout;
     bool quiet, no_exact;
+    const char *twin_dir; /* --save-twin */
 } repro_args;
 
 int lf_cmd_repro(int argc, char **argv) {
@@ -304,6 +376,7 @@ int lf_cmd_repro(int argc, char **argv) {
     uint64_t runs = args.runs;
     double seconds = args.seconds, timeout = args.timeout;
     bool quiet = args.quiet, exact = !args.no_exact;
+    const char *twin_dir = args.twin_dir;
     lf_violation_entry e;
     char err[1024];
     lf_status st = lf_entry_load(path, &e, err, sizeof err);
@@ -396,7 +469,13 @@ int lf_cmd_repro(int argc, char **argv) {
         if (!exact) {
             snprintf(exact_note, sizeof exact_note, "no exact replay (--no-exact)");
         } else if (c.mode != LF_FC_CONTROLLED) {
-            snprintf(exact_note, sizeof exact_note, "found in free mode: no exact replay");
+            exact_found = controlled_twin(&e, path, a, format, &checker, twin_dir, quiet, exact_note, sizeof exact_note);
+            if (exact_found < 0) {
+                fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
+                lf_adapter_checker_free(&checker);
+                lf_entry_free(&e);
+                return LF_EXIT_IO;
+            }
         } else {
             exact_found = replay_exactly(&e, a, format, false, &checker, quiet, exact_note, sizeof exact_note);
             if (exact_found >= 0 && e.has_test) { /* the minimized test replays exactly too */
@@ -442,7 +521,10 @@ static const lf_opt OPTIONS[] = {
     {.name = "--runs", .value = "N", LF_OPT_COUNT_AT(repro_args, runs, 0, UINT64_MAX), .def = "200",
      .help = "free runs of the workload (default 200; 0: none; with 0 and --no-exact, only the\n"
              "re-check of the histories)"},
-    {.name = "--no-exact", LF_OPT_FLAG_AT(repro_args, no_exact), .help = "skip the exact replay of a controlled-mode entry"},
+    {.name = "--no-exact", LF_OPT_FLAG_AT(repro_args, no_exact),
+     .help = "skip the exact replay of a controlled-mode entry (and a free one's twin search)"},
+    {.name = "--save-twin", .value = "DIR", LF_OPT_STRING_AT(repro_args, twin_dir),
+     .help = "a free-mode entry: save its controlled twin, when found, in DIR/ADAPTER/"},
     {.name = "--seconds", .value = "S", LF_OPT_SECONDS_AT(repro_args, seconds, 0, LF_MAX_SECONDS), .def = "60",
      .help = "stop re-running after S seconds (default 60)"},
     {.name = "--timeout", .value = "SEC", LF_OPT_SECONDS_AT(repro_args, timeout, 0, LF_MAX_SECONDS), .def = "60",
@@ -462,6 +544,8 @@ const lf_cli_command lf_command_repro = {
              "  2. an entry found in controlled mode: replays the recorded run exactly (same schedule) and compares\n"
              "     its history with the saved one (\"replayed exactly: violation again, same history\"); an entry\n"
              "     with a minimized test (linfuzz minimize-test) replays that test's run exactly too;\n"
+             "     an entry found in free mode has no recorded schedule: its test is run under controlled schedules\n"
+             "     instead until one violates (its controlled twin, which replays exactly; --save-twin saves it);\n"
              "  3. re-runs its workload free-running, N times with different perturbation seeds, checks every\n"
              "     run and reports how often the violation reappears.\n"
              "Histories are checked as they were when found: against the adapter's own serial behaviour (the\n"

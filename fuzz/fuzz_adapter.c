@@ -87,6 +87,7 @@
 #include "rootcause/rc_store.h"
 #include "testcase/history_signal.h"
 #include "testcase/case_replay.h"
+#include "testcase/controlled_twin.h"
 #include "testcase/crash_watch.h"
 #include "util/clock.h"
 #include "util/env.h"
@@ -111,6 +112,8 @@ static struct {
     bool signal, mutator, perturb, keep_duplicates, keep_going;
     double tmin_seconds; /* LINFUZZ_FUZZ_MINIMIZE_TEST: budget of the test minimization (0: none) */
     uint64_t rc_schedules; /* LINFUZZ_FUZZ_ROOTCAUSE: schedules of the root causing before aborting (0: none) */
+    uint64_t twin_schedules; /* LINFUZZ_FUZZ_TWIN: schedules of a free finding's twin search (0: none) */
+    double twin_seconds;     /* LINFUZZ_FUZZ_TWIN_SECONDS: its time budget */
     bool overlap_only, witness_only, nearmiss_only; /* LINFUZZ_FUZZ_SIGNAL=overlap|witness|nearmiss */
     char violations_dir[PATH_MAX];
     double start, first_violation; /* first_violation < 0: none yet */
@@ -264,7 +267,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     /* Root causing names the bug in the crash report (bug_report.h): on by default when a violation ends the
      * process, as under ClusterFuzz; a continuing campaign (ci/fuzz.sh) root-causes its entries afterwards. */
     if (!lf_env_u64("LINFUZZ_FUZZ_ROOTCAUSE", G.keep_going ? 0 : 500, 0, 100000000, &G.rc_schedules, err,
-                    sizeof err)) {
+                    sizeof err) ||
+        !lf_env_u64("LINFUZZ_FUZZ_TWIN", 1000, 0, 100000000, &G.twin_schedules, err, sizeof err) ||
+        !lf_env_seconds("LINFUZZ_FUZZ_TWIN_SECONDS", 10, 0.001, LF_MAX_SECONDS, &G.twin_seconds, err, sizeof err)) {
         fprintf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
@@ -432,9 +437,128 @@ static void attach_root_cause(lf_violation_entry *e, const uint8_t *data, size_t
     lf_rc_result_free(&r);
 }
 
+/* Captures the entry of the violating run h (checked as res) of case c, whose bytes are data: repetition run,
+ * scheduled as info. A controlled, deterministic run's test is minimized first (testcase/minimize_test.h). A
+ * serial nondeterminism of the adapter (self-spec) is captured as an entry of its own category. */
+static lf_status capture_run(const uint8_t *data, size_t size, const lf_fuzz_case *c, unsigned run,
+                             const lf_fc_run_info *info, const lf_history *h, const lf_result *res, const char *origin,
+                             lf_violation_entry *e, char *err, size_t errlen) {
+    bool nondet = res->serial_nondeterminism, controlled = info->mode == LF_FC_CONTROLLED;
+    char desc[4096];
+    lf_fuzz_case_describe(desc, sizeof desc, c, G.adapter);
+    /* A controlled run replays: minimize the test (not only its history) by re-running smaller cases. */
+    uint8_t test[LF_FC_MAX_ENCODED];
+    char test_summary[512] = "", why[512];
+    lf_history test_h;
+    lf_adapter_history_init(&test_h, G.adapter);
+    lf_tmin_stats ts;
+    bool has_test = false;
+    size_t test_len = 0;
+    if (!nondet && controlled && info->stats.deterministic && G.tmin_seconds > 0) {
+        lf_tmin_options to;
+        lf_tmin_options_default(&to);
+        to.seconds = G.tmin_seconds;
+        to.balance_blocking = G.balanced;
+        lf_fc_executor_on_stuck(&G.executor, NULL, NULL); /* a candidate that deadlocks is only rejected */
+        has_test = lf_fc_minimize_test(G.adapter, &G.executor, &G.checker, NULL, data, size, run, &to, test, &test_len,
+                                       &test_h, &ts, why, sizeof why);
+        lf_fc_executor_on_stuck(&G.executor, on_stuck, NULL);
+        if (has_test) lf_tmin_describe(test_summary, sizeof test_summary, &ts);
+        fprintf(stderr, "linfuzz-fuzz: minimizing the test: %s\n", has_test ? test_summary : why);
+    }
+    lf_minimize_options mo;
+    lf_minimize_options_default(&mo);
+    mo.timeout_s = 30;
+    lf_capture_input in = {
+        .adapter = G.adapter->name,
+        .expected_linearizable = G.adapter->linearizable,
+        .origin = origin,
+        .workload_format = LF_FUZZ_CASE_FORMAT,
+        .workload_desc = desc,
+        .workload = data,
+        .workload_len = size,
+        .full = h,
+        .minimize = &mo,
+        .has_serial = true, /* the prefix and the drain: thread `threads` (case_runner.h) */
+        .serial_thread = c->threads,
+        .check = &G.checker.check,
+        .spec_mode = G.checker.mode == LF_SPEC_SELF ? "self" : NULL,
+        .test = has_test ? test : NULL,
+        .test_len = test_len,
+        .test_history = has_test ? &test_h : NULL,
+        .test_serial_thread = has_test ? ts.threads_after : 0,
+        .test_summary = has_test ? test_summary : NULL,
+    };
+    lf_status st;
+    lf_history evidence;
+    if (nondet && lf_selfspec_nondeterminism(G.checker.self, h, &evidence)) {
+        st = lf_capture_nondeterminism(&in, &evidence, res->reason, e, err, errlen);
+        lf_history_free(&evidence);
+    } else if (nondet) {
+        snprintf(err, errlen, "no serial evidence of the nondeterminism (out of memory)");
+        st = LF_ERR_NOMEM;
+    } else {
+        st = lf_capture_violation(&in, e, err, errlen);
+    }
+    lf_history_free(&test_h);
+    if (st != LF_OK) return st;
+    if ((G.adapter->may_block && !lf_entry_set_meta(e, "blocking", G.balanced ? "balanced" : "any")) ||
+        !lf_entry_record_schedule(e, info, run, c->threads)) {
+        lf_entry_free(e);
+        snprintf(err, errlen, "out of memory");
+        return LF_ERR_NOMEM;
+    }
+    return LF_OK;
+}
+
+/* The controlled twin of a free finding (testcase/controlled_twin.h): the same test under a controlled schedule
+ * that violates too, captured as an entry of its own (exact replay, root causing, test minimization). One line
+ * for scripts: "linfuzz-fuzz: twin adapter=.. found=yes|no schedules=N seconds=S same_shape=yes|no|-". */
+static bool find_twin(const uint8_t *data, size_t size, const lf_violation_entry *free_entry, const char *free_origin,
+                      lf_violation_entry *te) {
+    lf_twin_options o;
+    lf_twin_options_default(&o);
+    o.schedules = G.twin_schedules;
+    o.seconds = G.twin_seconds;
+    o.balance_blocking = G.balanced;
+    lf_twin t;
+    char err[512];
+    fprintf(stderr, "linfuzz-fuzz: a free run: searching a controlled schedule of the same test (at most %llu "
+                    "schedules, %.0f s; LINFUZZ_FUZZ_TWIN=0: off)...\n",
+            (unsigned long long)o.schedules, o.seconds);
+    lf_fc_executor_on_stuck(&G.executor, NULL, NULL); /* a schedule that deadlocks is only passed over */
+    bool ran = lf_fc_controlled_twin(G.adapter, &G.executor, &G.checker, NULL, data, size, &o, &t, err, sizeof err);
+    lf_fc_executor_on_stuck(&G.executor, on_stuck, NULL);
+    bool captured = false;
+    if (!ran) {
+        fprintf(stderr, "linfuzz-fuzz: no controlled twin: %s\n", err);
+    } else if (t.found) {
+        lf_method ms[LF_M_COUNT];
+        lf_fuzz_case tc;
+        lf_fuzz_case_decode(t.bytes, t.len, lf_fuzz_case_methods(G.adapter, ms), &tc);
+        char origin[1024], sched[512];
+        lf_schedule_describe(sched, sizeof sched, &t.info.schedule, tc.threads);
+        snprintf(origin, sizeof origin, "controlled twin of a free finding (%.400s): schedule %llu of the search, "
+                                        "controlled (%s)", free_origin, (unsigned long long)t.schedule_index, sched);
+        lf_result res;
+        lf_result_init(&res);
+        res.verdict = LF_VIOLATION;
+        captured = capture_run(t.bytes, t.len, &tc, 0, &t.info, &t.history, &res, origin, te, err, sizeof err) == LF_OK;
+        lf_result_free(&res);
+        if (!captured) fprintf(stderr, "linfuzz-fuzz: cannot build the twin's entry: %s\n", err);
+    }
+    const char *shape = lf_entry_meta(free_entry, "shape"), *twin_shape = captured ? lf_entry_meta(te, "shape") : NULL;
+    fprintf(stderr, "linfuzz-fuzz: twin adapter=%s found=%s schedules=%llu seconds=%.3f same_shape=%s\n",
+            G.adapter->name, captured ? "yes" : "no", (unsigned long long)t.tried, t.seconds,
+            !captured ? "-" : shape && twin_shape && !strcmp(shape, twin_shape) ? "yes" : "no");
+    lf_history_free(&t.history);
+    return captured;
+}
+
 /* Minimises, saves and reports the first violation (then aborts, unless LINFUZZ_FUZZ_CONTINUE; continuing,
  * also the 2nd, 4th, 8th, ... up to LINFUZZ_FUZZ_CAPTURE captures). A serial nondeterminism of the adapter
- * (self-spec) is saved the same way, as an entry of its own category, with the serial evidence. */
+ * (self-spec) is saved the same way, as an entry of its own category, with the serial evidence. A violation of
+ * a free run gets its controlled twin saved beside it when one is found (find_twin). */
 static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c, unsigned run,
                          const lf_result *res) {
     bool nondet = res->serial_nondeterminism;
@@ -445,11 +569,10 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     double found_after = lf_now_s() - G.start;
     bool first = G.first_violation < 0;
     if (first) G.first_violation = found_after;
-    char desc[4096], origin[512], err[512], path[PATH_MAX] = "", sched[512] = "";
+    char origin[512], err[512], path[PATH_MAX] = "", twin_path[PATH_MAX] = "", sched[512] = "";
     const lf_fc_run_info run_info = G.executor.last; /* the minimization below runs on the same executor */
     const lf_fc_run_info *info = &run_info;
     bool controlled = info->mode == LF_FC_CONTROLLED;
-    lf_fuzz_case_describe(desc, sizeof desc, c, G.adapter);
     if (controlled) lf_schedule_describe(sched, sizeof sched, &info->schedule, c->threads);
     snprintf(origin, sizeof origin, "fuzz_%s (libFuzzer%s), execution %llu, run %u of %u, %s%s%s%s",
              G.adapter->name, G.perturb ? "" : ", LINFUZZ_FUZZ_PERTURB=0", (unsigned long long)G.executions, run + 1,
@@ -464,77 +587,41 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     }
     fprintf(stderr, "\nlinfuzz-fuzz: %s in %s (%zu ops, %s): %s\n%s", nondet ? "SERIAL NONDETERMINISM" : "VIOLATION",
             origin, G.history.n, res->engine, res->reason, nondet ? "" : "linfuzz-fuzz: minimizing...\n");
-    /* A controlled run replays: minimize the test (not only its history) by re-running smaller cases. */
-    uint8_t test[LF_FC_MAX_ENCODED];
-    char test_summary[512] = "";
-    lf_history test_h;
-    lf_adapter_history_init(&test_h, G.adapter);
-    lf_tmin_stats ts;
-    bool has_test = false;
-    size_t test_len = 0;
-    if (!nondet && controlled && info->stats.deterministic && G.tmin_seconds > 0) {
-        lf_tmin_options to;
-        lf_tmin_options_default(&to);
-        to.seconds = G.tmin_seconds;
-        to.balance_blocking = G.balanced;
-        lf_fc_executor_on_stuck(&G.executor, NULL, NULL); /* a candidate that deadlocks is only rejected */
-        has_test = lf_fc_minimize_test(G.adapter, &G.executor, &G.checker, NULL, data, size, run, &to, test, &test_len,
-                                       &test_h, &ts, err, sizeof err);
-        lf_fc_executor_on_stuck(&G.executor, on_stuck, NULL);
-        if (has_test) lf_tmin_describe(test_summary, sizeof test_summary, &ts);
-        fprintf(stderr, "linfuzz-fuzz: minimizing the test: %s\n", has_test ? test_summary : err);
-    }
-    lf_minimize_options mo;
-    lf_minimize_options_default(&mo);
-    mo.timeout_s = 30;
-    lf_capture_input in = {
-        .adapter = G.adapter->name,
-        .expected_linearizable = G.adapter->linearizable,
-        .origin = origin,
-        .workload_format = LF_FUZZ_CASE_FORMAT,
-        .workload_desc = desc,
-        .workload = data,
-        .workload_len = size,
-        .full = &G.history,
-        .minimize = &mo,
-        .has_serial = true, /* the prefix and the drain: thread `threads` (case_runner.h) */
-        .serial_thread = c->threads,
-        .check = &G.checker.check,
-        .spec_mode = G.checker.mode == LF_SPEC_SELF ? "self" : NULL,
-        .test = has_test ? test : NULL,
-        .test_len = test_len,
-        .test_history = has_test ? &test_h : NULL,
-        .test_serial_thread = has_test ? ts.threads_after : 0,
-        .test_summary = has_test ? test_summary : NULL,
-    };
-    lf_violation_entry e;
-    lf_status st;
-    lf_history evidence;
-    if (nondet && lf_selfspec_nondeterminism(G.checker.self, &G.history, &evidence)) {
-        st = lf_capture_nondeterminism(&in, &evidence, res->reason, &e, err, sizeof err);
-        lf_history_free(&evidence);
-    } else if (nondet) {
-        snprintf(err, sizeof err, "no serial evidence of the nondeterminism (out of memory)");
-        st = LF_ERR_NOMEM;
-    } else {
-        st = lf_capture_violation(&in, &e, err, sizeof err);
-    }
-    lf_history_free(&test_h);
+    lf_violation_entry e, te;
+    lf_status st = capture_run(data, size, c, run, info, &G.history, res, origin, &e, err, sizeof err);
+    bool has_twin = false;
     const char *saved = "not saved";
     if (st != LF_OK) {
         fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
     } else {
-        if (G.adapter->may_block && !lf_entry_set_meta(&e, "blocking", G.balanced ? "balanced" : "any"))
-            fprintf(stderr, "linfuzz-fuzz: out of memory\n");
         fputs(e.report, stderr);
-        if (!lf_entry_record_schedule(&e, info, run, c->threads))
-            fprintf(stderr, "linfuzz-fuzz: out of memory recording the schedule\n");
-        if (!nondet && G.rc_schedules > 0 && !G.minimizing) attach_root_cause(&e, data, size, run);
+        if (!nondet && !controlled && G.twin_schedules > 0) has_twin = find_twin(data, size, &e, origin, &te);
+        if (!nondet && G.rc_schedules > 0 && !G.minimizing) {
+            /* root-caused on the twin when there is one: its run replays; the free entry gets the same causes */
+            attach_root_cause(has_twin ? &te : &e, has_twin ? te.workload : data, has_twin ? te.workload_len : size,
+                              has_twin ? 0 : run);
+            if (has_twin && te.rootcause) {
+                free(e.rootcause);
+                e.rootcause = strdup(te.rootcause);
+            }
+        }
         saved = save_entry(&e, path, sizeof path);
+        if (has_twin) {
+            const char *name = strrchr(path, '/');
+            if (path[0] && !lf_entry_set_meta(&te, "twin_of", name ? name + 1 : path))
+                fprintf(stderr, "linfuzz-fuzz: out of memory\n");
+            fputs(te.report, stderr);
+            const char *twin_saved = save_entry(&te, twin_path, sizeof twin_path);
+            fprintf(stderr, "\nlinfuzz-fuzz: controlled twin (%s, replays exactly): %s\n", twin_saved,
+                    twin_path[0] ? twin_path : "-");
+        }
     }
     fprintf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
     /* This binary answers linfuzz's subcommands with the adapters it carries (an out-of-tree adapter too). */
     if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path, G.program, path);
+    if (twin_path[0])
+        fprintf(stderr, "linfuzz-fuzz: its controlled twin: %s repro %s ; %s rootcause %s\n", G.program, twin_path,
+                G.program, twin_path);
     /* One line for scripts (ci/quickstart.sh, ci/bench_fuzz.sh). */
     fprintf(stderr, "linfuzz-fuzz: %s adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s\n",
             nondet ? "nondeterminism" : "violation", G.adapter->name, found_after, (unsigned long long)G.executions,
@@ -544,9 +631,10 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     if (first) snprintf(G.first_entry, sizeof G.first_entry, "%s", path);
     fflush(stderr);
     if (!G.keep_going && st == LF_OK) /* one crash per bug (bug_report.h) */
-        lf_bug_report_die(nondet ? "serial nondeterminism" : "linearizability bug", &e);
+        lf_bug_report_die(nondet ? "serial nondeterminism" : "linearizability bug", has_twin ? &te : &e);
     if (!G.keep_going) abort();
     if (st == LF_OK) lf_entry_free(&e);
+    if (has_twin) lf_entry_free(&te);
 }
 
 /* The code under test crashed (testcase/crash_watch.h: a sanitizer's report, or a signal without one): save

@@ -77,13 +77,33 @@ static bool violates(tmin *m, const lf_fuzz_case *c, unsigned run, lf_history *h
     return v;
 }
 
-/* Tries a candidate (normalised here, run 0): keeps it when it still violates. */
+static bool positional(const lf_schedule *s);
+
+/* Other schedules a smaller test is tried under when its own does not violate (not positional ones). */
+#define RESCHEDULES 8
+
+/* Tries a candidate (normalised here, run 0): keeps it when it still violates. A schedule that carries no
+ * positions over (a random walk, choices counted in steps) follows another interleaving once a call is gone,
+ * so such a candidate is also tried under RESCHEDULES schedules derived from its own (as repetitions are:
+ * the same strategy, other seeds), and kept with the first that violates: the test shrinks, and its
+ * schedule is found again for it. */
 static bool try_case(tmin *m, lf_fuzz_case *cand) {
     if (over_budget(m)) return false;
     lf_fuzz_case_normalize(cand, m->n_methods);
     if (!memcmp(cand, &m->cur, sizeof *cand)) return false;
     lf_adapter_checker_new_case(m->checker);
-    if (!violates(m, cand, 0, &m->try_h)) return false;
+    bool ok = violates(m, cand, 0, &m->try_h);
+    lf_fc_plan plan;
+    bool planned = !ok && !positional(&cand->schedule) && lf_fc_plan_build(&plan, cand, m->a);
+    for (unsigned k = 1; planned && !ok && k <= RESCHEDULES && !over_budget(m); k++) {
+        lf_fuzz_case alt = *cand;
+        lf_schedule_for_run(&cand->schedule, plan.schedule_salt, k, plan.threads, plan.len, &alt.schedule);
+        lf_fuzz_case_normalize(&alt, m->n_methods);
+        lf_adapter_checker_new_case(m->checker);
+        if ((ok = violates(m, &alt, 0, &m->try_h))) *cand = alt;
+    }
+    if (planned) lf_fc_plan_free(&plan);
+    if (!ok) return false;
     m->cur = *cand;
     lf_history tmp = m->cur_h;
     m->cur_h = m->try_h;

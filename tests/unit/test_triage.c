@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "linfuzz/adapter.h"
+#include "findings/crash.h"
 #include "findings/capture.h"
 #include "findings/entry.h"
 #include "findings/stuck.h"
@@ -246,6 +247,10 @@ static void committed_entries(void) {
             snprintf(path, sizeof path, "%s/%s", dir, ve->d_name);
             lf_violation_entry e;
             CHECKF(lf_entry_load(path, &e, err, sizeof err) == LF_OK, "%s", err);
+            if (lf_entry_is_crash(&e)) { /* no violation to capture again (crash entries: test_crash.c) */
+                lf_entry_free(&e);
+                continue;
+            }
             long i = lf_triage_add_violation(&t, path, false, &e, NULL);
             /* the bucket recomputed from the minimized history is the one it was named and saved with */
             CHECKF(i >= 0 && !t.items[i].bucket_differs && !strncmp(ve->d_name, t.items[i].bucket, 16),
