@@ -58,7 +58,7 @@ static bool cpu_of(pid_t pid, double *cpu_s) {
 bool lf_proc_sample_read(pid_t pid, pid_t skip, lf_proc_sample *s) {
     memset(s, 0, sizeof *s);
     if (!cpu_of(pid, &s->cpu_s)) return false;
-    char dir[64], path[128];
+    char dir[64], path[128 + 256];
     if (pid == 0)
         snprintf(dir, sizeof dir, "/proc/self/task");
     else

@@ -97,6 +97,9 @@ static void every_adapter_replays_exactly(void) {
     lf_history_init(&h, LF_TYPE_REGISTER);
     for (size_t ai = 0; ai < lf_adapter_count(); ai++) {
         const lf_adapter *a = lf_adapter_at(ai);
+        /* treiber_uaf's bug is a use after free: its concurrent runs read freed memory (garbage, or a sanitizer's
+         * report that ends the process): no history to compare (tests/fuzz/test_crash_entry.sh) */
+        if (!strcmp(a->name, "treiber_uaf")) continue;
         lf_method ms[LF_M_COUNT];
         unsigned nm = lf_fuzz_case_methods(a, ms);
         size_t same = 0, runs = 0, nondeterministic = 0, stuck = 0;
