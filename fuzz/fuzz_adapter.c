@@ -45,6 +45,9 @@
  * every execution in that mode, and an entry records the input with the mode that ran),
  * LINFUZZ_FUZZ_MINIMIZE_TEST=S (a controlled violation's test is minimized for up to S seconds before it is
  * saved, testcase/minimize_test.h; default 3, 0: off),
+ * LINFUZZ_FUZZ_TWIN=N, LINFUZZ_FUZZ_TWIN_SECONDS=S (a free-mode violation's test is searched under up to N
+ * controlled schedules, for S seconds, for its controlled twin, saved beside it: testcase/controlled_twin.h;
+ * defaults 1000 and 10, N = 0: off),
  * LINFUZZ_FUZZ_ROOTCAUSE=N (a violation is root-caused with N schedules per candidate before the process
  * aborts, so that its crash report names the bug by its triage group, bug_report.h; default 500 when a
  * violation ends the process, 0 when continuing),
