@@ -151,7 +151,7 @@ static int controlled_twin(const lf_violation_entry *e, const char *path, const 
     if (!lf_fc_controlled_twin(a, &x, checker, format, e->workload, e->workload_len, &o, &t, err, sizeof err)) {
         lf_fc_executor_free(&x);
         lf_history_free(&t.history);
-        snprintf(note, note_len, "found in free mode; no controlled twin: %s", err);
+        snprintf(note, note_len, "found in free mode; no controlled twin: %.400s", err);
         return 0;
     }
     char saved[4096] = "";
