@@ -32,6 +32,21 @@
 #include "options.h"
 #include "status_line.h"
 
+/* Whether the workload of a STUCK or CRASH entry can be re-run here; when not, note says why. */
+static bool can_rerun(const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, char *note, size_t note_len) {
+    const char *format = lf_entry_meta(e, "workload_format");
+    if (runs == 0)
+        snprintf(note, note_len, "workload not re-run (--runs 0)");
+    else if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0)
+        snprintf(note, note_len, "workload not re-run: its format is %s, not '%s'", format ? format : "not recorded",
+                 LF_FUZZ_CASE_FORMAT);
+    else if (!a)
+        snprintf(note, note_len, "workload not re-run: adapter '%s' is not in this build", lf_entry_meta(e, "adapter"));
+    else
+        return true;
+    return false;
+}
+
 /* A STUCK entry: show what never returned, re-run the workload in a child until a run gets stuck. */
 static int repro_stuck(const char *path, const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, double seconds,
                        bool quiet) {
@@ -45,16 +60,7 @@ static int repro_stuck(const char *path, const lf_violation_entry *e, const lf_a
             }
     }
     char note[512];
-    const char *format = lf_entry_meta(e, "workload_format");
-    if (runs == 0) {
-        snprintf(note, sizeof note, "workload not re-run (--runs 0)");
-    } else if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0) {
-        snprintf(note, sizeof note, "workload not re-run: its format is %s, not '%s'", format ? format : "not recorded",
-                 LF_FUZZ_CASE_FORMAT);
-    } else if (!a) {
-        snprintf(note, sizeof note, "workload not re-run: adapter '%s' is not in this build",
-                 lf_entry_meta(e, "adapter"));
-    } else {
+    if (can_rerun(e, a, runs, note, sizeof note)) {
         lf_replay_options o;
         lf_replay_options_default(&o);
         o.runs = runs;
@@ -93,15 +99,7 @@ static int repro_crash(const char *path, const lf_violation_entry *e, const lf_a
                        bool quiet) {
     if (!quiet) printf("saved crash: %s\n", lf_entry_meta(e, "reason"));
     char note[768];
-    const char *format = lf_entry_meta(e, "workload_format");
-    if (runs == 0) {
-        snprintf(note, sizeof note, "workload not re-run (--runs 0)");
-    } else if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0) {
-        snprintf(note, sizeof note, "workload not re-run: its format is %s, not '%s'", format ? format : "not recorded",
-                 LF_FUZZ_CASE_FORMAT);
-    } else if (!a) {
-        snprintf(note, sizeof note, "workload not re-run: adapter '%s' is not in this build", lf_entry_meta(e, "adapter"));
-    } else {
+    if (can_rerun(e, a, runs, note, sizeof note)) {
         lf_replay_options o;
         lf_replay_options_default(&o);
         o.runs = runs;

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <xxhash.h>
 
+#include "findings/stuck.h"
 #include "linfuzz/format.h"
 #include "linfuzz/report.h"
 #include "linfuzz/version.h"
@@ -160,14 +161,7 @@ void lf_crash_write_report(FILE *f, const lf_violation_entry *e) {
     else if (site && strcmp(site, "?") != 0)
         fprintf(f, "crashed in: %s\n", site);
     fputc('\n', f);
-    bool *marked = calloc(h->n ? h->n : 1, sizeof *marked);
-    for (size_t i = 0; marked && i < h->n; i++) marked[i] = lf_op_pending(&h->ops[i]);
-    fprintf(f, "timeline up to the crash (one column per call/return event, in real-time order; [ call, ] return, > "
-               "pending; the ops in flight are starred)\n");
-    lf_report_timeline(f, h, marked, false, 0);
-    free(marked);
-    fprintf(f, "\nhistory (text format; the ops in flight are pending, '?')\n");
-    lf_text_write_stream(f, h);
+    lf_write_pending_timeline(f, h, "timeline up to the crash", "the ops in flight");
     fprintf(f, "\nthe crash as reported:\n%s", e->verdict ? e->verdict : "-\n");
 }
 

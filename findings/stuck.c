@@ -183,13 +183,18 @@ static void write_report(FILE *f, const lf_history *h, uint32_t may_block, const
     fputc('\n', f);
     write_why(f, h, may_block);
     fputc('\n', f);
+    lf_write_pending_timeline(f, h, "timeline", "the ops that never returned");
+}
+
+void lf_write_pending_timeline(FILE *f, const lf_history *h, const char *title, const char *pending_ops) {
     bool *marked = calloc(h->n ? h->n : 1, sizeof *marked);
     for (size_t i = 0; marked && i < h->n; i++) marked[i] = lf_op_pending(&h->ops[i]);
-    fprintf(f, "timeline (one column per call/return event, in real-time order; [ call, ] return, > pending; the ops "
-               "that never returned are starred)\n");
+    fprintf(f, "%s (one column per call/return event, in real-time order; [ call, ] return, > pending; %s are "
+               "starred)\n",
+            title, pending_ops);
     lf_report_timeline(f, h, marked, false, 0);
     free(marked);
-    fprintf(f, "\nhistory (text format; the ops that never returned are pending, '?')\n");
+    fprintf(f, "\nhistory (text format; %s are pending, '?')\n", pending_ops);
     lf_text_write_stream(f, h);
 }
 

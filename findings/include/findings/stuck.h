@@ -60,6 +60,10 @@ bool lf_entry_is_stuck(const lf_violation_entry *e);
 uint32_t lf_entry_may_block(const lf_violation_entry *e);
 /* Writes the report of a STUCK entry, laid out from its metadata (what lf_entry_write_report does for it). */
 void lf_stuck_write_report(FILE *f, const lf_violation_entry *e);
+/* Writes the timeline of h with its pending ops starred, then h in the text format ("timeline"/"timeline up to the
+ * crash": title; "the ops that never returned": what the pending ops are): the end of the STUCK and CRASH
+ * reports. */
+void lf_write_pending_timeline(FILE *f, const lf_history *h, const char *title, const char *pending_ops);
 /* Writes only its "why" lines: the ops that never returned and why they may wait (one line per explanation). */
 void lf_stuck_write_why(FILE *f, const lf_violation_entry *e);
 
