@@ -44,9 +44,9 @@ bool lf_fc_controlled_twin(const lf_adapter *a, lf_fc_executor *x, lf_adapter_ch
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    double start = lf_now_s();
+    double start = lf_now_s(), cpu_start = lf_cpu_now_s();
     bool ok = true;
-    for (uint64_t i = 0; i < o->schedules && lf_now_s() - start < o->seconds && !t->found; i++) {
+    for (uint64_t i = 0; i < o->schedules && lf_cpu_now_s() - cpu_start < o->seconds && !t->found; i++) {
         /* the candidate as bytes and back, so that what is found is what its bytes replay */
         lf_fuzz_case cand = c;
         schedule_at(&c, &base, i, &cand.schedule);

@@ -1,6 +1,8 @@
 /* Hung or merely starved (hang.h): thread states and CPU time from /proc. */
 #include "util/hang.h"
 
+#include "util/clock.h"
+
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,9 +43,7 @@ static bool may_run(char state) { return state == 'R' || state == 'T' || state =
 /* The CPU time of process pid (0: this one), in seconds; false when it cannot be read. */
 static bool cpu_of(pid_t pid, double *cpu_s) {
     if (pid == 0) {
-        struct timespec ts;
-        if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return false;
-        *cpu_s = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+        *cpu_s = lf_cpu_now_s();
         return true;
     }
     char path[64];

@@ -22,8 +22,9 @@ mkdir -p work work-hp
 free_line=$(awk 'index($0, "free(top); /* treiber_uaf") { print NR; exit }' "$SRC/adapters/buggy/treiber_reclaim.c")
 [ -n "$free_line" ] && ok || bad "no free line in treiber_reclaim.c"
 
-LINFUZZ_VIOLATIONS_DIR=$tmp/v "$T" -seed=1 -max_total_time=120 -artifact_prefix="$tmp/" work \
-  "$SRC/corpus/treiber_uaf/seeds" >log 2>&1
+# (controlled mode and -seed=1: the same executions in every run of one build; a busy machine only slows them)
+LINFUZZ_FUZZ_MODE=controlled LINFUZZ_VIOLATIONS_DIR=$tmp/v "$T" -seed=1 -max_total_time=240 -timeout=120 \
+  -artifact_prefix="$tmp/" work "$SRC/corpus/treiber_uaf/seeds" >log 2>&1
 rc=$?
 [ "$rc" != 0 ] && ok || bad "fuzz_treiber_uaf did not crash (exit 0)"
 has log "ERROR: AddressSanitizer: heap-use-after-free" "the sanitizer's report"
@@ -58,7 +59,7 @@ saved=$(ls saved/treiber_uaf/*.lfz 2>/dev/null | head -1)
   bad "the replayed crash's entry is not of the same bucket ($saved, $entry)"
 
 # the twin with hazard pointers: no crash, no violation
-LINFUZZ_VIOLATIONS_DIR=$tmp/v-hp "$BIN/fuzz_treiber_hp" -seed=1 -runs=3000 -artifact_prefix="$tmp/hp-" work-hp \
+LINFUZZ_VIOLATIONS_DIR=$tmp/v-hp "$BIN/fuzz_treiber_hp" -seed=1 -runs=600 -artifact_prefix="$tmp/hp-" work-hp \
   "$SRC/corpus/treiber_hp/seeds" >log-hp 2>&1
 rc=$?
 [ "$rc" = 0 ] && ok || bad "fuzz_treiber_hp failed (exit $rc): $(grep -m3 'ERROR\|linfuzz-fuzz: [A-Z]' log-hp)"

@@ -15,17 +15,20 @@ export LINFUZZ_FUZZ_ROOTCAUSE=0 # (the targets root-cause before aborting: tests
 source "$(dirname "$0")/../lib.sh"
 LF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") BIN=$(cd "$2" && pwd) CORPUS=$3
 
-# Fuzzes ADAPTER from its seeds for at most SECONDS; extra environment before the command.
+# Fuzzes ADAPTER from its seeds for at most SECONDS; extra environment before the command. libFuzzer's -seed=1:
+# with LINFUZZ_FUZZ_MODE=controlled (a campaign that must find a violation) every execution is the same in every
+# run of one build, so the violation comes at the same execution however busy the machine: a slower answer,
+# never none (the SECONDS are a generous backstop, not the budget).
 fuzz() { # ADAPTER SECONDS [VAR=VALUE...]
   local a=$1 secs=$2; shift 2
   mkdir -p "$tmp/work-$a"
-  env "$@" LINFUZZ_VIOLATIONS_DIR="$tmp/violations-$a" "$BIN/fuzz_$a" -max_total_time="$secs" -timeout=60 \
-    -artifact_prefix="$tmp/crash-$a-" "$tmp/work-$a" "$CORPUS/$a/seeds" >"$tmp/log-$a" 2>&1
+  env "$@" LINFUZZ_VIOLATIONS_DIR="$tmp/violations-$a" "$BIN/fuzz_$a" -seed=1 -max_total_time="$secs" \
+    -timeout=120 -artifact_prefix="$tmp/crash-$a-" "$tmp/work-$a" "$CORPUS/$a/seeds" >"$tmp/log-$a" 2>&1
 }
 entry_of() { ls "$tmp/violations-$1"/*.lfz 2>/dev/null | head -1; }
 
 # ---- roles: the work-stealing deque ----
-fuzz chase_lev_take_race 60
+fuzz chase_lev_take_race 240 LINFUZZ_FUZZ_MODE=controlled
 check "fuzz_chase_lev_take_race finds the take/steal race of the last element" \
   grep -q "=== LINEARIZABILITY VIOLATION  adapter=chase_lev_take_race  type=deque  shape=VALUE_RETURNED_TWICE" \
   "$tmp/log-chase_lev_take_race"
@@ -47,7 +50,7 @@ check "fuzz_chase_lev_deque stays clean" grep -q "linfuzz-fuzz: summary adapter=
 check "linfuzz stress chase_lev_deque stays clean (roles respected)" test $? -eq 0
 
 # ---- bounded: the ring that answers full ----
-fuzz ring_queue_early_free 60
+fuzz ring_queue_early_free 240 LINFUZZ_FUZZ_MODE=controlled
 check "fuzz_ring_queue_early_free finds the overwritten slot" \
   grep -q "=== LINEARIZABILITY VIOLATION  adapter=ring_queue_early_free  type=queue" "$tmp/log-ring_queue_early_free"
 e=$(entry_of ring_queue_early_free)

@@ -27,7 +27,7 @@
 
 typedef struct lf_twin_options {
     uint64_t schedules;    /* schedules tried at most (default 1000) */
-    double seconds;        /* and for at most this long (default 10) */
+    double seconds;        /* and for at most this much CPU time (default 10; a busy machine stretches it) */
     bool balance_blocking; /* plan as the finding was planned (lf_fc_plan_balance_blocking) */
 } lf_twin_options;
 
@@ -37,7 +37,7 @@ typedef struct lf_twin {
     bool found;
     uint64_t tried;                   /* schedules run */
     uint64_t schedule_index;          /* the twin's schedule in the family */
-    double seconds;                   /* time taken */
+    double seconds;                   /* wall-clock time taken */
     uint8_t bytes[LF_FC_MAX_ENCODED]; /* the twin: a controlled case of one repetition, its run 0 violates */
     size_t len;
     lf_history history;               /* that run's history (initialised by lf_fc_controlled_twin) */

@@ -6,4 +6,8 @@
 /* CLOCK_MONOTONIC, in seconds. */
 double lf_now_s(void);
 
+/* The CPU time this process has used (every thread), in seconds: for budgets of work that a busy machine must
+ * stretch, not cut (util/hang.h says why a wall-clock bound gives a wrong answer there). */
+double lf_cpu_now_s(void);
+
 #endif
