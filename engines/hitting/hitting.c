@@ -39,7 +39,13 @@ typedef struct prover {
     uint32_t *sch;
     lf_hitting_stats *st;
     prover_status status;
+    uint64_t next_check; /* work (elementary steps) at which the deadline is looked at next */
 } prover;
+
+/* Elementary steps of building and replaying schedules between two looks at the clock (about 0.1 ms), and at
+ * most this many indices (small histories build a schedule in a few steps). */
+#define HIT_CHECK_WORK 65536
+#define HIT_CHECK_INDICES 64
 
 static uint64_t prover_work(const prover *pv) { return pv->builder.steps + pv->replay.steps; }
 
@@ -75,10 +81,14 @@ static bool on_index(void *arg, uint32_t c, const uint32_t *X, size_t k) {
         pv->status = PROVER_WORK_BUDGET;
         return false;
     }
-    if ((st->indices & 63) == 0) lf_progress_steps(pv->o->progress, st->indices);
-    if (pv->o->deadline > 0 && (st->indices & 63) == 0 && lf_now_s() > pv->o->deadline) {
-        pv->status = PROVER_TIMEOUT;
-        return false;
+    uint64_t work = prover_work(pv);
+    if (work >= pv->next_check || (st->indices & (HIT_CHECK_INDICES - 1)) == 0) {
+        pv->next_check = work + HIT_CHECK_WORK;
+        lf_progress_steps(pv->o->progress, st->indices);
+        if (pv->o->deadline > 0 && lf_now_s() > pv->o->deadline) {
+            pv->status = PROVER_TIMEOUT;
+            return false;
+        }
     }
     return true;
 }
@@ -106,6 +116,10 @@ void lf_hitting_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf
     if (n > LF_HITTING_MAX_OPS) {
         lf_result_set(r, LF_UNKNOWN, "hitting", "hitting: %zu ops exceed the prover's limit of %zu", n,
                       LF_HITTING_MAX_OPS);
+        return;
+    }
+    if (o->deadline > 0 && lf_now_s() > o->deadline) {
+        lf_result_set(r, LF_UNKNOWN, "hitting", "hitting: time budget exceeded before the prover started");
         return;
     }
     lf_spec_inst inst;

@@ -137,7 +137,9 @@ static lf_verdict check_stack_part(const deque_ctx *d, int c, lf_result *r) {
     uint32_t *map = malloc((s->n_ops ? s->n_ops : 1) * sizeof *map);
     bool ok = map != NULL;
     size_t n = 0;
+    bool late = false;
     for (uint32_t i = 0; ok && i < s->n_ops; i++) {
+        if ((late = lf_deadline_tick(s->dl))) break;
         uint8_t k = s->kind[i];
         if ((k != STD_ADD && k != STD_REM && k != STD_OTHER) || d->cls[s->val[i]] != c) continue;
         lf_op op = h->ops[i];
@@ -152,14 +154,18 @@ static lf_verdict check_stack_part(const deque_ctx *d, int c, lf_result *r) {
         ok = lf_history_push(&sub, &op);
     }
     lf_verdict v = LF_LINEARIZABLE;
-    if (!ok) {
+    if (late) {
+        v = lf_monitor_late(r, "deque");
+    } else if (!ok) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
         v = LF_UNKNOWN;
     } else if (sub.n) {
         lf_result sr;
         lf_result_init(&sr);
-        lf_monitor_check(&sub, &sr);
-        if (sr.verdict != LF_LINEARIZABLE) {
+        lf_monitor_check(&sub, s->dl, &sr);
+        if (lf_deadline_expired(s->dl)) {
+            v = lf_monitor_late(r, "deque");
+        } else if (sr.verdict != LF_LINEARIZABLE) {
             char t[sizeof sr.reason];
             translate_ops(sr.reason, map, n, t, sizeof t);
             lf_result_set(r, sr.verdict, "monitor", "the values %s form a stack, and as a stack (push = push_%s, "
@@ -193,6 +199,10 @@ static bool build_free_tables(deque_ctx *d) {
         int c = e == FRONT ? C_FF : C_BB;
         memset(cov, 0, ((size_t)M + 2) * sizeof *cov);
         for (uint32_t v = 0; v < s->n_values; v++) {
+            if (lf_deadline_tick(s->dl)) {
+                free(cov);
+                return false;
+            }
             uint32_t lo, hi;
             if (d->cls[v] == c && lf_std_ci(s, v, &lo, &hi)) {
                 cov[lo]++;
@@ -202,6 +212,10 @@ static bool build_free_tables(deque_ctx *d) {
         int32_t run = 0;
         uint32_t last = 0;
         for (uint32_t p = 1; p <= M; p++) {
+            if (lf_deadline_tick(s->dl)) {
+                free(cov);
+                return false;
+            }
             run += cov[p];
             cov[p] = run; /* now the coverage of partition p */
             if (p < M && run == 0) last = p;
@@ -211,6 +225,10 @@ static bool build_free_tables(deque_ctx *d) {
         uint32_t next = M;
         d->nf[e][M] = d->nf[e][M + 1] = M;
         for (uint32_t p = M; p-- > 1;) {
+            if (lf_deadline_tick(s->dl)) {
+                free(cov);
+                return false;
+            }
             if (cov[p] == 0) next = p;
             d->nf[e][p] = next;
         }
@@ -385,7 +403,7 @@ static int cmp_choice(const void *a, const void *b) {
  * first branch almost always succeeds; a dead end backtracks. Returns LF_LINEARIZABLE (an order and its
  * schedule exist: the proof), LF_VIOLATION (the search was exhausted: none exists) or LF_UNKNOWN (more than
  * `budget` placements were tried). */
-static lf_verdict order_middle(middle_set *ms, uint64_t budget) {
+static lf_verdict order_middle(middle_set *ms, uint64_t budget, lf_deadline *dl) {
     size_t k = ms->k;
     typedef struct {
         sched_state st;
@@ -412,7 +430,7 @@ static lf_verdict order_middle(middle_set *ms, uint64_t budget) {
         for (uint32_t x = ms->nx[k]; x != k && (int32_t)ms->mv[x].e <= L; x = ms->nx[x]) {
             if ((int32_t)ms->mv[x].q > D && x != d_star) continue; /* its pop cannot precede d*'s */
             sched_state at;
-            if (++tried > budget) goto out;
+            if (++tried > budget || lf_deadline_tick(dl)) goto out;
             if (!place(ms->d, &ms->mv[x], ms->peek_next, &st, &at) || !middle_feasible(ms, x, &at)) continue;
             if (n_ch == cap) {
                 cap *= 2;
@@ -451,7 +469,10 @@ out:
 static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     const lf_std *s = d->s;
     size_t k = 0;
-    for (uint32_t v = 0; v < s->n_values; v++) k += in_middle(d->cls[v]);
+    for (uint32_t v = 0; v < s->n_values; v++) {
+        if (lf_deadline_tick(s->dl)) return lf_monitor_late(r, "deque");
+        k += in_middle(d->cls[v]);
+    }
     if (k == 0) return LF_LINEARIZABLE;
     mid_value *mv = malloc(k * sizeof *mv);
     uint32_t *slot = malloc(s->n_values * sizeof *slot);
@@ -465,6 +486,7 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     if (!mv || !slot || !peek_next || !by_e || !pool || !back || !gone || !pooled || !leaf) goto oom;
     k = 0;
     for (uint32_t v = 0; v < s->n_values; v++) {
+        if (lf_deadline_tick(s->dl)) goto oom;
         slot[v] = NONE;
         if (!in_middle(d->cls[v])) continue;
         slot[v] = (uint32_t)k;
@@ -472,6 +494,7 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     }
     /* Each op needs a free moment at all; then the bounds the peeling compares. */
     for (size_t x = 0; x < k; x++) {
+        if (lf_deadline_tick(s->dl)) goto oom;
         mid_value *m = &mv[x];
         int c = d->cls[m->v];
         uint32_t add = s->add_op[m->v], rem = s->rem_op[m->v];
@@ -489,12 +512,14 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
         }
     }
     for (uint32_t i = s->n_ops; i-- > 0;) {
+        if (lf_deadline_tick(s->dl)) goto oom;
         if (s->kind[i] != STD_OTHER || slot[s->val[i]] == NONE) continue;
         mid_value *m = &mv[slot[s->val[i]]];
         peek_next[i] = m->peeks;
         m->peeks = i;
     }
     for (size_t x = 0; x < k; x++) {
+        if (lf_deadline_tick(s->dl)) goto oom;
         mid_value *m = &mv[x];
         int c = d->cls[m->v];
         uint32_t peeks = m->e;
@@ -530,7 +555,9 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     }
     if (!ok) goto oom;
     for (size_t x = 0; x < k; x++) by_e[x] = (lf_keyed){mv[x].e, (uint32_t)x};
-    if (!lf_radix_sort(by_e, k)) goto oom;
+    if (lf_deadline_spend(s->dl, k < LF_DEADLINE_STRIDE ? (uint32_t)k : LF_DEADLINE_STRIDE) ||
+        !lf_sort_within(by_e, k, s->dl))
+        goto oom;
 
     /* Peel the oldest: a value m may be the first of the remaining ones when its push can precede every other
      * push (e <= their latest), its tail peeks too, its pop every other pop and head peek (q <= their
@@ -539,6 +566,7 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
      * in a heap by q, and only those with q <= the least latest pop can pass. */
     size_t n_pool = 0, next_e = 0, peeled = 0;
     while (peeled < k) {
+        if (lf_deadline_tick(s->dl)) goto oom;
         size_t a_star, d_star;
         int32_t L = lf_mintree_argmin(&t_le, &a_star), D = lf_mintree_argmin(&t_ld, &d_star);
         while (next_e < k && (int32_t)by_e[next_e].key <= L) {
@@ -554,6 +582,7 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
         size_t n_back = 0;
         uint32_t extra[2] = {(uint32_t)a_star, (uint32_t)d_star};
         for (;;) {
+            if (lf_deadline_tick(s->dl)) goto oom;
             uint32_t x = NONE;
             bool from_pool = false;
             if (n_pool > 0) {
@@ -630,8 +659,9 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     }
     ms.nx[prev] = (uint32_t)k;
     ms.pv[k] = prev;
-    verdict = order_middle(&ms, 64 * (uint64_t)k + 100000);
+    verdict = order_middle(&ms, 64 * (uint64_t)k + 100000, s->dl);
     free(links);
+    if (lf_deadline_expired(s->dl)) goto oom;
     if (verdict == LF_VIOLATION) {
         lf_result_set(r, LF_VIOLATION, "monitor",
                       "the %zu values pushed at one end and popped at the other leave in the order they came (first "
@@ -646,8 +676,11 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     }
     goto done;
 oom:
-    lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
     verdict = LF_UNKNOWN;
+    if (lf_deadline_expired(s->dl))
+        lf_monitor_late(r, "deque");
+    else
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
 done:
     if (t_le.t) lf_mintree_free(&t_le);
     if (t_ld.t) lf_mintree_free(&t_ld);
@@ -679,6 +712,7 @@ lf_verdict lf_monitor_deque(const lf_history *h, const lf_std *s, lf_result *r) 
     d.cls = malloc(s->n_values ? s->n_values : 1);
     if (!d.cls) goto oom;
     for (uint32_t v = 0; v < s->n_values; v++) {
+        if (lf_deadline_tick(s->dl)) goto oom;
         if (s->add_op[v] == NONE) { /* only a pending push nobody saw: dropped */
             d.cls[v] = C_NONE;
             continue;
@@ -691,6 +725,7 @@ lf_verdict lf_monitor_deque(const lf_history *h, const lf_std *s, lf_result *r) 
      * not an FF value, and the oldest FF value: it was pushed onto an empty front stack, and the middle and
      * the back stack are empty at that peek. It joins the middle as an SF value. */
     for (uint32_t i = 0; i < s->n_ops; i++) {
+        if (lf_deadline_tick(s->dl)) goto oom;
         if (s->kind[i] != STD_OTHER) continue;
         uint8_t *c = &d.cls[s->val[i]];
         if (*c == C_FF && end_of((lf_method)h->ops[i].method) == BACK) *c = C_SF;
@@ -703,8 +738,11 @@ lf_verdict lf_monitor_deque(const lf_history *h, const lf_std *s, lf_result *r) 
     verdict = check_middle(&d, r);
     goto done;
 oom:
-    lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
     verdict = LF_UNKNOWN;
+    if (lf_deadline_expired(s->dl))
+        lf_monitor_late(r, "deque");
+    else
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
 done:
     free(d.cls);
     for (int e = 0; e < 2; e++) {

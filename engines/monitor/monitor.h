@@ -8,9 +8,12 @@
 #ifndef LINFUZZ_MONITOR_H
 #define LINFUZZ_MONITOR_H
 
+#include "budget/deadline.h"
 #include "linfuzz/check.h"
 #include "linfuzz/history.h"
 
-void lf_monitor_check(const lf_history *h, lf_result *r);
+/* dl (NULL: none) is charged in every loop over the history: when it passes the answer is unknown, "time
+ * budget exhausted in the ... monitor". */
+void lf_monitor_check(const lf_history *h, lf_deadline *dl, lf_result *r);
 
 #endif

@@ -23,6 +23,7 @@ typedef struct {
     uint32_t blocker;
     uint32_t *delayed;
     uint32_t n_delayed;
+    bool late; /* the time budget ran out (s->dl) */
 } queue_state;
 
 static inline bool peeled(const queue_state *q, uint32_t v) { return q->credit[v] >= 2; }
@@ -31,6 +32,10 @@ static inline void grant(queue_state *q, uint32_t v) { q->credit[v]++; }
 static bool scan_enqueues(queue_state *q) {
     uint32_t start = q->enq_at, M = q->s->n_stamps;
     while (q->enq_at <= M) {
+        if (lf_deadline_tick(q->s->dl)) {
+            q->late = true;
+            return false;
+        }
         uint32_t e = q->event[q->enq_at];
         uint32_t op = e >> 1;
         if (q->s->kind[op] != STD_ADD || peeled(q, q->s->val[op])) { q->enq_at++; continue; }
@@ -45,6 +50,10 @@ static bool scan_enqueues(queue_state *q) {
 static bool scan_front(queue_state *q) {
     uint32_t start = q->front_at, M = q->s->n_stamps;
     while (q->front_at <= M) {
+        if (lf_deadline_tick(q->s->dl)) {
+            q->late = true;
+            return false;
+        }
         uint32_t e = q->event[q->front_at];
         uint32_t op = e >> 1;
         uint8_t k = q->s->kind[op];
@@ -93,6 +102,10 @@ lf_verdict lf_monitor_queue(const lf_history *h, const lf_std *s, lf_result *r) 
         bool a = scan_enqueues(&q);
         bool b = scan_front(&q);
         if (!a && !b) break;
+    }
+    if (q.late) {
+        verdict = lf_monitor_late(r, "queue");
+        goto done;
     }
     if (q.enq_at > M && q.front_at > M) {
         verdict = LF_LINEARIZABLE;

@@ -46,7 +46,7 @@ static void culprit(lf_result *r, uint32_t op) {
     if (op != INIT_OP && op != NONE) lf_result_add_culprit(r, op);
 }
 
-lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
+lf_verdict lf_monitor_register(const lf_history *h, lf_deadline *dl, lf_result *r) {
     size_t n = h->n;
     lf_verdict verdict = LF_UNKNOWN;
     lf_value_map map;
@@ -63,6 +63,7 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     /* Values numbered densely skip hashing. */
     int64_t lo = h->init_kind == LF_K_INT ? h->init : INT64_MAX, hi = h->init_kind == LF_K_INT ? h->init : INT64_MIN;
     for (size_t i = 0; i < n; i++) {
+        if (lf_deadline_tick(dl)) goto late;
         const lf_op *op = &h->ops[i];
         bool is_write = op->method == LF_M_WRITE;
         if (is_write ? lf_arg_is_nil(op, 0) : op->res_kind != LF_K_INT) continue;
@@ -73,6 +74,7 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     if (lo <= hi && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)n + 64) (void)lf_value_map_add_dense_range(&map, lo, hi);
     /* Clusters: the initial value first (id 0), then every written or read value. */
     for (size_t i = 0; i <= n; i++) {
+        if (lf_deadline_tick(dl)) goto late;
         int64_t value;
         bool nil;
         if (i == n) break;
@@ -97,6 +99,7 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     cl = lf_big_calloc(ccap, sizeof *cl);
     if (!cl) goto oom;
     for (uint32_t v = 0; v < ccap; v++) {
+        if (lf_deadline_tick(dl)) goto late;
         cl[v].writer = NONE;
         cl[v].min_res = UINT32_MAX;
         cl[v].max_inv = 0;
@@ -105,6 +108,7 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     cl[0].value = h->init;
     cl[0].nil = h->init_kind == LF_K_NIL;
     for (size_t i = 0; i < n; i++) {
+        if (lf_deadline_tick(dl)) goto late;
         if (!keep[i]) continue;
         const lf_op *op = &h->ops[i];
         cluster *c = &cl[val[i]];
@@ -129,6 +133,7 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     }
     /* A pending write that nobody read may never have happened; one that was read happened after its call. */
     for (size_t i = 0; i < n; i++) {
+        if (lf_deadline_tick(dl)) goto late;
         if (!keep[i] || h->ops[i].method != LF_M_WRITE || !lf_op_pending(&h->ops[i])) continue;
         if (!cl[val[i]].observed) {
             keep[i] = 0;
@@ -136,6 +141,7 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
         }
     }
     for (size_t i = 0; i < n; i++) {
+        if (lf_deadline_tick(dl)) goto late;
         if (!keep[i] || h->ops[i].method == LF_M_WRITE || cl[val[i]].writer != NONE) continue;
         char a[300], vs[32];
         describe(h, (uint32_t)i, a, sizeof a);
@@ -145,12 +151,13 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
         verdict = LF_VIOLATION;
         goto done;
     }
-    if (!lf_rank_stamps(h, keep, inv, res)) goto oom;
+    if (!lf_rank_stamps(h, keep, dl, inv, res)) goto oom;
     /* Shift ranks by 2 so the initial write occupies [1, 2], before everything. */
     cl[0].min_res = 2;
     cl[0].max_inv = 1;
     cl[0].min_res_op = cl[0].max_inv_op = INIT_OP;
     for (size_t i = 0; i < n; i++) {
+        if (lf_deadline_tick(dl)) goto late;
         if (!keep[i]) continue;
         inv[i] += 2;
         if (res[i] != UINT32_MAX) res[i] += 2;
@@ -166,6 +173,7 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     }
     /* (1) no read returns before its write is invoked */
     for (size_t i = 0; i < n; i++) {
+        if (lf_deadline_tick(dl)) goto late;
         if (!keep[i] || h->ops[i].method == LF_M_WRITE) continue;
         uint32_t w = cl[val[i]].writer;
         uint32_t w_inv = w == INIT_OP ? 1 : inv[w];
@@ -185,10 +193,13 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     size_t n_fwd = 0;
     fwd = lf_big_malloc(ccap * sizeof *fwd);
     if (!fwd) goto oom;
-    for (uint32_t v = 0; v < ccap; v++)
+    for (uint32_t v = 0; v < ccap; v++) {
+        if (lf_deadline_tick(dl)) goto late;
         if (cl[v].writer != NONE && cl[v].min_res < cl[v].max_inv) fwd[n_fwd++] = ((uint64_t)cl[v].min_res << 32) | v;
-    if (!lf_radix_sort_u64(fwd, n_fwd, 4)) goto oom;
+    }
+    if (!lf_sort_u64_within(fwd, n_fwd, 4, dl)) goto oom;
     for (size_t j = 1; j < n_fwd; j++) {
+        if (lf_deadline_tick(dl)) goto late;
         cluster *a = &cl[(uint32_t)fwd[j - 1]], *b = &cl[(uint32_t)fwd[j]];
         if (b->min_res < a->max_inv) {
             char as[32], bs[32], a1[300], a2[300], b1[300], b2[300];
@@ -212,6 +223,7 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     }
     /* (3) no backward zone [max_inv, min_res] strictly inside another value's forward zone */
     for (uint32_t v = 0; v < ccap; v++) {
+        if (lf_deadline_tick(dl)) goto late;
         cluster *c = &cl[v];
         if (c->writer == NONE || c->min_res < c->max_inv) continue;
         uint32_t a = c->max_inv, b = c->min_res;
@@ -247,7 +259,13 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
     verdict = LF_LINEARIZABLE;
     goto done;
 oom:
-    lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the register monitor");
+    if (lf_deadline_expired(dl))
+        lf_monitor_late(r, "register");
+    else
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the register monitor");
+    goto done;
+late:
+    lf_monitor_late(r, "register");
 done:
     if (map_ok) lf_value_map_free(&map);
     free(cl);

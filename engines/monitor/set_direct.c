@@ -70,7 +70,7 @@ static void take_max_inv(const lf_history *h, uint32_t *slot, uint32_t i) {
     if (*slot == NONE || h->ops[i].call >= h->ops[*slot].call) *slot = i;
 }
 
-lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
+lf_verdict lf_monitor_set_direct(const lf_history *h, lf_deadline *dl, lf_result *r) {
     size_t n = h->n;
     lf_value_map map;
     uint32_t *val = lf_big_malloc((n ? n : 1) * sizeof *val);
@@ -80,6 +80,7 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
     if (!val || !map_ok) goto oom;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
+        if (lf_deadline_tick(dl)) goto late;
         const lf_op *op = &h->ops[i];
         if (lf_arg_is_nil(op, 0)) continue;
         if (op->arg[0] < lo) lo = op->arg[0];
@@ -93,6 +94,7 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
      * remove (unknown: its effect is unknown). */
     uint32_t pending_rem = NONE, twice_a = NONE, twice_b = NONE;
     for (size_t i = 0; i < n; i++) {
+        if (lf_deadline_tick(dl)) goto late;
         const lf_op *op = &h->ops[i];
         int k = kind_of(op);
         if (k == K_PENDING_REM) {
@@ -155,6 +157,7 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
 
     /* Per value: pending adds, never-added values, and the order of add, users and remove (F1, F2). */
     for (uint32_t v = 0; v < map.count && v < cap; v++) {
+        if (lf_deadline_tick(dl)) goto late;
         set_value *s = &sv[v];
         if (s->pending_add != NONE) {
             if (s->first_user == NONE) continue; /* never observed: it may never have happened */
@@ -194,6 +197,7 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
     /* Pass 2: absent observations strictly inside a value's certain presence: after the earliest response of
      * an op needing it, before the latest call of one (or forever, when it is never removed). */
     for (size_t i = 0; i < n; i++) {
+        if (lf_deadline_tick(dl)) goto late;
         const lf_op *op = &h->ops[i];
         if (kind_of(op) != K_ABSENT) continue;
         set_value *s = &sv[val[i]];
@@ -224,6 +228,9 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
     goto done;
 oom:
     lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the set monitor");
+    goto done;
+late:
+    lf_monitor_late(r, "set");
 done:
     if (map_ok) lf_value_map_free(&map);
     free(val);
