@@ -95,9 +95,10 @@ static const lf_opt OPTIONS[] = {
     {.name = "--capacity", .value = "C", LF_OPT_COUNT_AT(gen_args, capacity, 1, UINT64_MAX),
      .help = "stack, queue, pqueue, deque: a bounded container of C values; an insert chosen\n"
              "while it is full answers full (writes a 'capacity C' line; default: unbounded)"},
-    {.name = "--bad", .value = "K", LF_OPT_COUNT_AT(gen_args, bad, 0, SIZE_MAX),
+    {.name = "--bad", .value = "K", LF_OPT_COUNT_AT(gen_args, bad, 0, UINT32_MAX),
      .help = "apply K random corruptions (change a result, swap two results, move an op\n"
-             "earlier). The history is then USUALLY but NOT ALWAYS non-linearizable."},
+             "earlier), at most one per op (K <= N). The history is then USUALLY but NOT ALWAYS\n"
+             "non-linearizable."},
     {.name = "--spread-priorities", LF_OPT_FLAG_AT(gen_args, spread),
      .help = "pqueue only: distinct priorities spread over [0, 2^40) instead of rising with\n"
              "time, inserts likely early and rare late, so about N/3 values are present at\n"

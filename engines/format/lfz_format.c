@@ -8,11 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <zstd.h>
 
+#include "format/input_file.h"
 #include "format/type_decl.h"
 #include "history/seq_check.h"
+#include "util/big_alloc.h"
 #include <xxhash.h>
 
 static const uint8_t MAGIC[8] = {0x89, 'L', 'F', 'Z', '\r', '\n', 0x1a, '\n'};
@@ -27,6 +28,7 @@ static const uint8_t MAGIC[8] = {0x89, 'L', 'F', 'Z', '\r', '\n', 0x1a, '\n'};
  * every metadata pair at least 3 (key length, one key byte, value length). Declared counts are checked
  * against the bytes that remain before anything is allocated for them. */
 #define MIN_OP_BYTES 3
+#define OPS_FIRST ((size_t)1 << 16) /* a history's ops array starts this big and doubles as ops are decoded */
 #define MIN_SHAPE_BYTES 4
 #define MIN_SECTION_BYTES 4
 #define MIN_PAIR_BYTES 3
@@ -397,6 +399,7 @@ lf_status lf_lfz_add_history(lf_lfz_writer *w, const char *name, const lf_histor
     buffer b = {0};
     s = encode_history(&b, h, err, errlen);
     if (s == LF_OK) s = append_section(w, LF_LFZ_HISTORY, name, b.p, b.len, err, errlen);
+    if (s == LF_OK && h->n > w->max_history_ops) w->max_history_ops = h->n;
     free(b.p);
     return s;
 }
@@ -432,6 +435,14 @@ lf_status lf_lfz_encode(const lf_lfz_writer *w, int level, uint8_t **out, size_t
                     "the %zu-byte payload compresses to %zu bytes, more than %d:1 beyond the first 64 MiB, which the "
                     "reader refuses as a decompression bomb: keep a history this regular as text (.hist)",
                     w->len, stored, LF_LFZ_BUDGET_RATIO);
+    }
+    if (w->max_history_ops > lf_lfz_history_budget(stored) / sizeof(lf_op)) { /* the reader would refuse it */
+        free(file);
+        return fail(err, errlen,
+                    "a history of %zu ops compresses to %zu bytes, beyond the %" PRIu64 " ops the reader decodes from "
+                    "a file this size (64 MiB of ops, or %d bytes per compressed byte): keep a history this regular "
+                    "as text (.hist)",
+                    w->max_history_ops, stored, lf_lfz_history_budget(stored) / sizeof(lf_op), LF_LFZ_HISTORY_RATIO);
     }
     memcpy(file, MAGIC, sizeof MAGIC);
     put_le(file + 8, LF_LFZ_VERSION, 2);
@@ -668,14 +679,13 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
     if ((why = rd_varint(&c, &n_ops))) return sec_fail(sc, c.pos, "op count: %s", why);
     if (n_ops > (c.end - c.pos) / MIN_OP_BYTES)
         return sec_fail(sc, c.pos, "op count %" PRIu64 " is impossible in the %zu bytes left", n_ops, c.end - c.pos);
-    if (n_ops) {
-        h->ops = calloc((size_t)n_ops, sizeof *h->ops);
-        if (!h->ops) {
-            snprintf(sc->err, sc->errlen, "%s: out of memory for %" PRIu64 " ops", sc->r->file, n_ops);
-            return LF_ERR_NOMEM;
-        }
-        h->cap = (size_t)n_ops;
-    }
+    uint64_t budget = lf_lfz_history_budget(sc->r->stored);
+    if (n_ops > budget / sizeof *h->ops)
+        return sec_fail(sc, c.pos,
+                        "declares %" PRIu64 " ops (%" PRIu64 " bytes in memory) from a %" PRIu64 "-byte frame; linfuzz "
+                        "decodes at most %" PRIu64 " ops from a file this size (64 MiB of ops, or %d bytes per "
+                        "compressed byte): refused (keep a history this regular as text)",
+                        n_ops, n_ops * sizeof *h->ops, sc->r->stored, budget / sizeof *h->ops, LF_LFZ_HISTORY_RATIO);
     lf_seq_check seq;
     lf_seq_check_init(&seq);
     lf_status st = LF_OK;
@@ -683,7 +693,21 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
     uint64_t prev_call = 0;
     int64_t prev_value[3] = {0, 0, 0}; /* argument 0, argument 1, result */
     for (size_t i = 0; i < n_ops; i++) {
+        if (i == h->cap) {
+            /* The ops array grows with the ops decoded, so junk costs what it decoded before its first bad op. */
+            size_t cap = h->cap ? (n_ops - h->cap > h->cap ? 2 * h->cap : (size_t)n_ops)
+                                : (n_ops < OPS_FIRST ? (size_t)n_ops : OPS_FIRST);
+            lf_op *grown = lf_big_realloc(h->ops, cap * sizeof *h->ops);
+            if (!grown) {
+                snprintf(sc->err, sc->errlen, "%s: out of memory for %zu ops", sc->r->file, cap);
+                st = LF_ERR_NOMEM;
+                break;
+            }
+            h->ops = grown;
+            h->cap = cap;
+        }
         lf_op *op = &h->ops[i];
+        memset(op, 0, sizeof *op);
         size_t at = c.pos;
         uint64_t v;
         if ((why = rd_varint(&c, &v))) {
@@ -951,6 +975,13 @@ static lf_status parse_sections(lf_lfz_reader *r, uint32_t declared, char *err, 
 
 /* ---- streaming decompression ---- */
 
+uint64_t lf_lfz_history_budget(uint64_t compressed) {
+    uint64_t b = compressed > (UINT64_MAX - LF_LFZ_HISTORY_FLOOR) / LF_LFZ_HISTORY_RATIO
+                     ? UINT64_MAX
+                     : LF_LFZ_HISTORY_FLOOR + compressed * LF_LFZ_HISTORY_RATIO;
+    return b;
+}
+
 uint64_t lf_lfz_payload_budget(uint64_t compressed) {
     uint64_t b = compressed > LF_LFZ_MAX_PAYLOAD / LF_LFZ_BUDGET_RATIO ? LF_LFZ_MAX_PAYLOAD
                                                                        : compressed * LF_LFZ_BUDGET_RATIO;
@@ -1046,6 +1077,77 @@ static lf_status inflate_payload(lf_lfz_reader *r, const uint8_t *frame, size_t 
     return st;
 }
 
+/* The header's fields, once checked. */
+typedef struct lfz_header {
+    uint32_t n_sections;
+    uint64_t payload_len, stored;
+} lfz_header;
+
+#define LEN_UNKNOWN UINT64_MAX /* check_header: the file is a stream whose length is not known yet */
+
+/* The checks of the header (docs/formats.md, "Reading hostile files", 1-8): f holds the first `have` bytes of
+ * a file of file_len bytes (LEN_UNKNOWN for a stream not read to its end; have is then at least the header).
+ * Needs no byte of the frame, so a reader refuses a bad header before reading further. */
+static lf_status check_header(const uint8_t *f, size_t have, uint64_t file_len, const char *name, lfz_header *hd,
+                              char *err, size_t errlen) {
+    size_t magic_cmp = have < sizeof MAGIC ? have : sizeof MAGIC;
+    if (memcmp(f, MAGIC, magic_cmp) != 0) {
+        bool texty = have > 0 && (f[0] == '#' || f[0] == 't' || f[0] == ' ' || f[0] == '\n');
+        return fail(err, errlen, "%s: not an .lfz file (bad magic bytes)%s", name,
+                    texty ? "; it looks like a text history, which should not be named .lfz" : "");
+    }
+    if (have < LF_LFZ_HEADER_SIZE)
+        return fail(err, errlen, "%s: truncated: %zu bytes, shorter than the %d-byte .lfz header", name, have,
+                    LF_LFZ_HEADER_SIZE);
+    uint64_t version = get_le(f + 8, 2);
+    if (version != LF_LFZ_VERSION)
+        return fail(err, errlen, "%s: unsupported .lfz version %" PRIu64 " (this build reads version %d)", name,
+                    version, LF_LFZ_VERSION);
+    if (get_le(f + 48, 8) != XXH64(f, 48, 0))
+        return fail(err, errlen, "%s: header checksum mismatch (the header is corrupted)", name);
+    uint64_t flags = get_le(f + 10, 2), n_sections = get_le(f + 12, 4), payload_len = get_le(f + 16, 8),
+             stored = get_le(f + 24, 8);
+    if (flags != 0) return fail(err, errlen, "%s: unknown header flags 0x%" PRIx64, name, flags);
+    if (file_len != LEN_UNKNOWN) {
+        uint64_t rest = file_len - LF_LFZ_HEADER_SIZE;
+        if (stored > rest)
+            return fail(err, errlen,
+                        "%s: truncated: the header declares %" PRIu64 " compressed bytes, the file has %" PRIu64,
+                        name, stored, rest);
+        if (stored < rest)
+            return fail(err, errlen, "%s: %" PRIu64 " unexpected bytes after the compressed payload", name,
+                        rest - stored);
+    }
+    if (n_sections > LF_LFZ_MAX_SECTIONS)
+        return fail(err, errlen, "%s: declares %" PRIu64 " sections, more than the limit of %d", name, n_sections,
+                    LF_LFZ_MAX_SECTIONS);
+    if (payload_len > LF_LFZ_MAX_PAYLOAD || payload_len > SIZE_MAX - 1)
+        return fail(err, errlen, "%s: declared payload of %" PRIu64 " bytes exceeds the 4 GiB limit", name,
+                    payload_len);
+    if (payload_len > stored * ZSTD_MAX_RATIO)
+        return fail(err, errlen,
+                    "%s: declared payload of %" PRIu64 " bytes cannot come from %" PRIu64 " compressed bytes "
+                    "(zstd expands at most %ux)",
+                    name, payload_len, stored, ZSTD_MAX_RATIO);
+    if (stored > ZSTD_compressBound((size_t)payload_len))
+        return fail(err, errlen,
+                    "%s: declares %" PRIu64 " compressed bytes, more than any zstd frame of the declared %" PRIu64
+                    "-byte payload takes",
+                    name, stored, payload_len);
+    uint64_t budget = lf_lfz_payload_budget(stored);
+    if (payload_len > budget)
+        return fail(err, errlen,
+                    "%s: declares a payload of %" PRIu64 " bytes from %" PRIu64 " compressed bytes (%" PRIu64
+                    ":1); linfuzz decompresses at most %" PRIu64 " bytes from a file this size (64 MiB, or %d bytes "
+                    "per compressed byte): refused as a decompression bomb",
+                    name, payload_len, stored, stored ? payload_len / stored : payload_len, budget,
+                    LF_LFZ_BUDGET_RATIO);
+    hd->n_sections = (uint32_t)n_sections;
+    hd->payload_len = payload_len;
+    hd->stored = stored;
+    return LF_OK;
+}
+
 lf_status lf_lfz_decode(lf_lfz_reader *r, const void *file_data, size_t len, const char *name, char *err,
                         size_t errlen) {
     memset(r, 0, sizeof *r);
@@ -1053,72 +1155,11 @@ lf_status lf_lfz_decode(lf_lfz_reader *r, const void *file_data, size_t len, con
     r->file = strdup(name);
     if (!r->file) return nomem(err, errlen);
     const uint8_t *f = file_data;
-    lf_status st;
-    size_t magic_cmp = len < sizeof MAGIC ? len : sizeof MAGIC;
-    if (memcmp(f, MAGIC, magic_cmp) != 0) {
-        bool texty = len > 0 && (f[0] == '#' || f[0] == 't' || f[0] == ' ' || f[0] == '\n');
-        st = fail(err, errlen, "%s: not an .lfz file (bad magic bytes)%s", name,
-                  texty ? "; it looks like a text history, which should not be named .lfz" : "");
-        goto out;
-    }
-    if (len < LF_LFZ_HEADER_SIZE) {
-        st = fail(err, errlen, "%s: truncated: %zu bytes, shorter than the %d-byte .lfz header", name, len,
-                  LF_LFZ_HEADER_SIZE);
-        goto out;
-    }
-    uint64_t version = get_le(f + 8, 2);
-    if (version != LF_LFZ_VERSION) {
-        st = fail(err, errlen, "%s: unsupported .lfz version %" PRIu64 " (this build reads version %d)", name,
-                  version, LF_LFZ_VERSION);
-        goto out;
-    }
-    if (get_le(f + 48, 8) != XXH64(f, 48, 0)) {
-        st = fail(err, errlen, "%s: header checksum mismatch (the header is corrupted)", name);
-        goto out;
-    }
-    uint64_t flags = get_le(f + 10, 2), n_sections = get_le(f + 12, 4), payload_len = get_le(f + 16, 8),
-             stored = get_le(f + 24, 8);
-    size_t have = len - LF_LFZ_HEADER_SIZE;
-    if (flags != 0) {
-        st = fail(err, errlen, "%s: unknown header flags 0x%" PRIx64, name, flags);
-        goto out;
-    }
-    if (stored > have) {
-        st = fail(err, errlen, "%s: truncated: the header declares %" PRIu64 " compressed bytes, the file has %zu",
-                  name, stored, have);
-        goto out;
-    }
-    if (stored < have) {
-        st = fail(err, errlen, "%s: %" PRIu64 " unexpected bytes after the compressed payload", name,
-                  (uint64_t)have - stored);
-        goto out;
-    }
-    if (n_sections > LF_LFZ_MAX_SECTIONS) {
-        st = fail(err, errlen, "%s: declares %" PRIu64 " sections, more than the limit of %d", name, n_sections,
-                  LF_LFZ_MAX_SECTIONS);
-        goto out;
-    }
-    if (payload_len > LF_LFZ_MAX_PAYLOAD || payload_len > SIZE_MAX - 1) {
-        st = fail(err, errlen, "%s: declared payload of %" PRIu64 " bytes exceeds the 4 GiB limit", name,
-                  payload_len);
-        goto out;
-    }
-    if (payload_len > stored * ZSTD_MAX_RATIO) {
-        st = fail(err, errlen,
-                  "%s: declared payload of %" PRIu64 " bytes cannot come from %" PRIu64 " compressed bytes "
-                  "(zstd expands at most %ux)",
-                  name, payload_len, stored, ZSTD_MAX_RATIO);
-        goto out;
-    }
-    uint64_t budget = lf_lfz_payload_budget(stored);
-    if (payload_len > budget) {
-        st = fail(err, errlen,
-                  "%s: declares a payload of %" PRIu64 " bytes from %" PRIu64 " compressed bytes (%" PRIu64
-                  ":1); linfuzz decompresses at most %" PRIu64 " bytes from a file this size (64 MiB, or %d bytes "
-                  "per compressed byte): refused as a decompression bomb",
-                  name, payload_len, stored, stored ? payload_len / stored : payload_len, budget, LF_LFZ_BUDGET_RATIO);
-        goto out;
-    }
+    lfz_header hd;
+    lf_status st = check_header(f, len, len, name, &hd, err, errlen);
+    if (st != LF_OK) goto out;
+    uint64_t payload_len = hd.payload_len, stored = hd.stored;
+    r->stored = stored;
     const uint8_t *frame = f + LF_LFZ_HEADER_SIZE;
     if (get_le(f + 40, 8) != XXH64(frame, (size_t)stored, 0)) {
         st = fail(err, errlen, "%s: compressed data checksum mismatch (the file is corrupted)", name);
@@ -1138,14 +1179,14 @@ lf_status lf_lfz_decode(lf_lfz_reader *r, const void *file_data, size_t len, con
         st = fail(err, errlen, "%s: the compressed data is not exactly one zstd frame", name);
         goto out;
     }
-    if ((st = inflate_payload(r, frame, (size_t)stored, (size_t)payload_len, (uint32_t)n_sections, err, errlen)))
+    if ((st = inflate_payload(r, frame, (size_t)stored, (size_t)payload_len, hd.n_sections, err, errlen)))
         goto out;
     size_t got = r->payload_len;
     if (get_le(f + 32, 8) != XXH64(r->payload, got, 0)) {
         st = fail(err, errlen, "%s: payload checksum mismatch", name);
         goto out;
     }
-    st = parse_sections(r, (uint32_t)n_sections, err, errlen);
+    st = parse_sections(r, hd.n_sections, err, errlen);
 out:
     if (st != LF_OK) lf_lfz_reader_free(r);
     return st;
@@ -1168,51 +1209,58 @@ lf_status lf_lfz_decode_payload(lf_lfz_reader *r, const void *payload, size_t le
     return st;
 }
 
+/* Reads up to want bytes more into *data (grown as they arrive, from 64 KiB, never beyond want in total). */
+static lf_status read_more(lf_input *in, uint8_t **data, size_t *len, size_t *cap, size_t want, const char *path,
+                           char *err, size_t errlen) {
+    while (*len < want) {
+        if (*len == *cap) {
+            size_t grown = *cap < want / 2 ? *cap * 2 : want;
+            uint8_t *p = realloc(*data, grown);
+            if (!p) {
+                snprintf(err, errlen, "%s: out of memory reading the file", path);
+                return LF_ERR_NOMEM;
+            }
+            *data = p;
+            *cap = grown;
+        }
+        size_t ask = (*cap < want ? *cap : want) - *len;
+        size_t got = lf_input_read(in, *data + *len, ask);
+        if (got == SIZE_MAX) {
+            snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+            return LF_ERR_IO;
+        }
+        *len += got;
+        if (got < ask) break; /* the end of the file */
+    }
+    return LF_OK;
+}
+
 lf_status lf_lfz_open(lf_lfz_reader *r, const char *path, char *err, size_t errlen) {
     memset(r, 0, sizeof *r);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return LF_ERR_IO;
-    }
-    /* Read the whole file, growing as data actually arrives (stat sizes can lie for pipes and /proc), and
-     * give up beyond the largest file a valid container can be. */
-    const size_t max_file = LF_LFZ_HEADER_SIZE + (size_t)ZSTD_compressBound((size_t)LF_LFZ_MAX_PAYLOAD);
-    struct stat sb;
-    size_t cap = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-                         (uint64_t)sb.st_size < max_file
-                     ? (size_t)sb.st_size + 1
-                     : 1 << 16;
+    /* Never more than the file's header declares: the header first (a wrong magic is refused after 8 bytes,
+     * a bomb after 56), then the frame it declares, and one byte to see whether a stream goes on after it.
+     * A regular file's length is known, so its header is checked against it before the frame is read. */
+    lf_input in;
+    lf_status st = lf_open_input(path, &in, err, errlen);
+    if (st != LF_OK) return st;
+    size_t cap = 1 << 16, len = 0;
     uint8_t *data = malloc(cap);
-    size_t len = 0;
-    lf_status st = LF_OK;
-    while (data) {
-        if (len == cap) {
-            if (cap > max_file) {
-                st = fail(err, errlen, "%s: larger than any valid .lfz file", path);
-                break;
-            }
-            uint8_t *p = realloc(data, cap * 2);
-            if (!p) break;
-            data = p;
-            cap *= 2;
-        }
-        size_t got = fread(data + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-                st = LF_ERR_IO;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    if (!data || (st == LF_OK && len == cap)) {
-        free(data);
+    if (!data) {
+        lf_input_close(&in);
         snprintf(err, errlen, "%s: out of memory reading the file", path);
         return LF_ERR_NOMEM;
     }
+    st = read_more(&in, &data, &len, &cap, LF_LFZ_HEADER_SIZE, path, err, errlen);
+    lfz_header hd;
+    if (st == LF_OK && len == LF_LFZ_HEADER_SIZE) {
+        uint64_t file_len = in.regular ? in.size : LEN_UNKNOWN;
+        if ((st = check_header(data, len, file_len, path, &hd, err, errlen)) == LF_OK)
+            st = read_more(&in, &data, &len, &cap, LF_LFZ_HEADER_SIZE + (size_t)hd.stored + 1, path, err, errlen);
+        if (st == LF_OK && len > LF_LFZ_HEADER_SIZE + hd.stored)
+            st = fail(err, errlen, "%s: unexpected bytes after the compressed payload (%s)", path,
+                      in.regular ? "the file grew while it was read" : "the stream goes on past the size its header declares");
+    }
+    lf_input_close(&in);
     if (st == LF_OK) st = lf_lfz_decode(r, data, len, path, err, errlen);
     free(data);
     return st;

@@ -103,8 +103,10 @@ static int tokenize(const char *s, size_t len, token *t, int max) {
 
 static bool tok_is(token t, const char *lit) { return strlen(lit) == t.n && memcmp(t.s, lit, t.n) == 0; }
 
-/* Unsigned decimal; false on empty, non-digit or overflow. */
+/* Unsigned decimal; false on empty, non-digit or overflow. Leading zeros are fine (007, or a stamp padded to
+ * any width): only the value's range matters. */
 static bool parse_u64(token t, uint64_t *out) {
+    while (t.n > 1 && t.s[0] == '0') t.s++, t.n--;
     if (t.n == 0 || t.n > 20) return false;
     uint64_t v = 0;
     /* Up to 19 digits cannot overflow, so only the 20th digit needs the (slower) overflow test. */

@@ -637,6 +637,10 @@ bool lf_gen_history(const lf_gen_options *o, lf_history *h, char *err, size_t er
         snprintf(err, errlen, "generator options out of range");
         return false;
     }
+    if (o->bad > o->n_ops || o->bad > UINT32_MAX - o->threads) { /* a moved op gets thread threads + k */
+        snprintf(err, errlen, "%zu corruptions of %zu ops: at most one per op", o->bad, o->n_ops);
+        return false;
+    }
     if (o->spread && o->type != LF_TYPE_PQUEUE) {
         snprintf(err, errlen, "spread priorities are for priority queues (pqueue), not %s", lf_type_name(o->type));
         return false;
@@ -780,6 +784,7 @@ bool lf_gen_small(uint64_t seed, const lf_gen_small_options *so, lf_history *h) 
     o.pending = so->pending;
     o.capacity = so->capacity;
     if (so->mode == LF_GEN_CORRUPTED) o.bad = 1 + lf_rng_below(&rng, 2);
+    if (o.bad > o.n_ops) o.bad = o.n_ops;
     if (so->mode == LF_GEN_RANDOM) return gen_random_ops(&o, h);
     char err[128];
     return lf_gen_history(&o, h, err, sizeof err);

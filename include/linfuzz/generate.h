@@ -55,7 +55,7 @@ typedef struct lf_gen_options {
                        * with its empty/false/nil result, instead of becoming an insert (default 0) */
     uint64_t values;  /* 0: every inserted value is new (unambiguous); V: values drawn from 1..V (repeats,
                        * so ambiguous). kv: keys come from 1..V (1..16 when 0), stored values are new. */
-    size_t bad;       /* corruptions applied after construction (default 0) */
+    size_t bad;       /* corruptions applied after construction (default 0); at most one per op (n_ops) */
     double pending;   /* chance that a thread's last op is left pending (default 0) */
     bool spread;      /* pqueue only: new values are distinct priorities spread over [0, 2^40) (not rising with
                        * time), and inserts are likely early and rare late (0.9, 0.5, 0.1 of the non-observer
