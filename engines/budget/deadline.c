@@ -19,6 +19,8 @@ bool lf_deadline_passed(lf_deadline *d) {
     return d->passed;
 }
 
+bool lf_deadline_passed_or_none(lf_deadline *d) { return d && lf_deadline_passed(d); }
+
 /* A sort that stopped on the deadline marks it passed, so that the caller's next charge says so too. */
 static bool sorted(lf_sort_status st, lf_deadline *d) {
     if (st == LF_SORT_LATE && d) {

@@ -224,7 +224,7 @@ static lf_keyed *split_by_key(pipeline *pl, size_t *parts) {
     if (!keyed) return NULL; /* unsplit is always sound */
     for (size_t i = 0; i < n; i++) {
         keyed[i].payload = (uint32_t)i;
-        if (lf_deadline_tick(&pl->dl) ||
+        if (lf_deadline_every(&pl->dl, i) ||
             !lf_spec_partition_key(pl->spec, &pl->env, &pl->env.ops[i], &keyed[i].key)) {
             free(keyed); /* op i observes the whole object (or time is up: the part's search stops at once) */
             return NULL;
@@ -298,7 +298,7 @@ static bool repeats_an_early_value(const lf_history *h, lf_deadline *dl) {
         seen[k++] = h->has_init ? h->init : 0;
     }
     for (size_t i = 0; i < h->n && k < SEEN; i++) {
-        if (lf_deadline_tick(dl)) return false; /* the monitor, called next, stops at once */
+        if (lf_deadline_every(dl, i)) return false; /* the monitor, called next, stops at once */
         const lf_op *op = &h->ops[i];
         const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
         if (!mi || mi->role != LF_ROLE_INSERT) continue;

@@ -372,7 +372,7 @@ size_t lf_history_validate_within(const lf_history *h, lf_deadline *dl, bool *la
     }
     for (size_t i = 0; i < h->n; i++) {
         const lf_op *op = &h->ops[i];
-        if (lf_deadline_tick(dl)) goto out_of_time;
+        if (lf_deadline_every(dl, i)) goto out_of_time;
         if (h->type == LF_TYPE_CUSTOM) {
             size_t bad = validate_custom_op(h, i, err, errlen);
             if (bad != SIZE_MAX) return bad;
@@ -415,7 +415,7 @@ size_t lf_history_validate_within(const lf_history *h, lf_deadline *dl, bool *la
     bool vouched = true, stopped = false;
     for (size_t i = 0; i < h->n && vouched && !stopped; i++) {
         vouched = lf_seq_check_add(&quick, h, i) && !quick.need_full_validate;
-        stopped = lf_deadline_tick(dl);
+        stopped = lf_deadline_every(dl, i);
     }
     lf_seq_check_free(&quick);
     if (stopped) goto out_of_time;
@@ -434,7 +434,7 @@ size_t lf_history_validate_within(const lf_history *h, lf_deadline *dl, bool *la
     }
     size_t bad = SIZE_MAX;
     for (size_t i = 1; i < h->n && bad == SIZE_MAX; i++) {
-        if (lf_deadline_tick(dl)) {
+        if (lf_deadline_every(dl, i)) {
             free(slots);
             goto out_of_time;
         }

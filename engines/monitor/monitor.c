@@ -10,7 +10,7 @@
  * were unbounded. The monitors' per-value intervals do not track the size, so they decide nothing else. */
 static bool capacity_reachable(const lf_history *h, lf_deadline *dl) {
     uint64_t inserts = 0;
-    for (size_t i = 0; i < h->n && !lf_deadline_tick(dl); i++) {
+    for (size_t i = 0; i < h->n && !lf_deadline_every(dl, i); i++) {
         const lf_op *op = &h->ops[i];
         if (op->res_kind == LF_K_FULL) return true;
         const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);

@@ -153,20 +153,22 @@ static bool classify(sweep *s, lf_deadline *dl) {
     uint32_t *first = calloc(cap, sizeof *first); /* an op index + 1, or 0 for an empty slot */
     if (!first) return false;
     uint32_t c = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        if (lf_deadline_tick(dl)) {
-            free(first);
-            return false;
+    LF_FOR_CHUNKS(ck, ck_end, 0, s->n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            const lf_op *op = &s->ops[i];
+            size_t j = content_hash(op) & (cap - 1);
+            while (first[j] && !same_content(&s->ops[first[j] - 1], op)) j = (j + 1) & (cap - 1);
+            if (!first[j]) {
+                first[j] = (uint32_t)i + 1;
+                s->cls[i] = c++;
+            } else {
+                s->cls[i] = s->cls[first[j] - 1];
+            }
         }
-        const lf_op *op = &s->ops[i];
-        size_t j = content_hash(op) & (cap - 1);
-        while (first[j] && !same_content(&s->ops[first[j] - 1], op)) j = (j + 1) & (cap - 1);
-        if (!first[j]) {
-            first[j] = (uint32_t)i + 1;
-            s->cls[i] = c++;
-        } else {
-            s->cls[i] = s->cls[first[j] - 1];
-        }
+    }
+    if (lf_deadline_expired(dl)) {
+        free(first);
+        return false;
     }
     free(first);
     return true;
@@ -183,32 +185,37 @@ static bool build_events(sweep *s, lf_deadline *dl) {
         free(free_slots);
         return false;
     }
-    bool late = false;
-    for (size_t i = 0; i < n && !(late = lf_deadline_tick(dl)); i++) ev[m++] = (lf_keyed){s->ops[i].call, (uint32_t)(2 * i)};
-    for (size_t i = 0; i < n && !late && !(late = lf_deadline_tick(dl)); i++)
-        if (!lf_op_pending(&s->ops[i])) ev[m++] = (lf_keyed){s->ops[i].ret, (uint32_t)(2 * i + 1)};
-    if (late || !lf_sort_within(ev, m, dl)) {
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) ev[m++] = (lf_keyed){s->ops[i].call, (uint32_t)(2 * i)};
+    }
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++)
+            if (!lf_op_pending(&s->ops[i])) ev[m++] = (lf_keyed){s->ops[i].ret, (uint32_t)(2 * i + 1)};
+    }
+    if (lf_deadline_expired(dl) || !lf_sort_within(ev, m, dl)) {
         free(ev);
         free(free_slots);
         return false;
     }
     size_t n_free = 0, k = 0;
-    for (size_t e = 0; e < m; e++) {
-        if (lf_deadline_tick(dl)) {
-            free(ev);
-            free(free_slots);
-            return false;
+    LF_FOR_CHUNKS(ck, ck_end, 0, m, dl) {
+        for (size_t e = ck; e < ck_end; e++) {
+            uint32_t o = ev[e].payload >> 1;
+            s->ev[e] = ev[e].payload;
+            if (ev[e].payload & 1) {
+                free_slots[n_free++] = s->slot[o];
+                s->order[o] = (uint32_t)e;
+            } else {
+                s->slot[o] = n_free ? free_slots[--n_free] : (uint32_t)k++;
+                s->call_ev[o] = (uint32_t)e;
+                if (lf_op_pending(&s->ops[o])) s->order[o] = (uint32_t)(m + o);
+            }
         }
-        uint32_t o = ev[e].payload >> 1;
-        s->ev[e] = ev[e].payload;
-        if (ev[e].payload & 1) {
-            free_slots[n_free++] = s->slot[o];
-            s->order[o] = (uint32_t)e;
-        } else {
-            s->slot[o] = n_free ? free_slots[--n_free] : (uint32_t)k++;
-            s->call_ev[o] = (uint32_t)e;
-            if (lf_op_pending(&s->ops[o])) s->order[o] = (uint32_t)(m + o);
-        }
+    }
+    if (lf_deadline_expired(dl)) {
+        free(ev);
+        free(free_slots);
+        return false;
     }
     s->n_ev = m;
     s->K = k ? k : 1;

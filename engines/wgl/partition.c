@@ -160,7 +160,7 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
         keyed = book < budget.max_bytes ? malloc(book) : NULL;
         for (size_t i = 0; keyed && i < n; i++) {
             keyed[i].payload = (uint32_t)i;
-            if (lf_deadline_tick(&dl) || !lf_spec_partition_key(spec, env, &env->ops[i], &keyed[i].key)) {
+            if (lf_deadline_every(&dl, i) || !lf_spec_partition_key(spec, env, &env->ops[i], &keyed[i].key)) {
                 free(keyed); /* op i observes the whole object (or time is up: the search stops at once) */
                 keyed = NULL;
             }

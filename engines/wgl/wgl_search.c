@@ -76,14 +76,16 @@ static unsigned bits_for(uint64_t count) {
 static size_t layout_key(const lf_op *ops, size_t n, const uint32_t *by_call, bool bitset_key, uint32_t *kword,
                          uint64_t *kinc, bool *per_thread, lf_keyed *slots, lf_deadline *dl) {
     /* A stable sort by thread of the ops in call order: each thread's ops, in order. */
-    for (size_t i = 0; i < n; i++) {
-        if (lf_deadline_tick(dl)) return 0;
-        slots[i] = (lf_keyed){ops[by_call[i]].thread, by_call[i]};
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            slots[i] = (lf_keyed){ops[by_call[i]].thread, by_call[i]};
+        }
     }
+    if (lf_deadline_expired(dl)) return 0;
     if (!lf_sort_within(slots, n, dl)) return 0;
     bool sequential = !bitset_key;
     for (size_t i = 1; i < n && sequential; i++) {
-        if (lf_deadline_tick(dl)) return 0;
+        if (lf_deadline_every(dl, i)) return 0;
         if (slots[i].key != slots[i - 1].key) continue;
         const lf_op *a = &ops[slots[i - 1].payload], *b = &ops[slots[i].payload];
         if (lf_op_pending(a) || !(a->ret < b->call)) sequential = false;
@@ -297,11 +299,13 @@ static uint64_t invocation_hash(const lf_op *x) {
  * time (dl expired). */
 static bool link_identical_pending(search *s, lf_deadline *dl) {
     size_t np = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        if (lf_deadline_tick(dl)) return false;
-        s->pend_before[i] = UINT32_MAX;
-        np += lf_op_pending(&s->ops[i]);
+    LF_FOR_CHUNKS(ck, ck_end, 0, s->n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            s->pend_before[i] = UINT32_MAX;
+            np += lf_op_pending(&s->ops[i]);
+        }
     }
+    if (lf_deadline_expired(dl)) return false;
     if (np < 2) return true;
     size_t cap = 16;
     while (cap < 2 * np) cap *= 2;
@@ -310,13 +314,13 @@ static bool link_identical_pending(search *s, lf_deadline *dl) {
     bool ok = ps && last;
     size_t k = 0;
     for (size_t i = 0; ok && i < s->n; i++) {
-        if ((ok = !lf_deadline_tick(dl)) && lf_op_pending(&s->ops[i]))
+        if ((ok = !lf_deadline_every(dl, i)) && lf_op_pending(&s->ops[i]))
             ps[k++] = (lf_keyed){s->ops[i].call, (uint32_t)i};
     }
     ok = ok && lf_sort_within(ps, np, dl);
     if (ok) memset(last, 0, cap * sizeof *last);
     for (size_t i = 0; ok && i < np; i++) {
-        if (!(ok = !lf_deadline_tick(dl))) break;
+        if (!(ok = !lf_deadline_every(dl, i))) break;
         const lf_op *p = &s->ops[ps[i].payload];
         size_t j = invocation_hash(p) & (cap - 1);
         while (last[j] && !same_invocation(&s->ops[last[j] - 1], p)) j = (j + 1) & (cap - 1);
@@ -342,14 +346,18 @@ static bool build_entries(search *s, lf_keyed *ev, uint32_t *by_call, lf_deadlin
     size_t n = s->n, m = 0;
     /* Calls first, then returns: the sort is stable, so at equal stamps calls come before returns
      * (equal stamps are concurrent: precedes is strict). Payload: op * 2 + is_return. */
-    for (size_t i = 0; i < n; i++) {
-        if (lf_deadline_tick(dl)) return false;
-        ev[m++] = (lf_keyed){s->ops[i].call, (uint32_t)(2 * i)};
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            ev[m++] = (lf_keyed){s->ops[i].call, (uint32_t)(2 * i)};
+        }
     }
-    for (size_t i = 0; i < n; i++) {
-        if (lf_deadline_tick(dl)) return false;
-        if (!lf_op_pending(&s->ops[i])) ev[m++] = (lf_keyed){s->ops[i].ret, (uint32_t)(2 * i + 1)};
+    if (lf_deadline_expired(dl)) return false;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            if (!lf_op_pending(&s->ops[i])) ev[m++] = (lf_keyed){s->ops[i].ret, (uint32_t)(2 * i + 1)};
+        }
     }
+    if (lf_deadline_expired(dl)) return false;
     if (!lf_sort_within(ev, m, dl)) return false;
     entry *E = s->E;
     int32_t ph = (int32_t)m + 1, last_main = 0, last_pending = ph;
@@ -358,23 +366,25 @@ static bool build_entries(search *s, lf_keyed *ev, uint32_t *by_call, lf_deadlin
     E[ph] = (entry){NIL_ENTRY, NIL_ENTRY, NIL_ENTRY, 0};
     int32_t *call_entry = s->first_ret; /* borrowed: unused until the search starts */
     size_t calls = 0;
-    for (size_t k = 0; k < m; k++) {
-        if (lf_deadline_tick(dl)) return false;
-        int32_t e = (int32_t)k + 1;
-        uint32_t o = ev[k].payload >> 1;
-        bool is_ret = ev[k].payload & 1;
-        bool pending_call = !is_ret && lf_op_pending(&s->ops[o]);
-        int32_t *last = pending_call ? &last_pending : &last_main;
-        E[e] = (entry){*last, NIL_ENTRY, pending_call ? PENDING_CALL : NIL_ENTRY, o};
-        E[*last].next = e;
-        *last = e;
-        if (is_ret) {
-            E[call_entry[o]].match = e;
-        } else {
-            call_entry[o] = e;
-            by_call[calls++] = o;
+    LF_FOR_CHUNKS(ck, ck_end, 0, m, dl) {
+        for (size_t k = ck; k < ck_end; k++) {
+            int32_t e = (int32_t)k + 1;
+            uint32_t o = ev[k].payload >> 1;
+            bool is_ret = ev[k].payload & 1;
+            bool pending_call = !is_ret && lf_op_pending(&s->ops[o]);
+            int32_t *last = pending_call ? &last_pending : &last_main;
+            E[e] = (entry){*last, NIL_ENTRY, pending_call ? PENDING_CALL : NIL_ENTRY, o};
+            E[*last].next = e;
+            *last = e;
+            if (is_ret) {
+                E[call_entry[o]].match = e;
+            } else {
+                call_entry[o] = e;
+                by_call[calls++] = o;
+            }
         }
     }
+    if (lf_deadline_expired(dl)) return false;
     return true;
 }
 
