@@ -342,8 +342,8 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
     pl.budget.max_bytes = o->max_memory_bytes ? o->max_memory_bytes : LF_WGL_DEFAULT_MEMORY;
     pl.budget.progress = o->progress;
     char err[400];
-    bool late;
-    if (lf_deadline_passed(&pl.dl) || lf_history_validate_within(h, &pl.dl, &late, err, sizeof err) != SIZE_MAX) {
+    bool late = lf_deadline_passed(&pl.dl);
+    if (!late && lf_history_validate_within(h, &pl.dl, &late, err, sizeof err) != SIZE_MAX) {
         lf_result_set(r, LF_UNKNOWN, last_stage(o), "malformed history: %s", err);
         return;
     }

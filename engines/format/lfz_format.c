@@ -28,7 +28,6 @@ static const uint8_t MAGIC[8] = {0x89, 'L', 'F', 'Z', '\r', '\n', 0x1a, '\n'};
  * every metadata pair at least 3 (key length, one key byte, value length). Declared counts are checked
  * against the bytes that remain before anything is allocated for them. */
 #define MIN_OP_BYTES 3
-#define OPS_FIRST ((size_t)1 << 16) /* a history's ops array starts this big and doubles as ops are decoded */
 #define MIN_SHAPE_BYTES 4
 #define MIN_SECTION_BYTES 4
 #define MIN_PAIR_BYTES 3
@@ -686,6 +685,16 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
                         "decodes at most %" PRIu64 " ops from a file this size (64 MiB of ops, or %d bytes per "
                         "compressed byte): refused (keep a history this regular as text)",
                         n_ops, n_ops * sizeof *h->ops, sc->r->stored, budget / sizeof *h->ops, LF_LFZ_HISTORY_RATIO);
+    if (n_ops) {
+        /* Address space for every op at once (no copies as it fills); memory is taken only as ops are decoded,
+         * so junk refused at its first bad op costs the ops before it. */
+        h->ops = lf_big_malloc((size_t)n_ops * sizeof *h->ops);
+        if (!h->ops) {
+            snprintf(sc->err, sc->errlen, "%s: out of memory for %" PRIu64 " ops", sc->r->file, n_ops);
+            return LF_ERR_NOMEM;
+        }
+        h->cap = (size_t)n_ops;
+    }
     lf_seq_check seq;
     lf_seq_check_init(&seq);
     lf_status st = LF_OK;
@@ -693,19 +702,6 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
     uint64_t prev_call = 0;
     int64_t prev_value[3] = {0, 0, 0}; /* argument 0, argument 1, result */
     for (size_t i = 0; i < n_ops; i++) {
-        if (i == h->cap) {
-            /* The ops array grows with the ops decoded, so junk costs what it decoded before its first bad op. */
-            size_t cap = h->cap ? (n_ops - h->cap > h->cap ? 2 * h->cap : (size_t)n_ops)
-                                : (n_ops < OPS_FIRST ? (size_t)n_ops : OPS_FIRST);
-            lf_op *grown = lf_big_realloc(h->ops, cap * sizeof *h->ops);
-            if (!grown) {
-                snprintf(sc->err, sc->errlen, "%s: out of memory for %zu ops", sc->r->file, cap);
-                st = LF_ERR_NOMEM;
-                break;
-            }
-            h->ops = grown;
-            h->cap = cap;
-        }
         lf_op *op = &h->ops[i];
         memset(op, 0, sizeof *op);
         size_t at = c.pos;
