@@ -61,7 +61,7 @@ out=$("$LF" check --engine monitor "$tmp/stack.hist"); rc=$?
 
 # gen --bad: at most one corruption per op
 expect_err 2 "11 corruptions of 10 ops: at most one per op" "gen --bad 11 of 10 ops" "$LF" gen queue 10 --bad 11
-expect_err 2 "bad value '99999999999999' for --bad" "gen --bad beyond 2^32" "$LF" gen queue 10 --bad 99999999999999
+expect_err 2 "--bad takes a whole number in 0..4294967295, not '99999999999999'" "gen --bad beyond 2^32" "$LF" gen queue 10 --bad 99999999999999
 expect_rc 0 "gen --bad 10 of 10 ops" "$LF" gen queue 10 --bad 10
 
 finish

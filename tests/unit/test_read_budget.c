@@ -6,7 +6,8 @@
  *    payload. Junk within the budget costs its payload and the ops decoded before the first bad one.
  *  - The header comes first: a 100 MB junk file named .lfz costs 56 bytes of reading, not 100 MB.
  *  - Devices are refused without a byte read (a symlink to /dev/zero read for minutes into 8 GB).
- * The files are generated here (the big payloads compressed in a stream, never held whole). */
+ * The files are generated here (the big payloads compressed in a stream, never held whole); `test_read_budget
+ * --write DIR` writes them into DIR instead and stops (ci/bench_budgets.sh measures the commands on them). */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -40,7 +41,7 @@ const char *__asan_default_options(void) { return "quarantine_size_mb=0"; }
 #define SLACK_KB (8 * 1024L) /* zstd's context and window, a chunk of output, allocator slack */
 #endif
 
-static char dir[] = "/tmp/lf_read_budget_XXXXXX";
+static char dir[4096] = "/tmp/lf_read_budget_XXXXXX";
 
 static size_t varint(uint8_t *p, uint64_t v) {
     size_t n = 0;
@@ -199,11 +200,43 @@ static void expect_read(const char *file, const expectation *e) {
            kb - base, e->max_grow_kb, SLACK_KB);
 }
 
-int main(void) {
+/* The hostile .lfz files into dir: valid-15m.lfz, junk-16m.lfz, junk-1m.lfz (see the top). */
+static void write_files(void) {
+    char path[512];
+    uint8_t head[128];
+    const uint8_t op[4] = {0, 0, 4, 1}, zeros[4] = {0, 0, 0, 0};
+    snprintf(path, sizeof path, "%s/valid-15m.lfz", dir);
+    write_lfz(path, head, counter_head(head, 15000000, 4), op, 4, 15000000);
+    snprintf(path, sizeof path, "%s/junk-16m.lfz", dir);
+    write_lfz(path, head, counter_head(head, 16000000, 3), zeros, 4, 12000000);
+    snprintf(path, sizeof path, "%s/junk-1m.lfz", dir);
+    write_lfz(path, head, counter_head(head, 1300000, 4), zeros, 4, 1300000);
+}
+
+/* Payload bytes of a file written by write_files. */
+static uint64_t payload_of(const char *file) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    uint8_t h[LF_LFZ_HEADER_SIZE];
+    FILE *f = fopen(path, "rb");
+    uint64_t u = 0;
+    if (f && fread(h, 1, sizeof h, f) == sizeof h)
+        for (int i = 0; i < 8; i++) u |= (uint64_t)h[16 + i] << (8 * i);
+    if (f) fclose(f);
+    return u;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 3 && !strcmp(argv[1], "--write")) {
+        snprintf(dir, sizeof dir, "%s", argv[2]);
+        write_files();
+        TEST_DONE();
+    }
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
         return 1;
     }
+    write_files();
     char path[512];
     lf_status st;
     snprintf(path, sizeof path, "%s/one.hist", dir);
@@ -211,28 +244,17 @@ int main(void) {
     fputs("type counter\n0 1 2 inc\n", one);
     fclose(one);
 
-    uint8_t head[128];
     /* 15 million valid ops (call += 2, ret = call + 1, one thread): 60 MB of payload in about 6 KB. */
-    const uint8_t op[4] = {0, 0, 4, 1};
-    uint64_t u = write_lfz((snprintf(path, sizeof path, "%s/valid-15m.lfz", dir), path), head,
-                           counter_head(head, 15000000, 4), op, 4, 15000000);
-    expectation valid = {"valid-15m.lfz", LF_ERR_FORMAT, "decodes at most", (long)(u / 1024)};
+    expectation valid = {"valid-15m.lfz", LF_ERR_FORMAT, "decodes at most", (long)(payload_of("valid-15m.lfz") / 1024)};
     expect_read("valid-15m.lfz", &valid);
-
     /* junk declaring 16 million ops: zeros (an op of four zero bytes is parseable) */
-    const uint8_t zeros[4] = {0, 0, 0, 0};
-    u = write_lfz((snprintf(path, sizeof path, "%s/junk-16m.lfz", dir), path), head, counter_head(head, 16000000, 3),
-                  zeros, 4, 12000000);
-    expectation junk = {"junk-16m.lfz", LF_ERR_FORMAT, "decodes at most", (long)(u / 1024)};
+    expectation junk = {"junk-16m.lfz", LF_ERR_FORMAT, "decodes at most", (long)(payload_of("junk-16m.lfz") / 1024)};
     expect_read("junk-16m.lfz", &junk);
-
     /* junk within the decoding budget: 1.3 million ops of zeros, every one parsed, all of thread 0 at stamp 0:
      * refused by the validation that follows; it costs its payload, its ops and their validation (docs/budgets.md:
      * 48 + 32 bytes an op). */
-    uint64_t n_junk = 1300000;
-    u = write_lfz((snprintf(path, sizeof path, "%s/junk-1m.lfz", dir), path), head, counter_head(head, n_junk, 4), zeros,
-                  4, n_junk);
-    expectation small_junk = {"junk-1m.lfz", LF_ERR_FORMAT, "overlap", (long)((u + n_junk * 80) / 1024)};
+    expectation small_junk = {"junk-1m.lfz", LF_ERR_FORMAT, "overlap",
+                              (long)((payload_of("junk-1m.lfz") + 1300000 * 80) / 1024)};
     expect_read("junk-1m.lfz", &small_junk);
 
     /* 100 MB of junk named .lfz (sparse: nothing to write): its first 56 bytes are enough. */
