@@ -872,12 +872,7 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
     }
     /* The deadline is looked at before anything else and in every loop of the setup (docs/budgets.md). */
     lf_deadline dl;
-    lf_deadline_init(&dl, budget->deadline);
-    if (lf_deadline_passed(&dl) || wgl_cancelled(budget)) {
-        lf_wgl_part_set_unknown(out, "%s before the frontier sweep of %zu ops started",
-                                dl.passed ? "time budget exhausted" : "stopped (another search decided first)", n);
-        return;
-    }
+    if (!lf_wgl_may_start(budget, &dl, "frontier sweep", n, out)) return;
     /* Queues and stacks: block states (one state for all orders of values inserted together). */
     const lf_spec *blocks = lf_spec_blocks_variant(spec, env);
     if (blocks) {

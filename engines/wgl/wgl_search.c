@@ -286,6 +286,14 @@ void lf_wgl_part_set_unknown(wgl_part_result *out, const char *fmt, ...) {
     va_end(ap);
 }
 
+bool lf_wgl_may_start(const wgl_budget *budget, lf_deadline *dl, const char *what, size_t n, wgl_part_result *out) {
+    lf_deadline_init(dl, budget->deadline);
+    if (!lf_deadline_passed(dl) && !wgl_cancelled(budget)) return true;
+    lf_wgl_part_set_unknown(out, "%s before the %s of %zu ops started",
+                            dl->passed ? "time budget exhausted" : "stopped (another search decided first)", what, n);
+    return false;
+}
+
 static bool same_invocation(const lf_op *x, const lf_op *y) {
     return x->method == y->method && x->arg_nil == y->arg_nil && x->arg[0] == y->arg[0] && x->arg[1] == y->arg[1];
 }
@@ -403,12 +411,7 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
     }
     /* The deadline is looked at before anything else and in every loop of the setup (docs/budgets.md). */
     lf_deadline dl;
-    lf_deadline_init(&dl, budget->deadline);
-    if (lf_deadline_passed(&dl) || wgl_cancelled(budget)) {
-        lf_wgl_part_set_unknown(out, "%s before the search of %zu ops started",
-                                dl.passed ? "time budget exhausted" : "stopped (another search decided first)", n);
-        return;
-    }
+    if (!lf_wgl_may_start(budget, &dl, "search", n, out)) return;
     /* Cheap arrays first, counted against the budget before anything big is allocated. */
     if (!lf_spec_open(spec, env, &s.inst)) {
         lf_wgl_part_set_unknown(out, "out of memory opening the %s spec", spec->name);

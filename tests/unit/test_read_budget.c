@@ -10,7 +10,6 @@
  * --write DIR` writes them into DIR instead and stops (ci/bench_budgets.sh measures the commands on them). */
 #include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +18,10 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <xxhash.h>
-#include <zstd.h>
 
 #include "linfuzz/format.h"
 #include "linfuzz/lfz.h"
+#include "lfz_test_util.h"
 #include "test_util.h"
 
 /* Freed blocks would wait in ASan's quarantine and count against the reader. */
@@ -43,72 +41,14 @@ const char *__asan_default_options(void) { return "quarantine_size_mb=0"; }
 
 static char dir[4096] = "/tmp/lf_read_budget_XXXXXX";
 
-static size_t varint(uint8_t *p, uint64_t v) {
-    size_t n = 0;
-    while (v >= 0x80) p[n++] = (uint8_t)(v | 0x80), v >>= 7;
-    p[n++] = (uint8_t)v;
-    return n;
-}
-
-static void put_le(uint8_t *p, uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
-/* A one-section .lfz file at path whose payload is head[0..head_len) then `reps` copies of unit[0..unit_len),
- * compressed and hashed chunk by chunk. Returns the payload size. */
-static uint64_t write_lfz(const char *path, const uint8_t *head, size_t head_len, const uint8_t *unit, size_t unit_len,
-                          uint64_t reps) {
-    enum { CHUNK = 1 << 20 };
-    uint8_t *block = malloc(CHUNK);
-    size_t per_block = CHUNK / unit_len;
-    for (size_t i = 0; i < per_block; i++) memcpy(block + i * unit_len, unit, unit_len);
-    uint64_t size = head_len + reps * unit_len;
-    size_t cap = 1 << 20, n = LF_LFZ_HEADER_SIZE;
-    uint8_t *f = calloc(1, cap);
-    ZSTD_CCtx *c = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 3);
-    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
-    ZSTD_CCtx_setPledgedSrcSize(c, size);
-    XXH64_state_t *hs = XXH64_createState();
-    XXH64_reset(hs, 0);
-    uint64_t left = reps;
-    for (bool first = true; first || left;) {
-        const uint8_t *src = first ? head : block;
-        size_t len = first ? head_len : (left < per_block ? left : per_block) * unit_len;
-        if (!first) left -= len / unit_len;
-        first = false;
-        XXH64_update(hs, src, len);
-        ZSTD_inBuffer in = {src, len, 0};
-        ZSTD_EndDirective end = left ? ZSTD_e_continue : ZSTD_e_end;
-        for (;;) {
-            if (cap - n < ZSTD_CStreamOutSize()) f = realloc(f, cap *= 2);
-            ZSTD_outBuffer out = {f, cap, n};
-            size_t rest = ZSTD_compressStream2(c, &out, &in, end);
-            n = out.pos;
-            if (ZSTD_isError(rest)) {
-                fprintf(stderr, "zstd: %s\n", ZSTD_getErrorName(rest));
-                exit(2);
-            }
-            if (end == ZSTD_e_end ? rest == 0 : in.pos == in.size) break;
-        }
-    }
-    static const uint8_t magic[8] = {0x89, 'L', 'F', 'Z', '\r', '\n', 0x1a, '\n'};
-    memcpy(f, magic, 8);
-    put_le(f + 8, LF_LFZ_VERSION, 2);
-    put_le(f + 10, 0, 2);
-    put_le(f + 12, 1, 4);
-    put_le(f + 16, size, 8);
-    put_le(f + 24, n - LF_LFZ_HEADER_SIZE, 8);
-    put_le(f + 32, XXH64_digest(hs), 8);
-    put_le(f + 40, XXH64(f + LF_LFZ_HEADER_SIZE, n - LF_LFZ_HEADER_SIZE, 0), 8);
-    put_le(f + 48, XXH64(f, 48, 0), 8);
+/* A one-section .lfz file at path whose payload is head[0..head_len) then `reps` copies of unit[0..unit_len). */
+static void write_lfz(const char *path, const uint8_t *head, size_t head_len, const uint8_t *unit, size_t unit_len,
+                      uint64_t reps) {
+    size_t n;
+    uint8_t *f = lfz_build_stream(head, head_len, unit, unit_len, reps, 1, 3, &n);
     FILE *out = fopen(path, "wb");
     CHECKF(out && fwrite(f, 1, n, out) == n && fclose(out) == 0, "cannot write %s", path);
-    XXH64_freeState(hs);
-    ZSTD_freeCCtx(c);
-    free(block);
     free(f);
-    return size;
 }
 
 /* The head of a payload holding one history section "history" of a counter with the one shape `inc` and
@@ -116,20 +56,20 @@ static uint64_t write_lfz(const char *path, const uint8_t *head, size_t head_len
 static size_t counter_head(uint8_t *p, uint64_t n_ops, size_t op_bytes) {
     uint8_t body[64];
     size_t b = 0;
-    b += varint(body + b, 7);
+    b += lfz_varint(body + b, 7);
     memcpy(body + b, "counter", 7), b += 7;
     body[b++] = 0; /* no init */
-    b += varint(body + b, 1);
-    b += varint(body + b, 3);
+    b += lfz_varint(body + b, 1);
+    b += lfz_varint(body + b, 3);
     memcpy(body + b, "inc", 3), b += 3;
     body[b++] = 0; /* result code: none */
     body[b++] = 0; /* nil mask */
-    b += varint(body + b, n_ops);
+    b += lfz_varint(body + b, n_ops);
     size_t n = 0;
     p[n++] = LF_LFZ_HISTORY;
-    n += varint(p + n, 7);
+    n += lfz_varint(p + n, 7);
     memcpy(p + n, "history", 7), n += 7;
-    n += varint(p + n, b + n_ops * op_bytes);
+    n += lfz_varint(p + n, b + n_ops * op_bytes);
     memcpy(p + n, body, b);
     return n + b;
 }
