@@ -697,7 +697,7 @@ lf_verdict lf_standardize(const lf_history *h, lf_deadline *dl, lf_std *s, lf_re
         return LF_UNKNOWN;
     }
     size_t k = n_real_ev;
-    if (n_pend)
+    if (n_pend) {
         LF_FOR_CHUNKS(ck, ck_end, 0, s->n_ops, dl) {
             for (uint32_t i = (uint32_t)ck; i < ck_end; i++) {
                 if (s->kind[i] != STD_DROP && lf_op_pending(&h->ops[i])) ev[k++] = (i << 1) | 1;
@@ -707,6 +707,7 @@ lf_verdict lf_standardize(const lf_history *h, lf_deadline *dl, lf_std *s, lf_re
             free(ev);
             return lf_monitor_late(r, "standardizing");
         }
+    }
     for (uint32_t i = s->n_ops; i < s->n_total; i++) ev[k++] = i << 1;
     for (uint32_t i = s->n_ops; i < s->n_total; i++) ev[k++] = (i << 1) | 1;
     s->at = lf_big_malloc((n_ev + 2 * (size_t)s->n_total + 1) * sizeof *s->at);

@@ -39,7 +39,7 @@ const char *__asan_default_options(void) { return "quarantine_size_mb=0"; }
 #define SLACK_KB (8 * 1024L) /* zstd's context and window, a chunk of output, allocator slack */
 #endif
 
-static char dir[4096] = "/tmp/lf_read_budget_XXXXXX";
+static char dir[1024] = "/tmp/lf_read_budget_XXXXXX";
 
 /* A one-section .lfz file at path whose payload is head[0..head_len) then `reps` copies of unit[0..unit_len). */
 static void write_lfz(const char *path, const uint8_t *head, size_t head_len, const uint8_t *unit, size_t unit_len,
@@ -117,7 +117,7 @@ typedef struct {
 /* The peak of a child reading the one-op history, forked from the parent as it is now (a child starts with
  * what the parent had). */
 static long base_kb(void) {
-    char path[512], msg[1100];
+    char path[1280], msg[1100];
     lf_status st = LF_ERR_IO;
     snprintf(path, sizeof path, "%s/one.hist", dir);
     long kb = read_in_child(path, &st, msg, sizeof msg);
@@ -126,7 +126,7 @@ static long base_kb(void) {
 }
 
 static void expect_read(const char *file, const expectation *e) {
-    char path[512], msg[1100];
+    char path[1280], msg[1100];
     snprintf(path, sizeof path, "%s/%s", dir, file);
     lf_status st = LF_OK;
     long base = base_kb(), kb = read_in_child(path, &st, msg, sizeof msg);
@@ -142,7 +142,7 @@ static void expect_read(const char *file, const expectation *e) {
 
 /* The hostile .lfz files into dir: valid-15m.lfz, junk-16m.lfz, junk-1m.lfz (see the top). */
 static void write_files(void) {
-    char path[512];
+    char path[1280];
     uint8_t head[128];
     const uint8_t op[4] = {0, 0, 4, 1}, zeros[4] = {0, 0, 0, 0};
     snprintf(path, sizeof path, "%s/valid-15m.lfz", dir);
@@ -155,7 +155,7 @@ static void write_files(void) {
 
 /* Payload bytes of a file written by write_files. */
 static uint64_t payload_of(const char *file) {
-    char path[512];
+    char path[1280];
     snprintf(path, sizeof path, "%s/%s", dir, file);
     uint8_t h[LF_LFZ_HEADER_SIZE];
     FILE *f = fopen(path, "rb");
@@ -177,7 +177,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     write_files();
-    char path[512];
+    char path[1280];
     lf_status st;
     snprintf(path, sizeof path, "%s/one.hist", dir);
     FILE *one = fopen(path, "w");
@@ -229,7 +229,7 @@ int main(int argc, char **argv) {
     CHECKF(st == LF_ERR_FORMAT && strstr(err, "as text"), "writing 2 M ops of one op repeated: %d %s", st, err);
     lf_history_free(&h);
 
-    char cmd[600];
+    char cmd[1100];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0);
     TEST_DONE();
