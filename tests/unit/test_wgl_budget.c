@@ -120,7 +120,7 @@ int main(void) {
     CHECKF(secs < 0.5, "a tiny budget answers at once (%.3f s)", secs);
     lf_result_free(&r);
 
-    /* Time: unknown within the budget plus a slack (checked every 1024 steps). */
+    /* Time: unknown within the budget plus a slack (docs/budgets.md: at the first step, then every 1024 units). */
     run(&h, 0.5, 0, 0, &r, &secs);
     CHECKF(r.verdict == LF_UNKNOWN && strstr(r.reason, "time budget"), "0.5 s: %s", r.reason);
     CHECKF(secs < 0.5 + BUDGET_SLACK_S, "0.5 s budget took %.3f s", secs);
