@@ -19,7 +19,7 @@
 
 static void help(FILE *out) {
     fprintf(out,
-            "usage: linfuzz show ENTRY [--stored | --meta | --history full|minimized | --input FILE]\n"
+            "usage: linfuzz show ENTRY [--stored | --meta | --history full|minimized|test | --input FILE]\n"
             "       linfuzz show --html [-o FILE|DIR] ENTRY...\n"
             "       linfuzz show --reminimize DIR ENTRY...\n"
             "\n"
@@ -31,8 +31,9 @@ static void help(FILE *out) {
             "options:\n"
             "  --stored            print the report exactly as saved when the violation was found\n"
             "  --meta              print the metadata, one 'key: value' per line\n"
-            "  --history WHICH     print the full or minimized history in the text format (pipe it into\n"
-            "                      'linfuzz check -')\n"
+            "  --history WHICH     print a history in the text format (pipe it into 'linfuzz check -'): full\n"
+            "                      (recorded), minimized, or test (the run of the minimized test, when the\n"
+            "                      entry has one)\n"
             "  --input FILE        write the workload bytes (the fuzzer input) to FILE, to replay them with\n"
             "                      build/bin/fuzz_ADAPTER FILE\n"
             "  --html              write one self-contained HTML page per entry (no network access: inline CSS\n"
@@ -212,8 +213,13 @@ static int show_one(const char *path, bool stored, bool meta, const char *histor
         fputs(e.report, stdout);
     } else if (meta) {
         for (size_t i = 0; i < e.n_meta; i++) printf("%s: %s\n", e.meta[i].key, e.meta[i].value);
+    } else if (history && !strcmp(history, "test") && !e.has_test) {
+        fprintf(stderr, "linfuzz show: %s has no minimized test (a controlled finding gets one from the fuzz target or "
+                        "from 'linfuzz minimize-test')\n", path);
+        status = LF_EXIT_USAGE;
     } else if (history) {
-        if (lf_text_write_stream(stdout, !strcmp(history, "full") ? &e.full : &e.minimized) != LF_OK) status = LF_EXIT_IO;
+        const lf_history *h = !strcmp(history, "full") ? &e.full : !strcmp(history, "test") ? &e.test_history : &e.minimized;
+        if (lf_text_write_stream(stdout, h) != LF_OK) status = LF_EXIT_IO;
     } else if (input) {
         FILE *f = fopen(input, "wb");
         bool written = f && fwrite(e.workload, 1, e.workload_len, f) == e.workload_len;
@@ -290,10 +296,10 @@ int lf_cmd_show(int argc, char **argv) {
                 out = v;
             } else if (!strcmp(a, "--reminimize")) {
                 again = v;
-            } else if (!strcmp(v, "full") || !strcmp(v, "minimized")) {
+            } else if (!strcmp(v, "full") || !strcmp(v, "minimized") || !strcmp(v, "test")) {
                 history = v;
             } else {
-                fprintf(stderr, "linfuzz show: --history takes 'full' or 'minimized', not '%s'\n", v);
+                fprintf(stderr, "linfuzz show: --history takes 'full', 'minimized' or 'test', not '%s'\n", v);
                 status = LF_EXIT_USAGE;
             }
             i++;
