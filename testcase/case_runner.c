@@ -22,7 +22,7 @@ static void concrete_call(lf_planned_op *op, const lf_adapter *a, lf_method m, u
     int64_t unique = (int64_t)arg * 65536 + (int64_t)u + 1;
     op->method = (uint8_t)m;
     op->nargs = mi ? mi->nargs : 0;
-    op->args[0] = op->args[1] = 0;
+    memset(op->args, 0, sizeof op->args);
     switch (a->type) {
     case LF_TYPE_SET:
         op->args[0] = 1 + arg % keys;

@@ -292,7 +292,7 @@ static int cmp_pending(const void *a, const void *b) {
 }
 
 static bool same_invocation(const lf_op *x, const lf_op *y) {
-    return x->method == y->method && x->arg_nil == y->arg_nil && x->arg[0] == y->arg[0] && x->arg[1] == y->arg[1];
+    return lf_op_same_call(x, y);
 }
 
 /* Links identical pending ops in call order (pend_before); false when out of memory. */
