@@ -28,7 +28,8 @@ static void on_event(void *ctx, const lf_sched_event *e) {
     case LF_EV_READ: kind = LF_RC_READ; break;
     case LF_EV_WRITE: kind = LF_RC_WRITE; break;
     case LF_EV_RMW:
-    case LF_EV_SYNC: kind = LF_RC_RMW; break;
+    case LF_EV_SYNC:
+    case LF_EV_LIBCALL: kind = LF_RC_RMW; break; /* a library call: its object, read and written */
     default: return;
     }
     if (!e->addr || !e->pc) return;

@@ -7,7 +7,8 @@
  * without atomic pairs enforced (validation). Each run's history is checked; a run may record its trace: every
  * access scheduling point of the workers (thread, op index, read/write/read-modify-write, address, size,
  * access site), lock operations counted as read-modify-writes of the lock object (that is what orders
- * critical sections). The serial prefix and the drain run uncontrolled and are not recorded. */
+ * critical sections), and calls into uninstrumented libraries (their entry and their return) as
+ * read-modify-writes of the call's first argument, the library's object. The serial prefix and the drain run uncontrolled and are not recorded. */
 #ifndef LINFUZZ_RC_TRACE_H
 #define LINFUZZ_RC_TRACE_H
 
