@@ -59,4 +59,11 @@ if [ -x "$BIN/fuzz_critnib_map_get_then_insert" ]; then
   has "$tmp/log-nopoints" "warning: critnib_map's insert reached no scheduling point" \
     "without the wrappers' points the probe warns"
 fi
+# every bundled library adapter whose calls go into a shared library is seen at them (libck, liburcu): the probe
+# warns about none of their methods (a library left out of the wrapped ones would make get reach no point)
+for a in ck_ht_kv urcu_lfht_kv; do
+  [ -x "$BIN/fuzz_$a" ] || continue
+  LINFUZZ_FUZZ_SECONDS=0.2 "$BIN/fuzz_$a" -runs=1 >"$tmp/log-probe-$a" 2>&1
+  grep -q "warning" "$tmp/log-probe-$a" && bad "$a: $(grep warning "$tmp/log-probe-$a" | head -2)" || ok
+done
 finish
