@@ -14,12 +14,10 @@
 
 #include "linfuzz/adapter.h"
 #include "ck/ck_deferred.h"
+#include "common/key_hash.h"
 
 static unsigned long hs_hash(const void *key, unsigned long seed) {
-    uint64_t x = (uint64_t)(uintptr_t)key ^ seed;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return (unsigned long)(x ^ (x >> 31));
+    return (unsigned long)lf_key_hash((uint64_t)(uintptr_t)key ^ seed);
 }
 
 static bool hs_equal(const void *a, const void *b) { return a == b; }

@@ -12,15 +12,13 @@
 
 #include "linfuzz/adapter.h"
 #include "ck/ck_deferred.h"
+#include "common/key_hash.h"
 
 /* In direct mode ck_ht_hash_direct hands the callback the address of the key and its size. */
 static void ht_hash(ck_ht_hash_t *h, const void *key, size_t length, uint64_t seed) {
     uintptr_t k = 0;
     memcpy(&k, key, length < sizeof k ? length : sizeof k);
-    uint64_t x = (uint64_t)k ^ seed;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    h->value = x ^ (x >> 31);
+    h->value = lf_key_hash((uint64_t)k ^ seed);
 }
 
 static void *ht_create(size_t max_ops) {

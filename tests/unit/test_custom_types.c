@@ -71,6 +71,16 @@ static const lf_type_desc ACCT_NOSPEC = {"acct", ACCT_METHODS, 3, NULL};
 
 #define DECL "type acct\nmethod deposit 1\nmethod withdraw 1 -> ok|fail\nmethod balance 0 -> int observer\n"
 
+/* h alone as .lfz bytes (malloc'ed), in a section "history". */
+static lf_status lfz_encode_history(const lf_history *h, uint8_t **bytes, size_t *len, char *err, size_t errlen) {
+    lf_lfz_writer w;
+    lf_lfz_writer_init(&w);
+    lf_status s = lf_lfz_add_history(&w, "history", h, err, errlen);
+    if (s == LF_OK) s = lf_lfz_encode(&w, 3, bytes, len, err, errlen);
+    lf_lfz_writer_free(&w);
+    return s;
+}
+
 static char *write_text(const lf_history *h) {
     char *buf = NULL;
     size_t len = 0;
@@ -158,11 +168,7 @@ static void test_text_and_lfz(void) {
     /* .lfz round trip */
     uint8_t *bytes = NULL;
     size_t len = 0;
-    lf_lfz_writer w;
-    lf_lfz_writer_init(&w);
-    s = lf_lfz_add_history(&w, "history", &h, err, sizeof err);
-    if (s == LF_OK) s = lf_lfz_encode(&w, 3, &bytes, &len, err, sizeof err);
-    lf_lfz_writer_free(&w);
+    s = lfz_encode_history(&h, &bytes, &len, err, sizeof err);
     CHECKF(s == LF_OK, "%s", err);
     lf_lfz_reader r;
     s = s ? s : lf_lfz_decode(&r, bytes, len, "a.lfz", err, sizeof err);
@@ -735,11 +741,7 @@ static void test_four_arguments(void) {
     /* .lfz round trip, and every ops's arguments back */
     uint8_t *bytes = NULL;
     size_t len = 0;
-    lf_lfz_writer w;
-    lf_lfz_writer_init(&w);
-    s = lf_lfz_add_history(&w, "history", &h, err, sizeof err);
-    if (s == LF_OK) s = lf_lfz_encode(&w, 3, &bytes, &len, err, sizeof err);
-    lf_lfz_writer_free(&w);
+    s = lfz_encode_history(&h, &bytes, &len, err, sizeof err);
     CHECKF(s == LF_OK, "%s", err);
     lf_lfz_reader r;
     if (s == LF_OK && (s = lf_lfz_decode(&r, bytes, len, "l.lfz", err, sizeof err)) == LF_OK) {
