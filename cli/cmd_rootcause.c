@@ -119,6 +119,7 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
     progress_ctx pc = {lf_status_start("linfuzz rootcause", quiet)};
     o.progress = on_progress;
     o.progress_ctx = &pc;
+    o.spec = lf_entry_meta(&e, "spec"); /* checked as found: the self-spec when the entry says so */
     lf_rc_result r;
     int arc = lf_rc_analyze(a, format, e.workload, e.workload_len, (unsigned)run, &o, &r, err, sizeof err);
     lf_status_stop(pc.line);

@@ -179,8 +179,13 @@ static int show_one(const char *path, bool stored, bool meta, const char *histor
         fputs(e.report, stdout);
     } else if (meta) {
         for (size_t i = 0; i < e.n_meta; i++) printf("%s: %s\n", e.meta[i].key, e.meta[i].value);
+    } else if (history && !strcmp(history, "test") && !e.has_test) {
+        fprintf(stderr, "linfuzz show: %s has no minimized test (a controlled finding gets one from the fuzz target or "
+                        "from 'linfuzz minimize-test')\n", path);
+        status = LF_EXIT_USAGE;
     } else if (history) {
-        if (lf_text_write_stream(stdout, !strcmp(history, "full") ? &e.full : &e.minimized) != LF_OK) status = LF_EXIT_IO;
+        const lf_history *h = !strcmp(history, "full") ? &e.full : !strcmp(history, "test") ? &e.test_history : &e.minimized;
+        if (lf_text_write_stream(stdout, h) != LF_OK) status = LF_EXIT_IO;
     } else if (input) {
         FILE *f = fopen(input, "wb");
         bool written = f && fwrite(e.workload, 1, e.workload_len, f) == e.workload_len;
@@ -222,7 +227,7 @@ static int show_one(const char *path, bool stored, bool meta, const char *histor
     return status;
 }
 
-static const char *const HISTORIES[] = {"full", "minimized", NULL};
+static const char *const HISTORIES[] = {"full", "minimized", "test", NULL};
 
 typedef struct show_args {
     bool stored, meta, html;
@@ -264,9 +269,10 @@ static const lf_opt OPTIONS[] = {
      .help = "print the report exactly as saved when the violation was found"},
     {.name = "--meta", LF_OPT_FLAG_AT(show_args, meta), .help = "print the metadata, one 'key: value' per line"},
     {.name = "--history", .value = "WHICH", LF_OPT_CHOICE_AT(show_args, history, HISTORIES),
-     .expects = "'full' or 'minimized'",
-     .help = "print the full or minimized history in the text format (pipe it into\n"
-             "'linfuzz check -')"},
+     .expects = "'full', 'minimized' or 'test'",
+     .help = "print a history in the text format (pipe it into 'linfuzz check -'): full\n"
+             "(recorded), minimized, or test (the run of the minimized test, when the\n"
+             "entry has one)"},
     {.name = "--input", .value = "FILE", LF_OPT_STRING_AT(show_args, input),
      .help = "write the workload bytes (the fuzzer input) to FILE, to replay them with\n"
              "build/bin/fuzz_ADAPTER FILE"},
@@ -288,7 +294,7 @@ const lf_cli_command lf_command_show = {
     .name = "show",
     .summary = "print the report of a violation entry (or its histories, metadata, input)",
     .run = lf_cmd_show,
-    .usage = "linfuzz show ENTRY [--stored | --meta | --history full|minimized | --input FILE]\n"
+    .usage = "linfuzz show ENTRY [--stored | --meta | --history full|minimized|test | --input FILE]\n"
              "linfuzz show --html [-o FILE|DIR] ENTRY...\n"
              "linfuzz show --reminimize DIR ENTRY...",
     .about = "Prints the report of a violation entry (a .lfz file written by a fuzz target): the minimized\n"

@@ -62,7 +62,11 @@ static const lf_adapter *infer_adapter(const char *path) {
         if (a) return a;
         end = start;
     }
-    return NULL;
+    /* a fuzz target triaging its own crash files: its name says the adapter (fuzz_ADAPTER), or it has one */
+    const char *self = lf_cli_program();
+    const lf_adapter *a = adapter_named(self, strlen(self));
+    if (a) return a;
+    return lf_adapter_count() == 1 ? lf_adapter_at(0) : NULL;
 }
 
 /* Reads a whole small file; NULL with err set on failure (*io: unreadable rather than malformed). */
@@ -437,7 +441,8 @@ const lf_cli_command lf_command_triage = {
              "Other files are ignored. A corrupt file is reported (naming it) and the others still triaged.\n"
              "\n"
              "The adapter of an input: --adapter, else PREFIX (e.g. -artifact_prefix=out/treiber_aba-), else the\n"
-             "nearest parent directory named after an adapter.\n"
+             "nearest parent directory named after an adapter, else the fuzz target's own (fuzz_ADAPTER triage ...),\n"
+             "else the only adapter of the program.\n"
              "\n"
              "Categories: BUG (an adapter claiming to be linearizable is not), CRASH (an input's replay died),\n"
              "STUCK (some operation never returned: a STUCK entry, or an input whose replay got stuck; grouped\n"

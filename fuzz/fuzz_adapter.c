@@ -72,6 +72,7 @@
 #include "testcase/minimize_test.h"
 #include "findings/entry.h"
 #include "findings/stuck.h"
+#include "testcase/probe.h"
 #include "runtime/adapter_check.h"
 #include "runtime/adapter_type.h"
 #include "testcase/case_runner.h"
@@ -121,6 +122,7 @@ static struct {
     int pinned_mode;                /* minimizing: the mode of the first input (the crash), -1 before */
     unsigned feedback_parts;        /* LINFUZZ_FUZZ_SCHED_FEEDBACK */
     uint64_t controlled_runs, free_runs, nondeterministic, watchdog, over_budget, stuck;
+    unsigned unseen; /* warnings of the adapter probe (testcase/probe.h): what controlled runs cannot see */
 } G;
 
 
@@ -168,6 +170,24 @@ static bool read_feedback(unsigned *out, char *err, size_t errlen) {
     return true;
 }
 
+/* Before the campaign: does a controlled run see inside the adapter's operations (testcase/probe.h)? Its
+ * warnings go to stderr now and are repeated after the summary. LINFUZZ_FUZZ_PROBE=0 skips it. */
+static void probe_adapter(void) {
+    char err[256];
+    bool on = true;
+    if (!lf_env_flag("LINFUZZ_FUZZ_PROBE", true, &on, err, sizeof err)) {
+        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        exit(2);
+    }
+    if (!on) return;
+    lf_probe_report r;
+    if (!lf_probe_adapter(G.adapter, &r, err, sizeof err)) {
+        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        exit(2);
+    }
+    G.unseen = lf_probe_warn(stderr, "linfuzz-fuzz: ", G.adapter, &r);
+}
+
 static void print_summary(void) {
     char first[32] = "-", line[PATH_MAX + 512];
     if (G.first_violation >= 0) snprintf(first, sizeof first, "%.3f", G.first_violation);
@@ -182,6 +202,10 @@ static void print_summary(void) {
              (unsigned long long)G.nondeterministic, (unsigned long long)G.watchdog, (unsigned long long)G.over_budget,
              (unsigned long long)G.stuck);
     fputs(line, stderr);
+    if (G.unseen)
+        fprintf(stderr, "linfuzz-fuzz: warning: %u problem%s of what controlled runs can see were reported at the start "
+                        "(above): a clean result may have tested nothing inside the operations named\n",
+                G.unseen, G.unseen == 1 ? "" : "s");
     /* libFuzzer's -fork mode keeps its children's stderr to itself: the line also goes to a file, appended
      * (one short write: lines of parallel processes do not interleave). */
     const char *file = getenv("LINFUZZ_FUZZ_SUMMARY_FILE");
@@ -309,6 +333,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
             : G.nearmiss_only     ? "near misses only"
                                   : "on",
             G.mutator ? "on" : "off", G.perturb ? "as the input says" : "off", lf_sched_build_id(), G.violations_dir);
+    probe_adapter();
     return 0;
 }
 

@@ -145,9 +145,13 @@ static const char *base_name(const char *path) {
     return s ? s + 1 : path;
 }
 
+/* "function() file:lo-hi", named by the function the lines are in; when that is not the op's method (a helper
+ * of the op, or one entry point for every method), the op follows: "push_elems() ring.h:10-12 (in pop)". */
 static void describe_region(char *buf, size_t len, const region *r) {
-    if (r->resolved)
-        snprintf(buf, len, "%s() %s:%u-%u", r->method, base_name(r->file), r->lo, r->hi);
+    if (r->resolved && strcmp(r->function, r->method) != 0)
+        snprintf(buf, len, "%s() %s:%u-%u (in %s)", r->function, base_name(r->file), r->lo, r->hi, r->method);
+    else if (r->resolved)
+        snprintf(buf, len, "%s() %s:%u-%u", r->function, base_name(r->file), r->lo, r->hi);
     else
         snprintf(buf, len, "%s() sites 0x%" PRIxPTR "..0x%" PRIxPTR, r->method, r->begin, r->end);
 }
@@ -280,6 +284,12 @@ static int by_rank(const void *pa, const void *pb) {
 
 /* ---- method-level exclusions: the harness serializes the calls of two methods ---- */
 
+/* Method m of a's type by name (a custom type's declared name). */
+static const char *method_name(const lf_adapter *a, unsigned m) {
+    const lf_method_decl *d = lf_adapter_method(a, m);
+    return d ? d->name : "?";
+}
+
 static const lf_adapter *excl_inner;
 static lf_method excl_m[2];
 static pthread_mutex_t excl_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -361,8 +371,8 @@ static int exclusions(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r,
             lf_rc_candidate *c = &r->c[r->n++];
             memset(c, 0, sizeof *c);
             c->exclusion = true;
-            snprintf(c->methods[0], sizeof c->methods[0], "%s", lf_method_name((lf_method)m1));
-            snprintf(c->methods[1], sizeof c->methods[1], "%s", lf_method_name((lf_method)m2));
+            snprintf(c->methods[0], sizeof c->methods[0], "%s", method_name(rn->adapter, m1));
+            snprintf(c->methods[1], sizeof c->methods[1], "%s", method_name(rn->adapter, m2));
             snprintf(c->summary, sizeof c->summary, "%s must not overlap %s", c->methods[0], c->methods[1]);
             excl_m[0] = (lf_method)m1;
             excl_m[1] = (lf_method)m2;
@@ -389,7 +399,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     memset(r, 0, sizeof *r);
     double start = lf_now_s();
     lf_rc_runner rn;
-    if (!lf_rc_runner_init(&rn, a, format, data, len, run, o->check_timeout, err, errlen)) return -1;
+    if (!lf_rc_runner_init(&rn, a, format, data, len, run, o->spec, o->check_timeout, err, errlen)) return -1;
     lf_rc_trace bad;
     lf_rc_trace_init(&bad);
     int rc = -1;

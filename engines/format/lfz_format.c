@@ -40,9 +40,11 @@ static const lf_kind RESULT_CODES[] = {LF_K_NONE, LF_K_INT,   LF_K_NIL, LF_K_EMP
 
 /* A shape is what an op is apart from its numbers: method, result kind and which arguments are nil. */
 #define SHAPE_KEY(method, kind, nil) ((unsigned)(method) | (unsigned)(kind) << 5 | (unsigned)(nil) << 9)
-#define N_SHAPE_KEYS (1u << 11)
-_Static_assert(LF_M_COUNT <= 32 && LF_CUSTOM_MAX_METHODS <= 32 && LF_K_COUNT <= 16,
-               "shape keys pack method in 5 bits and kind in 4");
+#define N_SHAPE_KEYS (1u << (9 + LF_CUSTOM_MAX_ARGS))
+_Static_assert(LF_M_COUNT <= 32 && LF_CUSTOM_MAX_METHODS <= 32 && LF_K_COUNT <= 16 && LF_CUSTOM_MAX_ARGS <= 8,
+               "shape keys pack method in 5 bits, kind in 4 and the nil flags in one bit per argument");
+/* The value slots of an op's numbers: its arguments, then its result (RESULT_SLOT). */
+#define RESULT_SLOT LF_CUSTOM_MAX_ARGS
 /* The init byte's extension value (docs/formats.md): after a built-in container's name it announces a capacity
  * (api, linfuzz 0.3), after a name no built-in type has a custom type's declaration block. One value for both,
  * so that files written by either branch read unchanged; the type name, read first, tells them apart. */
@@ -77,7 +79,7 @@ static int64_t as_signed(uint64_t x) { return x <= (uint64_t)INT64_MAX ? (int64_
 static int64_t unzigzag(uint64_t u) { return as_signed((u >> 1) ^ (0 - (u & 1))); }
 
 /* Values are stored as differences, modulo 2^64, from the previous value in the same slot (argument 0,
- * argument 1, result): recorded values are mostly counters (enq 1, enq 2, ...) and results follow them in
+ * argument 1, ... argument 3, result): recorded values are mostly counters (enq 1, enq 2, ...) and results follow them in
  * order (deq -> 1, deq -> 2, ...), so the differences are short. */
 static uint64_t value_delta(int64_t v, int64_t prev) { return zigzag(as_signed((uint64_t)v - (uint64_t)prev)); }
 static int64_t value_undelta(uint64_t zz, int64_t prev) { return as_signed((uint64_t)prev + (uint64_t)unzigzag(zz)); }
@@ -362,7 +364,7 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
     }
     put_varint(b, h->n);
     uint64_t prev_call = 0;
-    int64_t prev_value[3] = {0, 0, 0}; /* argument 0, argument 1, result */
+    int64_t prev_value[RESULT_SLOT + 1] = {0}; /* the arguments, the result */
     for (size_t i = 0; i < h->n; i++) {
         const lf_op *op = &h->ops[i];
         if (!buf_reserve(b, 7 * VARINT_MAX)) {
@@ -382,8 +384,8 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
                 prev_value[a] = op->arg[a];
             }
         if (op->res_kind == LF_K_INT) {
-            put_varint(b, value_delta(op->res, prev_value[2]));
-            prev_value[2] = op->res;
+            put_varint(b, value_delta(op->res, prev_value[RESULT_SLOT]));
+            prev_value[RESULT_SLOT] = op->res;
         }
     }
 done:
@@ -700,7 +702,7 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
     lf_status st = LF_OK;
     size_t next_new_shape = 0;
     uint64_t prev_call = 0;
-    int64_t prev_value[3] = {0, 0, 0}; /* argument 0, argument 1, result */
+    int64_t prev_value[RESULT_SLOT + 1] = {0}; /* the arguments, the result */
     for (size_t i = 0; i < n_ops; i++) {
         lf_op *op = &h->ops[i];
         memset(op, 0, sizeof *op);
@@ -758,7 +760,7 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
                 st = sec_fail(sc, c.pos, "op %zu: result: %s", i, why);
                 break;
             }
-            prev_value[2] = op->res = value_undelta(v, prev_value[2]);
+            prev_value[RESULT_SLOT] = op->res = value_undelta(v, prev_value[RESULT_SLOT]);
         }
         h->n = i + 1;
         if (!lf_seq_check_add(&seq, h, i)) {

@@ -630,7 +630,7 @@ lf_status lf_text_write_stream(FILE *f, const lf_history *h) {
     for (size_t i = 0; i < h->n; i++) {
         used += lf_text_format_history_op(buf + used, h, &h->ops[i]);
         buf[used++] = '\n';
-        if (used > BUF - 256) {
+        if (used > BUF - LF_TEXT_OP_MAX - 1) {
             if (fwrite(buf, 1, used, f) != used) {
                 free(buf);
                 return LF_ERR_IO;

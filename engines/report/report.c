@@ -359,7 +359,7 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
     }
     if (h->capacity) fprintf(f, "capacity %" PRIu64 "\n", h->capacity);
     for (size_t k = 0; order && k < h->n && k < 4 * LF_REPORT_TIMELINE_MAX_OPS; k++) {
-        char text[160], tag[24], note[224];
+        char text[LF_TEXT_OP_MAX], tag[24], note[224];
         text[lf_text_format_history_op(text, h, &h->ops[order[k]])] = 0; /* it does not terminate */
         lf_rep_tag(k, h->n, tag);
         note_of(&nt, &h->ops[order[k]], order[k], note, sizeof note);

@@ -133,8 +133,7 @@ static inline uint64_t state_hash(const sweep *s, const void *state) {
 /* ---- setup ---- */
 
 static bool same_content(const lf_op *x, const lf_op *y) {
-    return x->method == y->method && x->arg_nil == y->arg_nil && x->arg[0] == y->arg[0] && x->arg[1] == y->arg[1] &&
-           x->res_kind == y->res_kind && (x->res_kind != LF_K_INT || x->res == y->res);
+    return lf_op_same_call(x, y) && x->res_kind == y->res_kind && (x->res_kind != LF_K_INT || x->res == y->res);
 }
 
 static uint64_t content_hash(const lf_op *x) {

@@ -295,7 +295,7 @@ bool lf_wgl_may_start(const wgl_budget *budget, lf_deadline *dl, const char *wha
 }
 
 static bool same_invocation(const lf_op *x, const lf_op *y) {
-    return x->method == y->method && x->arg_nil == y->arg_nil && x->arg[0] == y->arg[0] && x->arg[1] == y->arg[1];
+    return lf_op_same_call(x, y);
 }
 
 static uint64_t invocation_hash(const lf_op *x) {

@@ -1,7 +1,7 @@
 /* History model: the operations of one concurrent object, as recorded (call/return stamps per thread).
  *
- * Every engine, format and tool works on lf_history. One op is 48 bytes so that a million-op history
- * fits comfortably in memory next to the checkers' own structures. The type and method tables here are
+ * Every engine, format and tool works on lf_history. One op is 64 bytes (a cache line) so that a million-op
+ * history fits comfortably in memory next to the checkers' own structures. The type and method tables here are
  * the single source of truth for names, arities and allowed results (see docs/formats.md).
  *
  * Custom types (docs/custom-types.md). Besides the nine built-in types, a history may be of a type that an
@@ -83,7 +83,7 @@ typedef struct lf_method_info {
 /* ---- custom types ---- */
 
 #define LF_CUSTOM_MAX_METHODS 16 /* methods of one custom type */
-#define LF_CUSTOM_MAX_ARGS 2     /* arguments of one method (lf_op holds two) */
+#define LF_CUSTOM_MAX_ARGS 4     /* arguments of one method (lf_op holds four) */
 #define LF_CUSTOM_NAME_MAX 32    /* longest type or method name */
 
 /* Method flags. */
@@ -119,7 +119,8 @@ typedef struct lf_type_desc {
 typedef struct lf_op {
     uint64_t call;
     uint64_t ret;      /* meaningless when res_kind == LF_K_PENDING */
-    int64_t arg[2];    /* arg[i] meaningful when arg i is LF_K_INT */
+    int64_t arg[LF_CUSTOM_MAX_ARGS]; /* arg[i] meaningful when the method has argument i and it is not nil;
+                                      * the others are 0 (built-in methods have at most two) */
     int64_t res;       /* meaningful when res_kind == LF_K_INT */
     uint32_t thread;
     uint8_t method;    /* lf_method; for custom types the index of the method in the type's declaration */
@@ -157,6 +158,13 @@ const char *lf_kind_name(lf_kind k); /* "nil", "empty", "true", ... ("int" for L
 
 static inline bool lf_op_pending(const lf_op *op) { return op->res_kind == LF_K_PENDING; }
 static inline bool lf_arg_is_nil(const lf_op *op, int i) { return (op->arg_nil >> i) & 1u; }
+/* Whether a and b are the same call: method, arguments and their nil flags (unused arguments are 0). */
+static inline bool lf_op_same_call(const lf_op *a, const lf_op *b) {
+    if (a->method != b->method || a->arg_nil != b->arg_nil) return false;
+    for (int i = 0; i < LF_CUSTOM_MAX_ARGS; i++)
+        if (a->arg[i] != b->arg[i]) return false;
+    return true;
+}
 /* Real-time order: a precedes b iff a returned strictly before b was called. */
 static inline bool lf_precedes(const lf_op *a, const lf_op *b) {
     return !lf_op_pending(a) && a->ret < b->call;

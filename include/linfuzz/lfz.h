@@ -17,9 +17,9 @@
  * within the floor); the writer refuses to write a file the reader would refuse (keep such a history as
  * text).
  *
- * Decoded histories: an op takes 48 bytes in memory (lf_op) and as little as 3 in the payload, so a history
+ * Decoded histories: an op takes 64 bytes in memory (lf_op) and as little as 3 in the payload, so a history
  * section is decoded only when its op count fits lf_lfz_history_budget(compressed bytes): 64 MiB of ops
- * (1,398,101 ops) from any file, 1 KiB per compressed byte beyond. Memory is taken only as ops are decoded, so a
+ * (1,048,576 ops) from any file, 1 KiB per compressed byte beyond. Memory is taken only as ops are decoded, so a
  * section of junk is refused at its first bad op at the cost of the ops before it. Files are read from their
  * header on, never more than it declares, and only regular files, pipes and FIFOs are read at all.
  * docs/budgets.md states what reading a file of S bytes may cost in all. */

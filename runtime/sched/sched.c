@@ -309,7 +309,8 @@ static uint32_t idle_weight(lf_sched_thread *th, lf_sched_event_kind kind, const
         return 0;
     }
     case LF_EV_PAUSE: return 32;
-    case LF_EV_YIELD: return 1;
+    case LF_EV_YIELD:
+    case LF_EV_LIBCALL: return 1; /* a library call may be a poll of another thread's progress */
     default: return 0;
     }
 }

@@ -212,7 +212,7 @@ static void watchdog_fires(void) {
         lf_stuck_watch_set_handler(w, child_handler, NULL);
         void *obj = wq_create(8);
         int64_t v = 5;
-        lf_stuck_watch_arm(w, &r, LF_TYPE_QUEUE, 0, 3);
+        lf_stuck_watch_arm(w, &r, &waitq_adapter, 3);
         lf_recorder_call(&r, 0, &waitq_adapter, obj, LF_M_ENQ, &v, 1);
         lf_recorder_call(&r, 0, &waitq_adapter, obj, LF_M_DEQ, &v, 0);
         lf_recorder_call(&r, 0, &waitq_adapter, obj, LF_M_DEQ, &v, 0); /* waits forever */

@@ -34,6 +34,8 @@ typedef struct lf_rc_options {
                                = schedules) */
     unsigned validate;      /* candidates validated at least (default 3; more until one is confirmed, at most 8) */
     double check_timeout;   /* per history (default 10 s) */
+    const char *spec;       /* what the entry was checked against (its meta "spec": "self" for the adapter's own
+                               serial behaviour); NULL: auto (the type's spec, else the self-spec) */
     /* progress: what is being done, done of total (NULL: none) */
     void (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
     void *progress_ctx;
