@@ -70,8 +70,7 @@ void lf_classify_violation(const lf_spec *spec, const lf_spec_env *env, double d
     renv.ops = relaxed;
     lf_wgl_options wo;
     lf_wgl_options_default(&wo);
-    double own = lf_deadline_from_timeout(LF_CLASSIFY_MAX_SECONDS);
-    wo.deadline = deadline > 0 && deadline < own ? deadline : own;
+    wo.deadline = deadline;
     wo.max_steps = LF_CLASSIFY_MAX_STEPS;
     wo.want_witness = true;
     lf_result rr;
