@@ -227,6 +227,15 @@ int lf_cmd_check(int argc, char **argv) {
         __atomic_store_n(&tracker.check_ns, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&tracker.start_ns, now_ns(), __ATOMIC_RELEASE);
         lf_status st = lf_history_read(path, &h, err, sizeof err);
+        if (st == LF_OK && contract_given) {
+            char why[256];
+            h.contract = contract;
+            if (!lf_contract_valid(h.type, &contract, why, sizeof why)) {
+                snprintf(err, sizeof err, "%s: --contract: %s", path, why);
+                lf_history_free(&h);
+                st = LF_ERR_FORMAT;
+            }
+        }
         if (st != LF_OK) {
             file_done(line, &tracker);
             code = st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;

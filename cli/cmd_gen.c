@@ -51,6 +51,7 @@ int lf_cmd_gen(int argc, char **argv) {
         return LF_EXIT_USAGE;
     }
     o.n_ops = (size_t)n;
+    if (!spurious_given && o.contract.full_empty != LF_FULL_EMPTY_EXACT) o.spurious = 0.05;
 
     lf_history h;
     char err[512];

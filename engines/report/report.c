@@ -358,6 +358,7 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
             fprintf(f, "init %" PRId64 "\n", h->init);
     }
     if (h->capacity) fprintf(f, "capacity %" PRIu64 "\n", h->capacity);
+    lf_text_write_contract(f, h);
     for (size_t k = 0; order && k < h->n && k < 4 * LF_REPORT_TIMELINE_MAX_OPS; k++) {
         char text[LF_TEXT_OP_MAX], tag[24], note[224];
         text[lf_text_format_history_op(text, h, &h->ops[order[k]])] = 0; /* it does not terminate */

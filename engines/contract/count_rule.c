@@ -1,0 +1,290 @@
+/* The count rule of lagging and quiescent full/empty answers (docs/contracts.md, "Full and empty answers").
+ *
+ * At a moment t, counting only what is certain from real time:
+ *   available(t) = values put in by inserts that are done at t  -  values taken by removes called at or before t
+ *   room(t)      = capacity - values put in by inserts called at or before t  +  values taken by removes done at t
+ * where an insert (remove) is done at t when it returned before t (lagging), or when moreover some moment
+ * between its return and t had no insert (remove) in flight (quiescent). A pending op counts the most it could
+ * have moved and is never done. An empty answer that needed n values passes when available(t) < n at some
+ * moment t of it; a full answer that needed n places, when room(t) < n at some moment of it.
+ *
+ * Both sides are one computation: f(t) = sum of weights of "done" keys < t minus sum of weights of calls <= t.
+ * f only falls at call stamps, so its minimum over an answer's interval [lo, hi] is at lo or at a call stamp in
+ * (lo, hi]: f at every call stamp and a sparse table of range minima answer each interval in O(1) after
+ * O(n log n). Quiescent keys: an op is done after the end of the connected run of intervals of its side that
+ * its own interval belongs to (pending ops stretch a run forever). */
+#include "contract/contract.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+lf_count_role lf_count_role_of(const lf_history *h, const lf_op *op) {
+    lf_count_role r = {false, false, 0, 0};
+    switch ((lf_method)op->method) {
+    case LF_M_ENQ:
+    case LF_M_PUSH:
+        r.insert = true;
+        if (op->res_kind == LF_K_FULL)
+            r.needed = 1;
+        else
+            r.moved = 1;
+        break;
+    case LF_M_DEQ:
+    case LF_M_POP:
+        r.remove = true;
+        if (op->res_kind == LF_K_EMPTY)
+            r.needed = 1;
+        else
+            r.moved = 1;
+        break;
+    case LF_M_PEEK:
+        if (op->res_kind == LF_K_EMPTY) r.needed = 1;
+        break;
+    default: break;
+    }
+    (void)h;
+    return r;
+}
+
+/* A weighted stamp: a "done" key (key < t counts) or a call (call <= t counts). */
+typedef struct wstamp {
+    uint64_t at;
+    uint64_t weight;
+    bool never; /* a done key that never comes (pending) */
+} wstamp;
+
+static int cmp_wstamp(const void *pa, const void *pb) {
+    const wstamp *a = pa, *b = pb;
+    if (a->never != b->never) return a->never - b->never;
+    return (a->at > b->at) - (a->at < b->at);
+}
+
+typedef struct interval {
+    uint64_t call, ret;
+    bool pending;
+    size_t op;
+} interval;
+
+static int cmp_interval(const void *pa, const void *pb) {
+    const interval *a = pa, *b = pb;
+    return (a->call > b->call) - (a->call < b->call);
+}
+
+/* One side of the rule: the ops whose completion adds (done) and whose call subtracts (started). */
+typedef struct side {
+    wstamp *done, *calls;
+    size_t n_done, n_calls;
+    uint64_t *done_prefix, *call_prefix; /* prefix sums of weights, sorted */
+    int64_t *f_at_call;                  /* f at each distinct call stamp (index into calls, deduplicated) */
+    uint64_t *call_at;
+    size_t n_points;
+    int64_t *table;                      /* sparse table of minima over f_at_call */
+    size_t levels;
+} side;
+
+static void side_free(side *s) {
+    free(s->done);
+    free(s->calls);
+    free(s->done_prefix);
+    free(s->call_prefix);
+    free(s->f_at_call);
+    free(s->call_at);
+    free(s->table);
+    memset(s, 0, sizeof *s);
+}
+
+/* Number of entries of a (sorted, never last) with at < t (strict) or at <= t. */
+static size_t count_before(const wstamp *a, size_t n, uint64_t t, bool inclusive) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        bool before = !a[mid].never && (inclusive ? a[mid].at <= t : a[mid].at < t);
+        if (before)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int64_t f_at(const side *s, uint64_t t) {
+    size_t d = count_before(s->done, s->n_done, t, false), c = count_before(s->calls, s->n_calls, t, true);
+    return (int64_t)s->done_prefix[d] - (int64_t)s->call_prefix[c];
+}
+
+static bool side_build(side *s) {
+    qsort(s->done, s->n_done, sizeof *s->done, cmp_wstamp);
+    qsort(s->calls, s->n_calls, sizeof *s->calls, cmp_wstamp);
+    s->done_prefix = malloc((s->n_done + 1) * sizeof *s->done_prefix);
+    s->call_prefix = malloc((s->n_calls + 1) * sizeof *s->call_prefix);
+    s->f_at_call = malloc((s->n_calls + 1) * sizeof *s->f_at_call);
+    s->call_at = malloc((s->n_calls + 1) * sizeof *s->call_at);
+    if (!s->done_prefix || !s->call_prefix || !s->f_at_call || !s->call_at) return false;
+    s->done_prefix[0] = s->call_prefix[0] = 0;
+    for (size_t i = 0; i < s->n_done; i++) s->done_prefix[i + 1] = s->done_prefix[i] + s->done[i].weight;
+    for (size_t i = 0; i < s->n_calls; i++) s->call_prefix[i + 1] = s->call_prefix[i] + s->calls[i].weight;
+    for (size_t i = 0; i < s->n_calls; i++) {
+        if (s->n_points && s->call_at[s->n_points - 1] == s->calls[i].at) continue;
+        s->call_at[s->n_points] = s->calls[i].at;
+        s->f_at_call[s->n_points++] = f_at(s, s->calls[i].at);
+    }
+    size_t levels = 1;
+    while (((size_t)1 << levels) <= s->n_points) levels++;
+    s->levels = levels;
+    s->table = malloc((s->n_points ? s->n_points : 1) * levels * sizeof *s->table);
+    if (!s->table) return false;
+    memcpy(s->table, s->f_at_call, s->n_points * sizeof *s->table);
+    for (size_t l = 1; l < levels; l++) {
+        int64_t *prev = s->table + (l - 1) * s->n_points, *cur = s->table + l * s->n_points;
+        size_t half = (size_t)1 << (l - 1);
+        for (size_t i = 0; i + 2 * half <= s->n_points; i++) cur[i] = prev[i] < prev[i + half] ? prev[i] : prev[i + half];
+    }
+    return true;
+}
+
+/* The minimum of f over the stamps of [lo, hi]. */
+static int64_t side_min(const side *s, uint64_t lo, uint64_t hi) {
+    int64_t best = f_at(s, lo);
+    /* call points in (lo, hi] */
+    size_t a = 0, b = s->n_points;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (s->call_at[mid] <= lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    size_t first = a;
+    b = s->n_points;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (s->call_at[mid] <= hi)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    if (a > first) {
+        size_t len = a - first, l = 0;
+        while (((size_t)2 << l) <= len) l++;
+        const int64_t *row = s->table + l * s->n_points;
+        int64_t m = row[first] < row[a - ((size_t)1 << l)] ? row[first] : row[a - ((size_t)1 << l)];
+        if (m < best) best = m;
+    }
+    return best;
+}
+
+/* Quiescent keys: each op of `iv` (its side's successful and pending ops) gets the end of its connected run of
+ * intervals as its done key. */
+static void quiescent_keys(interval *iv, size_t n, wstamp *done_of_op, const size_t *slot) {
+    qsort(iv, n, sizeof *iv, cmp_interval);
+    for (size_t i = 0; i < n;) {
+        uint64_t end = iv[i].ret;
+        bool never = iv[i].pending;
+        size_t j = i + 1;
+        while (j < n && (never || iv[j].call <= end)) {
+            if (iv[j].pending)
+                never = true;
+            else if (iv[j].ret > end)
+                end = iv[j].ret;
+            j++;
+        }
+        for (size_t k = i; k < j; k++) {
+            if (iv[k].pending) continue;
+            wstamp *w = &done_of_op[slot[iv[k].op]];
+            w->at = end;
+            w->never = never;
+        }
+        i = j;
+    }
+}
+
+typedef enum { EMPTY_SIDE, FULL_SIDE } which;
+
+/* Builds one side: for the empty side, inserts are done-keys and removes calls; the full side the other way. */
+static bool build(const lf_history *h, which w, side *s) {
+    size_t n = h->n;
+    s->done = malloc((n ? n : 1) * sizeof *s->done);
+    s->calls = malloc((n ? n : 1) * sizeof *s->calls);
+    size_t *slot = malloc((n ? n : 1) * sizeof *slot);
+    interval *iv = malloc((n ? n : 1) * sizeof *iv);
+    bool ok = s->done && s->calls && slot && iv;
+    size_t n_iv = 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        const lf_op *op = &h->ops[i];
+        lf_count_role r = lf_count_role_of(h, op);
+        if (!r.moved) continue;
+        bool adds = w == EMPTY_SIDE ? r.insert : r.remove, subtracts = w == EMPTY_SIDE ? r.remove : r.insert;
+        if (subtracts) s->calls[s->n_calls++] = (wstamp){op->call, r.moved, false};
+        if (!adds) continue;
+        iv[n_iv++] = (interval){op->call, op->ret, lf_op_pending(op), i};
+        if (lf_op_pending(op)) continue; /* never done */
+        slot[i] = s->n_done;
+        s->done[s->n_done++] = (wstamp){op->ret, r.moved, false};
+    }
+    if (ok && h->contract.full_empty == LF_FULL_EMPTY_QUIESCENT) quiescent_keys(iv, n_iv, s->done, slot);
+    free(slot);
+    free(iv);
+    return ok && side_build(s);
+}
+
+static const char *container_name(const lf_history *h) { return h->type == LF_TYPE_STACK ? "stack" : "queue"; }
+
+bool lf_count_rule_check(const lf_history *h, lf_result *r) {
+    bool any_empty = false, any_full = false;
+    for (size_t i = 0; i < h->n; i++) {
+        const lf_op *op = &h->ops[i];
+        if (lf_op_pending(op)) continue;
+        lf_count_role role = lf_count_role_of(h, op);
+        if (!role.needed) continue;
+        any_full |= role.insert;
+        any_empty |= !role.insert;
+    }
+    side empty = {0}, full = {0};
+    if ((any_empty && !build(h, EMPTY_SIDE, &empty)) || (any_full && !build(h, FULL_SIDE, &full))) {
+        side_free(&empty);
+        side_free(&full);
+        return false;
+    }
+    size_t worst = SIZE_MAX;
+    int64_t worst_count = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        const lf_op *op = &h->ops[i];
+        if (lf_op_pending(op)) continue;
+        lf_count_role role = lf_count_role_of(h, op);
+        if (!role.needed) continue;
+        int64_t m = role.insert ? (int64_t)h->capacity + side_min(&full, op->call, op->ret)
+                                : side_min(&empty, op->call, op->ret);
+        if (m < (int64_t)role.needed) continue;
+        if (worst == SIZE_MAX || op->ret < h->ops[worst].ret) worst = i, worst_count = m;
+    }
+    side_free(&empty);
+    side_free(&full);
+    bool quiescent = h->contract.full_empty == LF_FULL_EMPTY_QUIESCENT;
+    char contract[96], desc[200];
+    lf_contract_format(contract, sizeof contract, &h->contract);
+    if (worst == SIZE_MAX) {
+        lf_result_set(r, LF_LINEARIZABLE, "count", "every full and empty answer passes the count rule");
+        return true;
+    }
+    const lf_op *op = &h->ops[worst];
+    lf_history_describe_op(h, op, desc, sizeof desc);
+    lf_count_role role = lf_count_role_of(h, op);
+    if (role.insert)
+        lf_result_set(r, LF_VIOLATION, "count",
+                      "contract '%s': op %zu (%s) answered full, but at every moment of it at least %" PRId64
+                      " of the %" PRIu64 " places were free: not taken by an insert called by then, or freed by "
+                      "removes that had returned%s",
+                      contract, worst, desc, worst_count, h->capacity,
+                      quiescent ? " with no remove in flight since" : "");
+    else
+        lf_result_set(r, LF_VIOLATION, "count",
+                      "contract '%s': op %zu (%s) answered empty, but at every moment of it the %s held at least %" PRId64
+                      " value%s put there by inserts that had returned%s, which no remove called by then could have "
+                      "taken",
+                      contract, worst, desc, container_name(h), worst_count, worst_count == 1 ? "" : "s",
+                      quiescent ? " with no insert in flight since" : "");
+    lf_result_add_culprit(r, (uint32_t)worst);
+    return true;
+}
