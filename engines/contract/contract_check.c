@@ -80,8 +80,10 @@ static void check_order(const lf_history *h, const lf_check_options *o, double d
     bool settled = false, lin_by_monitor = false;
     if (o->engine == LF_ENGINE_AUTO || o->engine == LF_ENGINE_MONITOR) {
         lf_progress_stage(o->progress, "monitor");
-        settled = lf_pool_monitor_check(&view, r);
-        if (o->engine == LF_ENGINE_MONITOR || (settled && (r->verdict == LF_VIOLATION || !o->want_witness))) {
+        settled = view.contract.order == LF_ORDER_K_RELAXED ? lf_krelaxed_monitor_check(&view, r, o->want_witness)
+                                                             : lf_pool_monitor_check(&view, r);
+        if (o->engine == LF_ENGINE_MONITOR ||
+            (settled && (r->verdict == LF_VIOLATION || !o->want_witness || r->witness))) {
             free(ops);
             return;
         }

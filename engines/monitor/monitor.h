@@ -27,4 +27,9 @@ bool lf_monitor_capacity_reachable(const lf_history *h, lf_deadline *dl);
  * violation; false with r unknown ("unsupported: ...") for any other history. */
 bool lf_pool_monitor_check(const lf_history *h, lf_result *r);
 
+/* The k-relaxed monitor (krelaxed_monitor.c, docs/contracts.md): k-relaxed stack and queue histories with the same
+ * restrictions. Returns true with r linearizable (with a witness when want_witness) or a violation that holds for
+ * every linearization; false with r unknown when it can decide neither (the general checkers then do). */
+bool lf_krelaxed_monitor_check(const lf_history *h, lf_result *r, bool want_witness);
+
 #endif
