@@ -26,6 +26,12 @@ static void print_declaration(const lf_adapter *a) {
         printf("%scapacity %llu", sep, (unsigned long long)a->capacity);
         sep = "; ";
     }
+    if (!lf_contract_is_default(&a->contract)) {
+        char text[96];
+        lf_contract_format(text, sizeof text, &a->contract);
+        printf("%scontract %s", sep, text);
+        sep = "; ";
+    }
     for (int g = 0; g < LF_MAX_GROUPS; g++)
         if (a->exclusive[g]) {
             printf("%sone worker: ", sep);
@@ -81,7 +87,14 @@ int lf_cmd_adapters(int argc, char **argv) {
         lf_method ms[LF_M_COUNT];
         unsigned nm = lf_adapter_methods(a, ms);
         for (unsigned k = 0; k < nm; k++) printf("%s\"%s\"", k ? ", " : "", lf_adapter_method_name(a, ms[k]));
-        printf("], \"capacity\": %llu, \"exclusive\": [", (unsigned long long)a->capacity);
+        printf("], \"capacity\": %llu", (unsigned long long)a->capacity);
+        if (!lf_contract_is_default(&a->contract)) {
+            char text[96];
+            lf_contract_format(text, sizeof text, &a->contract);
+            fputs(", \"contract\": ", stdout);
+            lf_json_string(stdout, text);
+        }
+        fputs(", \"exclusive\": [", stdout);
         bool first = true;
         for (int g = 0; g < LF_MAX_GROUPS; g++)
             if (a->exclusive[g]) {

@@ -65,9 +65,10 @@ static void describe_schedule(char *buf, size_t len, char *again, size_t again_l
     } else {
         snprintf(buf, len, "free%s", o->no_perturb ? " (no perturbation)" : "");
     }
-    snprintf(again, again_len, "linfuzz stress %s --seed %" PRIu64 " --runs 1 --threads %u --ops %u --mode %s%s",
+    snprintf(again, again_len, "linfuzz stress %s --seed %" PRIu64 " --runs 1 --threads %u --ops %u --mode %s%s%s%s%s",
              a->name, w->seed, w->threads, w->ops_per_thread, r->controlled ? "controlled" : "free",
-             o->no_perturb ? " --no-perturb" : "");
+             o->no_perturb ? " --no-perturb" : "", o->contract ? " --contract '" : "", o->contract ? o->contract : "",
+             o->contract ? "'" : "");
 }
 
 /* Writes the violating history; returns the exit status. */
@@ -197,6 +198,12 @@ int lf_cmd_stress(int argc, char **argv) {
     if (!a) {
         fprintf(stderr, "linfuzz stress: no adapter '%s' ('linfuzz adapters' lists them)\n", o.adapter);
         return LF_EXIT_USAGE;
+    }
+    lf_adapter with_contract; /* --contract: the adapter as declared, held to another contract */
+    if (o.contract) {
+        with_contract = *a;
+        with_contract.contract = o.contract_value;
+        a = &with_contract;
     }
     char err[256];
     if (!lf_adapter_check(a, err, sizeof err)) {

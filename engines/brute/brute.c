@@ -619,9 +619,10 @@ static bool done_at(const lf_history *h, size_t j, bool insert_side, uint64_t t)
     return false;
 }
 
-/* The count at t for answer d: empty side: values of inserts done at t minus values of removes called by t;
- * full side: capacity minus values of inserts called by t plus values of removes done at t. */
-static int64_t count_at(const lf_history *h, size_t d, bool full_side, uint64_t t) {
+/* The count for answer d: empty side: values of inserts done at t_done minus values of removes called by t_call;
+ * full side: capacity minus values of inserts called by t_call plus values of removes done at t_done. At one moment
+ * t = t_done = t_call; a weak answer takes its call as t_done and its return as t_call. */
+static int64_t count_at(const lf_history *h, size_t d, bool full_side, uint64_t t_done, uint64_t t_call) {
     int64_t c = full_side ? (int64_t)h->capacity : 0;
     for (size_t j = 0; j < h->n; j++) {
         if (j == d) continue;
@@ -630,8 +631,8 @@ static int64_t count_at(const lf_history *h, size_t d, bool full_side, uint64_t 
         roles(&h->ops[j], &ins, &rem, &moved, &needed);
         if (!moved) continue;
         bool adds = full_side ? rem : ins, subtracts = full_side ? ins : rem;
-        if (adds && done_at(h, j, !full_side, t)) c += moved;
-        if (subtracts && h->ops[j].call <= t) c -= moved;
+        if (adds && done_at(h, j, !full_side, t_done)) c += moved;
+        if (subtracts && h->ops[j].call <= t_call) c -= moved;
     }
     return c;
 }
@@ -645,12 +646,13 @@ static bool count_rule_holds(const lf_history *h, lf_result *r) {
         roles(op, &ins, &rem, &moved, &needed);
         if (!needed || lf_op_pending(op)) continue;
         bool ok = false;
-        for (size_t j = 0; j <= h->n && !ok; j++) { /* t: the answer's call, and every call and return + 1 in it */
+        if (h->contract.full_empty == LF_FULL_EMPTY_WEAK) ok = count_at(h, d, ins, op->call, op->ret) < (int64_t)needed;
+        for (size_t j = 0; j <= h->n && !ok && h->contract.full_empty != LF_FULL_EMPTY_WEAK; j++) { /* t: the answer's call, and every call and return + 1 in it */
             uint64_t ts[2] = {j == h->n ? op->call : h->ops[j].call, 0};
             int nts = 1;
             if (j < h->n && !lf_op_pending(&h->ops[j]) && h->ops[j].ret < UINT64_MAX) ts[nts++] = h->ops[j].ret + 1;
             for (int k = 0; k < nts && !ok; k++)
-                if (ts[k] >= op->call && ts[k] <= op->ret) ok = count_at(h, d, ins, ts[k]) < (int64_t)needed;
+                if (ts[k] >= op->call && ts[k] <= op->ret) ok = count_at(h, d, ins, ts[k], ts[k]) < (int64_t)needed;
         }
         if (!ok) {
             char desc[200];

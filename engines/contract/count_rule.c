@@ -6,7 +6,9 @@
  * where an insert (remove) is done at t when it returned before t (lagging), or when moreover some moment
  * between its return and t had no insert (remove) in flight (quiescent). A pending op counts the most it could
  * have moved and is never done. An empty answer that needed n values passes when available(t) < n at some
- * moment t of it; a full answer that needed n places, when room(t) < n at some moment of it.
+ * moment t of it; a full answer that needed n places, when room(t) < n at some moment of it. Weak answers count
+ * over the whole answer: the inserts done at its call, the removes called by its return (and for full: the inserts
+ * called by its return, the removes done at its call).
  *
  * Both sides are one computation: f(t) = sum of weights of "done" keys < t minus sum of weights of calls <= t.
  * f only falls at call stamps, so its minimum over an answer's interval [lo, hi] is at lo or at a call stamp in
@@ -175,6 +177,12 @@ static int64_t side_min(const side *s, uint64_t lo, uint64_t hi) {
     return best;
 }
 
+/* The count over the whole of [lo, hi] (weak): the done keys before lo, less the calls up to hi. */
+static int64_t side_span(const side *s, uint64_t lo, uint64_t hi) {
+    size_t d = count_before(s->done, s->n_done, lo, false), c = count_before(s->calls, s->n_calls, hi, true);
+    return (int64_t)s->done_prefix[d] - (int64_t)s->call_prefix[c];
+}
+
 /* Quiescent keys: each op of `iv` (its side's successful and pending ops) gets the end of its connected run of
  * intervals as its done key. */
 static void quiescent_keys(interval *iv, size_t n, wstamp *done_of_op, const size_t *slot) {
@@ -247,6 +255,7 @@ bool lf_count_rule_check(const lf_history *h, lf_result *r) {
         side_free(&full);
         return false;
     }
+    bool weak = h->contract.full_empty == LF_FULL_EMPTY_WEAK;
     size_t worst = SIZE_MAX;
     int64_t worst_count = 0;
     for (size_t i = 0; i < h->n; i++) {
@@ -254,14 +263,17 @@ bool lf_count_rule_check(const lf_history *h, lf_result *r) {
         if (lf_op_pending(op)) continue;
         lf_count_role role = lf_count_role_of(h, op);
         if (!role.needed) continue;
-        int64_t m = role.insert ? (int64_t)h->capacity + side_min(&full, op->call, op->ret)
-                                : side_min(&empty, op->call, op->ret);
+        int64_t m = weak ? (role.insert ? (int64_t)h->capacity : 0) + side_span(role.insert ? &full : &empty, op->call,
+                                                                               op->ret)
+                    : role.insert ? (int64_t)h->capacity + side_min(&full, op->call, op->ret)
+                                  : side_min(&empty, op->call, op->ret);
         if (m < (int64_t)role.needed) continue;
         if (worst == SIZE_MAX || op->ret < h->ops[worst].ret) worst = i, worst_count = m;
     }
     side_free(&empty);
     side_free(&full);
     bool quiescent = h->contract.full_empty == LF_FULL_EMPTY_QUIESCENT;
+    const char *when = weak ? "throughout it" : "at every moment of it";
     char contract[96], desc[200];
     lf_contract_format(contract, sizeof contract, &h->contract);
     if (worst == SIZE_MAX) {
@@ -273,17 +285,17 @@ bool lf_count_rule_check(const lf_history *h, lf_result *r) {
     lf_count_role role = lf_count_role_of(h, op);
     if (role.insert)
         lf_result_set(r, LF_VIOLATION, "count",
-                      "contract '%s': op %zu (%s) answered full, but at every moment of it at least %" PRId64
+                      "contract '%s': op %zu (%s) answered full, but %s at least %" PRId64
                       " of the %" PRIu64 " places were free: not taken by an insert called by then, or freed by "
                       "removes that had returned%s",
-                      contract, worst, desc, worst_count, h->capacity,
+                      contract, worst, desc, when, worst_count, h->capacity,
                       quiescent ? " with no remove in flight since" : "");
     else
         lf_result_set(r, LF_VIOLATION, "count",
-                      "contract '%s': op %zu (%s) answered empty, but at every moment of it the %s held at least %" PRId64
+                      "contract '%s': op %zu (%s) answered empty, but %s the %s held at least %" PRId64
                       " value%s put there by inserts that had returned%s, which no remove called by then could have "
                       "taken",
-                      contract, worst, desc, container_name(h), worst_count, worst_count == 1 ? "" : "s",
+                      contract, worst, desc, when, container_name(h), worst_count, worst_count == 1 ? "" : "s",
                       quiescent ? " with no insert in flight since" : "");
     lf_result_add_culprit(r, (uint32_t)worst);
     return true;

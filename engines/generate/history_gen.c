@@ -725,16 +725,18 @@ static int cmp_gen_iv(const void *pa, const void *pb) {
     return (a->call > b->call) - (a->call < b->call);
 }
 
-/* The count of the contract's rule at every stamp 1..max into f[1..max]: for the empty side the values available
- * (inserts done minus removes called), for the full side the free places (capacity minus inserts called plus
- * removes done). An op is done after its return (lagging), or after the end of the run of overlapping intervals of
- * its side that it belongs to (quiescent). */
-static bool count_profile(const sim *s, bool full_side, uint64_t max, int64_t *f) {
+/* The two halves of the contract's count at every stamp 1..max: done[t], the values of the ops done at t (the
+ * inserts for the empty side, the removes for the full side; plus the capacity for the full side), and called[t],
+ * the values of the ops of the other side called by t. At one moment t the count is done[t] - called[t]; a weak
+ * answer over [a, b] counts done[a] - called[b]. An op is done after its return (lagging, weak), or after the end
+ * of the run of overlapping intervals of its side that it belongs to (quiescent). */
+static bool count_profile(const sim *s, bool full_side, uint64_t max, int64_t *done, int64_t *called) {
     size_t n = s->n;
-    int64_t *d = calloc(max + 2, sizeof *d);
+    int64_t *d = calloc(max + 2, sizeof *d), *c = calloc(max + 2, sizeof *c);
     gen_iv *iv = malloc((n ? n : 1) * sizeof *iv);
-    if (!d || !iv) {
+    if (!d || !c || !iv) {
         free(d);
+        free(c);
         free(iv);
         return false;
     }
@@ -744,7 +746,7 @@ static bool count_profile(const sim *s, bool full_side, uint64_t max, int64_t *f
         const lf_op *op = &s->ops[i];
         bool insert = op->method == LF_M_ENQ || op->method == LF_M_PUSH, remove = op->method == LF_M_DEQ || op->method == LF_M_POP;
         if ((!insert && !remove) || op->res_kind == LF_K_FULL || op->res_kind == LF_K_EMPTY) continue;
-        if (full_side ? insert : remove) d[op->call]--;
+        if (full_side ? insert : remove) c[op->call]++;
         else iv[k++] = (gen_iv){op->call, op->ret, lf_op_pending(op), i};
     }
     qsort(iv, k, sizeof *iv, cmp_gen_iv);
@@ -761,58 +763,69 @@ static bool count_profile(const sim *s, bool full_side, uint64_t max, int64_t *f
             if (key + 1 <= max) d[key + 1]++;
         }
     }
-    int64_t run = full_side ? (int64_t)s->o->capacity : 0;
-    for (uint64_t t = 1; t <= max; t++) f[t] = run += d[t];
+    int64_t dr = full_side ? (int64_t)s->o->capacity : 0, cr = 0;
+    for (uint64_t t = 1; t <= max; t++) {
+        done[t] = dr += d[t];
+        called[t] = cr += c[t];
+    }
     free(d);
+    free(c);
     free(iv);
     return true;
 }
 
-/* An answer at [t, t] on the answers' own thread: a remove answering empty, or an insert answering full. */
-static void add_answer(sim *s, uint64_t t, bool full, uint32_t thread) {
+/* An answer at [t, u] on the answers' own thread: a remove answering empty, or an insert answering full. */
+static void add_answer(sim *s, uint64_t t, uint64_t u, bool full, uint32_t thread) {
     bool stack = s->o->type == LF_TYPE_STACK;
     lf_op *op = emit(s, full ? (stack ? LF_M_PUSH : LF_M_ENQ) : stack ? LF_M_POP : LF_M_DEQ);
     if (full) op->arg[0] = value_to_insert(s);
     op->res_kind = full ? LF_K_FULL : LF_K_EMPTY;
-    op->call = op->ret = t;
+    op->call = t;
+    op->ret = u;
     op->thread = thread;
 }
 
 /* Adds the answers the contract allows (chance o->spurious at each stamp, at most o->n_ops / 4) and `bugs` that
- * it forbids, each at a stamp of its own, on thread o->threads + o->bad. */
+ * it forbids, on thread o->threads + o->bad: each at one stamp, weak answers over up to 8 stamps (one after the
+ * other, so the thread stays sequential). */
 static bool add_answers(sim *s, size_t bugs) {
     uint64_t max = 0;
     for (size_t i = 0; i < s->n; i++) {
         if (s->ops[i].call > max) max = s->ops[i].call;
         if (!lf_op_pending(&s->ops[i]) && s->ops[i].ret > max) max = s->ops[i].ret;
     }
-    bool bounded = s->o->capacity != 0;
-    int64_t *avail = malloc((max + 2) * sizeof *avail), *room = bounded ? malloc((max + 2) * sizeof *room) : NULL;
+    bool bounded = s->o->capacity != 0, weak = s->o->contract.full_empty == LF_FULL_EMPTY_WEAK;
+    int64_t *e_done = malloc((max + 2) * sizeof *e_done), *e_called = malloc((max + 2) * sizeof *e_called);
+    int64_t *f_done = bounded ? malloc((max + 2) * sizeof *f_done) : NULL;
+    int64_t *f_called = bounded ? malloc((max + 2) * sizeof *f_called) : NULL;
     uint8_t *used = calloc(max + 2, 1);
-    bool ok = avail && used && (!bounded || room) && count_profile(s, false, max, avail) &&
-              (!bounded || count_profile(s, true, max, room));
+    bool ok = e_done && e_called && used && (!bounded || (f_done && f_called)) &&
+              count_profile(s, false, max, e_done, e_called) &&
+              (!bounded || count_profile(s, true, max, f_done, f_called));
     uint32_t thread = s->o->threads + (uint32_t)s->o->bad;
     size_t limit = s->o->n_ops / 4;
     for (uint64_t t = 1; ok && t <= max && limit; t++) {
         if (!chance(s, s->o->spurious)) continue;
+        uint64_t u = weak ? t + lf_rng_below(&s->rng, 8) : t;
+        if (u > max) u = max;
         bool full = bounded && coin(s);
-        if (full ? room[t] >= 1 : avail[t] >= 1) continue;
-        add_answer(s, t, full, thread);
-        used[t] = 1;
+        int64_t count = full ? f_done[t] - f_called[u] : e_done[t] - e_called[u];
+        if (count >= 1) continue;
+        add_answer(s, t, u, full, thread);
+        for (uint64_t x = t; x <= u; x++) used[x] = 1;
         limit--;
+        t = u + 1; /* the next one is called after this one returned */
     }
     for (size_t b = 0; ok && b < bugs && max; b++)
         for (int tries = 0; tries < 64; tries++) {
             uint64_t t = 1 + lf_rng_below(&s->rng, max);
             bool full = bounded && coin(s);
-            if (used[t] || (full ? room[t] < 1 : avail[t] < 1)) continue;
-            add_answer(s, t, full, thread);
+            if (used[t] || (full ? f_done[t] - f_called[t] < 1 : e_done[t] - e_called[t] < 1)) continue;
+            add_answer(s, t, t, full, thread);
             used[t] = 1;
             break;
         }
-    free(avail);
-    free(room);
-    free(used);
+    free(e_done), free(e_called), free(f_done), free(f_called), free(used);
     return ok;
 }
 

@@ -104,6 +104,15 @@ typedef struct lf_adapter {
     /* Required when a method is declared LF_MF_BLOCKS: whether calling it now (serially, no op in flight)
      * would block. The self-spec asks before calling it in a serial replay and never calls it then. */
     bool (*would_block)(void *obj, lf_method m, const int64_t *args);
+    /* ---- optional: a contract weaker than linearizability (docs/contracts.md) ---- */
+    /* Stacks and queues: what the structure promises, when it is less than linearizability with respect to its
+     * type: the order in which values come out (k-relaxed, per-producer, bag) and how exact its full and empty
+     * answers are (lagging, quiescent). Every history recorded from the adapter carries it (its text's 'contract'
+     * line), and everything that checks them (fuzz targets, repro, show, triage, stress, check --adapter)
+     * holds the adapter to it. All zero: linearizable. E.g. a DPDK MP/MC ring:
+     *     .contract = {.full_empty = LF_FULL_EMPTY_LAGGING}
+     * a k-FIFO queue with segments of 4: .contract = {.order = LF_ORDER_K_RELAXED, .k = 4}. */
+    lf_contract contract;
 } lf_adapter;
 
 /* ---- registration: one line in the adapter's own file ----

@@ -153,6 +153,10 @@ typedef enum lf_full_empty {
     LF_FULL_EMPTY_QUIESCENT, /* "quiescent-full-empty": as lagging, but a returned insert (remove) counts only from
                               * the first moment after its return when no insert (remove) is in flight: Vyukov's
                               * bounded queue, DPDK's RTS rings */
+    LF_FULL_EMPTY_WEAK,      /* "weak-full-empty": counted over the whole answer instead of at one moment of it: an
+                              * empty answer holds unless values certainly stayed inside throughout (inserted by
+                              * inserts that returned before its call, more than removes called by its return could
+                              * take): a remove that scans slots one by one (Scal's k-FIFO) */
     LF_FULL_EMPTY_COUNT
 } lf_full_empty;
 
@@ -175,8 +179,8 @@ bool lf_contract_valid(lf_type t, const lf_contract *c, char *err, size_t errlen
  * contract line, order first). Returns the number of characters of the whole text, like snprintf. */
 int lf_contract_format(char *buf, size_t len, const lf_contract *c);
 /* Parses the words of a contract line (without "contract"): each of "linearizable", "k-relaxed K",
- * "per-producer", "bag", "lagging-full-empty", "quiescent-full-empty", at most one order and one full/empty
- * word. On error, false with a message. */
+ * "per-producer", "bag", "lagging-full-empty", "quiescent-full-empty", "weak-full-empty", at most one order and
+ * one full/empty word. On error, false with a message. */
 bool lf_contract_parse_words(const char *const *words, const size_t *lens, int n, lf_contract *out, char *err,
                              size_t errlen);
 /* The same from one string of space-separated words ("k-relaxed 4 lagging-full-empty"). */

@@ -91,7 +91,8 @@ static void print_history(const char *why, uint64_t seed, const lf_history *h) {
 
 static void test_words(void) {
     static const char *const canonical[] = {"linearizable", "k-relaxed 1", "k-relaxed 65536", "per-producer", "bag",
-                                            "lagging-full-empty", "quiescent-full-empty", "k-relaxed 3 lagging-full-empty",
+                                            "lagging-full-empty", "quiescent-full-empty", "weak-full-empty",
+                                            "k-relaxed 3 lagging-full-empty",
                                             "bag quiescent-full-empty", "per-producer lagging-full-empty"};
     for (size_t i = 0; i < sizeof canonical / sizeof *canonical; i++) {
         lf_contract c = contract_of(canonical[i]);
@@ -114,6 +115,7 @@ static void test_words(void) {
                {"bag bag", "a second order word"},
                {"bag per-producer", "a second order word"},
                {"lagging-full-empty quiescent-full-empty", "a second full/empty word"},
+               {"weak-full-empty lagging-full-empty", "a second full/empty word"},
                {"fifo", "unknown word 'fifo'"},
                {"linearizable bag", "'linearizable' stands alone"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -219,7 +221,8 @@ static const combo COMBOS[] = {
     {LF_TYPE_QUEUE, "lagging-full-empty"},   {LF_TYPE_STACK, "lagging-full-empty"},
     {LF_TYPE_QUEUE, "quiescent-full-empty"}, {LF_TYPE_STACK, "quiescent-full-empty"},
     {LF_TYPE_QUEUE, "k-relaxed 2 lagging-full-empty"}, {LF_TYPE_QUEUE, "per-producer quiescent-full-empty"},
-    {LF_TYPE_STACK, "bag lagging-full-empty"},
+    {LF_TYPE_STACK, "bag lagging-full-empty"},   {LF_TYPE_QUEUE, "weak-full-empty"},
+    {LF_TYPE_STACK, "k-relaxed 2 weak-full-empty"},
 };
 #define N_COMBOS (sizeof COMBOS / sizeof *COMBOS)
 
@@ -315,7 +318,7 @@ static void test_k1_is_exact(void) {
 
 typedef struct expect {
     const char *name, *text;
-    lf_verdict exact, lagging, quiescent;
+    lf_verdict exact, lagging, quiescent, weak;
 } expect;
 
 static void test_behaviours(void) {
@@ -324,46 +327,55 @@ static void test_behaviours(void) {
          * sees the slot taken (full), a dequeue sees nothing published (empty). */
         {"ring: reserved, unpublished slot", "type queue\ncapacity 1\n0 1 20 enq 1\n1 2 3 enq 2 -> full\n"
                                              "2 4 5 deq -> empty\n2 21 22 deq -> 1\n",
-         LF_VIOLATION, LF_LINEARIZABLE, LF_LINEARIZABLE},
+         LF_VIOLATION, LF_LINEARIZABLE, LF_LINEARIZABLE, LF_LINEARIZABLE},
         /* the dequeue side: a dequeue reserved the only value and has not released its slot */
         {"ring: reserved, unreleased slot", "type queue\ncapacity 1\n0 1 2 enq 1\n1 3 20 deq -> 1\n2 4 5 deq -> empty\n"
                                             "2 6 7 enq 2 -> full\n",
-         LF_VIOLATION, LF_LINEARIZABLE, LF_LINEARIZABLE},
+         LF_VIOLATION, LF_LINEARIZABLE, LF_LINEARIZABLE, LF_LINEARIZABLE},
         /* rte_stack (lock-free): a push linked x and has not raised the length; a pop that reserved the length of a
          * took x; the next pop sees length 0 although a is in the stack, its push long done */
         {"rte_stack: length lags the list", "type stack\n0 1 2 push 1\n1 3 20 push 2\n2 4 5 pop -> 2\n"
                                             "3 6 7 pop -> empty\n",
-         LF_VIOLATION, LF_LINEARIZABLE, LF_LINEARIZABLE},
+         LF_VIOLATION, LF_LINEARIZABLE, LF_LINEARIZABLE, LF_LINEARIZABLE},
         /* Vyukov's bounded queue: the enqueuer of position 0 pauses after claiming it, a second enqueuer fills
          * position 1 and returns, a dequeue answers empty (position 0 not written) */
         {"Vyukov: stalled enqueuer", "type queue\ncapacity 4\n0 1 20 enq 1\n1 2 3 enq 2\n2 4 5 deq -> empty\n",
-         LF_VIOLATION, LF_VIOLATION, LF_LINEARIZABLE},
+         LF_VIOLATION, LF_VIOLATION, LF_LINEARIZABLE, LF_VIOLATION},
         /* DPDK RTS ring: the tail moves only when the last of the overlapping enqueues finishes: both returned,
          * yet their values are not visible while a third one is in flight */
         {"RTS: overlapping enqueues", "type queue\n0 1 5 enq 1\n1 4 8 enq 2\n2 7 20 enq 3\n3 9 10 deq -> empty\n",
-         LF_VIOLATION, LF_VIOLATION, LF_LINEARIZABLE},
+         LF_VIOLATION, LF_VIOLATION, LF_LINEARIZABLE, LF_VIOLATION},
         /* quiescent, but an insert in flight does not hide a value whose insert returned before it was called */
         {"quiescence came", "type queue\n0 1 2 enq 1\n1 4 20 enq 2\n2 5 6 deq -> empty\n", LF_VIOLATION,
-         LF_VIOLATION, LF_VIOLATION},
+         LF_VIOLATION, LF_VIOLATION, LF_VIOLATION},
         /* a full answer while nothing was in flight, one place free */
         {"full with room", "type stack\ncapacity 2\n0 1 2 push 1\n1 3 4 push 2 -> full\n", LF_VIOLATION, LF_VIOLATION,
-         LF_VIOLATION},
+         LF_VIOLATION, LF_VIOLATION},
         /* a remove in flight: the dequeue took the value and has not freed the place (the count of the full
          * side waits for its return) */
         {"full while a remove is in flight", "type queue\ncapacity 1\n0 1 2 enq 1\n1 3 10 deq -> 1\n"
                                              "2 4 5 enq 2 -> full\n",
-         LF_LINEARIZABLE, LF_LINEARIZABLE, LF_LINEARIZABLE},
+         LF_LINEARIZABLE, LF_LINEARIZABLE, LF_LINEARIZABLE, LF_LINEARIZABLE},
         /* the rest must still be linearizable: a relaxed empty answer does not excuse a FIFO violation */
         {"FIFO still holds", "type queue\n0 1 2 enq 1\n0 3 4 enq 2\n1 5 6 deq -> 2\n", LF_VIOLATION, LF_VIOLATION,
-         LF_VIOLATION},
+         LF_VIOLATION, LF_VIOLATION},
+        /* Scal's k-FIFO: a dequeue scans the slots one by one and finds each free or taken at the moment it looks,
+         * while a value goes in behind it and another comes out before it: never an empty moment, but every value
+         * was out at some moment of it */
+        {"scan of slots", "type queue\n0 1 2 enq 1\n1 3 20 deq -> empty\n2 4 5 enq 2\n3 6 7 deq -> 1\n",
+         LF_VIOLATION, LF_VIOLATION, LF_VIOLATION, LF_LINEARIZABLE},
+        /* weak, but a value certainly inside throughout: inserted before the call, no remove called at all */
+        {"inside throughout", "type queue\n0 1 2 enq 1\n1 3 20 deq -> empty\n2 4 5 enq 2\n", LF_VIOLATION,
+         LF_VIOLATION, LF_VIOLATION, LF_VIOLATION},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         lf_history h;
         char err[512];
         CHECKF(read_text(cases[i].text, &h, err, sizeof err) == LF_OK, "%s", err);
-        static const char *const fe[] = {"linearizable", "lagging-full-empty", "quiescent-full-empty"};
-        const lf_verdict want[] = {cases[i].exact, cases[i].lagging, cases[i].quiescent};
-        for (int m = 0; m < 3; m++) {
+        static const char *const fe[] = {"linearizable", "lagging-full-empty", "quiescent-full-empty",
+                                         "weak-full-empty"};
+        const lf_verdict want[] = {cases[i].exact, cases[i].lagging, cases[i].quiescent, cases[i].weak};
+        for (int m = 0; m < 4; m++) {
             h.contract = contract_of(fe[m]);
             lf_verdict got = verdict_of(&h, LF_ENGINE_AUTO), brute = brute_verdict(&h);
             CHECKF(got == want[m] && brute == want[m], "%s under %s: %s (brute force %s), expected %s", cases[i].name,
@@ -384,7 +396,7 @@ static void test_generated(void) {
         {LF_TYPE_QUEUE, "k-relaxed 4", true},      {LF_TYPE_QUEUE, "per-producer", true},
         {LF_TYPE_QUEUE, "bag", true},              {LF_TYPE_STACK, "bag", true},
         {LF_TYPE_QUEUE, "lagging-full-empty", true}, {LF_TYPE_STACK, "quiescent-full-empty", true},
-        {LF_TYPE_QUEUE, "bag lagging-full-empty", true},
+        {LF_TYPE_QUEUE, "bag lagging-full-empty", true}, {LF_TYPE_QUEUE, "k-relaxed 4 weak-full-empty", true},
     };
     size_t n_ops = SANITIZED ? 4000 : 40000;
     for (size_t g = 0; g < sizeof gens / sizeof *gens; g++)
