@@ -639,7 +639,7 @@ static int64_t count_at(const lf_history *h, size_t d, bool full_side, uint64_t 
 
 /* Every full and empty answer against the count rule, trying every stamp where a count can change. */
 static bool count_rule_holds(const lf_history *h, lf_result *r) {
-    for (size_t d = 0; d < h->n; d++) {
+    for (size_t d = 0; d < h->n && h->contract.full_empty != LF_FULL_EMPTY_UNCHECKED; d++) {
         const lf_op *op = &h->ops[d];
         bool ins, rem;
         unsigned moved, needed;

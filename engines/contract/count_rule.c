@@ -240,6 +240,10 @@ static bool build(const lf_history *h, which w, side *s) {
 static const char *container_name(const lf_history *h) { return h->type == LF_TYPE_STACK ? "stack" : "queue"; }
 
 bool lf_count_rule_check(const lf_history *h, lf_result *r) {
+    if (h->contract.full_empty == LF_FULL_EMPTY_UNCHECKED) {
+        lf_result_set(r, LF_LINEARIZABLE, "count", "full and empty answers are not checked under this contract");
+        return true;
+    }
     bool any_empty = false, any_full = false;
     for (size_t i = 0; i < h->n; i++) {
         const lf_op *op = &h->ops[i];

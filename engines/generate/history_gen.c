@@ -810,13 +810,13 @@ static bool add_answers(sim *s, size_t bugs) {
         if (u > max) u = max;
         bool full = bounded && coin(s);
         int64_t count = full ? f_done[t] - f_called[u] : e_done[t] - e_called[u];
-        if (count >= 1) continue;
+        if (count >= 1 && s->o->contract.full_empty != LF_FULL_EMPTY_UNCHECKED) continue;
         add_answer(s, t, u, full, thread);
         for (uint64_t x = t; x <= u; x++) used[x] = 1;
         limit--;
         t = u + 1; /* the next one is called after this one returned */
     }
-    for (size_t b = 0; ok && b < bugs && max; b++)
+    for (size_t b = 0; ok && b < bugs && max && s->o->contract.full_empty != LF_FULL_EMPTY_UNCHECKED; b++)
         for (int tries = 0; tries < 64; tries++) {
             uint64_t t = 1 + lf_rng_below(&s->rng, max);
             bool full = bounded && coin(s);

@@ -9,7 +9,8 @@
 
 static const char *const ORDER_WORDS[LF_ORDER_COUNT] = {"linearizable", "k-relaxed", "per-producer", "bag"};
 static const char *const FULL_EMPTY_WORDS[LF_FULL_EMPTY_COUNT] = {"linearizable", "lagging-full-empty",
-                                                                  "quiescent-full-empty", "weak-full-empty"};
+                                                                  "quiescent-full-empty", "weak-full-empty",
+                                                                  "unchecked-full-empty"};
 
 bool lf_contract_valid(lf_type t, const lf_contract *c, char *err, size_t errlen) {
     char text[96];
@@ -112,7 +113,7 @@ bool lf_contract_parse_words(const char *const *words, const size_t *lens, int n
         } else {
             snprintf(err, errlen,
                      "contract: unknown word '%.*s' (linearizable, k-relaxed K, per-producer, bag, lagging-full-empty, "
-                     "quiescent-full-empty, weak-full-empty)",
+                     "quiescent-full-empty, weak-full-empty, unchecked-full-empty)",
                      (int)(len > 40 ? 40 : len), w);
             return false;
         }

@@ -176,6 +176,7 @@ enum {
     LOOKAHEAD = 2,       /* as SOONER_FIRST, but not one that an insert called later could precede to advantage */
     BELOW_IF_NEEDED = 3, /* stack: as SOONER_FIRST, but only those that must go in before its value is removed */
     BY_REMOVE_CALL = 16, /* flag: "sooner" by the calls of the removes instead of their returns */
+    WAIT_OUT = 32,       /* flag: an insert that may wait until an empty answer is over does */
 };
 
 typedef struct heap_item {
@@ -203,6 +204,7 @@ typedef struct sweep {
     size_t order_len;
     int policy;
     bool by_call;            /* values leave in the order of their removes' calls (else returns) */
+    bool wait_out;           /* inserts that may wait until an empty answer is over do (blocks_empty) */
     heap_item *skipped;
     uint64_t now;            /* the stamp of the event being handled */
     uint64_t *ins_call;      /* the inserts' calls, sorted, and a sparse table of minima of their leave keys */
@@ -294,8 +296,9 @@ static uint64_t empty_called(const sweep *s, uint64_t lo, uint64_t hi) {
     return row[first] < row[a - ((size_t)1 << l)] ? row[first] : row[a - ((size_t)1 << l)];
 }
 
-/* Whether insert op w, going in now, would be inside through all of an empty answer in flight or called before w
- * must go in: that answer ends before w's remove is called (or w is never removed). */
+/* Whether insert op w had better not go in now, for an empty answer in flight or called before w must go in: w
+ * would be inside through all of it (it ends before w's remove is called, or w is never removed), or w can wait
+ * until it is over (w must go in only after it returns). */
 static bool blocks_empty(const sweep *s, uint32_t w) {
     uint32_t rm = s->remover[w];
     if (rm != UINT32_MAX && s->state[rm] == 1) return false; /* it can go out at once */
@@ -304,7 +307,8 @@ static bool blocks_empty(const sweep *s, uint32_t w) {
         if (s->state[s->empties[e]] == 1 && s->h->ops[s->empties[e]].ret < end) end = s->h->ops[s->empties[e]].ret;
     uint64_t later = empty_called(s, s->now, s->h->ops[w].ret);
     if (later < end) end = later;
-    return end != UINT64_MAX && end < out;
+    /* it would sit through it, or it can wait until it is over */
+    return end != UINT64_MAX && (end < out || (s->wait_out && s->h->ops[w].ret > end));
 }
 
 /* Whether an insert called after now and before insert op w returns has a value that must leave sooner than w's:
@@ -528,8 +532,9 @@ static int witness(const lf_history *h, const uint32_t *remover, uint32_t **orde
     s.stack = h->type == LF_TYPE_STACK;
     s.k = h->contract.k;
     s.remover = remover;
-    s.policy = policy & ~BY_REMOVE_CALL;
+    s.policy = policy & ~(BY_REMOVE_CALL | WAIT_OUT);
     s.by_call = policy & BY_REMOVE_CALL;
+    s.wait_out = policy & WAIT_OUT;
     for (size_t i = 0; i < n; i++) ins += h->ops[i].method == LF_M_ENQ || h->ops[i].method == LF_M_PUSH;
     tev *ev = malloc((2 * n + 1) * sizeof *ev);
     s.remove_of = malloc((n + 1) * sizeof *s.remove_of);
@@ -584,8 +589,8 @@ bool lf_krelaxed_monitor_check(const lf_history *h, lf_result *r, bool want_witn
     size_t order_len = 0;
     /* The orders tried, best first (measured on generated histories: the first one finds a witness for nearly
      * every linearizable queue history; stacks are harder, and mostly left to the search). */
-    static const int QUEUE_POLICIES[] = {LOOKAHEAD, SOONER_FIRST}, STACK_POLICIES[] = {
-        BELOW_IF_NEEDED, BELOW_IF_NEEDED | BY_REMOVE_CALL, SOONER_FIRST, ALONE};
+    static const int QUEUE_POLICIES[] = {LOOKAHEAD | WAIT_OUT, LOOKAHEAD, SOONER_FIRST}, STACK_POLICIES[] = {
+        BELOW_IF_NEEDED | WAIT_OUT, BELOW_IF_NEEDED, BELOW_IF_NEEDED | BY_REMOVE_CALL, SOONER_FIRST, ALONE};
     bool stack = h->type == LF_TYPE_STACK;
     const int *policies = stack ? STACK_POLICIES : QUEUE_POLICIES;
     size_t n_policies = stack ? sizeof STACK_POLICIES / sizeof *STACK_POLICIES : sizeof QUEUE_POLICIES / sizeof *QUEUE_POLICIES;

@@ -157,6 +157,9 @@ typedef enum lf_full_empty {
                               * empty answer holds unless values certainly stayed inside throughout (inserted by
                               * inserts that returned before its call, more than removes called by its return could
                               * take): a remove that scans slots one by one (Scal's k-FIFO) */
+    LF_FULL_EMPTY_UNCHECKED, /* "unchecked-full-empty": full and empty answers promise nothing (only the values are
+                              * checked): a pool whose per-thread caches hide values from other threads (DPDK's
+                              * mempool with caches) */
     LF_FULL_EMPTY_COUNT
 } lf_full_empty;
 
@@ -179,8 +182,8 @@ bool lf_contract_valid(lf_type t, const lf_contract *c, char *err, size_t errlen
  * contract line, order first). Returns the number of characters of the whole text, like snprintf. */
 int lf_contract_format(char *buf, size_t len, const lf_contract *c);
 /* Parses the words of a contract line (without "contract"): each of "linearizable", "k-relaxed K",
- * "per-producer", "bag", "lagging-full-empty", "quiescent-full-empty", "weak-full-empty", at most one order and
- * one full/empty word. On error, false with a message. */
+ * "per-producer", "bag", "lagging-full-empty", "quiescent-full-empty", "weak-full-empty", "unchecked-full-empty",
+ * at most one order and one full/empty word. On error, false with a message. */
 bool lf_contract_parse_words(const char *const *words, const size_t *lens, int n, lf_contract *out, char *err,
                              size_t errlen);
 /* The same from one string of space-separated words ("k-relaxed 4 lagging-full-empty"). */
