@@ -143,6 +143,9 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
             printf("accesses: %zu recorded, %zu conflict edges, %zu minimal cycles; sites symbolized by %s\n", r.events,
                    r.edges, r.cycles, r.symbolizer[0] ? r.symbolizer : "nothing (raw addresses)");
         if (r.note[0]) printf("note: %s\n", r.note);
+        if (r.sequential)
+            printf("every call atomic: %" PRIu64 " violations in %" PRIu64 " schedules\n", r.serial_violations,
+                   r.serial_runs);
         printf("baseline: %" PRIu64 " violations in %" PRIu64 " schedules with nothing made atomic\n",
                r.baseline_violations, r.baseline_runs);
         printf("root-cause candidates (%zu; confirmed first, then fewest passing runs forbidden):\n", r.n);
@@ -161,6 +164,11 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
             goto out;
         }
     }
+    if (r.sequential)
+        printf("%s: no interleaving explains it: it violates with every call atomic, so the structure's serial "
+               "behaviour differs from its specification or contract (%.1f s)%s%s\n",
+               path, r.seconds, write ? "; written to " : "", write ? saved : "");
+    else
     printf("%s: %s%s (%zu candidates, %zu confirmed, %.1f s)%s%s\n", path, best ? "root cause: " : "no confirmed root cause",
            best ? best->summary : "", r.n, confirmed, r.seconds, write ? "; written to " : "", write ? saved : "");
     rc = best ? LF_EXIT_OK : EXIT_NO_CAUSE;

@@ -15,7 +15,11 @@
  *     counted: the repaired code would not have taken that path);
  *  5. without access data (an adapter whose code is not instrumented), method-level exclusions instead: for
  *     each pair of methods of the violating run, the same N schedules with the harness making every call of
- *     one wait for the calls of the other ("pop must not overlap pop"). */
+ *     one wait for the calls of the other ("pop must not overlap pop").
+ * Before 2: when the test still violates with every call atomic (the harness serializing all calls), no
+ * interleaving explains the violation: the structure's serial behaviour itself differs from its specification (or
+ * contract, docs/contracts.md), and no code region can be a root cause. The result says so (sequential) and has no
+ * candidates. */
 #ifndef LINFUZZ_RC_ANALYZE_H
 #define LINFUZZ_RC_ANALYZE_H
 
@@ -71,6 +75,8 @@ typedef struct lf_rc_result {
     size_t events, edges, cycles;
     char symbolizer[64];      /* the tool used, or "" */
     char note[512];           /* what limited the analysis, or "" */
+    bool sequential;          /* the test violates with every call atomic: serial behaviour, not an interleaving */
+    uint64_t serial_runs, serial_violations; /* those runs (every call atomic), and how many violated */
     double seconds;
 } lf_rc_result;
 
