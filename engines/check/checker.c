@@ -110,7 +110,7 @@ void lf_check(const lf_history *h, const lf_check_options *o, lf_result *r) {
     /* One deadline for every stage, classification included (docs/budgets.md). */
     double deadline = lf_deadline_from_timeout(o->timeout_s);
     if (!lf_contract_is_default(&h->contract)) { /* docs/contracts.md */
-        lf_contract_check(h, o, deadline, r);
+        lf_contract_check(h, o, deadline, r, lf_check_dispatch);
         return;
     }
     if (o->self) {

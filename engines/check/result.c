@@ -1,13 +1,10 @@
 /* Verdicts and explanations shared by every engine, and snapshots of a running check's progress. */
 #include "linfuzz/check.h"
 
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "check/reason.h"
 
 void lf_result_init(lf_result *r) {
     memset(r, 0, sizeof *r);
@@ -56,22 +53,4 @@ void lf_progress_read(const lf_progress *p, lf_progress *snapshot) {
     snapshot->steps = __atomic_load_n(&p->steps, __ATOMIC_RELAXED);
     snapshot->parts_done = __atomic_load_n(&p->parts_done, __ATOMIC_RELAXED);
     snapshot->parts_total = __atomic_load_n(&p->parts_total, __ATOMIC_RELAXED);
-}
-
-void lf_reason_map_ops(const char *in, const uint32_t *map, size_t n_map, char *out, size_t len) {
-    size_t k = 0;
-    for (const char *p = in; *p && k + 1 < len;) {
-        if (strncmp(p, "op ", 3) == 0 && p[3] >= '0' && p[3] <= '9') {
-            char *end;
-            unsigned long idx = strtoul(p + 3, &end, 10);
-            int w = idx < n_map ? snprintf(out + k, len - k, "op %" PRIu32, map[idx])
-                                : snprintf(out + k, len - k, "op ?");
-            if (w < 0 || (size_t)w >= len - k) break;
-            k += (size_t)w;
-            p = end;
-        } else {
-            out[k++] = *p++;
-        }
-    }
-    out[k] = '\0';
 }

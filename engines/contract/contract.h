@@ -20,9 +20,15 @@
 /* The specs of the relaxed orders (spec/spec_relaxed.c), over the ops lf_contract_spec_ops gives them. */
 extern const lf_spec lf_spec_k_relaxed, lf_spec_per_producer, lf_spec_bag;
 
-/* Checks h (a stack or queue with a contract other than the default) under o, by the absolute deadline (0: none).
- * r must be initialised. */
-void lf_contract_check(const lf_history *h, const lf_check_options *o, double deadline, lf_result *r);
+/* The engines of lf_check (engines/check/checker.c), run on a prepared history: the contract module is below the
+ * check module, so lf_check passes them in. */
+typedef void (*lf_check_engines_fn)(const lf_history *h, const lf_check_options *o, double deadline, lf_result *r,
+                                    bool classify_levels);
+
+/* Checks h (a stack or queue with a contract other than the default) under o, by the absolute deadline (0: none),
+ * with engines for what goes to the usual engines. r must be initialised. */
+void lf_contract_check(const lf_history *h, const lf_check_options *o, double deadline, lf_result *r,
+                       lf_check_engines_fn engines);
 
 /* Part 2 alone, for a lagging or quiescent history: a violation (with the first answer that fails, by return
  * stamp, as culprit) or linearizable (every answer passes). Returns false when memory runs out (r untouched).

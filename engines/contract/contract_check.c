@@ -8,10 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "brute/brute.h"
-#include "check/dispatch.h"
 #include "budget/progress.h"
-#include "check/reason.h"
+#include "reason/reason.h"
 #include "monitor/monitor.h"
 
 const lf_spec *lf_contract_spec(const lf_contract *c) {
@@ -64,11 +62,12 @@ static void name_contract(lf_result *r, const char *text) {
 }
 
 /* The order part on h (no full/empty answers left when the contract relaxes them). */
-static void check_order(const lf_history *h, const lf_check_options *o, double deadline, lf_result *r) {
+static void check_order(const lf_history *h, const lf_check_options *o, double deadline, lf_result *r,
+                        lf_check_engines_fn engines) {
     lf_history view = *h;
     view.contract.full_empty = LF_FULL_EMPTY_EXACT;
     if (view.contract.order == LF_ORDER_EXACT) {
-        lf_check_dispatch(&view, o, deadline, r, false);
+        engines(&view, o, deadline, r, false);
         return;
     }
     lf_op *ops = lf_contract_spec_ops(&view.contract, h->ops, h->n);
@@ -94,7 +93,7 @@ static void check_order(const lf_history *h, const lf_check_options *o, double d
     lf_check_options o2 = *o;
     o2.spec = lf_contract_spec(&view.contract);
     o2.spec_user = NULL;
-    lf_check_dispatch(&view, &o2, deadline, r, false);
+    engines(&view, &o2, deadline, r, false);
     if (lin_by_monitor && r->verdict != LF_LINEARIZABLE) { /* the search ran out of budget: the monitor's word */
         lf_result_free(r);
         lf_result_init(r);
@@ -103,7 +102,8 @@ static void check_order(const lf_history *h, const lf_check_options *o, double d
     free(ops);
 }
 
-void lf_contract_check(const lf_history *h, const lf_check_options *o, double deadline, lf_result *r) {
+void lf_contract_check(const lf_history *h, const lf_check_options *o, double deadline, lf_result *r,
+                       lf_check_engines_fn engines) {
     char text[96], err[400];
     lf_contract_format(text, sizeof text, &h->contract);
     const char *engine = lf_engine_name(o->engine);
@@ -113,14 +113,7 @@ void lf_contract_check(const lf_history *h, const lf_check_options *o, double de
         return;
     }
     if (o->engine == LF_ENGINE_BRUTE) { /* the oracle knows every contract itself */
-        lf_brute_options bo;
-        lf_brute_options_default(&bo);
-        if (o->timeout_s > 0) bo.timeout_s = o->timeout_s;
-        if (o->max_memory_bytes) bo.max_memory_bytes = o->max_memory_bytes;
-        bo.want_witness = o->want_witness;
-        bo.progress = o->progress;
-        lf_progress_stage(o->progress, "brute");
-        lf_brute_check(h, &bo, r);
+        engines(h, o, deadline, r, false);
         name_contract(r, text);
         return;
     }
@@ -129,7 +122,7 @@ void lf_contract_check(const lf_history *h, const lf_check_options *o, double de
         return;
     }
     if (h->contract.full_empty == LF_FULL_EMPTY_EXACT) {
-        check_order(h, o, deadline, r);
+        check_order(h, o, deadline, r, engines);
         name_contract(r, text);
         return;
     }
@@ -158,7 +151,7 @@ void lf_contract_check(const lf_history *h, const lf_check_options *o, double de
         return;
     }
     free(keep);
-    check_order(&rest, o, deadline, r);
+    check_order(&rest, o, deadline, r, engines);
     size_t rest_n = rest.n;
     lf_history_free(&rest);
     map_back(r->witness, r->witness_len, orig);

@@ -17,6 +17,8 @@
  * its own interval belongs to (pending ops stretch a run forever). */
 #include "contract/contract.h"
 
+#include "monitor/range_min.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,11 +81,10 @@ typedef struct side {
     wstamp *done, *calls;
     size_t n_done, n_calls;
     uint64_t *done_prefix, *call_prefix; /* prefix sums of weights, sorted */
-    int64_t *f_at_call;                  /* f at each distinct call stamp (index into calls, deduplicated) */
+    uint64_t *f_at_call;                 /* f at each distinct call stamp (lf_range_min_key) */
     uint64_t *call_at;
     size_t n_points;
-    int64_t *table;                      /* sparse table of minima over f_at_call */
-    size_t levels;
+    lf_range_min mins;                   /* over f_at_call */
 } side;
 
 static void side_free(side *s) {
@@ -93,7 +94,7 @@ static void side_free(side *s) {
     free(s->call_prefix);
     free(s->f_at_call);
     free(s->call_at);
-    free(s->table);
+    lf_range_min_free(&s->mins);
     memset(s, 0, sizeof *s);
 }
 
@@ -130,48 +131,18 @@ static bool side_build(side *s) {
     for (size_t i = 0; i < s->n_calls; i++) {
         if (s->n_points && s->call_at[s->n_points - 1] == s->calls[i].at) continue;
         s->call_at[s->n_points] = s->calls[i].at;
-        s->f_at_call[s->n_points++] = f_at(s, s->calls[i].at);
+        s->f_at_call[s->n_points++] = lf_range_min_key(f_at(s, s->calls[i].at));
     }
-    size_t levels = 1;
-    while (((size_t)1 << levels) <= s->n_points) levels++;
-    s->levels = levels;
-    s->table = malloc((s->n_points ? s->n_points : 1) * levels * sizeof *s->table);
-    if (!s->table) return false;
-    memcpy(s->table, s->f_at_call, s->n_points * sizeof *s->table);
-    for (size_t l = 1; l < levels; l++) {
-        int64_t *prev = s->table + (l - 1) * s->n_points, *cur = s->table + l * s->n_points;
-        size_t half = (size_t)1 << (l - 1);
-        for (size_t i = 0; i + 2 * half <= s->n_points; i++) cur[i] = prev[i] < prev[i + half] ? prev[i] : prev[i + half];
-    }
-    return true;
+    return lf_range_min_init(&s->mins, s->f_at_call, s->n_points);
 }
 
 /* The minimum of f over the stamps of [lo, hi]. */
 static int64_t side_min(const side *s, uint64_t lo, uint64_t hi) {
     int64_t best = f_at(s, lo);
-    /* call points in (lo, hi] */
-    size_t a = 0, b = s->n_points;
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if (s->call_at[mid] <= lo)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    size_t first = a;
-    b = s->n_points;
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if (s->call_at[mid] <= hi)
-            a = mid + 1;
-        else
-            b = mid;
-    }
+    size_t first, a; /* the call points in (lo, hi] */
+    lf_keys_between(s->call_at, s->n_points, lo, hi, &first, &a);
     if (a > first) {
-        size_t len = a - first, l = 0;
-        while (((size_t)2 << l) <= len) l++;
-        const int64_t *row = s->table + l * s->n_points;
-        int64_t m = row[first] < row[a - ((size_t)1 << l)] ? row[first] : row[a - ((size_t)1 << l)];
+        int64_t m = lf_range_min_signed(lf_range_min_query(&s->mins, first, a));
         if (m < best) best = m;
     }
     return best;

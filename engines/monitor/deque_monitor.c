@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/reason.h"
+#include "reason/reason.h"
 #include "monitor/monitor.h"
 #include "monitor/monitors.h"
 #include "monitor/segment_tree.h"

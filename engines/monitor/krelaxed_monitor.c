@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "monitor/monitor.h"
+#include "monitor/range_min.h"
 #include "monitor/relaxed.h"
 
 /* ---- Fenwick trees over insertion positions ---- */
@@ -207,11 +208,11 @@ typedef struct sweep {
     bool wait_out;           /* inserts that may wait until an empty answer is over do (blocks_empty) */
     heap_item *skipped;
     uint64_t now;            /* the stamp of the event being handled */
-    uint64_t *ins_call;      /* the inserts' calls, sorted, and a sparse table of minima of their leave keys */
-    uint64_t *ins_min;
+    uint64_t *ins_call;      /* the inserts' calls, sorted, and the minima of their leave keys */
+    lf_range_min ins_min;
     size_t n_ins;
-    uint64_t *empty_calls;   /* the calls of the empty answers, sorted, and a sparse table of minima of their returns */
-    uint64_t *empty_min;
+    uint64_t *empty_calls;   /* the calls of the empty answers, sorted, and the minima of their returns */
+    lf_range_min empty_min;
     size_t n_empty_calls;
 } sweep;
 
@@ -272,28 +273,9 @@ static uint64_t leave_key(const sweep *s, uint32_t i);
 
 /* The earliest return of an empty answer called in (lo, hi], or UINT64_MAX. */
 static uint64_t empty_called(const sweep *s, uint64_t lo, uint64_t hi) {
-    size_t a = 0, b = s->n_empty_calls;
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if (s->empty_calls[mid] <= lo)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    size_t first = a;
-    b = s->n_empty_calls;
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if (s->empty_calls[mid] <= hi)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    if (a <= first) return UINT64_MAX;
-    size_t len = a - first, l = 0;
-    while (((size_t)2 << l) <= len) l++;
-    const uint64_t *row = s->empty_min + l * s->n_empty_calls;
-    return row[first] < row[a - ((size_t)1 << l)] ? row[first] : row[a - ((size_t)1 << l)];
+    size_t first, a;
+    lf_keys_between(s->empty_calls, s->n_empty_calls, lo, hi, &first, &a);
+    return a <= first ? UINT64_MAX : lf_range_min_query(&s->empty_min, first, a);
 }
 
 /* Whether insert op w had better not go in now, for an empty answer in flight or called before w must go in: w
@@ -314,30 +296,9 @@ static bool blocks_empty(const sweep *s, uint32_t w) {
 /* Whether an insert called after now and before insert op w returns has a value that must leave sooner than w's:
  * then w is better left to go in later, behind it. */
 static bool later_sooner(const sweep *s, uint32_t w) {
-    uint64_t lo = s->now, hi = s->h->ops[w].ret;
-    size_t a = 0, b = s->n_ins; /* inserts by call: the first called after now */
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if (s->ins_call[mid] <= lo)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    size_t first = a;
-    b = s->n_ins;
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if (s->ins_call[mid] <= hi)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    if (a <= first) return false;
-    size_t len = a - first, l = 0;
-    while (((size_t)2 << l) <= len) l++;
-    const uint64_t *row = s->ins_min + l * s->n_ins;
-    uint64_t m = row[first] < row[a - ((size_t)1 << l)] ? row[first] : row[a - ((size_t)1 << l)];
-    return m < leave_key(s, w);
+    size_t first, a; /* the inserts called after now and before w returns */
+    lf_keys_between(s->ins_call, s->n_ins, s->now, s->h->ops[w].ret, &first, &a);
+    return a > first && lf_range_min_query(&s->ins_min, first, a) < leave_key(s, w);
 }
 
 /* Insert op i takes effect now, after the inserts in flight whose values must leave sooner (queue) or later
@@ -469,7 +430,19 @@ static int cmp_call_key(const void *pa, const void *pb) {
     return (a->call > b->call) - (a->call < b->call);
 }
 
-/* The inserts by call, and a sparse table of the minima of their leave keys (for later_sooner). */
+/* ck[0..n) sorted by call into *calls, and the minima of their keys into *mins. */
+static bool call_table(call_key *ck, size_t n, uint64_t **calls, lf_range_min *mins) {
+    qsort(ck, n, sizeof *ck, cmp_call_key);
+    uint64_t *keys = malloc((n + 1) * sizeof *keys);
+    *calls = malloc((n + 1) * sizeof **calls);
+    bool ok = keys && *calls;
+    for (size_t i = 0; ok && i < n; i++) (*calls)[i] = ck[i].call, keys[i] = ck[i].key;
+    ok = ok && lf_range_min_init(mins, keys, n);
+    free(keys);
+    return ok;
+}
+
+/* The inserts by call, and the minima of their leave keys (for later_sooner). */
 static bool insert_table(sweep *s) {
     const lf_history *h = s->h;
     call_key *ck = malloc((h->n + 1) * sizeof *ck);
@@ -478,27 +451,13 @@ static bool insert_table(sweep *s) {
     for (size_t i = 0; i < h->n; i++)
         if (h->ops[i].method == LF_M_ENQ || h->ops[i].method == LF_M_PUSH)
             ck[n++] = (call_key){h->ops[i].call, leave_key(s, (uint32_t)i)};
-    qsort(ck, n, sizeof *ck, cmp_call_key);
-    size_t levels = 1;
-    while (((size_t)1 << levels) <= n) levels++;
     s->n_ins = n;
-    s->ins_call = malloc((n + 1) * sizeof *s->ins_call);
-    s->ins_min = malloc((n + 1) * levels * sizeof *s->ins_min);
-    if (!s->ins_call || !s->ins_min) {
-        free(ck);
-        return false;
-    }
-    for (size_t i = 0; i < n; i++) s->ins_call[i] = ck[i].call, s->ins_min[i] = ck[i].key;
-    for (size_t l = 1; l < levels; l++) {
-        uint64_t *prev = s->ins_min + (l - 1) * n, *cur = s->ins_min + l * n;
-        size_t half = (size_t)1 << (l - 1);
-        for (size_t i = 0; i + 2 * half <= n; i++) cur[i] = prev[i] < prev[i + half] ? prev[i] : prev[i + half];
-    }
+    bool ok = call_table(ck, n, &s->ins_call, &s->ins_min);
     free(ck);
-    return true;
+    return ok;
 }
 
-/* The empty answers by call, and a sparse table of the minima of their returns (for blocks_empty). */
+/* The empty answers by call, and the minima of their returns (for blocks_empty). */
 static bool empty_table(sweep *s) {
     const lf_history *h = s->h;
     call_key *ck = malloc((h->n + 1) * sizeof *ck);
@@ -506,19 +465,8 @@ static bool empty_table(sweep *s) {
     size_t n = 0;
     for (size_t i = 0; i < h->n; i++)
         if (h->ops[i].res_kind == LF_K_EMPTY) ck[n++] = (call_key){h->ops[i].call, h->ops[i].ret};
-    qsort(ck, n, sizeof *ck, cmp_call_key);
-    size_t levels = 1;
-    while (((size_t)1 << levels) <= n) levels++;
     s->n_empty_calls = n;
-    s->empty_calls = malloc((n + 1) * sizeof *s->empty_calls);
-    s->empty_min = malloc((n + 1) * levels * sizeof *s->empty_min);
-    bool ok = s->empty_calls && s->empty_min;
-    for (size_t i = 0; ok && i < n; i++) s->empty_calls[i] = ck[i].call, s->empty_min[i] = ck[i].key;
-    for (size_t l = 1; ok && l < levels; l++) {
-        uint64_t *prev = s->empty_min + (l - 1) * n, *cur = s->empty_min + l * n;
-        size_t half = (size_t)1 << (l - 1);
-        for (size_t i = 0; i + 2 * half <= n; i++) cur[i] = prev[i] < prev[i + half] ? prev[i] : prev[i + half];
-    }
+    bool ok = call_table(ck, n, &s->empty_calls, &s->empty_min);
     free(ck);
     return ok;
 }
@@ -564,7 +512,8 @@ static int witness(const lf_history *h, const uint32_t *remover, uint32_t **orde
         s.order = NULL;
     }
     free(ev), free(s.remove_of), free(s.pos), free(s.at_pos), free(s.state), free(s.heap), free(s.skipped), free(s.empties), free(s.order);
-    free(s.present.t), free(s.ready.t), free(s.ins_call), free(s.ins_min), free(s.empty_calls), free(s.empty_min);
+    free(s.present.t), free(s.ready.t), free(s.ins_call), free(s.empty_calls);
+    lf_range_min_free(&s.ins_min), lf_range_min_free(&s.empty_min);
     return res;
 }
 

@@ -14,15 +14,8 @@
 #include "runtime/adapter_type.h"
 #include "runtime/runner.h"
 #include "runtime/workload.h"
+#include "contract_test_util.h"
 #include "test_util.h"
-
-static lf_contract contract_of(const char *text) {
-    lf_contract c;
-    char err[256];
-    bool ok = lf_contract_parse(text, &c, err, sizeof err);
-    CHECKF(ok, "'%s': %s", text, err);
-    return c;
-}
 
 /* Runs `runs` controlled random workloads of a (4 threads x 100 ops) held to contract c; returns how many of their
  * histories violate it (and counts the undecided ones in *unknown). */

@@ -15,6 +15,7 @@
 #include "linfuzz/generate.h"
 #include "linfuzz/lfz.h"
 #include "linfuzz/minimize.h"
+#include "contract_test_util.h"
 #include "test_util.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -48,14 +49,6 @@ static char *write_text(const lf_history *h) {
     lf_text_write_stream(f, h);
     fclose(f);
     return buf;
-}
-
-static lf_contract contract_of(const char *text) {
-    lf_contract c;
-    char err[256];
-    bool ok = lf_contract_parse(text, &c, err, sizeof err);
-    CHECKF(ok, "'%s': %s", text, err);
-    return c;
 }
 
 static lf_verdict verdict_of(const lf_history *h, lf_engine e) {

@@ -1,7 +1,7 @@
 /* Explanations that name ops by index ("op 17 (t2 [3,4] pop -> 1)"), when a check ran on a part or a reduced
  * copy of a history: the indices are rewritten to the history's own. */
-#ifndef LINFUZZ_CHECK_REASON_H
-#define LINFUZZ_CHECK_REASON_H
+#ifndef LINFUZZ_REASON_H
+#define LINFUZZ_REASON_H
 
 #include <stddef.h>
 #include <stdint.h>
