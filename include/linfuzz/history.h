@@ -175,6 +175,10 @@ typedef struct lf_contract {
 static inline bool lf_contract_is_default(const lf_contract *c) {
     return c->order == LF_ORDER_EXACT && c->full_empty == LF_FULL_EMPTY_EXACT;
 }
+/* Whether a and b are the same contract. */
+static inline bool lf_contract_equal(const lf_contract *a, const lf_contract *b) {
+    return a->order == b->order && a->full_empty == b->full_empty && a->k == b->k;
+}
 /* Whether histories of type t may have contract c (the default: every type; the others: stack and queue, and
  * per-producer only queue); with a message naming what is wrong when not. */
 bool lf_contract_valid(lf_type t, const lf_contract *c, char *err, size_t errlen);

@@ -192,7 +192,7 @@ static void test_lfz_format(void) {
         lf_lfz_reader r;
         CHECK(lf_lfz_decode(&r, buf, len, "x.lfz", err, sizeof err) == LF_OK);
         CHECK(lf_lfz_get_history(&r, lf_lfz_history_section(&r, 0), &back, err, sizeof err) == LF_OK);
-        CHECK(back.capacity == h.capacity && !memcmp(&back.contract, &h.contract, sizeof h.contract) && back.n == 2);
+        CHECK(back.capacity == h.capacity && lf_contract_equal(&back.contract, &h.contract) && back.n == 2);
         lf_history_free(&back);
         lf_lfz_reader_free(&r);
         free(buf);
@@ -267,7 +267,7 @@ static void test_engines_agree(void) {
                     lf_minimize_options_default(&mo);
                     lf_history small;
                     CHECK(lf_minimize(&h, &mo, &small, NULL) == LF_VIOLATION);
-                    CHECK(small.n <= h.n && !memcmp(&small.contract, &h.contract, sizeof h.contract));
+                    CHECK(small.n <= h.n && lf_contract_equal(&small.contract, &h.contract));
                     lf_verdict sv = brute_verdict(&small);
                     if (sv != LF_VIOLATION) print_history("minimised into a non-violation", seed, &h);
                     CHECK(sv == LF_VIOLATION);
