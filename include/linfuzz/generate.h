@@ -65,11 +65,11 @@ typedef struct lf_gen_options {
     uint64_t capacity; /* stack, queue, pqueue, deque: bounded to this many values; an insert chosen when the
                         * container is full answers full (default 0: unbounded) */
     /* Stack and queue: the history's contract (docs/contracts.md; default: linearizable). A relaxed order is
-     * simulated as such (a remove takes a random value among those its order allows). With lagging or quiescent
-     * full/empty answers, extra answers are added on a thread of their own (id threads + bad) at moments where the
-     * contract allows them: `spurious` is the chance of one at each stamp (at most n_ops / 4 of them). With `bad`,
-     * half of the corruptions are then such an answer at a moment where the contract forbids it (a violation
-     * for sure). */
+     * simulated as such (a remove takes a random value among those its order allows). With relaxed full/empty
+     * answers (lagging, quiescent, weak, unchecked), extra answers are added on a thread of their own (id threads +
+     * bad) where the contract allows them: `spurious` is the chance of one at each stamp (at most n_ops / 4 of
+     * them; weak ones span up to 8 stamps). With `bad`, half of the corruptions are then such an answer at a stamp
+     * where the contract forbids it (a violation for sure; none under unchecked answers). */
     lf_contract contract;
     double spurious;
 } lf_gen_options;
