@@ -116,8 +116,9 @@ int lf_cmd_adapters(int argc, char **argv) {
 static const lf_opt OPTIONS[] = {
     {.name = "--json", LF_OPT_FLAG_AT(adapters_args, json),
      .help = "one JSON array of {name, type, custom, spec, deterministic, linearizable, methods,\n"
-             "capacity, exclusive, may_block, summary} (custom: the type is the adapter's own; spec: it\n"
-             "has a specification; deterministic: it may serve as its own specification, --spec self)"},
+             "capacity, contract (when not linearizable), exclusive, may_block, summary} (custom: the\n"
+             "type is the adapter's own; spec: it has a specification; deterministic: it may serve as\n"
+             "its own specification, --spec self)"},
     {.name = "--names", LF_OPT_FLAG_AT(adapters_args, names), .help = "only the names, one per line"},
 };
 
@@ -132,9 +133,9 @@ const lf_cli_command lf_command_adapters = {
              "found at build time.\n"
              "\n"
              "What an adapter declares beyond that is appended in brackets: its capacity (a bounded container:\n"
-             "inserts may answer full), the methods only one worker calls (owner: ..., per exclusive group), and\n"
-             "the methods that may block. An adapter whose declaration is inconsistent is reported on stderr\n"
-             "(exit 2).",
+             "inserts may answer full), its contract when it promises less than linearizability\n"
+             "(docs/contracts.md), the methods only one worker calls (owner: ..., per exclusive group), and the\n"
+             "methods that may block. An adapter whose declaration is inconsistent is reported on stderr (exit 2).",
     .options = OPTIONS,
     .n_options = LF_CLI_N_OPTIONS(OPTIONS),
     .help_column = 11,

@@ -169,7 +169,7 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
                "behaviour differs from its specification or contract (%.1f s)%s%s\n",
                path, r.seconds, write ? "; written to " : "", write ? saved : "");
     else
-    printf("%s: %s%s (%zu candidates, %zu confirmed, %.1f s)%s%s\n", path, best ? "root cause: " : "no confirmed root cause",
+        printf("%s: %s%s (%zu candidates, %zu confirmed, %.1f s)%s%s\n", path, best ? "root cause: " : "no confirmed root cause",
            best ? best->summary : "", r.n, confirmed, r.seconds, write ? "; written to " : "", write ? saved : "");
     rc = best ? LF_EXIT_OK : EXIT_NO_CAUSE;
     lf_rc_result_free(&r);
@@ -221,6 +221,10 @@ const lf_cli_command lf_command_rootcause = {
     .notes = "LINFUZZ_SYMBOLIZER=PATH picks the symbolizer, =none keeps raw addresses.\n"
              "\n"
              "Several entries are root-caused one after the other.\n"
+             "\n"
+             "A violation that happens even with every call atomic (the harness serializing all calls) has no\n"
+             "interleaving to blame: the structure's serial behaviour differs from its specification or contract\n"
+             "(docs/contracts.md); that is said instead of searching code regions (exit 3).\n"
              "\n"
              "exit: 0 a cause was confirmed (for every entry), 3 none confirmed, 6 no violating run under controlled\n"
              "      replay, 2 bad usage or not a valid entry, 4 unreadable entry or not writable (with several\n"

@@ -44,6 +44,7 @@ typedef struct stress_options {
     lf_spec_mode spec;
     bool quiet, no_perturb;
     int blocking; /* BLOCKING_BALANCED or BLOCKING_ANY, -1 when not given */
+    lf_cli_contract contract; /* --contract: the adapter held to another contract than its own */
 } stress_options;
 
 /* --clock */
@@ -65,10 +66,11 @@ static void describe_schedule(char *buf, size_t len, char *again, size_t again_l
     } else {
         snprintf(buf, len, "free%s", o->no_perturb ? " (no perturbation)" : "");
     }
+    const char *contract = o->contract.text;
     snprintf(again, again_len, "linfuzz stress %s --seed %" PRIu64 " --runs 1 --threads %u --ops %u --mode %s%s%s%s%s",
              a->name, w->seed, w->threads, w->ops_per_thread, r->controlled ? "controlled" : "free",
-             o->no_perturb ? " --no-perturb" : "", o->contract ? " --contract '" : "", o->contract ? o->contract : "",
-             o->contract ? "'" : "");
+             o->no_perturb ? " --no-perturb" : "", contract ? " --contract '" : "", contract ? contract : "",
+             contract ? "'" : "");
 }
 
 /* Writes the violating history; returns the exit status. */
@@ -200,9 +202,9 @@ int lf_cmd_stress(int argc, char **argv) {
         return LF_EXIT_USAGE;
     }
     lf_adapter with_contract; /* --contract: the adapter as declared, held to another contract */
-    if (o.contract) {
+    if (o.contract.text) {
         with_contract = *a;
-        with_contract.contract = o.contract_value;
+        with_contract.contract = o.contract.contract;
         a = &with_contract;
     }
     char err[256];
@@ -361,6 +363,10 @@ static const lf_opt OPTIONS[] = {
      .def = "auto", .expects = LF_CLI_SPEC_MODES,
      .help = "what histories are checked against: auto (default: the spec of the adapter's type,\n"
              "else its own serial behaviour), type, or self (the self-spec, docs/custom-types.md)"},
+    {.name = "--contract", .value = "C", LF_OPT_PARSED_AT(stress_options, contract, lf_cli_contract, lf_cli_parse_contract),
+     .expects = LF_CLI_CONTRACTS,
+     .help = "hold the adapter to contract C instead of the one it declares (docs/contracts.md),\n"
+             "e.g. 'k-relaxed 4', per-producer, bag, lagging-full-empty, or linearizable"},
     {.name = "--timeout", .value = "SEC", LF_OPT_SECONDS_AT(stress_options, timeout, 0, LF_MAX_SECONDS), .def = "5",
      .help = "time budget per history for search engines (default 5; unknown when exceeded)"},
     {.name = "--no-perturb", LF_OPT_FLAG_AT(stress_options, no_perturb),
