@@ -4,7 +4,8 @@
 # one marked "THE BUG"; treiber_aba: pop's read of top / next through its CAS on head), and validation must
 # have run. --write stores it in the entry: `linfuzz show`, `show --html` and `linfuzz triage` use it. Also
 # usage errors and the exit codes. Line numbers are read from the adapters' sources, not written here. Stored
-# source paths are relative to --source-root, LINFUZZ_SOURCE_ROOT or the current directory.
+# source paths are relative to --source-root, LINFUZZ_SOURCE_ROOT or the current directory. A violation that
+# happens with every call atomic (scal_k_fifo's relaxed order) is said to have no interleaving to blame.
 # R2 add: the unlocked traversal through the write lock; R2 remove: the unlocked traversal and key check through the
 # write lock (at most the unlink); R3 add and remove: the unlocked validation through the locks.
 # Usage: test_rootcause.sh LINFUZZ_BIN TEST_DATA_DIR
