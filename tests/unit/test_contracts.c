@@ -16,6 +16,7 @@
 #include "linfuzz/lfz.h"
 #include "linfuzz/minimize.h"
 #include "contract_test_util.h"
+#include "history_test_util.h"
 #include "test_util.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -42,42 +43,10 @@ static void expect_refused(const char *text, const char *want) {
     if (st == LF_OK) lf_history_free(&h);
 }
 
-static char *write_text(const lf_history *h) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    lf_text_write_stream(f, h);
-    fclose(f);
-    return buf;
-}
-
-static lf_verdict verdict_of(const lf_history *h, lf_engine e) {
-    lf_check_options o;
-    lf_check_options_default(&o);
-    o.engine = e;
-    o.timeout_s = 10;
-    lf_result r;
-    lf_result_init(&r);
-    lf_check(h, &o, &r);
-    lf_verdict v = r.verdict;
-    lf_result_free(&r);
-    return v;
-}
-
-static lf_verdict brute_verdict(const lf_history *h) {
-    lf_brute_options bo;
-    lf_brute_options_default(&bo);
-    lf_result r;
-    lf_result_init(&r);
-    lf_brute_check(h, &bo, &r);
-    lf_verdict v = r.verdict;
-    lf_result_free(&r);
-    return v;
-}
-
-static void print_history(const char *why, uint64_t seed, const lf_history *h) {
+/* Why a comparison failed, with its seed and the history. */
+static void report_failure(const char *why, uint64_t seed, const lf_history *h) {
     fprintf(stderr, "%s (seed %llu):\n", why, (unsigned long long)seed);
-    lf_text_write_stream(stderr, h);
+    print_history(h);
 }
 
 /* ---- the words and the formats ---- */
@@ -138,7 +107,7 @@ static void test_text_format(void) {
     CHECK(read_text(text, &h, err, sizeof err) == LF_OK);
     CHECK(h.contract.order == LF_ORDER_K_RELAXED && h.contract.k == 2 &&
           h.contract.full_empty == LF_FULL_EMPTY_LAGGING && h.capacity == 2);
-    char *again = write_text(&h);
+    char *again = history_text(&h);
     CHECKF(again && !strcmp(again, text), "canonical text differs:\n%s", again ? again : "(null)");
     free(again);
     lf_history_free(&h);
@@ -148,7 +117,7 @@ static void test_text_format(void) {
     lf_history_free(&h);
     CHECK(read_text("type queue\ncontract linearizable\n0 1 2 enq 1\n", &h, err, sizeof err) == LF_OK);
     CHECK(lf_contract_is_default(&h.contract));
-    again = write_text(&h);
+    again = history_text(&h);
     CHECK(again && !strstr(again, "contract"));
     free(again);
     lf_history_free(&h);
@@ -238,19 +207,19 @@ static void test_engines_agree(void) {
                 so.values = seed % 5 == 0 ? 3 : 0;
                 lf_history h;
                 CHECK(lf_gen_small(seed * 131 + c * 7 + m, &so, &h));
-                lf_verdict truth = brute_verdict(&h);
+                lf_verdict truth = brute_verdict(&h, 0);
                 CHECK(truth != LF_UNKNOWN);
                 counts[truth == LF_VIOLATION]++;
                 if (modes[m] == LF_GEN_CONSTRUCTED && truth != LF_LINEARIZABLE)
-                    print_history("constructed but not under its contract", seed, &h);
+                    report_failure("constructed but not under its contract", seed, &h);
                 CHECK(modes[m] != LF_GEN_CONSTRUCTED || truth == LF_LINEARIZABLE);
                 for (size_t e = 0; e < 4; e++) {
-                    lf_verdict v = verdict_of(&h, engines[e]);
+                    lf_verdict v = verdict_of(&h, engines[e], 10);
                     if (v != LF_UNKNOWN && v != truth) {
                         char why[160];
                         snprintf(why, sizeof why, "%s says %s, brute force %s (%s)", lf_engine_name(engines[e]),
                                  lf_verdict_name(v), lf_verdict_name(truth), COMBOS[c].contract);
-                        print_history(why, seed, &h);
+                        report_failure(why, seed, &h);
                     }
                     CHECK(v == LF_UNKNOWN || v == truth);
                     if (engines[e] == LF_ENGINE_AUTO) CHECK(v == truth);
@@ -259,7 +228,7 @@ static void test_engines_agree(void) {
                 /* the contract is weaker than linearizability: what is linearizable satisfies it */
                 lf_history strict = h;
                 strict.contract = (lf_contract){0, 0, 0};
-                lf_verdict lin = brute_verdict(&strict);
+                lf_verdict lin = brute_verdict(&strict, 0);
                 CHECK(!(lin == LF_LINEARIZABLE && truth == LF_VIOLATION));
                 relaxed_only += lin == LF_VIOLATION && truth == LF_LINEARIZABLE;
                 if (truth == LF_VIOLATION) {
@@ -268,8 +237,8 @@ static void test_engines_agree(void) {
                     lf_history small;
                     CHECK(lf_minimize(&h, &mo, &small, NULL) == LF_VIOLATION);
                     CHECK(small.n <= h.n && lf_contract_equal(&small.contract, &h.contract));
-                    lf_verdict sv = brute_verdict(&small);
-                    if (sv != LF_VIOLATION) print_history("minimised into a non-violation", seed, &h);
+                    lf_verdict sv = brute_verdict(&small, 0);
+                    if (sv != LF_VIOLATION) report_failure("minimised into a non-violation", seed, &h);
                     CHECK(sv == LF_VIOLATION);
                     minimized += small.n < h.n;
                     lf_history_free(&small);
@@ -297,10 +266,10 @@ static void test_k1_is_exact(void) {
         so.capacity = seed % 5 == 0 ? 2 : 0;
         lf_history h;
         CHECK(lf_gen_small(seed, &so, &h));
-        lf_verdict exact = verdict_of(&h, LF_ENGINE_WGL);
+        lf_verdict exact = verdict_of(&h, LF_ENGINE_WGL, 10);
         h.contract = contract_of("k-relaxed 1");
-        lf_verdict relaxed = verdict_of(&h, LF_ENGINE_WGL);
-        if (exact != relaxed) print_history("k-relaxed 1 and linearizable disagree", seed, &h);
+        lf_verdict relaxed = verdict_of(&h, LF_ENGINE_WGL, 10);
+        if (exact != relaxed) report_failure("k-relaxed 1 and linearizable disagree", seed, &h);
         CHECK(exact == relaxed);
         if (exact != LF_UNKNOWN) both[exact == LF_VIOLATION]++;
         lf_history_free(&h);
@@ -370,13 +339,13 @@ static void test_behaviours(void) {
                                          "weak-full-empty"};
         /* with unchecked answers only the values count: every case here but the FIFO one passes */
         h.contract = contract_of("unchecked-full-empty");
-        lf_verdict un = verdict_of(&h, LF_ENGINE_AUTO);
-        CHECKF(un == (strstr(cases[i].name, "FIFO") ? LF_VIOLATION : LF_LINEARIZABLE) && un == brute_verdict(&h),
+        lf_verdict un = verdict_of(&h, LF_ENGINE_AUTO, 10);
+        CHECKF(un == (strstr(cases[i].name, "FIFO") ? LF_VIOLATION : LF_LINEARIZABLE) && un == brute_verdict(&h, 0),
                "%s under unchecked-full-empty: %s", cases[i].name, lf_verdict_name(un));
         const lf_verdict want[] = {cases[i].exact, cases[i].lagging, cases[i].quiescent, cases[i].weak};
         for (int m = 0; m < 4; m++) {
             h.contract = contract_of(fe[m]);
-            lf_verdict got = verdict_of(&h, LF_ENGINE_AUTO), brute = brute_verdict(&h);
+            lf_verdict got = verdict_of(&h, LF_ENGINE_AUTO, 10), brute = brute_verdict(&h, 0);
             CHECKF(got == want[m] && brute == want[m], "%s under %s: %s (brute force %s), expected %s", cases[i].name,
                    fe[m], lf_verdict_name(got), lf_verdict_name(brute), lf_verdict_name(want[m]));
         }
