@@ -30,19 +30,6 @@
 #define SANITIZED 0
 #endif
 
-static lf_status read_text(const char *text, lf_history *h, char *err, size_t errlen) {
-    return lf_text_read_buffer(text, strlen(text), "t.hist", h, err, errlen);
-}
-
-static void expect_refused(const char *text, const char *want) {
-    lf_history h;
-    char err[512] = "";
-    lf_status st = read_text(text, &h, err, sizeof err);
-    CHECKF(st == LF_ERR_FORMAT && strstr(err, want), "expected an error with '%s', got %d '%s' for:\n%s", want, st,
-           err, text);
-    if (st == LF_OK) lf_history_free(&h);
-}
-
 /* Why a comparison failed, with its seed and the history. */
 static void report_failure(const char *why, uint64_t seed, const lf_history *h) {
     fprintf(stderr, "%s (seed %llu):\n", why, (unsigned long long)seed);
