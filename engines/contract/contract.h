@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "budget/deadline.h"
 #include "linfuzz/check.h"
 #include "linfuzz/history.h"
 #include "linfuzz/spec.h"
@@ -31,9 +32,9 @@ void lf_contract_check(const lf_history *h, const lf_check_options *o, double de
                        lf_check_engines_fn engines);
 
 /* Part 2 alone, for a lagging or quiescent history: a violation (with the first answer that fails, by return
- * stamp, as culprit) or linearizable (every answer passes). Returns false when memory runs out (r untouched).
- * h must be valid. */
-bool lf_count_rule_check(const lf_history *h, lf_result *r);
+ * stamp, as culprit) or linearizable (every answer passes). Returns false when memory or time runs out (dl, NULL
+ * for none, charged in every loop and sort: lf_deadline_expired tells which; r untouched). h must be valid. */
+bool lf_count_rule_check(const lf_history *h, lf_deadline *dl, lf_result *r);
 
 /* What an op counts in the count rule: the values it put in or took out (a pending op: the most it could have),
  * and for a full or empty answer the values it needed (0: the op is not such an answer). */
@@ -46,8 +47,9 @@ lf_count_role lf_count_role_of(const lf_history *h, const lf_op *op);
 
 /* The spec of contract c's order (NULL for the exact order), and a copy of ops for it: the parameters of the order
  * travel in the ops (a k-relaxed remove or peek gets K in arg[1], a per-producer insert a dense id of its thread),
- * so that a step depends on the op alone, as linfuzz/spec.h requires. NULL when out of memory. */
+ * so that a step depends on the op alone, as linfuzz/spec.h requires. NULL when out of memory or time (dl, NULL:
+ * none). */
 const lf_spec *lf_contract_spec(const lf_contract *c);
-lf_op *lf_contract_spec_ops(const lf_contract *c, const lf_op *ops, size_t n);
+lf_op *lf_contract_spec_ops(const lf_contract *c, const lf_op *ops, size_t n, lf_deadline *dl);
 
 #endif

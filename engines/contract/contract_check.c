@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "budget/progress.h"
+#include "history/validate.h"
 #include "reason/reason.h"
 #include "monitor/monitor.h"
 
@@ -21,7 +22,7 @@ const lf_spec *lf_contract_spec(const lf_contract *c) {
     }
 }
 
-lf_op *lf_contract_spec_ops(const lf_contract *c, const lf_op *ops, size_t n) {
+lf_op *lf_contract_spec_ops(const lf_contract *c, const lf_op *ops, size_t n, lf_deadline *dl) {
     lf_op *out = malloc((n ? n : 1) * sizeof *out);
     uint32_t *threads = malloc((n ? n : 1) * sizeof *threads); /* producer id -> thread */
     if (!out || !threads) {
@@ -31,6 +32,11 @@ lf_op *lf_contract_spec_ops(const lf_contract *c, const lf_op *ops, size_t n) {
     }
     size_t producers = 0, last = 0;
     for (size_t i = 0; i < n; i++) {
+        if (lf_deadline_every(dl, i)) {
+            free(out);
+            free(threads);
+            return NULL;
+        }
         out[i] = ops[i];
         bool insert = ops[i].method == LF_M_ENQ || ops[i].method == LF_M_PUSH;
         if (c->order == LF_ORDER_K_RELAXED && !insert) out[i].arg[1] = c->k;
@@ -61,27 +67,36 @@ static void name_contract(lf_result *r, const char *text) {
     snprintf(r->reason, sizeof r->reason, "contract '%s': %.440s", text, inner);
 }
 
-/* The order part on h (no full/empty answers left when the contract relaxes them). */
-static void check_order(const lf_history *h, const lf_check_options *o, double deadline, lf_result *r,
-                        lf_check_engines_fn engines) {
+/* The answer when the deadline passed in `where`. */
+static void late(lf_result *r, const char *engine, const char *where, size_t n) {
+    lf_result_set(r, LF_UNKNOWN, engine, "time budget exhausted %s (%zu ops)", where, n);
+}
+
+/* The order part on h (no full/empty answers left when the contract relaxes them), by the deadline (dl, the same
+ * absolute time as deadline). */
+static void check_order(const lf_history *h, const lf_check_options *o, double deadline, lf_deadline *dl,
+                        lf_result *r, lf_check_engines_fn engines) {
     lf_history view = *h;
     view.contract.full_empty = LF_FULL_EMPTY_EXACT;
     if (view.contract.order == LF_ORDER_EXACT) {
         engines(&view, o, deadline, r, false);
         return;
     }
-    lf_op *ops = lf_contract_spec_ops(&view.contract, h->ops, h->n);
+    lf_op *ops = lf_contract_spec_ops(&view.contract, h->ops, h->n, dl);
     if (!ops) {
-        lf_result_set(r, LF_UNKNOWN, lf_engine_name(o->engine), "out of memory");
+        if (lf_deadline_expired(dl))
+            late(r, lf_engine_name(o->engine), "preparing the relaxed order's ops", h->n);
+        else
+            lf_result_set(r, LF_UNKNOWN, lf_engine_name(o->engine), "out of memory");
         return;
     }
     view.ops = ops;
     bool settled = false, lin_by_monitor = false;
     if (o->engine == LF_ENGINE_AUTO || o->engine == LF_ENGINE_MONITOR) {
         lf_progress_stage(o->progress, "monitor");
-        settled = view.contract.order == LF_ORDER_K_RELAXED ? lf_krelaxed_monitor_check(&view, r, o->want_witness)
-                                                             : lf_pool_monitor_check(&view, r);
-        if (o->engine == LF_ENGINE_MONITOR ||
+        settled = view.contract.order == LF_ORDER_K_RELAXED ? lf_krelaxed_monitor_check(&view, dl, r, o->want_witness)
+                                                             : lf_pool_monitor_check(&view, dl, r);
+        if (o->engine == LF_ENGINE_MONITOR || lf_deadline_expired(dl) ||
             (settled && (r->verdict == LF_VIOLATION || !o->want_witness || r->witness))) {
             free(ops);
             return;
@@ -117,18 +132,37 @@ void lf_contract_check(const lf_history *h, const lf_check_options *o, double de
         name_contract(r, text);
         return;
     }
-    if (lf_history_validate(h, err, sizeof err) != SIZE_MAX) {
+    /* The deadline is shared by every stage (docs/budgets.md): validation, the count rule, the monitors, the
+     * searches. */
+    lf_deadline dl;
+    lf_deadline_init(&dl, deadline);
+    bool expired = false;
+    if (lf_deadline_passed(&dl)) {
+        late(r, engine, "before the contract check", h->n);
+        name_contract(r, text);
+        return;
+    }
+    if (lf_history_validate_within(h, &dl, &expired, err, sizeof err) != SIZE_MAX) {
         lf_result_set(r, LF_UNKNOWN, engine, "malformed history: %s", err);
         return;
     }
+    if (expired) {
+        late(r, engine, "validating the history", h->n);
+        name_contract(r, text);
+        return;
+    }
     if (h->contract.full_empty == LF_FULL_EMPTY_EXACT) {
-        check_order(h, o, deadline, r, engines);
+        check_order(h, o, deadline, &dl, r, engines);
         name_contract(r, text);
         return;
     }
     lf_progress_stage(o->progress, "count");
-    if (!lf_count_rule_check(h, r)) {
-        lf_result_set(r, LF_UNKNOWN, "count", "out of memory");
+    if (!lf_count_rule_check(h, &dl, r)) {
+        if (lf_deadline_expired(&dl))
+            late(r, "count", "in the count rule", h->n);
+        else
+            lf_result_set(r, LF_UNKNOWN, "count", "out of memory");
+        name_contract(r, text);
         return;
     }
     if (r->verdict == LF_VIOLATION) return;
@@ -140,18 +174,22 @@ void lf_contract_check(const lf_history *h, const lf_check_options *o, double de
     lf_history rest;
     memset(&rest, 0, sizeof rest);
     size_t k = 0;
-    for (size_t i = 0; keep && orig && i < h->n; i++) {
+    for (size_t i = 0; keep && orig && i < h->n && !lf_deadline_every(&dl, i); i++) {
         keep[i] = lf_op_pending(&h->ops[i]) || !lf_count_role_of(h, &h->ops[i]).needed;
         if (keep[i]) orig[k++] = (uint32_t)i;
     }
-    if (!keep || !orig || !lf_history_select(&rest, h, keep)) {
+    if (!keep || !orig || lf_deadline_expired(&dl) || !lf_history_select(&rest, h, keep)) {
         free(keep);
         free(orig);
-        lf_result_set(r, LF_UNKNOWN, engine, "out of memory");
+        if (lf_deadline_expired(&dl))
+            late(r, engine, "after the count rule", h->n);
+        else
+            lf_result_set(r, LF_UNKNOWN, engine, "out of memory");
+        name_contract(r, text);
         return;
     }
     free(keep);
-    check_order(&rest, o, deadline, r, engines);
+    check_order(&rest, o, deadline, &dl, r, engines);
     size_t rest_n = rest.n;
     lf_history_free(&rest);
     map_back(r->witness, r->witness_len, orig);

@@ -18,6 +18,7 @@
 #include "contract/contract.h"
 
 #include "monitor/range_min.h"
+#include "util/radix_sort.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -59,22 +60,33 @@ typedef struct wstamp {
     bool never; /* a done key that never comes (pending) */
 } wstamp;
 
-static int cmp_wstamp(const void *pa, const void *pb) {
-    const wstamp *a = pa, *b = pb;
-    if (a->never != b->never) return a->never - b->never;
-    return (a->at > b->at) - (a->at < b->at);
+/* Sorts a[0..n) by stamp, those that never come last; false when out of memory or time. */
+static bool sort_wstamps(wstamp **a, size_t n, lf_deadline *dl) {
+    lf_keyed *by_at = malloc((n ? n : 1) * sizeof *by_at);
+    wstamp *out = malloc((n ? n : 1) * sizeof *out);
+    size_t m = 0;
+    bool ok = by_at && out;
+    for (size_t i = 0; ok && i < n; i++)
+        if (!(*a)[i].never) by_at[m++] = (lf_keyed){(*a)[i].at, (uint32_t)i};
+    ok = ok && lf_sort_within(by_at, m, dl);
+    for (size_t i = 0; ok && i < m; i++) out[i] = (*a)[by_at[i].payload];
+    for (size_t i = 0; ok && i < n; i++)
+        if ((*a)[i].never) out[m++] = (*a)[i];
+    free(by_at);
+    if (!ok) {
+        free(out);
+        return false;
+    }
+    free(*a);
+    *a = out;
+    return true;
 }
 
 typedef struct interval {
     uint64_t call, ret;
     bool pending;
-    size_t op;
+    uint32_t op;
 } interval;
-
-static int cmp_interval(const void *pa, const void *pb) {
-    const interval *a = pa, *b = pb;
-    return (a->call > b->call) - (a->call < b->call);
-}
 
 /* One side of the rule: the ops whose completion adds (done) and whose call subtracts (started). */
 typedef struct side {
@@ -117,9 +129,8 @@ static int64_t f_at(const side *s, uint64_t t) {
     return (int64_t)s->done_prefix[d] - (int64_t)s->call_prefix[c];
 }
 
-static bool side_build(side *s) {
-    qsort(s->done, s->n_done, sizeof *s->done, cmp_wstamp);
-    qsort(s->calls, s->n_calls, sizeof *s->calls, cmp_wstamp);
+static bool side_build(side *s, lf_deadline *dl) {
+    if (!sort_wstamps(&s->done, s->n_done, dl) || !sort_wstamps(&s->calls, s->n_calls, dl)) return false;
     s->done_prefix = malloc((s->n_done + 1) * sizeof *s->done_prefix);
     s->call_prefix = malloc((s->n_calls + 1) * sizeof *s->call_prefix);
     s->f_at_call = malloc((s->n_calls + 1) * sizeof *s->f_at_call);
@@ -129,6 +140,7 @@ static bool side_build(side *s) {
     for (size_t i = 0; i < s->n_done; i++) s->done_prefix[i + 1] = s->done_prefix[i] + s->done[i].weight;
     for (size_t i = 0; i < s->n_calls; i++) s->call_prefix[i + 1] = s->call_prefix[i] + s->calls[i].weight;
     for (size_t i = 0; i < s->n_calls; i++) {
+        if (lf_deadline_every(dl, i)) return false;
         if (s->n_points && s->call_at[s->n_points - 1] == s->calls[i].at) continue;
         s->call_at[s->n_points] = s->calls[i].at;
         s->f_at_call[s->n_points++] = lf_range_min_key(f_at(s, s->calls[i].at));
@@ -155,10 +167,17 @@ static int64_t side_span(const side *s, uint64_t lo, uint64_t hi) {
 }
 
 /* Quiescent keys: each op of `iv` (its side's successful and pending ops) gets the end of its connected run of
- * intervals as its done key. */
-static void quiescent_keys(interval *iv, size_t n, wstamp *done_of_op, const size_t *slot) {
-    qsort(iv, n, sizeof *iv, cmp_interval);
-    for (size_t i = 0; i < n;) {
+ * intervals as its done key. False when out of memory or time. */
+static bool quiescent_keys(interval *unsorted, size_t n, wstamp *done_of_op, const size_t *slot, lf_deadline *dl) {
+    lf_keyed *by_call = malloc((n ? n : 1) * sizeof *by_call);
+    interval *iv = malloc((n ? n : 1) * sizeof *iv);
+    bool ok = by_call && iv;
+    for (size_t i = 0; ok && i < n; i++) by_call[i] = (lf_keyed){unsorted[i].call, (uint32_t)i};
+    ok = ok && lf_sort_within(by_call, n, dl);
+    for (size_t i = 0; ok && i < n; i++) iv[i] = unsorted[by_call[i].payload];
+    free(by_call);
+    for (size_t i = 0; ok && i < n;) {
+        if (lf_deadline_spend(dl, 1)) ok = false;
         uint64_t end = iv[i].ret;
         bool never = iv[i].pending;
         size_t j = i + 1;
@@ -177,12 +196,15 @@ static void quiescent_keys(interval *iv, size_t n, wstamp *done_of_op, const siz
         }
         i = j;
     }
+    free(iv);
+    return ok;
 }
 
 typedef enum { EMPTY_SIDE, FULL_SIDE } which;
 
-/* Builds one side: for the empty side, inserts are done-keys and removes calls; the full side the other way. */
-static bool build(const lf_history *h, which w, side *s) {
+/* Builds one side: for the empty side, inserts are done-keys and removes calls; the full side the other way. False
+ * when out of memory or time. */
+static bool build(const lf_history *h, which w, side *s, lf_deadline *dl) {
     size_t n = h->n;
     s->done = malloc((n ? n : 1) * sizeof *s->done);
     s->calls = malloc((n ? n : 1) * sizeof *s->calls);
@@ -191,32 +213,35 @@ static bool build(const lf_history *h, which w, side *s) {
     bool ok = s->done && s->calls && slot && iv;
     size_t n_iv = 0;
     for (size_t i = 0; ok && i < n; i++) {
+        if (lf_deadline_every(dl, i)) ok = false;
         const lf_op *op = &h->ops[i];
         lf_count_role r = lf_count_role_of(h, op);
         if (!r.moved) continue;
         bool adds = w == EMPTY_SIDE ? r.insert : r.remove, subtracts = w == EMPTY_SIDE ? r.remove : r.insert;
         if (subtracts) s->calls[s->n_calls++] = (wstamp){op->call, r.moved, false};
         if (!adds) continue;
-        iv[n_iv++] = (interval){op->call, op->ret, lf_op_pending(op), i};
+        iv[n_iv++] = (interval){op->call, op->ret, lf_op_pending(op), (uint32_t)i};
         if (lf_op_pending(op)) continue; /* never done */
         slot[i] = s->n_done;
         s->done[s->n_done++] = (wstamp){op->ret, r.moved, false};
     }
-    if (ok && h->contract.full_empty == LF_FULL_EMPTY_QUIESCENT) quiescent_keys(iv, n_iv, s->done, slot);
+    if (ok && h->contract.full_empty == LF_FULL_EMPTY_QUIESCENT) ok = quiescent_keys(iv, n_iv, s->done, slot, dl);
     free(slot);
     free(iv);
-    return ok && side_build(s);
+    return ok && side_build(s, dl);
 }
 
 static const char *container_name(const lf_history *h) { return h->type == LF_TYPE_STACK ? "stack" : "queue"; }
 
-bool lf_count_rule_check(const lf_history *h, lf_result *r) {
+bool lf_count_rule_check(const lf_history *h, lf_deadline *dl, lf_result *r) {
     if (h->contract.full_empty == LF_FULL_EMPTY_UNCHECKED) {
         lf_result_set(r, LF_LINEARIZABLE, "count", "full and empty answers are not checked under this contract");
         return true;
     }
+    if (dl && lf_deadline_passed(dl)) return false;
     bool any_empty = false, any_full = false;
     for (size_t i = 0; i < h->n; i++) {
+        if (lf_deadline_every(dl, i)) return false;
         const lf_op *op = &h->ops[i];
         if (lf_op_pending(op)) continue;
         lf_count_role role = lf_count_role_of(h, op);
@@ -225,7 +250,7 @@ bool lf_count_rule_check(const lf_history *h, lf_result *r) {
         any_empty |= !role.insert;
     }
     side empty = {0}, full = {0};
-    if ((any_empty && !build(h, EMPTY_SIDE, &empty)) || (any_full && !build(h, FULL_SIDE, &full))) {
+    if ((any_empty && !build(h, EMPTY_SIDE, &empty, dl)) || (any_full && !build(h, FULL_SIDE, &full, dl))) {
         side_free(&empty);
         side_free(&full);
         return false;
@@ -234,6 +259,11 @@ bool lf_count_rule_check(const lf_history *h, lf_result *r) {
     size_t worst = SIZE_MAX;
     int64_t worst_count = 0;
     for (size_t i = 0; i < h->n; i++) {
+        if (lf_deadline_every(dl, i)) {
+            side_free(&empty);
+            side_free(&full);
+            return false;
+        }
         const lf_op *op = &h->ops[i];
         if (lf_op_pending(op)) continue;
         lf_count_role role = lf_count_role_of(h, op);

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "monitor/monitor.h"
+#include "monitor/monitors.h"
 #include "monitor/range_min.h"
 #include "monitor/relaxed.h"
 
@@ -74,49 +75,50 @@ static size_t fw_find(const fenwick *f, int64_t k) {
 /* ---- violations for sure: overtaking in a queue ---- */
 
 typedef struct ev2 {
-    uint64_t at, key; /* points: insert return, remove call (UINT64_MAX: never); queries: insert call, remove return */
+    uint64_t key; /* points: remove call (UINT64_MAX: never); queries: remove return */
     uint32_t op;
     bool query;
 } ev2;
 
-static int cmp_ev2(const void *pa, const void *pb) {
-    const ev2 *a = pa, *b = pb;
-    if (a->at != b->at) return a->at < b->at ? -1 : 1;
-    return (int)b->query - (int)a->query; /* a query at t counts points strictly before t: queries first */
-}
-
-static int cmp_u64(const void *pa, const void *pb) {
-    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-    return (a > b) - (a < b);
-}
-
 /* For every removed value v of a queue: the values certainly inserted before it and certainly still inside when it
- * leaves. 1, or 0 with r a violation when some v has at least K; -1 when out of memory. */
-static int overtaking(const lf_history *h, const uint32_t *remover, lf_result *r) {
+ * leaves. 1, 0 with r a violation when some v has at least K, -1 with r unknown. */
+static int overtaking(const lf_history *h, lf_deadline *dl, const uint32_t *remover, lf_result *r) {
     size_t n = h->n, m = 0, nk = 0;
     uint32_t k = h->contract.k;
+    /* the events at their stamps (points: insert returns; queries: insert calls), queries first at equal stamps (a
+     * query at t counts the points strictly before t): queries are listed first, and the sort is stable */
     ev2 *ev = malloc((2 * n + 1) * sizeof *ev);
+    lf_keyed *at = malloc((2 * n + 1) * sizeof *at);
     uint64_t *keys = malloc((n + 1) * sizeof *keys);
     fenwick f = {0};
-    if (!ev || !keys) goto oom;
-    for (size_t i = 0; i < n; i++) {
-        const lf_op *op = &h->ops[i];
-        if ((op->method != LF_M_ENQ && op->method != LF_M_PUSH) || lf_op_pending(op)) continue;
-        uint64_t key = remover[i] == UINT32_MAX ? UINT64_MAX : h->ops[remover[i]].call;
-        ev[m++] = (ev2){op->ret, key, (uint32_t)i, false};
-        keys[nk++] = key;
-        if (remover[i] != UINT32_MAX) ev[m++] = (ev2){op->call, h->ops[remover[i]].ret, (uint32_t)i, true};
-    }
-    qsort(keys, nk, sizeof *keys, cmp_u64);
-    qsort(ev, m, sizeof *ev, cmp_ev2);
-    if (!fw_init(&f, nk)) goto oom;
+    if (!ev || !at || !keys) goto gave_up;
+    for (int points = 0; points < 2; points++)
+        LF_FOR_CHUNKS(lo, hi, 0, n, dl) {
+            for (size_t i = lo; i < hi; i++) {
+                const lf_op *op = &h->ops[i];
+                if ((op->method != LF_M_ENQ && op->method != LF_M_PUSH) || lf_op_pending(op)) continue;
+                if (points) {
+                    uint64_t key = remover[i] == UINT32_MAX ? UINT64_MAX : h->ops[remover[i]].call;
+                    at[m] = (lf_keyed){op->ret, (uint32_t)m};
+                    ev[m++] = (ev2){key, (uint32_t)i, false};
+                    keys[nk++] = key;
+                } else if (remover[i] != UINT32_MAX) {
+                    at[m] = (lf_keyed){op->call, (uint32_t)m};
+                    ev[m++] = (ev2){h->ops[remover[i]].ret, (uint32_t)i, true};
+                }
+            }
+        }
+    if (lf_deadline_expired(dl) || !lf_sort_u64_within(keys, nk, 0, dl) || !lf_sort_within(at, m, dl)) goto gave_up;
+    if (!fw_init(&f, nk)) goto gave_up;
     int64_t added = 0;
-    for (size_t e = 0; e < m; e++) {
-        if (!ev[e].query) { /* the rank of its key */
+    for (size_t j = 0; j < m; j++) {
+        if (lf_deadline_every(dl, j)) goto gave_up;
+        const ev2 *e = &ev[at[j].payload];
+        if (!e->query) { /* the rank of its key */
             size_t lo = 0, hi = nk;
             while (lo < hi) {
                 size_t mid = lo + (hi - lo) / 2;
-                if (keys[mid] < ev[e].key)
+                if (keys[mid] < e->key)
                     lo = mid + 1;
                 else
                     hi = mid;
@@ -128,14 +130,14 @@ static int overtaking(const lf_history *h, const uint32_t *remover, lf_result *r
         size_t lo = 0, hi = nk; /* points with key > the remove's return */
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if (keys[mid] <= ev[e].key)
+            if (keys[mid] <= e->key)
                 lo = mid + 1;
             else
                 hi = mid;
         }
         int64_t ahead = added - fw_prefix(&f, lo);
         if (ahead < k) continue;
-        uint32_t v = ev[e].op;
+        uint32_t v = e->op;
         char da[200], db[200];
         lf_relaxed_describe(h, remover[v], da, sizeof da);
         lf_relaxed_describe(h, v, db, sizeof db);
@@ -145,30 +147,20 @@ static int overtaking(const lf_history *h, const uint32_t *remover, lf_result *r
                       da, db, ahead, k);
         lf_result_add_culprit(r, remover[v]);
         lf_result_add_culprit(r, v);
-        free(ev), free(keys), free(f.t);
+        free(ev), free(at), free(keys), free(f.t);
         return 0;
     }
-    free(ev), free(keys), free(f.t);
+    free(ev), free(at), free(keys), free(f.t);
     return 1;
-oom:
-    free(ev), free(keys), free(f.t);
-    return -1;
+gave_up:
+    free(ev), free(at), free(keys), free(f.t);
+    return lf_relaxed_gave_up(dl, r);
 }
 
 /* ---- the witness sweep ---- */
 
-typedef struct tev {
-    uint64_t at;
-    uint32_t op;
-    bool ret;
-} tev;
-
-static int cmp_tev(const void *pa, const void *pb) {
-    const tev *a = pa, *b = pb;
-    if (a->at != b->at) return a->at < b->at ? -1 : 1;
-    if (a->ret != b->ret) return a->ret ? 1 : -1; /* equal stamps overlap: calls first */
-    return (a->op > b->op) - (a->op < b->op);
-}
+/* The sweep's events: the calls and returns by stamp, calls first at equal stamps (equal stamps overlap), then by
+ * op: lf_keyed with the stamp as key and as payload the op (a call) or n + the op (a return). */
 
 /* Which inserts in flight go in before an insert that must take effect now (force_insert). */
 enum {
@@ -187,6 +179,7 @@ typedef struct heap_item {
 
 typedef struct sweep {
     const lf_history *h;
+    lf_deadline *dl;
     bool stack;
     uint32_t k;
     const uint32_t *remover;
@@ -285,6 +278,7 @@ static bool blocks_empty(const sweep *s, uint32_t w) {
     uint32_t rm = s->remover[w];
     if (rm != UINT32_MAX && s->state[rm] == 1) return false; /* it can go out at once */
     uint64_t out = rm == UINT32_MAX ? UINT64_MAX : s->h->ops[rm].call, end = UINT64_MAX;
+    lf_deadline_spend(s->dl, (uint32_t)(s->n_empties < UINT32_MAX ? s->n_empties : UINT32_MAX));
     for (size_t e = 0; e < s->n_empties; e++)
         if (s->state[s->empties[e]] == 1 && s->h->ops[s->empties[e]].ret < end) end = s->h->ops[s->empties[e]].ret;
     uint64_t later = empty_called(s, s->now, s->h->ops[w].ret);
@@ -374,16 +368,18 @@ static void take_ready(sweep *s) {
     }
 }
 
-/* The sweep; true when it built a linearization (in s->order). */
-static bool run_sweep(sweep *s, tev *ev, size_t m) {
+/* The sweep; true when it built a linearization (in s->order), false when it did not or the deadline passed. */
+static bool run_sweep(sweep *s, const lf_keyed *ev, size_t m) {
     const lf_history *h = s->h;
     for (size_t e = 0; e < m; e++) {
-        uint32_t o = ev[e].op;
+        if (lf_deadline_every(s->dl, e) || lf_deadline_expired(s->dl)) return false;
+        bool ret = ev[e].payload >= h->n;
+        uint32_t o = ret ? (uint32_t)(ev[e].payload - h->n) : ev[e].payload;
         const lf_op *op = &h->ops[o];
-        s->now = ev[e].at;
+        s->now = ev[e].key;
         bool insert = op->method == LF_M_ENQ || op->method == LF_M_PUSH;
         bool remove = (op->method == LF_M_DEQ || op->method == LF_M_POP) && op->res_kind != LF_K_EMPTY;
-        if (!ev[e].ret) {
+        if (!ret) {
             s->state[o] = 1;
             if (insert) {
                 heap_push(s, (heap_item){leave_key(s, o), o});
@@ -421,70 +417,58 @@ static bool run_sweep(sweep *s, tev *ev, size_t m) {
     return true;
 }
 
-typedef struct call_key {
-    uint64_t call, key;
-} call_key;
-
-static int cmp_call_key(const void *pa, const void *pb) {
-    const call_key *a = pa, *b = pb;
-    return (a->call > b->call) - (a->call < b->call);
-}
-
-/* ck[0..n) sorted by call into *calls, and the minima of their keys into *mins. */
-static bool call_table(call_key *ck, size_t n, uint64_t **calls, lf_range_min *mins) {
-    qsort(ck, n, sizeof *ck, cmp_call_key);
-    uint64_t *keys = malloc((n + 1) * sizeof *keys);
-    *calls = malloc((n + 1) * sizeof **calls);
-    bool ok = keys && *calls;
-    for (size_t i = 0; ok && i < n; i++) (*calls)[i] = ck[i].call, keys[i] = ck[i].key;
+/* The ops that `pick` takes (the inserts, or the empty answers) sorted by call into *calls, with the minima of
+ * what `key` gives them into *mins; false when out of memory or time. */
+static bool call_table(sweep *s, bool (*pick)(const lf_op *), uint64_t (*key)(const sweep *, uint32_t),
+                       uint64_t **calls, size_t *n_calls, lf_range_min *mins) {
+    const lf_history *h = s->h;
+    lf_keyed *ck = malloc((h->n + 1) * sizeof *ck);
+    uint64_t *keys = malloc((h->n + 1) * sizeof *keys);
+    *calls = malloc((h->n + 1) * sizeof **calls);
+    size_t n = 0;
+    bool ok = ck && keys && *calls;
+    if (ok)
+        LF_FOR_CHUNKS(lo, hi, 0, h->n, s->dl) {
+            for (size_t i = lo; i < hi; i++)
+                if (pick(&h->ops[i])) ck[n++] = (lf_keyed){h->ops[i].call, (uint32_t)i};
+        }
+    ok = ok && !lf_deadline_expired(s->dl) && lf_sort_within(ck, n, s->dl);
+    for (size_t i = 0; ok && i < n; i++) (*calls)[i] = ck[i].key, keys[i] = key(s, ck[i].payload);
+    *n_calls = n;
     ok = ok && lf_range_min_init(mins, keys, n);
-    free(keys);
+    free(ck), free(keys);
     return ok;
 }
+
+static bool is_insert_op(const lf_op *op) { return op->method == LF_M_ENQ || op->method == LF_M_PUSH; }
+static bool is_empty_answer(const lf_op *op) { return op->res_kind == LF_K_EMPTY; }
+static uint64_t return_of(const sweep *s, uint32_t i) { return s->h->ops[i].ret; }
 
 /* The inserts by call, and the minima of their leave keys (for later_sooner). */
-static bool insert_table(sweep *s) {
-    const lf_history *h = s->h;
-    call_key *ck = malloc((h->n + 1) * sizeof *ck);
-    if (!ck) return false;
-    size_t n = 0;
-    for (size_t i = 0; i < h->n; i++)
-        if (h->ops[i].method == LF_M_ENQ || h->ops[i].method == LF_M_PUSH)
-            ck[n++] = (call_key){h->ops[i].call, leave_key(s, (uint32_t)i)};
-    s->n_ins = n;
-    bool ok = call_table(ck, n, &s->ins_call, &s->ins_min);
-    free(ck);
-    return ok;
-}
+static bool insert_table(sweep *s) { return call_table(s, is_insert_op, leave_key, &s->ins_call, &s->n_ins, &s->ins_min); }
 
 /* The empty answers by call, and the minima of their returns (for blocks_empty). */
 static bool empty_table(sweep *s) {
-    const lf_history *h = s->h;
-    call_key *ck = malloc((h->n + 1) * sizeof *ck);
-    if (!ck) return false;
-    size_t n = 0;
-    for (size_t i = 0; i < h->n; i++)
-        if (h->ops[i].res_kind == LF_K_EMPTY) ck[n++] = (call_key){h->ops[i].call, h->ops[i].ret};
-    s->n_empty_calls = n;
-    bool ok = call_table(ck, n, &s->empty_calls, &s->empty_min);
-    free(ck);
-    return ok;
+    return call_table(s, is_empty_answer, return_of, &s->empty_calls, &s->n_empty_calls, &s->empty_min);
 }
 
-/* 1 with the witness in *order when the sweep gets through, 0 when it does not, -1 when out of memory. */
-static int witness(const lf_history *h, const uint32_t *remover, uint32_t **order, size_t *order_len, int policy) {
+/* 1 with the witness in *order when the sweep gets through, 0 when it does not, -1 when out of memory or time (dl
+ * expired). */
+static int witness(const lf_history *h, lf_deadline *dl, const uint32_t *remover, uint32_t **order, size_t *order_len,
+                   int policy) {
     size_t n = h->n, m = 0, ins = 0;
     sweep s;
     memset(&s, 0, sizeof s);
     s.h = h;
+    s.dl = dl;
     s.stack = h->type == LF_TYPE_STACK;
     s.k = h->contract.k;
     s.remover = remover;
     s.policy = policy & ~(BY_REMOVE_CALL | WAIT_OUT);
     s.by_call = policy & BY_REMOVE_CALL;
     s.wait_out = policy & WAIT_OUT;
-    for (size_t i = 0; i < n; i++) ins += h->ops[i].method == LF_M_ENQ || h->ops[i].method == LF_M_PUSH;
-    tev *ev = malloc((2 * n + 1) * sizeof *ev);
+    for (size_t i = 0; i < n; i++) ins += is_insert_op(&h->ops[i]);
+    lf_keyed *ev = malloc((2 * n + 1) * sizeof *ev);
     s.remove_of = malloc((n + 1) * sizeof *s.remove_of);
     s.pos = malloc((n + 1) * sizeof *s.pos);
     s.at_pos = malloc((ins + 1) * sizeof *s.at_pos);
@@ -496,15 +480,18 @@ static int witness(const lf_history *h, const uint32_t *remover, uint32_t **orde
     int res = -1;
     if (ev && s.remove_of && s.pos && s.at_pos && s.state && s.heap && s.skipped && s.empties && s.order && fw_init(&s.present, ins) &&
         fw_init(&s.ready, ins)) {
-        for (size_t i = 0; i < n; i++) {
-            s.pos[i] = UINT32_MAX;
-            if (remover[i] != UINT32_MAX) s.remove_of[remover[i]] = (uint32_t)i;
-            ev[m++] = (tev){h->ops[i].call, (uint32_t)i, false};
-            if (!lf_op_pending(&h->ops[i])) ev[m++] = (tev){h->ops[i].ret, (uint32_t)i, true};
+        LF_FOR_CHUNKS(lo, hi, 0, n, dl) {
+            for (size_t i = lo; i < hi; i++) {
+                s.pos[i] = UINT32_MAX;
+                if (remover[i] != UINT32_MAX) s.remove_of[remover[i]] = (uint32_t)i;
+                ev[m++] = (lf_keyed){h->ops[i].call, (uint32_t)i};
+            }
         }
-        qsort(ev, m, sizeof *ev, cmp_tev);
-        res = empty_table(&s) ? 1 : -1;
+        for (size_t i = 0; i < n && !lf_deadline_every(dl, i); i++) /* after the calls: at equal stamps, later */
+            if (!lf_op_pending(&h->ops[i])) ev[m++] = (lf_keyed){h->ops[i].ret, (uint32_t)(n + i)};
+        res = !lf_deadline_expired(dl) && lf_sort_within(ev, m, dl) && empty_table(&s) ? 1 : -1;
         if (res == 1) res = s.policy == LOOKAHEAD && !insert_table(&s) ? -1 : run_sweep(&s, ev, m);
+        if (lf_deadline_expired(dl)) res = -1;
     }
     if (res == 1) {
         *order = s.order;
@@ -517,23 +504,33 @@ static int witness(const lf_history *h, const uint32_t *remover, uint32_t **orde
     return res;
 }
 
-bool lf_krelaxed_monitor_check(const lf_history *h, lf_result *r, bool want_witness) {
+bool lf_krelaxed_monitor_check(const lf_history *h, lf_deadline *dl, lf_result *r, bool want_witness) {
     if (h->contract.order != LF_ORDER_K_RELAXED) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: the k-relaxed monitor decides k-relaxed histories");
         return false;
     }
-    if (!lf_relaxed_supported(h, r)) return false;
+    if (h->n >= UINT32_MAX / 2) { /* the sweep's events name an op's return n + op in 32 bits */
+        lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: more than 2^31 ops");
+        return false;
+    }
+    if (dl && lf_deadline_passed(dl)) {
+        lf_monitor_late(r, "relaxed order");
+        return false;
+    }
+    int ok = lf_relaxed_supported(h, dl, r);
     size_t n = h->n;
     uint32_t *remover = malloc((n ? n : 1) * sizeof *remover);
     uint64_t *rem = malloc((n ? n : 1) * sizeof *rem);
-    int ok = remover && rem ? lf_relaxed_match(h, remover, r) : -1;
-    for (size_t i = 0; ok > 0 && i < n; i++) /* the earliest removal points of every linearization */
+    if (ok > 0) ok = remover && rem ? lf_relaxed_match(h, dl, remover, r) : lf_relaxed_gave_up(dl, r);
+    for (size_t i = 0; ok > 0 && i < n; i++) { /* the earliest removal points of every linearization */
+        if (lf_deadline_every(dl, i)) ok = lf_relaxed_gave_up(dl, r);
         if (remover[i] != UINT32_MAX) {
             uint64_t c = h->ops[remover[i]].call, ci = h->ops[i].call;
             rem[i] = c > ci ? c : ci;
         }
-    if (ok > 0) ok = lf_relaxed_empties(h, remover, rem, r);
-    if (ok > 0 && h->type == LF_TYPE_QUEUE) ok = overtaking(h, remover, r);
+    }
+    if (ok > 0) ok = lf_relaxed_empties(h, dl, remover, rem, r);
+    if (ok > 0 && h->type == LF_TYPE_QUEUE) ok = overtaking(h, dl, remover, r);
     uint32_t *order = NULL;
     size_t order_len = 0;
     /* The orders tried, best first (measured on generated histories: the first one finds a witness for nearly
@@ -544,10 +541,12 @@ bool lf_krelaxed_monitor_check(const lf_history *h, lf_result *r, bool want_witn
     const int *policies = stack ? STACK_POLICIES : QUEUE_POLICIES;
     size_t n_policies = stack ? sizeof STACK_POLICIES / sizeof *STACK_POLICIES : sizeof QUEUE_POLICIES / sizeof *QUEUE_POLICIES;
     int found = 0;
-    for (size_t p = 0; ok > 0 && !found && p < n_policies; p++) found = witness(h, remover, &order, &order_len, policies[p]);
+    for (size_t p = 0; ok > 0 && !found && p < n_policies; p++)
+        found = witness(h, dl, remover, &order, &order_len, policies[p]);
     free(remover), free(rem);
-    if (ok < 0 || found < 0) {
-        lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: out of memory");
+    if (ok < 0) return false; /* r says why */
+    if (found < 0) {
+        lf_relaxed_gave_up(dl, r);
         return false;
     }
     if (ok == 0) return true; /* a violation for sure */

@@ -21,35 +21,43 @@
 #include <string.h>
 
 #include "monitor/monitor.h"
+#include "monitor/monitors.h"
 #include "monitor/relaxed.h"
 
-typedef struct chain_ref {
-    uint32_t thread;
-    uint64_t call;
-    uint32_t ins;
-} chain_ref;
-
-static int cmp_chain(const void *pa, const void *pb) {
-    const chain_ref *a = pa, *b = pb;
-    if (a->thread != b->thread) return a->thread < b->thread ? -1 : 1;
-    return (a->call > b->call) - (a->call < b->call);
-}
-
 /* The earliest removal points along the chains (each insert alone for a bag, a thread's inserts in order for
- * per-producer): 1, or 0 with r the violation. */
-static int removal_points(const lf_history *h, bool per_producer, const uint32_t *remover, uint64_t *rem,
-                          chain_ref *chain, lf_result *r) {
+ * per-producer): 1, 0 with r the violation, -1 with r unknown. */
+static int removal_points(const lf_history *h, lf_deadline *dl, bool per_producer, const uint32_t *remover,
+                          uint64_t *rem, lf_result *r) {
     size_t nc = 0;
     char da[200], db[200];
-    for (size_t i = 0; i < h->n; i++)
-        if (h->ops[i].method == LF_M_ENQ || h->ops[i].method == LF_M_PUSH)
-            chain[nc++] = (chain_ref){per_producer ? h->ops[i].thread : (uint32_t)i, h->ops[i].call, (uint32_t)i};
-    qsort(chain, nc, sizeof *chain, cmp_chain);
-    for (size_t a = 0, b; a < nc; a = b) {
+    /* the inserts by thread, then call (per-producer: by call, then stably by thread); a bag's chains are single */
+    lf_keyed *chain = malloc((h->n ? h->n : 1) * sizeof *chain);
+    if (!chain) return lf_relaxed_gave_up(dl, r);
+    LF_FOR_CHUNKS(lo, hi, 0, h->n, dl) {
+        for (size_t i = lo; i < hi; i++)
+            if (h->ops[i].method == LF_M_ENQ || h->ops[i].method == LF_M_PUSH)
+                chain[nc++] = (lf_keyed){h->ops[i].call, (uint32_t)i};
+    }
+    bool sorted = !lf_deadline_expired(dl);
+    if (sorted && per_producer) {
+        sorted = lf_sort_within(chain, nc, dl);
+        for (size_t c = 0; sorted && c < nc; c++) chain[c].key = h->ops[chain[c].payload].thread;
+        sorted = sorted && lf_sort_within(chain, nc, dl);
+    }
+    if (!sorted) {
+        free(chain);
+        return lf_relaxed_gave_up(dl, r);
+    }
+    int ok = 1;
+    for (size_t a = 0, b; ok > 0 && a < nc; a = b) {
+        if (lf_deadline_spend(dl, 1)) {
+            ok = lf_relaxed_gave_up(dl, r);
+            break;
+        }
         uint64_t prev = 0;
         uint32_t kept = UINT32_MAX; /* a value of this thread that is never removed */
-        for (b = a; b < nc && chain[b].thread == chain[a].thread; b++) {
-            uint32_t ins = chain[b].ins, rm = remover[ins];
+        for (b = a; ok > 0 && b < nc && (per_producer ? chain[b].key == chain[a].key : b == a); b++) {
+            uint32_t ins = chain[b].payload, rm = remover[ins];
             if (rm == UINT32_MAX) {
                 if (kept == UINT32_MAX) kept = ins;
                 continue;
@@ -62,42 +70,44 @@ static int removal_points(const lf_history *h, bool per_producer, const uint32_t
                               "older one in that is never removed (FIFO per producer)", da, I->thread, db);
                 lf_result_add_culprit(r, rm);
                 lf_result_add_culprit(r, kept);
-                return 0;
+                ok = 0;
+                break;
             }
             uint64_t lo = R->call > I->call ? R->call : I->call;
             if (prev > lo) lo = prev;
             if (lo > R->ret) { /* only a previous value of the chain can push it there */
-                lf_relaxed_describe(h, remover[chain[b - 1].ins], db, sizeof db);
+                lf_relaxed_describe(h, remover[chain[b - 1].payload], db, sizeof db);
                 lf_result_set(r, LF_VIOLATION, "monitor", "%s returned before %s, which takes an older value of thread "
                               "%" PRIu32 ", could have taken effect (FIFO per producer)", da, db, I->thread);
                 lf_result_add_culprit(r, rm);
-                lf_result_add_culprit(r, remover[chain[b - 1].ins]);
-                return 0;
+                lf_result_add_culprit(r, remover[chain[b - 1].payload]);
+                ok = 0;
+                break;
             }
             rem[ins] = prev = lo;
         }
     }
-    return 1;
+    free(chain);
+    return ok;
 }
 
-bool lf_pool_monitor_check(const lf_history *h, lf_result *r) {
+bool lf_pool_monitor_check(const lf_history *h, lf_deadline *dl, lf_result *r) {
     if (h->contract.order != LF_ORDER_BAG && h->contract.order != LF_ORDER_PER_PRODUCER) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: the pool monitor decides bag and per-producer histories");
         return false;
     }
-    if (!lf_relaxed_supported(h, r)) return false;
+    if (dl && lf_deadline_passed(dl)) {
+        lf_monitor_late(r, "relaxed order");
+        return false;
+    }
+    int ok = lf_relaxed_supported(h, dl, r);
     size_t n = h->n;
     uint64_t *rem = malloc((n ? n : 1) * sizeof *rem);          /* per insert op: the earliest removal point */
     uint32_t *remover = malloc((n ? n : 1) * sizeof *remover); /* per insert op: its remove, or UINT32_MAX */
-    chain_ref *chain = malloc((n ? n : 1) * sizeof *chain);
-    int ok = rem && remover && chain ? lf_relaxed_match(h, remover, r) : -1;
-    if (ok > 0) ok = removal_points(h, h->contract.order == LF_ORDER_PER_PRODUCER, remover, rem, chain, r);
-    if (ok > 0) ok = lf_relaxed_empties(h, remover, rem, r);
-    free(rem), free(remover), free(chain);
-    if (ok < 0) {
-        lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: out of memory");
-        return false;
-    }
+    if (ok > 0) ok = rem && remover ? lf_relaxed_match(h, dl, remover, r) : lf_relaxed_gave_up(dl, r);
+    if (ok > 0) ok = removal_points(h, dl, h->contract.order == LF_ORDER_PER_PRODUCER, remover, rem, r);
+    if (ok > 0) ok = lf_relaxed_empties(h, dl, remover, rem, r);
+    free(rem), free(remover);
     if (ok > 0) lf_result_set(r, LF_LINEARIZABLE, "monitor", "%s", "");
-    return true;
+    return ok >= 0;
 }

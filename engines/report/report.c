@@ -550,7 +550,7 @@ static const char *contract_shape(const lf_history *h) {
     if (h->contract.full_empty != LF_FULL_EMPTY_EXACT) {
         lf_result r;
         lf_result_init(&r);
-        bool done = lf_count_rule_check(h, &r);
+        bool done = lf_count_rule_check(h, NULL, &r);
         const char *s = NULL;
         if (done && r.verdict == LF_VIOLATION && r.n_culprits)
             s = h->ops[r.culprits[0]].res_kind == LF_K_FULL ? "FULL_BY_COUNT" : "EMPTY_BY_COUNT";
