@@ -32,7 +32,6 @@
 #include <string.h>
 
 #include "monitor/monitor.h"
-#include "monitor/monitors.h"
 #include "monitor/range_min.h"
 #include "monitor/relaxed.h"
 
@@ -511,10 +510,6 @@ bool lf_krelaxed_monitor_check(const lf_history *h, lf_deadline *dl, lf_result *
     }
     if (h->n >= UINT32_MAX / 2) { /* the sweep's events name an op's return n + op in 32 bits */
         lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: more than 2^31 ops");
-        return false;
-    }
-    if (dl && lf_deadline_passed(dl)) {
-        lf_monitor_late(r, "relaxed order");
         return false;
     }
     int ok = lf_relaxed_supported(h, dl, r);

@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "monitor/monitor.h"
-#include "monitor/monitors.h"
 #include "monitor/relaxed.h"
 
 /* The earliest removal points along the chains (each insert alone for a bag, a thread's inserts in order for
@@ -94,10 +93,6 @@ static int removal_points(const lf_history *h, lf_deadline *dl, bool per_produce
 bool lf_pool_monitor_check(const lf_history *h, lf_deadline *dl, lf_result *r) {
     if (h->contract.order != LF_ORDER_BAG && h->contract.order != LF_ORDER_PER_PRODUCER) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: the pool monitor decides bag and per-producer histories");
-        return false;
-    }
-    if (dl && lf_deadline_passed(dl)) {
-        lf_monitor_late(r, "relaxed order");
         return false;
     }
     int ok = lf_relaxed_supported(h, dl, r);

@@ -34,6 +34,7 @@ int lf_relaxed_gave_up(const lf_deadline *dl, lf_result *r) {
 }
 
 int lf_relaxed_supported(const lf_history *h, lf_deadline *dl, lf_result *r) {
+    if (dl && lf_deadline_passed(dl)) return lf_relaxed_gave_up(dl, r); /* before any step */
     if ((h->type != LF_TYPE_QUEUE && h->type != LF_TYPE_STACK) || h->contract.order == LF_ORDER_EXACT ||
         h->contract.full_empty != LF_FULL_EMPTY_EXACT)
         return unsupported(r, "the monitors of relaxed orders decide stacks and queues under a relaxed order");

@@ -16,7 +16,8 @@
 /* Each step charges dl (NULL: none) in its loops and sorts. Those returning int answer 1 (go on), 0 (r is a
  * violation) or -1 (r is unknown: "unsupported: ..." for a history the monitors do not take or out of memory, or
  * the time budget). */
-/* Whether the monitors take h (what can be seen op by op; values inserted twice are found by lf_relaxed_match). */
+/* Whether the monitors take h (what can be seen op by op; values inserted twice are found by lf_relaxed_match);
+ * their first step, so it looks at the deadline before anything else. */
 int lf_relaxed_supported(const lf_history *h, lf_deadline *dl, lf_result *r);
 /* Pairs each insert with the remove that returned its value: remover[i] for insert op i (UINT32_MAX: none). A
  * violation when a remove returned a value never inserted, removed twice, or returned before its insert was
