@@ -15,7 +15,7 @@ lf_status lf_cli_load_entry(const char *path, lf_violation_entry *e, char *err, 
     if (st != LF_OK) return st;
     uint32_t serial;
     const char *format = lf_entry_meta(e, "workload_format");
-    if (!lf_entry_serial_thread(e, &serial) && format && !strcmp(format, LF_FUZZ_CASE_FORMAT) && e->workload_len) {
+    if (!lf_entry_serial_thread(e, &serial) && lf_fuzz_case_format_scheduled(format) && e->workload_len) {
         /* The thread count does not depend on the adapter's methods: decode with any method count. */
         lf_fuzz_case c;
         lf_fuzz_case_decode(e->workload, e->workload_len, 1, &c);

@@ -46,7 +46,7 @@ static int repro_stuck(const char *path, const lf_violation_entry *e, const lf_a
     const char *format = lf_entry_meta(e, "workload_format");
     if (runs == 0) {
         snprintf(note, sizeof note, "workload not re-run (--runs 0)");
-    } else if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0) {
+    } else if (!lf_fuzz_case_format_scheduled(format)) {
         snprintf(note, sizeof note, "workload not re-run: its format is %s, not '%s'", format ? format : "not recorded",
                  LF_FUZZ_CASE_FORMAT);
     } else if (!a) {
@@ -58,6 +58,7 @@ static int repro_stuck(const char *path, const lf_violation_entry *e, const lf_a
         o.runs = runs;
         o.seconds = seconds;
         o.balance_blocking = lf_blocking_from_meta(a, lf_entry_meta(e, "blocking")); /* as the target ran it */
+        o.format = format;
         lf_isolated_replay r;
         /* the child's own watchdog needs its deadline; the limit only catches a child that stops answering */
         lf_fc_replay_isolated(a, e->workload, e->workload_len, &o, seconds + 60, "linfuzz repro", &r);
@@ -317,7 +318,7 @@ int lf_cmd_repro(int argc, char **argv) {
     lf_method ms[LF_M_COUNT];
     lf_fuzz_case c;
     const char *why_not = NULL;
-    if (!format || (strcmp(format, LF_FUZZ_CASE_FORMAT) != 0 && strcmp(format, LF_FUZZ_CASE_FORMAT_V1) != 0)) {
+    if (!lf_fuzz_case_format_known(format)) {
         snprintf(rerun_note, sizeof rerun_note, "workload not re-run: its format is %s, not '%s'",
                  format ? format : "not recorded", LF_FUZZ_CASE_FORMAT);
         why_not = rerun_note;

@@ -103,7 +103,7 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
     const char *format = lf_entry_meta(&e, "workload_format");
     const lf_adapter *a = adapter_name ? lf_adapter_find(adapter_name) : NULL;
     int rc = LF_EXIT_USAGE;
-    if (!format || (strcmp(format, LF_FUZZ_CASE_FORMAT) != 0 && strcmp(format, LF_FUZZ_CASE_FORMAT_V1) != 0)) {
+    if (!lf_fuzz_case_format_known(format)) {
         fprintf(stderr, "linfuzz rootcause: %s: its workload format is %s, not '%s': nothing to re-run\n", path,
                 format ? format : "not recorded", LF_FUZZ_CASE_FORMAT);
         goto out;

@@ -342,7 +342,7 @@ lf_status lf_entry_minimize_test(const lf_violation_entry *old, const lf_adapter
         snprintf(err, errlen, "a %s entry, not a violation", lf_entry_is_stuck(old) ? "STUCK" : "serial nondeterminism");
         return LF_ERR_FORMAT;
     }
-    if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0 || !mode || strcmp(mode, "controlled") != 0 ||
+    if (!lf_fuzz_case_format_scheduled(format) || !mode || strcmp(mode, "controlled") != 0 ||
         (run_text && !lf_parse_u64(run_text, 0, LF_FC_MAX_REPEATS - 1, &run))) {
         snprintf(err, errlen, "not a controlled-mode finding of format '%s' (meta schedule_mode: %s)", LF_FUZZ_CASE_FORMAT,
                  mode ? mode : "none");

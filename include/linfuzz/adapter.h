@@ -33,6 +33,19 @@ void lf_yield_point(void);
 #define LF_YIELD() ((void)0)
 #endif
 
+/* LF_OPAQUE_SYNC(): the code around here synchronises where linfuzz cannot see it (a call into a compiled
+ * library that is not instrumented, such as liburcu's or libck's functions). The weak memory models of
+ * controlled runs (docs/memory-models.md) cannot see that synchronisation, so put it before and after such a
+ * call whose synchronisation the adapter's own loads and stores rely on (a node's fields written before a
+ * library push and read after a library pop): it is a seq_cst fence in every model. Nothing outside the
+ * harness or in free runs. */
+#ifdef LINFUZZ_HARNESS
+void lf_opaque_sync(void);
+#define LF_OPAQUE_SYNC() lf_opaque_sync()
+#else
+#define LF_OPAQUE_SYNC() ((void)0)
+#endif
+
 /* Bit of method m in lf_adapter.methods. */
 #define LF_METHOD_BIT(m) (UINT32_C(1) << (m))
 

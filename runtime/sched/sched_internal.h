@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "sched/baton.h"
+#include "sched/weak_memory.h"
 #include "runtime/feedback.h"
 #include "runtime/sched.h"
 
@@ -49,6 +50,8 @@ struct lf_sched_thread {
     lf_baton baton;
     _Atomic int cpu_clock; /* the thread's CPU-time clock (a clockid_t), -1 when unknown: read by the watchdog */
     uintptr_t stack_lo, stack_hi; /* the worker's stack (lf_sched_progressed), empty when unknown */
+    lf_wm *wm;          /* the run's weak memory model (NULL: sc), set at the run's start */
+    bool weak_released; /* the run was released: this thread's part of the model was put into memory */
     /* Bookkeeping below is touched only by the thread holding the baton (handoffs order it). */
     uint8_t state;      /* LF_TS_* */
     uint8_t wait_kind;  /* lf_wait_kind, while blocked */
@@ -116,6 +119,13 @@ struct lf_sched {
     lf_region regions[LF_SCHED_MAX_REGIONS];
     unsigned n_regions;
     lf_feedback feedback;
+
+    /* Weak memory (weak_memory.h, docs/memory-models.md): the model of this run when it is not sc. */
+    lf_wm *wm;
+    bool weak;                  /* this run has a weak model */
+    lf_wm_random weak_rng;      /* its choices */
+    lf_wm_observer weak_observer; /* a tool's observer of modelled accesses (root causing), or NULL */
+    void *weak_observer_ctx;
 
     /* Watchdog (watchdog.c). */
     pthread_t wd_thread;

@@ -20,6 +20,11 @@ void lf_schedule_normalize(lf_schedule *s) {
     if (s->bound > LF_SCHED_MAX_CHANGES) s->bound = LF_SCHED_MAX_CHANGES;
     if (s->n_choices > LF_SCHED_MAX_CHOICES) s->n_choices = LF_SCHED_MAX_CHOICES;
     for (unsigned i = s->n_choices; i < LF_SCHED_MAX_CHOICES; i++) s->choices[i] = (lf_sched_choice){0, 0};
+    s->memory_model %= LF_MM_COUNT;
+    if (s->memory_model == LF_MM_SC) {
+        s->weak_chance = 0;
+        s->weak_seed = 0;
+    }
 }
 
 /* A thread with ops, drawn uniformly (thread 0 when none has any). */
@@ -75,6 +80,7 @@ void lf_schedule_for_run(const lf_schedule *base, uint64_t salt, unsigned run, u
         out->change[i] = i < bound ? random_position(&rng, threads, ops) : (lf_sched_position){0, 0, 0};
     if (out->strategy == LF_SCHED_CHOICES) random_choices(out, &rng, 1 + (unsigned)lf_rand_below(&rng, 6));
     if (out->strategy == LF_SCHED_WALK && out->walk_chance == 0) out->walk_chance = (uint8_t)(1 + lf_rand_below(&rng, 64));
+    if (out->memory_model != LF_MM_SC) out->weak_seed = lf_rand_next(&rng); /* same model and chance, new choices */
 }
 
 void lf_schedule_random(lf_schedule *out, uint64_t seed, unsigned threads, const size_t *ops) {
@@ -90,6 +96,19 @@ void lf_schedule_random(lf_schedule *out, uint64_t seed, unsigned threads, const
     for (unsigned i = 0; i < out->bound; i++) out->change[i] = random_position(&rng, threads, ops);
     if (out->strategy == LF_SCHED_CHOICES) random_choices(out, &rng, 1 + (unsigned)lf_rand_below(&rng, 8));
     lf_schedule_normalize(out);
+}
+
+lf_memory_model lf_memory_model_of_byte(uint8_t b) { return b < 64 ? LF_MM_SC : b < 128 ? LF_MM_TSO : LF_MM_C11; }
+
+uint8_t lf_memory_model_byte(lf_memory_model m) { return m == LF_MM_TSO ? 64 : m == LF_MM_C11 ? 128 : 0; }
+
+void lf_schedule_set_memory(lf_schedule *s, lf_memory_model m, uint64_t seed) {
+    static const uint8_t chances[] = {16, 32, 64, 128};
+    uint64_t rng = seed * 0x9e3779b97f4a7c15ull + 0x3c6ef372fe94f82bull;
+    s->memory_model = (uint8_t)m;
+    s->weak_chance = chances[lf_rand_below(&rng, 4)];
+    s->weak_seed = lf_rand_next(&rng);
+    lf_schedule_normalize(s);
 }
 
 int lf_schedule_describe(char *buf, size_t len, const lf_schedule *s, unsigned threads) {
@@ -115,6 +134,9 @@ int lf_schedule_describe(char *buf, size_t len, const lf_schedule *s, unsigned t
         PUT(" chance=%u/4096", s->walk_chance);
     }
     PUT(" seed=%llu", (unsigned long long)s->seed);
+    if (s->memory_model != LF_MM_SC)
+        PUT(" memory=%s weak=%u/256 wseed=%llu", lf_memory_model_name((lf_memory_model)s->memory_model), s->weak_chance,
+            (unsigned long long)s->weak_seed);
 #undef PUT
     return (int)w;
 }

@@ -79,6 +79,7 @@ typedef struct wthread {
     /* c11: an older value was put into memory for a plain load; the newest goes back at the next callback */
     bool pend_restore;
     uintptr_t pr_cell;
+    uint64_t pr_stale; /* the older word shown */
     uint8_t pr_mask;
     bool pend_fence; /* a fix asked for a seq_cst fence after the previous access */
     uintptr_t streak_cell;
@@ -943,6 +944,34 @@ void lf_wm_run_end(lf_wm *w, lf_wm_stats *st) {
     if (st) *st = w->stats;
 }
 
+void lf_wm_release_thread(lf_wm *w, unsigned t) {
+    wthread *th = &w->th[t];
+    if (w->model == LF_MM_SC) return;
+    if (th->pend_restore) { /* the newest value back, unless a free-running store changed the word meanwhile */
+        th->pend_restore = false;
+        const cell *c = cell_find(w, th->pr_cell);
+        if (c) {
+            uint64_t M = expand(th->pr_mask), now = mem_word(c->addr);
+            if ((now & M) == (th->pr_stale & M))
+                __atomic_compare_exchange_n((uint64_t *)c->addr, &now, (now & ~M) | (c->e[c->n - 1].val & M), false,
+                                            __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+        }
+    }
+    th->pend_store = false;
+    th->pend_fence = false;
+    if (w->model == LF_MM_TSO) {
+        if (w->running != (int)t)
+            for (unsigned k = 0; k < th->n; k++) mem_put(buf_at(th, k)->cell, buf_at(th, k)->val, buf_at(th, k)->mask);
+        th->n = 0;
+    }
+}
+
+void lf_wm_abandon(lf_wm *w, lf_wm_stats *st) {
+    w->running = -1;
+    w->n_ov = 0;
+    if (st) *st = w->stats;
+}
+
 void lf_wm_switch_in(lf_wm *w, unsigned t) {
     if (w->model == LF_MM_SC) return;
     w->running = (int)t;
@@ -1152,6 +1181,7 @@ void lf_wm_plain_read(lf_wm *w, unsigned t, const void *addr, unsigned size, uin
             th->pend_restore = true;
             th->pr_cell = c->addr;
             th->pr_mask = byte_mask((unsigned)(a & 7), size);
+            th->pr_stale = e->val;
             mem_put(c->addr, e->val, th->pr_mask);
         }
     } else if (w->model == LF_MM_TSO) {

@@ -17,20 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum lf_memory_model {
-    LF_MM_SC,  /* the last store: no model at all */
-    LF_MM_TSO, /* x86-TSO: FIFO store buffers, locked instructions and mfence drain */
-    LF_MM_C11, /* RC11 without consume: coherence windows, release/acquire/seq_cst by vector clocks */
-    LF_MM_COUNT
-} lf_memory_model;
-
-const char *lf_memory_model_name(lf_memory_model m);
-bool lf_memory_model_from_name(const char *name, lf_memory_model *out);
-
-/* Memory orders as the ThreadSanitizer ABI numbers them. */
-enum { LF_MO_RELAXED, LF_MO_CONSUME, LF_MO_ACQUIRE, LF_MO_RELEASE, LF_MO_ACQ_REL, LF_MO_SEQ_CST };
-
-#define LF_WM_MAX_THREADS 16 /* runs with more threads run sc */
+#include "runtime/memory_model.h"
 
 /* Read-modify-write operations (lf_wm_rmw). */
 typedef enum lf_wm_rmw_op { LF_RMW_XCHG, LF_RMW_ADD, LF_RMW_SUB, LF_RMW_AND, LF_RMW_OR, LF_RMW_XOR, LF_RMW_NAND } lf_wm_rmw_op;
@@ -46,61 +33,6 @@ typedef enum lf_wm_choice_kind {
 /* Returns an option in 0..n-1 (n >= 2); 0 is always the sequentially consistent one. */
 typedef unsigned (*lf_wm_chooser)(void *ctx, lf_wm_choice_kind kind, unsigned n);
 
-/* What the model tells an observer (reads-from feedback, root causing): one event per modelled access. */
-typedef enum lf_wm_event_kind {
-    LF_WM_EV_LOAD,       /* an atomic load, or a failed compare-exchange */
-    LF_WM_EV_PLAIN_LOAD, /* a plain load */
-    LF_WM_EV_STORE,      /* an atomic store */
-    LF_WM_EV_PLAIN_STORE,/* a plain store (given when its value is captured) */
-    LF_WM_EV_RMW,        /* an atomic read-modify-write (successful compare-exchange included) */
-    LF_WM_EV_FENCE,      /* an atomic fence */
-    LF_WM_EV_DRAIN,      /* tso: a buffered store reached memory (seq: the store's; pc: its site) */
-} lf_wm_event_kind;
-
-typedef struct lf_wm_event {
-    uint8_t kind;     /* lf_wm_event_kind */
-    uint8_t order;    /* the order performed (after any strengthening), LF_MO_* */
-    uint8_t thread;
-    uintptr_t cell;   /* the 8-byte word accessed */
-    uintptr_t pc;     /* the access site */
-    uint32_t seq;     /* the store element written (stores, RMWs), 0 otherwise */
-    /* loads and RMWs: the store element read */
-    uint32_t read_seq;    /* 0: the cell's value from before the run (or adopted) */
-    uint8_t read_thread;
-    uintptr_t read_pc;
-    bool stale;           /* a store newer in mo than the one read existed (c11), or another thread had a
-                             newer store to the cell in its buffer (tso) */
-    uint32_t newest_seq;  /* stale: the newest store element (c11) or the buffered store (tso) */
-    uint8_t newest_thread;
-    uintptr_t newest_pc;
-    unsigned window;      /* c11 loads: how many elements it could read */
-} lf_wm_event;
-typedef void (*lf_wm_observer)(void *ctx, const lf_wm_event *e);
-
-/* Strengthening an access at a site (root causing: is this the order that is too weak?). */
-typedef enum lf_wm_fix_kind {
-    LF_WM_FIX_ORDER, /* perform the access at pc with at least `order` (plain accesses as atomics) */
-    LF_WM_FIX_FENCE, /* a seq_cst fence right after the access at pc */
-} lf_wm_fix_kind;
-
-typedef struct lf_wm_fix {
-    uintptr_t pc;
-    uint8_t kind;  /* lf_wm_fix_kind */
-    uint8_t order; /* LF_WM_FIX_ORDER: LF_MO_ACQUIRE, LF_MO_RELEASE, LF_MO_ACQ_REL or LF_MO_SEQ_CST */
-} lf_wm_fix;
-#define LF_WM_MAX_FIXES 8
-
-/* Statistics of a run. */
-typedef struct lf_wm_stats {
-    uint64_t accesses;   /* modelled accesses */
-    uint64_t choices;    /* weak choices offered (a window of 2 or more, a store that could be buffered ...) */
-    uint64_t stale;      /* loads that read an older store than the newest (c11) or missed a buffered one (tso) */
-    uint64_t reordered;  /* c11: stores placed before newer ones in mo */
-    uint64_t delayed;    /* tso: stores that stayed buffered past the next point */
-    uint64_t races;      /* c11: plain loads with a window of 2 or more (C11 data races) */
-    uint64_t adopted;    /* cells whose memory changed behind the model's back (uninstrumented code) */
-} lf_wm_stats;
-
 typedef struct lf_wm lf_wm;
 
 lf_wm *lf_wm_create(void);
@@ -113,6 +45,14 @@ void lf_wm_run_begin(lf_wm *w, lf_memory_model m, unsigned threads);
  * running, after lf_wm_switch_out). Memory then holds the final state. */
 void lf_wm_run_end(lf_wm *w, lf_wm_stats *st);
 lf_memory_model lf_wm_model(const lf_wm *w);
+/* The run was released to free running (the scheduler's watchdog or budget): each thread calls this once, from
+ * itself, when it goes on freely. The thread whose view memory shows keeps it (its buffered stores are in
+ * memory: they count as drained); another thread's buffered stores are written to memory; a stale value shown
+ * to the thread is replaced by the newest if memory still holds it. Touches only the thread's own state and
+ * memory, so threads may call it concurrently. */
+void lf_wm_release_thread(lf_wm *w, unsigned t);
+/* Ends a released run without touching memory (the threads did, lf_wm_release_thread). */
+void lf_wm_abandon(lf_wm *w, lf_wm_stats *st);
 
 void lf_wm_set_chooser(lf_wm *w, lf_wm_chooser fn, void *ctx);
 void lf_wm_set_observer(lf_wm *w, lf_wm_observer fn, void *ctx);
