@@ -146,10 +146,12 @@ static void decode_scheduled(const uint8_t *data, size_t len, unsigned n_methods
         c->schedule.choices[i].after = next_byte(&r);
         c->schedule.choices[i].target = (uint8_t)(next_byte(&r) % LF_FC_MAX_THREADS);
     }
-    if (weak) {
+    if (weak && r.pos < len) { /* (no memory-model bytes: mixed, each repetition draws its model) */
         c->schedule.memory_model = (uint8_t)lf_memory_model_of_byte(next_byte(&r));
         c->schedule.weak_chance = next_byte(&r);
         c->schedule.weak_seed = next_u64(&r);
+    } else {
+        c->schedule.memory_model = weak ? LF_SCHED_MEMORY_MIXED : LF_MM_SC;
     }
     lf_fuzz_case_normalize(c, n_methods);
 }
@@ -227,7 +229,7 @@ size_t lf_fuzz_case_encode(const lf_fuzz_case *c, uint8_t *out) {
         out[n++] = c->schedule.choices[i].after;
         out[n++] = c->schedule.choices[i].target;
     }
-    if (sch->memory_model != LF_MM_SC) { /* (an sc case ends here: the bytes of format 2) */
+    if (sch->memory_model != LF_SCHED_MEMORY_MIXED) { /* (a mixed case ends here, as one of format 2) */
         out[n++] = lf_memory_model_byte((lf_memory_model)sch->memory_model);
         out[n++] = sch->weak_chance;
         for (int i = 0; i < 8; i++) out[n++] = (uint8_t)(sch->weak_seed >> (8 * i));
@@ -248,7 +250,7 @@ bool lf_fc_memory_from_name(const char *name, int *out) {
 
 void lf_fuzz_case_force_memory(lf_fuzz_case *c, int m) {
     if (m == LF_FC_MEMORY_MIXED || m == c->schedule.memory_model) return;
-    if (m == LF_MM_SC || c->schedule.memory_model == LF_MM_SC)
+    if (m == LF_MM_SC || c->schedule.memory_model == LF_MM_SC || c->schedule.memory_model == LF_SCHED_MEMORY_MIXED)
         lf_schedule_set_memory(&c->schedule, (lf_memory_model)m, c->schedule.seed ^ c->seed);
     else
         c->schedule.memory_model = (uint8_t)m; /* tso <-> c11: the same chance and seed */
@@ -306,18 +308,18 @@ void lf_fuzz_case_mutate_schedule(lf_fuzz_case *c, uint64_t *rng) {
     lf_schedule *sch = &c->schedule;
     unsigned i;
     switch (rnd(rng, 19)) {
-    case 16: /* the memory model: as the decoder's byte ranges (sc a quarter, tso a quarter, c11 half) */
-        sch->memory_model = (uint8_t)lf_memory_model_of_byte((uint8_t)rnd(rng, 256));
-        if (sch->memory_model != LF_MM_SC && !sch->weak_chance) {
+    case 16: /* the memory model: mixed (drawn per repetition), or one as the decoder's byte ranges */
+        sch->memory_model = rnd(rng, 4) == 0 ? LF_SCHED_MEMORY_MIXED : (uint8_t)lf_memory_model_of_byte((uint8_t)rnd(rng, 256));
+        if ((sch->memory_model == LF_MM_TSO || sch->memory_model == LF_MM_C11) && !sch->weak_chance) {
             sch->weak_chance = random_weak_chance(rng);
             sch->weak_seed = lf_rand_next(rng);
         }
         break;
     case 17: /* how often weak choices are taken */
-        if (sch->memory_model != LF_MM_SC) sch->weak_chance = random_weak_chance(rng);
+        if (sch->memory_model == LF_MM_TSO || sch->memory_model == LF_MM_C11) sch->weak_chance = random_weak_chance(rng);
         break;
     case 18: /* other weak choices */
-        if (sch->memory_model != LF_MM_SC) sch->weak_seed = lf_rand_next(rng);
+        if (sch->memory_model == LF_MM_TSO || sch->memory_model == LF_MM_C11) sch->weak_seed = lf_rand_next(rng);
         break;
     case 0: /* the mode: free one time in eight, as the decoder's byte range */
         c->mode = rnd(rng, 8) == 0 ? LF_FC_FREE : LF_FC_CONTROLLED;

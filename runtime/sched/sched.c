@@ -149,7 +149,8 @@ void lf_sched_run_begin(lf_sched *s, unsigned threads, const size_t *ops, const 
         th->n_calls = 0;
         th->n_held = 0;
     }
-    s->weak = s->sch.memory_model != LF_MM_SC && threads <= LF_WM_MAX_THREADS && lf_sched_access_points_available();
+    s->weak = (s->sch.memory_model == LF_MM_TSO || s->sch.memory_model == LF_MM_C11) && threads <= LF_WM_MAX_THREADS &&
+              lf_sched_access_points_available();
     s->stats.memory_model = s->weak ? s->sch.memory_model : LF_MM_SC;
     if (s->weak) {
         lf_wm_random_init(&s->weak_rng, s->sch.weak_chance, s->sch.weak_seed);

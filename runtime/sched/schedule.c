@@ -20,8 +20,8 @@ void lf_schedule_normalize(lf_schedule *s) {
     if (s->bound > LF_SCHED_MAX_CHANGES) s->bound = LF_SCHED_MAX_CHANGES;
     if (s->n_choices > LF_SCHED_MAX_CHOICES) s->n_choices = LF_SCHED_MAX_CHOICES;
     for (unsigned i = s->n_choices; i < LF_SCHED_MAX_CHOICES; i++) s->choices[i] = (lf_sched_choice){0, 0};
-    s->memory_model %= LF_MM_COUNT;
-    if (s->memory_model == LF_MM_SC) {
+    if (s->memory_model > LF_SCHED_MEMORY_MIXED) s->memory_model = LF_MM_SC;
+    if (s->memory_model == LF_MM_SC || s->memory_model == LF_SCHED_MEMORY_MIXED) {
         s->weak_chance = 0;
         s->weak_seed = 0;
     }
@@ -67,6 +67,13 @@ void lf_schedule_for_run(const lf_schedule *base, uint64_t salt, unsigned run, u
                          lf_schedule *out) {
     *out = *base;
     lf_schedule_normalize(out);
+    if (out->memory_model == LF_SCHED_MEMORY_MIXED) {
+        uint64_t mrng = base->seed ^ (0x632be59bd9b4e019ull * (run + 1)) ^ (salt * 0x9e3779b97f4a7c15ull);
+        uint64_t draw = lf_rand_next(&mrng);
+        lf_memory_model m = lf_memory_model_of_byte((uint8_t)(draw >> 56));
+        if (m == LF_MM_SC) out->memory_model = LF_MM_SC;
+        else lf_schedule_set_memory(out, m, lf_rand_next(&mrng));
+    }
     if (run == 0) return;
     uint64_t rng = base->seed ^ (0x9e3779b97f4a7c15ull * (run + 1)) ^ (salt * 0xd1342543de82ef95ull);
     out->seed = lf_rand_next(&rng);
@@ -134,7 +141,9 @@ int lf_schedule_describe(char *buf, size_t len, const lf_schedule *s, unsigned t
         PUT(" chance=%u/4096", s->walk_chance);
     }
     PUT(" seed=%llu", (unsigned long long)s->seed);
-    if (s->memory_model != LF_MM_SC)
+    if (s->memory_model == LF_SCHED_MEMORY_MIXED)
+        PUT(" memory=mixed");
+    else if (s->memory_model != LF_MM_SC)
         PUT(" memory=%s weak=%u/256 wseed=%llu", lf_memory_model_name((lf_memory_model)s->memory_model), s->weak_chance,
             (unsigned long long)s->weak_seed);
 #undef PUT
