@@ -110,7 +110,11 @@ static void weak_observe(void *ctx, const lf_wm_event *e) {
     if (s->feedback.counters && e->pc &&
         (e->kind == LF_WM_EV_LOAD || e->kind == LF_WM_EV_PLAIN_LOAD || e->kind == LF_WM_EV_RMW))
         lf_feedback_pair(&s->feedback, e->pc, e->read_pc, e->stale);
-    if (s->weak_observer) s->weak_observer(s->weak_observer_ctx, e);
+    if (s->weak_observer) {
+        lf_wm_event ev = *e;
+        ev.op = s->threads[e->thread].op;
+        s->weak_observer(s->weak_observer_ctx, &ev);
+    }
 }
 
 void lf_sched_set_feedback(lf_sched *s, uint8_t *counters, size_t n, unsigned parts) {
@@ -393,6 +397,10 @@ static void emit(lf_sched *s, lf_sched_thread *th, lf_sched_event_kind kind, con
     s->event_fn(s->event_ctx, &e);
 }
 
+/* Where the weak models keep the synchronisation of the recorder's call and return stamps (seq_cst fetch-adds
+ * of its counter: acquire-release through one location; docs/memory-models.md). */
+static const char stamp_counter;
+
 void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *addr, unsigned size, uintptr_t pc) {
     lf_sched *s = th->sched;
     if (lf_sched_released(s)) {
@@ -404,7 +412,9 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
         /* what the thread's previous access left pending, first; then the return stamp (the recorder's
          * seq_cst RMW, made before this point), a lock's release, a pause: synchronisation */
         lf_wm_enter(wm, th->index);
-        if (kind == LF_EV_RETURN || kind == LF_EV_SYNC || kind == LF_EV_PAUSE) lf_wm_sync(wm, th->index);
+        if (kind == LF_EV_RETURN) lf_wm_sync_object(wm, th->index, &stamp_counter);
+        if (kind == LF_EV_SYNC) lf_wm_sync_object(wm, th->index, addr);
+        if (kind == LF_EV_PAUSE) lf_wm_pause(wm, th->index);
     }
     uint64_t seq = s->points++;
     atomic_store_explicit(&s->progress, seq + 1, memory_order_relaxed);
@@ -443,14 +453,14 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
         wait_for_baton(s, th);
     }
     /* the call stamp is made after this point, when the thread goes on */
-    if (kind == LF_EV_CALL && th->wm && !lf_sched_released(s)) lf_wm_sync(th->wm, th->index);
+    if (kind == LF_EV_CALL && th->wm && !lf_sched_released(s)) lf_wm_sync_object(th->wm, th->index, &stamp_counter);
     emit(s, th, kind, addr, size, pc, step);
 }
 
 void lf_sched_note_access(lf_sched_thread *th, lf_sched_event_kind kind, const void *addr, unsigned size,
                           uintptr_t pc) {
     th->quiet_point = false;
-    if (th->wm && !lf_sched_released(th->sched)) lf_wm_sync(th->wm, th->index); /* a lock acquired */
+    if (th->wm && !lf_sched_released(th->sched)) lf_wm_sync_object(th->wm, th->index, addr); /* a lock acquired */
     emit(th->sched, th, kind, addr, size, pc, th->step);
 }
 

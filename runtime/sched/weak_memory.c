@@ -81,13 +81,19 @@ typedef struct wthread {
     uintptr_t pr_cell;
     uint64_t pr_stale; /* the older word shown */
     uint8_t pr_mask;
-    bool pend_fence; /* a fix asked for a seq_cst fence after the previous access */
+    int pend_fence; /* a fix asked for a fence of this order after the previous access (-1: none) */
     uintptr_t streak_cell;
     unsigned streak;
     /* tso */
     tso_entry buf[TSO_CAP];
     unsigned head, n;
 } wthread;
+
+typedef struct sync_object {
+    const void *key; /* NULL: a free slot */
+    uint32_t gen;
+    const uint32_t *clock; /* released by the last sync on it (NULL: none) */
+} sync_object;
 
 typedef struct chunk {
     struct chunk *next;
@@ -119,6 +125,9 @@ struct lf_wm {
     lf_wm_fix fixes[LF_WM_MAX_FIXES];
     unsigned n_fixes;
     lf_wm_stats stats;
+    /* the clocks of synchronisation objects (locks, the recorder's counter) */
+    struct sync_object *objects;
+    size_t n_objects, cap_objects;
 };
 
 /* ---- names ---- */
@@ -274,14 +283,14 @@ static void sc_after(lf_wm *w, wthread *th) {
 static inline bool releases(int mo) { return mo >= LF_MO_RELEASE; }
 static inline bool acquires(int mo) { return mo == LF_MO_CONSUME || mo == LF_MO_ACQUIRE || mo >= LF_MO_ACQ_REL; }
 
-/* The order an access at pc is performed with: its own, strengthened by a fix. */
-static int fixed_order(const lf_wm *w, uintptr_t pc, int mo, bool *fence_after) {
-    *fence_after = false;
+/* The order an access at pc is performed with: its own, strengthened by a fix; *fence_after gets the order of
+ * a fence a fix adds after it (-1: none). */
+static int fixed_order(const lf_wm *w, uintptr_t pc, int mo, int *fence_after) {
     for (unsigned i = 0; i < w->n_fixes; i++) {
         const lf_wm_fix *f = &w->fixes[i];
         if (f->pc != pc) continue;
         if (f->kind == LF_WM_FIX_FENCE) {
-            *fence_after = true;
+            if (f->order > *fence_after) *fence_after = f->order;
         } else if (f->order == LF_MO_SEQ_CST || mo == LF_MO_SEQ_CST) {
             mo = LF_MO_SEQ_CST;
         } else {
@@ -871,6 +880,7 @@ void lf_wm_destroy(lf_wm *w) {
         free(c);
     }
     free(w->cells);
+    free(w->objects);
     free(w);
 }
 
@@ -897,7 +907,10 @@ void lf_wm_run_begin(lf_wm *w, lf_memory_model m, unsigned threads) {
     w->nthreads = threads > LF_WM_MAX_THREADS ? LF_WM_MAX_THREADS : threads ? threads : 1;
     w->running = -1;
     memset(w->th, 0, sizeof w->th);
-    for (unsigned t = 0; t < w->nthreads; t++) w->th[t].C[t] = 1;
+    for (unsigned t = 0; t < w->nthreads; t++) {
+        w->th[t].C[t] = 1;
+        w->th[t].pend_fence = -1;
+    }
     memset(w->S, 0, sizeof w->S);
     w->seq = 0;
     w->points = 0;
@@ -908,8 +921,16 @@ void lf_wm_run_begin(lf_wm *w, lf_memory_model m, unsigned threads) {
         w->gen = 1;
     }
     w->used = 0;
+    w->n_objects = 0;
+    if (w->gen == 1 && w->objects) memset(w->objects, 0, w->cap_objects * sizeof *w->objects);
     arena_reset(w);
     memset(&w->stats, 0, sizeof w->stats);
+}
+
+/* A fence a fix adds after an access (c11: of its order; tso: seq_cst drains, the others are nothing). */
+static void fence_after(lf_wm *w, unsigned t, int order) {
+    if (w->model == LF_MM_C11) c11_fence(w, t, order);
+    else if (w->model == LF_MM_TSO && order == LF_MO_SEQ_CST) tso_drain(w, t);
 }
 
 /* What thread t left pending at its last callback. */
@@ -929,10 +950,10 @@ static void resolve(lf_wm *w, unsigned t) {
             if (th->ps_order == LF_MO_SEQ_CST) tso_drain(w, t);
         }
     }
-    if (th->pend_fence) {
-        th->pend_fence = false;
-        if (w->model == LF_MM_C11) c11_fence(w, t, LF_MO_SEQ_CST);
-        else tso_drain(w, t);
+    if (th->pend_fence >= 0) {
+        int order = th->pend_fence;
+        th->pend_fence = -1;
+        fence_after(w, t, order);
     }
 }
 
@@ -958,7 +979,7 @@ void lf_wm_release_thread(lf_wm *w, unsigned t) {
         }
     }
     th->pend_store = false;
-    th->pend_fence = false;
+    th->pend_fence = -1;
     if (w->model == LF_MM_TSO) {
         if (w->running != (int)t)
             for (unsigned k = 0; k < th->n; k++) mem_put(buf_at(th, k)->cell, buf_at(th, k)->val, buf_at(th, k)->mask);
@@ -1011,7 +1032,7 @@ void lf_wm_switch_out(lf_wm *w, unsigned t) {
 
 void lf_wm_enter(lf_wm *w, unsigned t) {
     wthread *th = &w->th[t];
-    if (th->pend_restore || th->pend_store || th->pend_fence) resolve(w, t);
+    if (th->pend_restore || th->pend_store || th->pend_fence >= 0) resolve(w, t);
     if (w->model == LF_MM_TSO && ++w->points >= w->next_due) {
         for (unsigned u = 0; u < w->nthreads; u++)
             while (w->th[u].n && buf_at(&w->th[u], 0)->due <= w->points) tso_drain_one(w, u);
@@ -1025,14 +1046,13 @@ static inline bool in_one_word(uintptr_t a, unsigned size) { return size && size
 
 uint64_t lf_wm_load(lf_wm *w, unsigned t, const volatile void *addr, unsigned size, int mo, uintptr_t pc) {
     uintptr_t a = (uintptr_t)addr;
-    bool fence;
+    int fence = -1;
     if (w->n_fixes) mo = fixed_order(w, pc, mo, &fence);
-    else fence = false;
     w->stats.accesses++;
     uint64_t v;
     if (w->model == LF_MM_C11 && in_one_word(a, size)) {
         v = c11_load(w, t, a, size, mo, pc, false, NULL);
-        if (fence) c11_fence(w, t, LF_MO_SEQ_CST);
+        if (fence >= 0) fence_after(w, t, fence);
         return v;
     }
     if (w->model == LF_MM_TSO && in_one_word(a, size)) tso_load_seen(w, t, a & ~(uintptr_t)7, mo, pc, false);
@@ -1042,22 +1062,21 @@ uint64_t lf_wm_load(lf_wm *w, unsigned t, const volatile void *addr, unsigned si
         v = 0;
         memcpy(&v, (const void *)a, size > 8 ? 8 : size);
     }
-    if (fence && w->model == LF_MM_TSO) tso_drain(w, t);
+    if (fence >= 0) fence_after(w, t, fence);
     return v;
 }
 
 void lf_wm_store(lf_wm *w, unsigned t, volatile void *addr, unsigned size, uint64_t v, int mo, uintptr_t pc) {
     uintptr_t a = (uintptr_t)addr;
-    bool fence;
+    int fence = -1;
     if (w->n_fixes) mo = fixed_order(w, pc, mo, &fence);
-    else fence = false;
     w->stats.accesses++;
     if (!in_one_word(a, size)) return;
     unsigned off = (unsigned)(a & 7);
     uintptr_t cellp = a & ~(uintptr_t)7;
     if (w->model == LF_MM_C11) {
         c11_store(w, t, a, size, v, mo, pc);
-        if (fence) c11_fence(w, t, LF_MO_SEQ_CST);
+        if (fence >= 0) fence_after(w, t, fence);
     } else if (w->model == LF_MM_TSO) {
         uint8_t m = byte_mask(off, size);
         if (mo == LF_MO_SEQ_CST) { /* XCHG: drains, then stores to global memory */
@@ -1067,7 +1086,7 @@ void lf_wm_store(lf_wm *w, unsigned t, volatile void *addr, unsigned size, uint6
         } else {
             tso_buffer(w, t, cellp, place(truncate(v, size), off), m, pc, true);
         }
-        if (fence) tso_drain(w, t);
+        if (fence >= 0) fence_after(w, t, fence);
     } else {
         mem_put(cellp, place(truncate(v, size), off), byte_mask(off, size));
     }
@@ -1076,15 +1095,14 @@ void lf_wm_store(lf_wm *w, unsigned t, volatile void *addr, unsigned size, uint6
 uint64_t lf_wm_rmw(lf_wm *w, unsigned t, volatile void *addr, unsigned size, lf_wm_rmw_op op, uint64_t v, int mo,
                    uintptr_t pc) {
     uintptr_t a = (uintptr_t)addr;
-    bool fence;
+    int fence = -1;
     if (w->n_fixes) mo = fixed_order(w, pc, mo, &fence);
-    else fence = false;
     w->stats.accesses++;
     unsigned off = (unsigned)(a & 7);
     uintptr_t cellp = a & ~(uintptr_t)7;
     if (w->model == LF_MM_C11) {
         uint64_t old = c11_rmw(w, t, a, size, op, v, mo, pc);
-        if (fence) c11_fence(w, t, LF_MO_SEQ_CST);
+        if (fence >= 0) fence_after(w, t, fence);
         return old;
     }
     if (w->model == LF_MM_TSO) tso_drain(w, t); /* LOCK: drains, then the operation on global memory */
@@ -1097,20 +1115,17 @@ uint64_t lf_wm_rmw(lf_wm *w, unsigned t, volatile void *addr, unsigned size, lf_
 bool lf_wm_cas(lf_wm *w, unsigned t, volatile void *addr, unsigned size, uint64_t *expected, uint64_t desired,
                int mo, int fail_mo, uintptr_t pc) {
     uintptr_t a = (uintptr_t)addr;
-    bool fence;
+    int fence = -1, unused = -1;
     if (w->n_fixes) {
-        bool f2;
         mo = fixed_order(w, pc, mo, &fence);
-        fail_mo = fixed_order(w, pc, fail_mo, &f2);
-    } else {
-        fence = false;
+        fail_mo = fixed_order(w, pc, fail_mo, &unused);
     }
     w->stats.accesses++;
     unsigned off = (unsigned)(a & 7);
     uintptr_t cellp = a & ~(uintptr_t)7;
     if (w->model == LF_MM_C11) {
         bool ok = c11_cas(w, t, a, size, expected, desired, mo, fail_mo, pc);
-        if (fence) c11_fence(w, t, LF_MO_SEQ_CST);
+        if (fence >= 0) fence_after(w, t, fence);
         return ok;
     }
     if (w->model == LF_MM_TSO) tso_drain(w, t);
@@ -1125,10 +1140,9 @@ bool lf_wm_cas(lf_wm *w, unsigned t, volatile void *addr, unsigned size, uint64_
 }
 
 void lf_wm_fence(lf_wm *w, unsigned t, int mo, uintptr_t pc) {
-    bool fence = false;
+    int fence = -1;
     if (w->n_fixes) mo = fixed_order(w, pc, mo, &fence);
-    (void)fence;
-    if (w->model == LF_MM_C11) c11_fence(w, t, mo);
+    if (w->model == LF_MM_C11) c11_fence(w, t, fence > mo ? fence : mo);
     else if (w->model == LF_MM_TSO && mo == LF_MO_SEQ_CST) tso_drain(w, t);
     if (w->observe && w->model != LF_MM_SC) {
         lf_wm_event ev = {.kind = LF_WM_EV_FENCE, .order = (uint8_t)mo, .thread = (uint8_t)t, .pc = pc};
@@ -1169,8 +1183,7 @@ void lf_wm_plain_read(lf_wm *w, unsigned t, const void *addr, unsigned size, uin
     uintptr_t a = (uintptr_t)addr;
     if (!in_one_word(a, size)) return;
     w->stats.accesses++;
-    int mo = LF_MO_RELAXED;
-    bool fence = false;
+    int mo = LF_MO_RELAXED, fence = -1;
     if (w->n_fixes) mo = fixed_order(w, pc, mo, &fence);
     if (w->model == LF_MM_C11) {
         const elem *e;
@@ -1187,7 +1200,7 @@ void lf_wm_plain_read(lf_wm *w, unsigned t, const void *addr, unsigned size, uin
     } else if (w->model == LF_MM_TSO) {
         tso_load_seen(w, t, a & ~(uintptr_t)7, mo, pc, true);
     }
-    if (fence) w->th[t].pend_fence = true;
+    if (fence >= 0) w->th[t].pend_fence = fence;
 }
 
 void lf_wm_plain_write(lf_wm *w, unsigned t, void *addr, unsigned size, uintptr_t pc) {
@@ -1195,8 +1208,7 @@ void lf_wm_plain_write(lf_wm *w, unsigned t, void *addr, unsigned size, uintptr_
     if (!in_one_word(a, size) || w->model == LF_MM_SC) return;
     w->stats.accesses++;
     wthread *th = &w->th[t];
-    int mo = LF_MO_RELAXED;
-    bool fence = false;
+    int mo = LF_MO_RELAXED, fence = -1;
     if (w->n_fixes) mo = fixed_order(w, pc, mo, &fence);
     uintptr_t cellp = a & ~(uintptr_t)7;
     if (w->model == LF_MM_C11) {
@@ -1211,17 +1223,58 @@ void lf_wm_plain_write(lf_wm *w, unsigned t, void *addr, unsigned size, uintptr_
     th->ps_mask = byte_mask((unsigned)(a & 7), size);
     th->ps_pc = pc;
     th->ps_order = (uint8_t)mo;
-    if (fence) th->pend_fence = true;
+    if (fence >= 0) th->pend_fence = fence;
 }
 
 void lf_wm_sync(lf_wm *w, unsigned t) {
-    if (w->model == LF_MM_C11) { /* a seq_cst RMW of a location of its own: acquires and releases through S */
+    if (w->model == LF_MM_C11) c11_fence(w, t, LF_MO_SEQ_CST);
+    else if (w->model == LF_MM_TSO) tso_drain(w, t);
+}
+
+void lf_wm_pause(lf_wm *w, unsigned t) {
+    if (w->model == LF_MM_TSO) tso_drain(w, t);
+}
+
+/* The clock of synchronisation object obj (an open-addressing table of the run). */
+static const uint32_t **object_clock(lf_wm *w, const void *obj) {
+    if (w->n_objects * 2 >= w->cap_objects) {
+        size_t ncap = w->cap_objects ? 2 * w->cap_objects : 64;
+        sync_object *no = calloc(ncap, sizeof *no);
+        if (!no) abort();
+        for (size_t i = 0; i < w->cap_objects; i++) {
+            if (!w->objects[i].key || w->objects[i].gen != w->gen) continue;
+            size_t j = hash_addr((uintptr_t)w->objects[i].key) & (ncap - 1);
+            while (no[j].key) j = (j + 1) & (ncap - 1);
+            no[j] = w->objects[i];
+        }
+        free(w->objects);
+        w->objects = no;
+        w->cap_objects = ncap;
+    }
+    size_t j = hash_addr((uintptr_t)obj) & (w->cap_objects - 1);
+    for (;;) {
+        sync_object *o = &w->objects[j];
+        if (!o->key || o->gen != w->gen) {
+            o->key = obj;
+            o->gen = w->gen;
+            o->clock = NULL;
+            w->n_objects++;
+            return &o->clock;
+        }
+        if (o->key == obj) return &o->clock;
+        j = (j + 1) & (w->cap_objects - 1);
+    }
+}
+
+void lf_wm_sync_object(lf_wm *w, unsigned t, const void *obj) {
+    if (w->model == LF_MM_TSO) {
+        tso_drain(w, t);
+    } else if (w->model == LF_MM_C11) {
         wthread *th = &w->th[t];
         tick(th, t);
-        sc_before(w, th);
-        sc_after(w, th);
-    } else if (w->model == LF_MM_TSO) {
-        tso_drain(w, t);
+        const uint32_t **clock = object_clock(w, obj);
+        acquire(w, th, *clock);
+        *clock = snapshot(w, th);
     }
 }
 

@@ -92,10 +92,16 @@ void lf_wm_direct_end(lf_wm *w, unsigned t, volatile void *addr, unsigned size, 
 void lf_wm_plain_read(lf_wm *w, unsigned t, const void *addr, unsigned size, uintptr_t pc);
 void lf_wm_plain_write(lf_wm *w, unsigned t, void *addr, unsigned size, uintptr_t pc);
 
-/* Synchronisation the model does not see the inside of, made by thread t: the recorder's call and return
- * stamps (seq_cst read-modify-writes of one counter), locks and waits, LF_OPAQUE_SYNC(). A seq_cst fence
- * that also drains (tso). */
+/* Synchronisation the model does not see the inside of, made by thread t: an acquire-release read-modify-write
+ * of a location of its own, obj (a lock, condition variable or semaphore: unlock releases to the next lock;
+ * the recorder's counter, whose call and return stamps order every operation after the ones that returned
+ * before it was called); tso: a locked instruction, it drains. */
+void lf_wm_sync_object(lf_wm *w, unsigned t, const void *obj);
+/* Synchronisation of unknown strength (LF_OPAQUE_SYNC(): a compiled library's barriers): a seq_cst fence that
+ * drains (tso). */
 void lf_wm_sync(lf_wm *w, unsigned t);
+/* A system call that waits (sched_yield, a sleep): tso drains (it is serialising on x86); nothing in c11. */
+void lf_wm_pause(lf_wm *w, unsigned t);
 /* A spinning thread waits for the others: tso drains every buffer (buffered stores must become visible). */
 void lf_wm_spin(lf_wm *w, unsigned t);
 /* Thread t ends (its buffer drains). */

@@ -37,6 +37,7 @@ typedef enum lf_wm_event_kind {
 } lf_wm_event_kind;
 
 typedef struct lf_wm_event {
+    uint32_t op;      /* the thread's op index (set by the scheduler, runtime/sched.h) */
     uint8_t kind;     /* lf_wm_event_kind */
     uint8_t order;    /* the order performed (after any strengthening), LF_MO_* */
     uint8_t thread;
@@ -59,13 +60,13 @@ typedef void (*lf_wm_observer)(void *ctx, const lf_wm_event *e);
 /* Strengthening an access at a site (root causing: is this the order that is too weak?). */
 typedef enum lf_wm_fix_kind {
     LF_WM_FIX_ORDER, /* perform the access at pc with at least `order` (plain accesses as atomics) */
-    LF_WM_FIX_FENCE, /* a seq_cst fence right after the access at pc */
+    LF_WM_FIX_FENCE, /* a fence of `order` right after the access at pc */
 } lf_wm_fix_kind;
 
 typedef struct lf_wm_fix {
     uintptr_t pc;
     uint8_t kind;  /* lf_wm_fix_kind */
-    uint8_t order; /* LF_WM_FIX_ORDER: LF_MO_ACQUIRE, LF_MO_RELEASE, LF_MO_ACQ_REL or LF_MO_SEQ_CST */
+    uint8_t order; /* LF_MO_ACQUIRE, LF_MO_RELEASE, LF_MO_ACQ_REL or LF_MO_SEQ_CST */
 } lf_wm_fix;
 #define LF_WM_MAX_FIXES 8
 
