@@ -72,6 +72,7 @@ typedef struct wcand {
     wfix f[LF_RC_MAX_FIXES];
     unsigned n;
     unsigned order; /* when it was found (nearer to the weak behaviour first) */
+    bool fence_first; /* a fence that covers several loads: ranked as an order raised */
 } wcand;
 
 typedef struct wcands {
@@ -95,14 +96,19 @@ static bool same_fixes(const wcand *a, const wcand *b) {
     return true;
 }
 
-static void add(wcands *cs, const wfix *f, unsigned n) {
+static void add_ranked(wcands *cs, const wfix *f, unsigned n, bool fence_first) {
     if (cs->n == MAX_CANDIDATES || !n) return;
-    wcand c = {.n = n, .order = cs->n};
+    wcand c = {.n = n, .order = cs->n, .fence_first = fence_first};
     memcpy(c.f, f, n * sizeof *f);
     for (unsigned i = 0; i < cs->n; i++)
-        if (same_fixes(&cs->c[i], &c)) return;
+        if (same_fixes(&cs->c[i], &c)) {
+            cs->c[i].fence_first |= fence_first;
+            return;
+        }
     cs->c[cs->n++] = c;
 }
+
+static void add(wcands *cs, const wfix *f, unsigned n) { add_ranked(cs, f, n, false); }
 
 static wfix order_fix(const lf_wm_event *e, int order) {
     return (wfix){.fix = {.pc = e->pc, .kind = LF_WM_FIX_ORDER, .order = (uint8_t)order}, .what = (uint8_t)what_of(e)};
@@ -195,6 +201,11 @@ static void candidates_of(const wtrace *w, size_t i, bool c11, wcands *cs) {
         const lf_wm_event *S = &w->ev[h], *N = &w->ev[n];
         bool rel = releasing(S->order) || fence_between(w, u, n, h, false);
         bool acq = acquiring(L->order) || fence_between(w, t, j, i, true);
+        /* other loads between L and E: an acquire fence before E orders them all, the likelier repair (a
+         * seqlock's fence before its re-check) */
+        bool loads_between = false;
+        for (size_t k = j + 1; k < i && !loads_between; k++)
+            loads_between = w->ev[k].thread == t && (is_load(&w->ev[k]) || w->ev[k].kind == LF_WM_EV_RMW);
         if (!rel) {
             wfix x = order_fix(S, LF_MO_RELEASE);
             add(cs, &x, 1);
@@ -205,7 +216,7 @@ static void candidates_of(const wtrace *w, size_t i, bool c11, wcands *cs) {
             wfix x = order_fix(L, LF_MO_ACQUIRE);
             add(cs, &x, 1);
             x = fence_fix(L, LF_MO_ACQUIRE, E);
-            add(cs, &x, 1);
+            add_ranked(cs, &x, 1, loads_between);
         }
         if (!rel && !acq) {
             wfix two[2] = {order_fix(S, LF_MO_RELEASE), order_fix(L, LF_MO_ACQUIRE)};
@@ -238,20 +249,22 @@ static void candidates_of(const wtrace *w, size_t i, bool c11, wcands *cs) {
 }
 
 /* The weakest fix first: fewer accesses changed, release/acquire before seq_cst (a seq_cst fence fixes much that
- * a weaker order would too), an order raised before a fence added; then as found. */
+ * a weaker order would too), an acquire fence that orders several loads before a single stale one, an order
+ * raised before a fence added; then as found. */
 static int by_simplicity(const void *pa, const void *pb) {
     const wcand *a = pa, *b = pb;
     if (a->n != b->n) return a->n < b->n ? -1 : 1;
     unsigned fa = 0, fb = 0, sa = 0, sb = 0;
     for (unsigned i = 0; i < a->n; i++) {
-        fa += a->f[i].fix.kind == LF_WM_FIX_FENCE;
+        fa += a->f[i].fix.kind == LF_WM_FIX_FENCE && !a->fence_first;
         sa += a->f[i].fix.order == LF_MO_SEQ_CST;
     }
     for (unsigned i = 0; i < b->n; i++) {
-        fb += b->f[i].fix.kind == LF_WM_FIX_FENCE;
+        fb += b->f[i].fix.kind == LF_WM_FIX_FENCE && !b->fence_first;
         sb += b->f[i].fix.order == LF_MO_SEQ_CST;
     }
     if (sa != sb) return sa < sb ? -1 : 1;
+    if (a->fence_first != b->fence_first) return a->fence_first ? -1 : 1;
     if (fa != fb) return fa < fb ? -1 : 1;
     return a->order < b->order ? -1 : a->order > b->order;
 }

@@ -508,11 +508,97 @@ static void test_random(lf_wm *w, unsigned cases, uint64_t seed0) {
            allowed, allowed ? 100.0 * (double)reached / (double)allowed : 0.0, tso_reached, tso_allowed);
 }
 
+/* ---- fixes: an access strengthened by the model is the program with the stronger order ---- */
+
+typedef struct fix_case {
+    unsigned table;      /* index into TABLE */
+    unsigned n;
+    struct {
+        unsigned thread, instr; /* the access */
+        uint8_t kind, order;    /* lf_wm_fix */
+    } f[2];
+} fix_case;
+
+static int find_test(const char *name) {
+    for (size_t i = 0; i < sizeof TABLE / sizeof *TABLE; i++)
+        if (!strcmp(TABLE[i].p.name, name)) return (int)i;
+    return -1;
+}
+
+/* The program with the fixes written into it: an order raised, or a fence inserted after the access. */
+static void strengthened(const litmus *p, const fix_case *fc, litmus *q) {
+    *q = *p;
+    for (unsigned k = 0; k < fc->n; k++) {
+        unsigned t = fc->f[k].thread, i = fc->f[k].instr;
+        unsigned shift = 0; /* fences inserted before it in the same thread */
+        for (unsigned j = 0; j < k; j++)
+            shift += fc->f[j].kind == LF_WM_FIX_FENCE && fc->f[j].thread == t && fc->f[j].instr < i;
+        if (fc->f[k].kind == LF_WM_FIX_ORDER) {
+            lit_instr *in = &q->code[t][i + shift];
+            if (in->op == LI_STP) in->op = LI_ST;
+            if (in->op == LI_LDP) in->op = LI_LD;
+            in->mo = fc->f[k].order;
+        } else {
+            memmove(&q->code[t][i + shift + 2], &q->code[t][i + shift + 1],
+                    (q->len[t] - i - shift - 1) * sizeof(lit_instr));
+            q->code[t][i + shift + 1] = (lit_instr)FENCE(fc->f[k].order);
+            q->len[t]++;
+        }
+    }
+}
+
+static void test_fixes(lf_wm *w) {
+    /* (thread, instruction): the site the driver gives it is 0x1000 + 16 * thread + instruction + 1 */
+    static const struct {
+        const char *name;
+        fix_case fc;
+    } CASES[] = {
+        {"MP+rlx", {0, 2, {{0, 1, LF_WM_FIX_ORDER, REL}, {1, 0, LF_WM_FIX_ORDER, ACQ}}}},
+        {"MP+rlx", {0, 1, {{0, 1, LF_WM_FIX_ORDER, REL}}}},
+        {"MP+rel+rlx", {0, 1, {{1, 0, LF_WM_FIX_FENCE, ACQ}}}},
+        {"MP+na+rlx", {0, 2, {{0, 1, LF_WM_FIX_ORDER, REL}, {1, 0, LF_WM_FIX_ORDER, ACQ}}}},
+        {"SB+rlx", {0, 2, {{0, 0, LF_WM_FIX_FENCE, SC}, {1, 0, LF_WM_FIX_FENCE, SC}}}},
+        {"SB+rlx", {0, 1, {{0, 0, LF_WM_FIX_FENCE, SC}}}},
+        {"SB+acqrelfences", {0, 2, {{0, 1, LF_WM_FIX_ORDER, SC}, {1, 1, LF_WM_FIX_ORDER, SC}}}},
+        {"Seqlock-nofence", {0, 1, {{1, 1, LF_WM_FIX_FENCE, ACQ}}}},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
+        int i = find_test(CASES[k].name);
+        CHECK(i >= 0);
+        if (i < 0) continue;
+        const litmus *p = &TABLE[i].p;
+        fix_case fc = CASES[k].fc;
+        litmus q;
+        strengthened(p, &fc, &q);
+        lf_wm_fix fixes[2];
+        for (unsigned f = 0; f < fc.n; f++)
+            fixes[f] = (lf_wm_fix){.pc = 0x1000 + 16 * fc.f[f].thread + fc.f[f].instr + 1, .kind = fc.f[f].kind,
+                                   .order = fc.f[f].order};
+        for (lf_memory_model m = LF_MM_TSO; m <= LF_MM_C11; m++) {
+            lit_set fixed, direct;
+            unsigned long runs;
+            lf_wm_set_fixes(w, fixes, fc.n);
+            model_outcomes(w, m, p, &fixed, &runs);
+            lf_wm_set_fixes(w, NULL, 0);
+            model_outcomes(w, m, &q, &direct, &runs);
+            bool same = fixed.n == direct.n;
+            for (unsigned o = 0; o < fixed.n && same; o++) same = lit_set_has(&direct, &fixed.o[o]);
+            CHECKF(same, "%s with %u fix(es) under %s: not the outcomes of the program written with them", p->name,
+                   fc.n, lf_memory_model_name(m));
+            if (!same) {
+                print_set("fixed", p, &fixed);
+                print_set("written", &q, &direct);
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv) {
     lf_wm *w = lf_wm_create();
     CHECK(w != NULL);
     if (!w) TEST_DONE();
     test_table(w);
+    test_fixes(w);
     unsigned cases = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 300;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x5eed;
     test_random(w, cases, seed);
