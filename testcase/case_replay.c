@@ -74,6 +74,7 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
         return false;
     }
     if (o->free_only) c.mode = LF_FC_FREE;
+    if (o->memory != LF_FC_MEMORY_MIXED) c.mode = LF_FC_CONTROLLED; /* a model asked for: controlled runs */
     lf_fuzz_case_force_memory(&c, o->memory);
     lf_fc_plan plan;
     lf_fc_executor x;

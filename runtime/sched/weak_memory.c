@@ -23,7 +23,8 @@
 #error "the weak memory models assume little-endian words"
 #endif
 
-#define HIST_MAX 16   /* elements kept per cell (the oldest is dropped: fewer choices, never a wrong one) */
+#define HIST_MAX 16   /* elements kept per cell (the oldest are dropped: fewer choices, never a wrong one) */
+#define HIST_KEEP 8   /* a full history keeps its newest HIST_KEEP (one move per HIST_MAX - HIST_KEEP stores) */
 #define TSO_CAP 32    /* buffered stores per thread (a full buffer drains its oldest) */
 #define STREAK_MAX 8  /* stale reads of one cell in a row by one thread before it reads the newest */
 #define DELAY_OPTIONS 65 /* tso: a store waits 0..64 scheduling points */
@@ -365,8 +366,8 @@ static elem *push_slot(lf_wm *w, cell *c) {
             c->e = ne;
             c->cap = ncap;
         } else {
-            memmove(c->e, c->e + 1, (c->n - 1) * sizeof *c->e);
-            c->n--;
+            memmove(c->e, c->e + (c->n - HIST_KEEP), HIST_KEEP * sizeof *c->e);
+            c->n = HIST_KEEP;
         }
     }
     elem *e = &c->e[c->n++];
@@ -487,11 +488,12 @@ static uint64_t c11_load(lf_wm *w, unsigned t, uintptr_t a, unsigned size, int m
 /* Inserts element `in` at position p (p == c->n: appended, and memory written). */
 static elem *insert_at(lf_wm *w, cell *c, unsigned p, const elem *in) {
     bool at_end = p == c->n;
-    if (c->n == c->cap && c->cap >= HIST_MAX) { /* full: the oldest goes */
-        if (p == 0) return NULL;               /* (cannot happen: the oldest is never after a newer store) */
-        memmove(c->e, c->e + 1, (c->n - 1) * sizeof *c->e);
-        c->n--;
-        p--;
+    if (c->n == c->cap && c->cap >= HIST_MAX) { /* full: the oldest go, but not the one the store follows */
+        unsigned drop = c->n - HIST_KEEP;
+        if (drop > p - 1) drop = p - 1;
+        memmove(c->e, c->e + drop, (c->n - drop) * sizeof *c->e);
+        c->n -= drop;
+        p -= drop;
     }
     push_slot(w, c); /* grows the array; the new slot is at the end */
     memmove(&c->e[p + 1], &c->e[p], (c->n - 1 - p) * sizeof *c->e);
@@ -546,7 +548,7 @@ static void c11_store(lf_wm *w, unsigned t, uintptr_t a, unsigned size, uint64_t
     if (p == c->n && (pred->mask & ~m)) ne.rel = clock_join(w, ne.rel, pred->rel); /* the word's other bytes */
     elem *e = insert_at(w, c, p, &ne);
     if (mo == LF_MO_SEQ_CST) sc_after(w, th);
-    if (e) observe_store(w, t, LF_WM_EV_STORE, mo, c->addr, e);
+    observe_store(w, t, LF_WM_EV_STORE, mo, c->addr, e);
 }
 
 static uint64_t apply_rmw(lf_wm_rmw_op op, uint64_t old, uint64_t v, unsigned size) {

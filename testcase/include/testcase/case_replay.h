@@ -41,7 +41,7 @@ typedef struct lf_replay_options {
     const char *format;   /* the bytes' format (default NULL: LF_FUZZ_CASE_FORMAT) */
     bool free_only;       /* every run in free mode, whatever the case says (default false) */
     int memory;           /* the memory model of controlled runs: LF_FC_MEMORY_MIXED (default: the case's) or
-                             one for every run (lf_fuzz_case_force_memory) */
+                             one for every run (lf_fuzz_case_force_memory), and then every run controlled */
     lf_spec_mode spec;    /* what the histories are checked against (default LF_SPEC_AUTO, runner/adapter_check.h) */
 } lf_replay_options;
 

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Benchmark of the memory models of controlled runs (not a test; docs/memory-models.md quotes its figures).
+# Prints:
+#  1. the cost per instrumented access of a one-thread controlled run in sc, tso and c11, plain and atomic
+#     (linfuzz-bench-sched access: thread CPU time, median of 7 rounds);
+#  2. executions and runs per second of the fuzz targets of the weak-memory adapters (adapters/weak/), their
+#     twins and a few other correct adapters, from their seeds, controlled, in each memory model
+#     (LINFUZZ_MEMORY_MODEL=sc, tso, c11) and mixed (the default: each repetition draws its model);
+#  3. time to the first violation of each weak-memory bug, median of REPEATS runs capped at CAP seconds
+#     (">CAP" = not found; runs that found it in brackets), the fuzz target from its seeds: default (mixed
+#     modes and models), with the reads-from feedback (LINFUZZ_FUZZ_SCHED_FEEDBACK=rf: pairs of load and store
+#     sites the model made, stale ones apart), forced c11, and forced c11 with the feedback. The runs go
+#     round-robin over the configurations, so that the machine's load drifts over all alike.
+# Times are the harness's own (start to detection).
+#
+# Usage: ci/bench_memory_models.sh [CAP_SECONDS [REPEATS [EXEC_SECONDS]]]     (defaults 30, 5, 3; EXEC_SECONDS
+#        0 skips 2)   LINFUZZ_BUILD_DIR=dir ADAPTERS="spsc_ring_relaxed_publish ..." MICRO=0 CONFIGS="mixed rf"
+#        CONFIGS: mixed rf c11 c11-rf
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source ci/lib.sh
+ci_help "$@"
+[ $# -le 3 ] || ci_die "unexpected argument '$4' (--help says what it takes)"
+cap=${1:-30} repeats=${2:-5} exec_secs=${3:-3}
+ci_count CAP_SECONDS "$cap"
+ci_count REPEATS "$repeats"
+[ "$exec_secs" = 0 ] || ci_count EXEC_SECONDS "$exec_secs"
+bdir=${LINFUZZ_BUILD_DIR:-build}
+ci_use_build "$bdir" linfuzz-bench-sched
+LF=$bdir/bin/linfuzz
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export LINFUZZ_VIOLATIONS_DIR=$tmp/violations LINFUZZ_KEEP_DUPLICATES=0 LINFUZZ_FUZZ_MINIMIZE_TEST=0
+echo "# Memory-model benchmark: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), build $bdir"
+echo
+
+# ---- 1. cost per access ----
+[ "${MICRO:-1}" = 0 ] || "$bdir/bin/linfuzz-bench-sched" access
+
+# the weak-memory bugs: the known-buggy adapters of adapters/weak/
+weak_bugs=${ADAPTERS:-$(grep -ho 'ADAPTER([a-z0-9_]*, false' adapters/weak/*.c | sed 's/ADAPTER(\(.*\), false/\1/')}
+twins=$(grep -ho 'ADAPTER([a-z0-9_]*, true' adapters/weak/*.c | sed 's/ADAPTER(\(.*\), true/\1/')
+
+# ---- 2. executions per second ----
+if [ "$exec_secs" != 0 ]; then
+  echo "## Executions per second, by memory model ($exec_secs s per target and model, controlled, from corpus/<adapter>/seeds)"
+  echo
+  printf '| %-30s | %-18s | %-18s | %-18s | %-18s |\n' target "sc exec/s (runs/s)" "tso" "c11" "mixed"
+  printf '|%s|%s|%s|%s|%s|\n' "--------------------------------" "--------------------" "--------------------" \
+    "--------------------" "--------------------"
+  for name in $twins $weak_bugs treiber_stack ms_queue harris_list_set ck_fifo_mpmc mutex_queue; do
+    [ -x "$bdir/bin/fuzz_$name" ] || continue
+    printf '| %-30s |' "fuzz_$name"
+    for model in sc tso c11 mixed; do
+      rm -rf "$tmp/work" && mkdir -p "$tmp/work"
+      LINFUZZ_FUZZ_MODE=controlled LINFUZZ_MEMORY_MODEL=$model LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_SECONDS=$exec_secs \
+        "$bdir/bin/fuzz_$name" -max_total_time=$((exec_secs + 10)) -artifact_prefix="$tmp/" "$tmp/work" \
+        "corpus/$name/seeds" >"$tmp/log" 2>&1 || true
+      s=$(grep -o 'linfuzz-fuzz: summary .*' "$tmp/log" | tail -1)
+      e=$(sed -n 's/.* executions=\([0-9]*\).*/\1/p' <<<"$s") r=$(sed -n 's/.* runs=\([0-9]*\).*/\1/p' <<<"$s")
+      printf ' %-18s |' "$(awk -v e="${e:-0}" -v r="${r:-0}" -v t="$exec_secs" 'BEGIN{printf "%.0f (%.0f)", e/t, r/t}')"
+    done
+    echo
+  done
+  echo
+fi
+
+# ---- 3. time to the first violation ----
+fuzz_once() { # ADAPTER ENV...: seconds to the first violation, or inf
+  local a=$1
+  shift
+  rm -rf "$tmp/work" && mkdir -p "$tmp/work"
+  env "$@" LINFUZZ_FUZZ_SECONDS="$cap" "$bdir/bin/fuzz_$a" -max_total_time=$((cap + 10)) -timeout=60 \
+    -artifact_prefix="$tmp/" "$tmp/work" "corpus/$a/seeds" >"$tmp/log" 2>&1 || true
+  local t
+  t=$(sed -n 's/.*linfuzz-fuzz: violation .* seconds=\([0-9.]*\) .*/\1/p' "$tmp/log" | head -1)
+  echo "${t:-inf}"
+}
+median() {
+  sort -g | awk -v cap="$cap" '{v[NR]=$1; if ($1 != "inf") f++} END {
+    m = v[int((NR + 1) / 2)]; if (m == "inf") m = ">" cap; else m = sprintf("%.3f", m);
+    printf "%s (%d/%d)", m, f, NR }'
+}
+one_run() { # ADAPTER CONFIG
+  case $2 in
+    mixed) fuzz_once "$1" ;;
+    rf) fuzz_once "$1" LINFUZZ_FUZZ_SCHED_FEEDBACK=rf ;;
+    c11) fuzz_once "$1" LINFUZZ_MEMORY_MODEL=c11 ;;
+    c11-rf) fuzz_once "$1" LINFUZZ_MEMORY_MODEL=c11 LINFUZZ_FUZZ_SCHED_FEEDBACK=rf ;;
+    *) ci_die "unknown configuration '$2' (--help lists them)" ;;
+  esac
+}
+read -r -a configs <<<"${CONFIGS:-mixed rf c11 c11-rf}"
+echo "## Time to the first violation, seconds (median of $repeats, cap $cap s; runs that found it)"
+echo
+echo "fuzz targets from corpus/<adapter>/seeds: mixed = the default (each input's mode, each repetition's memory"
+echo "model); rf = with the reads-from feedback (LINFUZZ_FUZZ_SCHED_FEEDBACK=rf; off by default); c11 ="
+echo "LINFUZZ_MEMORY_MODEL=c11; c11-rf = both."
+echo
+printf '| %-30s |' adapter
+for c in "${configs[@]}"; do printf ' %-16s |' "$c"; done
+echo
+printf '|%s|' "--------------------------------"
+for c in "${configs[@]}"; do printf '%s|' "------------------"; done
+echo
+for a in $weak_bugs; do
+  printf '| %-30s |' "$a"
+  for c in "${configs[@]}"; do : >"$tmp/times-$c"; done
+  for ((i = 0; i < repeats; i++)); do
+    for c in "${configs[@]}"; do one_run "$a" "$c" >>"$tmp/times-$c"; done
+  done
+  for c in "${configs[@]}"; do printf ' %-16s |' "$(median <"$tmp/times-$c")"; done
+  echo
+done
