@@ -3,9 +3,10 @@
 # Prints:
 #  1. the cost per instrumented access of a one-thread controlled run in sc, tso and c11, plain and atomic
 #     (linfuzz-bench-sched access: thread CPU time, median of 7 rounds);
-#  2. executions and runs per second of the fuzz targets of the weak-memory adapters (adapters/weak/), their
-#     twins and a few other correct adapters, from their seeds, controlled, in each memory model
-#     (LINFUZZ_MEMORY_MODEL=sc, tso, c11) and mixed (the default: each repetition draws its model);
+#  2. executions and runs per second of the fuzz targets of the correct weak-memory adapters (adapters/weak/,
+#     the twins) and a few other correct adapters, from their seeds, controlled, in each memory model
+#     (LINFUZZ_MEMORY_MODEL=sc, tso, c11) and mixed (the default: each repetition draws its model); correct
+#     ones only, so that no time goes to minimizing and saving a violation;
 #  3. time to the first violation of each weak-memory bug, median of REPEATS runs capped at CAP seconds
 #     (">CAP" = not found; runs that found it in brackets), the fuzz target from its seeds: default (mixed
 #     modes and models), with the reads-from feedback (LINFUZZ_FUZZ_SCHED_FEEDBACK=rf: pairs of load and store
@@ -48,7 +49,8 @@ if [ "$exec_secs" != 0 ]; then
   printf '| %-30s | %-18s | %-18s | %-18s | %-18s |\n' target "sc exec/s (runs/s)" "tso" "c11" "mixed"
   printf '|%s|%s|%s|%s|%s|\n' "--------------------------------" "--------------------" "--------------------" \
     "--------------------" "--------------------"
-  for name in $twins $weak_bugs treiber_stack ms_queue harris_list_set ck_fifo_mpmc mutex_queue; do
+  for name in $twins treiber_stack ms_queue harris_list_set elim_stack ck_fifo_mpmc ck_stack_mpmc urcu_lfstack \
+    mutex_queue; do
     [ -x "$bdir/bin/fuzz_$name" ] || continue
     printf '| %-30s |' "fuzz_$name"
     for model in sc tso c11 mixed; do

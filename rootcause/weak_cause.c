@@ -295,7 +295,7 @@ static void site_name(const lf_rc_symbols *sy, uintptr_t pc, char *buf, size_t l
 }
 
 static int describe_fix(const lf_rc_symbols *sy, const wfix *f, char *buf, size_t len) {
-    char at[600], until[600];
+    char at[160], until[160];
     site_name(sy, f->fix.pc, at, sizeof at, NULL, NULL, NULL);
     if (f->fix.kind == LF_WM_FIX_ORDER)
         return snprintf(buf, len, "the %s at %s must be %s", WHAT[f->what], at, order_name(f->fix.order));
@@ -393,7 +393,7 @@ int lf_rc_weak_causes(lf_rc_runner *rn, const lf_schedule *sch, const lf_rc_opti
     if (!lf_rc_symbolize(&sy, pcs, np)) goto oom;
     if (sy.tool[0] && !r->symbolizer[0]) snprintf(r->symbolizer, sizeof r->symbolizer, "%s", sy.tool);
     if (race_load && race_store && !r->note[0]) {
-        char a[600], b[600];
+        char a[160], b[160];
         site_name(&sy, race_load, a, sizeof a, NULL, NULL, NULL);
         site_name(&sy, race_store, b, sizeof b, NULL, NULL, NULL);
         snprintf(r->note, sizeof r->note,
@@ -420,7 +420,7 @@ int lf_rc_weak_causes(lf_rc_runner *rn, const lf_schedule *sch, const lf_rc_opti
         /* the lines: the fixed accesses' (and where a fence goes before), in the first one's file */
         const char *file = NULL, *function = NULL;
         unsigned line = 0;
-        char dummy[600];
+        char dummy[160];
         site_name(&sy, c->fixes[0].pc, dummy, sizeof dummy, &file, &function, &line);
         if (file) {
             c->resolved = true;

@@ -159,12 +159,12 @@ static inline uint8_t byte_mask(unsigned off, unsigned size) { return (uint8_t)(
 
 /* The whole aligned word holding a modelled access: readable and writable (it shares the page of the
  * accessed bytes), but it may extend past the object into memory AddressSanitizer poisons. */
-__attribute__((no_sanitize("address"))) static uint64_t mem_word(uintptr_t cell) {
-    return *(volatile uint64_t *)cell;
+__attribute__((no_sanitize("address"))) static uint64_t mem_word(uintptr_t word) {
+    return *(volatile uint64_t *)word;
 }
 
-__attribute__((no_sanitize("address"))) static void mem_put(uintptr_t cell, uint64_t v, uint8_t m) {
-    volatile uint64_t *p = (volatile uint64_t *)cell;
+__attribute__((no_sanitize("address"))) static void mem_put(uintptr_t word, uint64_t v, uint8_t m) {
+    volatile uint64_t *p = (volatile uint64_t *)word;
     if (m == 0xff) {
         *p = v;
     } else if (m) {
@@ -431,13 +431,13 @@ static unsigned choose(lf_wm *w, lf_wm_choice_kind kind, unsigned n) {
 }
 
 /* A stale read of thread th: counted, and after STREAK_MAX in a row on one cell the newest is read. */
-static unsigned limit_streak(wthread *th, uintptr_t cell, unsigned j) {
+static unsigned limit_streak(wthread *th, uintptr_t word, unsigned j) {
     if (!j) {
-        if (th->streak_cell == cell) th->streak = 0;
+        if (th->streak_cell == word) th->streak = 0;
         return 0;
     }
-    if (th->streak_cell != cell) {
-        th->streak_cell = cell;
+    if (th->streak_cell != word) {
+        th->streak_cell = word;
         th->streak = 0;
     }
     if (++th->streak > STREAK_MAX) {
@@ -502,9 +502,9 @@ static elem *insert_at(lf_wm *w, cell *c, unsigned p, const elem *in) {
     return &c->e[p];
 }
 
-static void observe_store(lf_wm *w, unsigned t, lf_wm_event_kind kind, int mo, uintptr_t cell, const elem *e) {
+static void observe_store(lf_wm *w, unsigned t, lf_wm_event_kind kind, int mo, uintptr_t word, const elem *e) {
     if (!w->observe) return;
-    lf_wm_event ev = {.kind = (uint8_t)kind, .order = (uint8_t)mo, .thread = (uint8_t)t, .cell = cell, .pc = e->pc,
+    lf_wm_event ev = {.kind = (uint8_t)kind, .order = (uint8_t)mo, .thread = (uint8_t)t, .cell = word, .pc = e->pc,
                       .seq = e->seq};
     w->observe(w->observe_ctx, &ev);
 }
@@ -725,28 +725,28 @@ static void c11_capture(lf_wm *w, unsigned t) {
 
 static inline tso_entry *buf_at(wthread *th, unsigned k) { return &th->buf[(th->head + k) % TSO_CAP]; }
 
-static overlay *overlay_find(lf_wm *w, uintptr_t cell) {
+static overlay *overlay_find(lf_wm *w, uintptr_t word) {
     for (unsigned i = 0; i < w->n_ov; i++)
-        if (w->ov[i].cell == cell) return &w->ov[i];
+        if (w->ov[i].cell == word) return &w->ov[i];
     return NULL;
 }
 
 /* The running thread's buffered stores go over the word: its saved global value is kept. */
-static overlay *overlay_ensure(lf_wm *w, uintptr_t cell) {
-    overlay *o = overlay_find(w, cell);
+static overlay *overlay_ensure(lf_wm *w, uintptr_t word) {
+    overlay *o = overlay_find(w, word);
     if (o) return o;
     o = &w->ov[w->n_ov++];
-    o->cell = cell;
-    o->global = mem_word(cell);
+    o->cell = word;
+    o->global = mem_word(word);
     return o;
 }
 
 /* The view of thread th of a word whose global value is g: its buffered stores applied, oldest first. */
-static uint64_t view_of(wthread *th, uintptr_t cell, uint64_t g, uint8_t *covered) {
+static uint64_t view_of(wthread *th, uintptr_t word, uint64_t g, uint8_t *covered) {
     uint8_t cov = 0;
     for (unsigned k = 0; k < th->n; k++) {
         tso_entry *e = buf_at(th, k);
-        if (e->cell != cell) continue;
+        if (e->cell != word) continue;
         g = merge(g, e->val, e->mask);
         cov |= e->mask;
     }
@@ -808,8 +808,7 @@ static void tso_update_due(lf_wm *w) {
 static void tso_buffer(lf_wm *w, unsigned t, uintptr_t cellp, uint64_t word, uint8_t m, uintptr_t pc, bool atomic) {
     wthread *th = &w->th[t];
     if (th->n == TSO_CAP) tso_drain_one(w, t);
-    overlay *o = overlay_ensure(w, cellp);
-    (void)o;
+    overlay_ensure(w, cellp);
     if (atomic) mem_put(cellp, word, m);
     unsigned d = choose(w, LF_WM_CHOOSE_DELAY, DELAY_OPTIONS);
     if (d) w->stats.delayed++;
