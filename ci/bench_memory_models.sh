@@ -16,7 +16,8 @@
 #
 # Usage: ci/bench_memory_models.sh [CAP_SECONDS [REPEATS [EXEC_SECONDS]]]     (defaults 30, 5, 3; EXEC_SECONDS
 #        0 skips 2)   LINFUZZ_BUILD_DIR=dir ADAPTERS="spsc_ring_relaxed_publish ..." MICRO=0 CONFIGS="mixed rf"
-#        CONFIGS: mixed rf c11 c11-rf
+#        CONFIGS: mixed rf c11 c11-rf sc (sc: LINFUZZ_MEMORY_MODEL=sc, the controlled runs as before the memory
+#        models: for the interleaving bugs, ADAPTERS="treiber_tag_wrap ...", what mixed costs them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/lib.sh
@@ -89,6 +90,7 @@ one_run() { # ADAPTER CONFIG
     rf) fuzz_once "$1" LINFUZZ_FUZZ_SCHED_FEEDBACK=rf ;;
     c11) fuzz_once "$1" LINFUZZ_MEMORY_MODEL=c11 ;;
     c11-rf) fuzz_once "$1" LINFUZZ_MEMORY_MODEL=c11 LINFUZZ_FUZZ_SCHED_FEEDBACK=rf ;;
+    sc) fuzz_once "$1" LINFUZZ_MEMORY_MODEL=sc ;;
     *) ci_die "unknown configuration '$2' (--help lists them)" ;;
   esac
 }

@@ -414,7 +414,7 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
         lf_wm_enter(wm, th->index);
         if (kind == LF_EV_RETURN) lf_wm_sync_object(wm, th->index, &stamp_counter);
         if (kind == LF_EV_SYNC) lf_wm_sync_object(wm, th->index, addr);
-        if (kind == LF_EV_PAUSE) lf_wm_pause(wm, th->index);
+        if (kind == LF_EV_PAUSE) lf_wm_drain(wm, th->index);
     }
     uint64_t seq = s->points++;
     atomic_store_explicit(&s->progress, seq + 1, memory_order_relaxed);

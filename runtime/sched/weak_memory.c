@@ -1232,7 +1232,7 @@ void lf_wm_sync(lf_wm *w, unsigned t) {
     else if (w->model == LF_MM_TSO) tso_drain(w, t);
 }
 
-void lf_wm_pause(lf_wm *w, unsigned t) {
+void lf_wm_drain(lf_wm *w, unsigned t) {
     if (w->model == LF_MM_TSO) tso_drain(w, t);
 }
 

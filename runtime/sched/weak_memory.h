@@ -100,8 +100,9 @@ void lf_wm_sync_object(lf_wm *w, unsigned t, const void *obj);
 /* Synchronisation of unknown strength (LF_OPAQUE_SYNC(): a compiled library's barriers): a seq_cst fence that
  * drains (tso). */
 void lf_wm_sync(lf_wm *w, unsigned t);
-/* A system call that waits (sched_yield, a sleep): tso drains (it is serialising on x86); nothing in c11. */
-void lf_wm_pause(lf_wm *w, unsigned t);
+/* Thread t's buffered stores drain (tso; nothing in c11): a system call that waits (sched_yield, a sleep: it
+ * serialises on x86), an allocator call (free: no store may land in memory handed to another thread). */
+void lf_wm_drain(lf_wm *w, unsigned t);
 /* A spinning thread waits for the others: tso drains every buffer (buffered stores must become visible). */
 void lf_wm_spin(lf_wm *w, unsigned t);
 /* Thread t ends (its buffer drains). */
