@@ -189,17 +189,10 @@ static int show_one(const char *path, bool stored, bool meta, const char *histor
     } else if (input) {
         /* An older format's bytes would read differently as today's: write the same case in today's format. */
         const char *format = lf_entry_meta(&e, "workload_format");
-        const lf_adapter *a = lf_adapter_find(lf_entry_meta(&e, "adapter") ? lf_entry_meta(&e, "adapter") : "");
         uint8_t converted[LF_FC_MAX_ENCODED];
-        const uint8_t *bytes = e.workload;
-        size_t n_bytes = e.workload_len;
-        if (a && lf_fuzz_case_format_known(format) && strcmp(format, LF_FUZZ_CASE_FORMAT) != 0) {
-            lf_method ms[LF_M_COUNT];
-            lf_fuzz_case c;
-            lf_fuzz_case_decode_as(format, e.workload, e.workload_len, lf_fuzz_case_methods(a, ms), &c);
-            n_bytes = lf_fuzz_case_encode(&c, converted);
-            bytes = converted;
-        }
+        const uint8_t *bytes;
+        size_t n_bytes;
+        lf_cli_entry_input(&e, converted, &bytes, &n_bytes);
         FILE *f = fopen(input, "wb");
         bool written = f && fwrite(bytes, 1, n_bytes, f) == n_bytes;
         if (f && fclose(f) != 0) written = false;

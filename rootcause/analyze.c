@@ -283,6 +283,18 @@ static int by_rank(const void *pa, const void *pb) {
     return strcmp(a->summary, b->summary);
 }
 
+/* The confirmed candidates first, each part in its order (a stable partition). */
+static void confirmed_first(lf_rc_result *r) {
+    lf_rc_candidate *sorted = malloc((r->n ? r->n : 1) * sizeof *sorted);
+    if (!sorted) return; /* (the order only) */
+    size_t k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < r->n; i++)
+            if (lf_rc_confirmed(&r->c[i]) == (pass == 0)) sorted[k++] = r->c[i];
+    memcpy(r->c, sorted, r->n * sizeof *sorted);
+    free(sorted);
+}
+
 /* ---- method-level exclusions: the harness serializes the calls of two methods ---- */
 
 /* Method m of a's type by name (a custom type's declared name). */
@@ -440,7 +452,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
                 bool any = false;
                 for (size_t k = 0; k < r->n; k++) any |= lf_rc_confirmed(&r->c[k]);
                 if (any) {
-                    if (r->n > 1) qsort(r->c, r->n, sizeof *r->c, by_rank);
+                    confirmed_first(r); /* keeping weak_cause.c's order (the weakest fix first) */
                     rc = 0;
                     goto done;
                 }
