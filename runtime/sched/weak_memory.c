@@ -509,6 +509,28 @@ static void observe_store(lf_wm *w, unsigned t, lf_wm_event_kind kind, int mo, u
     w->observe(w->observe_ctx, &ev);
 }
 
+/* A new store element of thread t (its value set by the caller): writer, clock component, number, and the
+ * release clocks — a release store's own clock, else the release fence's, joined with the thread's own
+ * earlier releasing store to the cell (RC11's release sequence). */
+static void new_element(lf_wm *w, unsigned t, const cell *c, uint8_t m, int mo, uintptr_t pc, uint8_t flags, elem *ne) {
+    wthread *th = &w->th[t];
+    memset(ne, 0, sizeof *ne);
+    ne->tid = (uint8_t)t;
+    ne->mask = m;
+    ne->pc = pc;
+    ne->flags = flags;
+    ne->ts = th->C[t];
+    ne->seq = ++w->seq;
+    const uint32_t *own = own_release(c, t);
+    if (releases(mo)) {
+        ne->own_rel = snapshot(w, th);
+        ne->rel = ne->own_rel;
+    } else {
+        ne->own_rel = own;
+        ne->rel = clock_join(w, th->Frel, own);
+    }
+}
+
 static void c11_store(lf_wm *w, unsigned t, uintptr_t a, unsigned size, uint64_t v, int mo, uintptr_t pc) {
     wthread *th = &w->th[t];
     cell *c = cell_checked(w, a & ~(uintptr_t)7);
@@ -517,21 +539,7 @@ static void c11_store(lf_wm *w, unsigned t, uintptr_t a, unsigned size, uint64_t
     tick(th, t);
     if (mo == LF_MO_SEQ_CST) sc_before(w, th);
     elem ne;
-    memset(&ne, 0, sizeof ne);
-    ne.tid = (uint8_t)t;
-    ne.mask = m;
-    ne.pc = pc;
-    ne.flags = mo == LF_MO_SEQ_CST ? F_SC : 0;
-    ne.ts = th->C[t];
-    ne.seq = ++w->seq;
-    const uint32_t *own = own_release(c, t);
-    if (releases(mo)) {
-        ne.own_rel = snapshot(w, th);
-        ne.rel = ne.own_rel;
-    } else {
-        ne.own_rel = own;
-        ne.rel = clock_join(w, th->Frel, own);
-    }
+    new_element(w, t, c, m, mo, pc, mo == LF_MO_SEQ_CST ? F_SC : 0, &ne);
     /* where in mo: appended, or before newer elements that neither happen-before it nor are pinned */
     unsigned k = window(w, th, c), p = c->n;
     if (k > 1) {
@@ -568,26 +576,11 @@ static uint64_t apply_rmw(lf_wm_rmw_op op, uint64_t old, uint64_t v, unsigned si
 /* A read-modify-write that read element index i (c11); writes `nv` (the access's bytes) right after it. */
 static void c11_rmw_write(lf_wm *w, unsigned t, cell *c, unsigned i, unsigned off, unsigned size, uint64_t nv, int mo,
                           uintptr_t pc) {
-    wthread *th = &w->th[t];
     uint8_t m = byte_mask(off, size);
     const elem *read = &c->e[i];
     elem ne;
-    memset(&ne, 0, sizeof ne);
-    ne.tid = (uint8_t)t;
-    ne.mask = m;
-    ne.pc = pc;
-    ne.flags = F_RMW | (mo == LF_MO_SEQ_CST ? F_SC : 0);
-    ne.ts = th->C[t];
-    ne.seq = ++w->seq;
+    new_element(w, t, c, m, mo, pc, F_RMW | (mo == LF_MO_SEQ_CST ? F_SC : 0), &ne);
     ne.val = merge(read->val, place(nv, off), m);
-    const uint32_t *own = own_release(c, t);
-    if (releases(mo)) {
-        ne.own_rel = snapshot(w, th);
-        ne.rel = ne.own_rel;
-    } else {
-        ne.own_rel = own;
-        ne.rel = clock_join(w, th->Frel, own);
-    }
     ne.rel = clock_join(w, ne.rel, read->rel); /* release sequences continue through RMWs */
     lf_wm_event ev = {.kind = LF_WM_EV_RMW, .order = (uint8_t)mo, .thread = (uint8_t)t, .cell = c->addr, .pc = pc,
                       .seq = ne.seq, .read_seq = read->seq, .read_thread = read->tid, .read_pc = read->pc,
