@@ -19,18 +19,6 @@
 #include "sched/weak_memory.h"
 #include "test_util.h"
 
-/* Fewer random programs under sanitizers (the table is enumerated whole). */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
-
 /* ---- programs ---- */
 
 #define ST(l, v, m) {LI_ST, l, m, 0, v}
@@ -611,7 +599,8 @@ int main(int argc, char **argv) {
     if (!w) TEST_DONE();
     test_table(w);
     test_fixes(w);
-    unsigned cases = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : SANITIZED ? 60 : 300;
+    /* fewer random programs under sanitizers (the table is enumerated whole) */
+    unsigned cases = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : LF_TEST_SANITIZED ? 60 : 300;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x5eed;
     test_random(w, cases, seed);
     lf_wm_destroy(w);
