@@ -74,21 +74,13 @@ LF_VARIANT_CREATE(rq_create, create_with, RQ_OK)
 LF_VARIANT_CREATE(rq_no_release_create, create_with, RQ_NO_RELEASE)
 LF_VARIANT_CREATE(rq_no_acquire_create, create_with, RQ_NO_ACQUIRE)
 
-#define RQ_ADAPTER(ident, linearizable_, create_, summary_)                                                          \
-    const lf_adapter lf_adapter_##ident = {.name = #ident,                                                           \
-                                           .summary = summary_,                                                      \
-                                           .type = LF_TYPE_QUEUE,                                                    \
-                                           .linearizable = linearizable_,                                            \
-                                           .methods = LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ),             \
-                                           .exclusive = {LF_METHOD_BIT(LF_M_ENQ)},                                   \
-                                           .create = create_,                                                        \
-                                           .destroy = rq_destroy,                                                    \
-                                           .op = rq_op};                                                             \
-    LF_REGISTER_ADAPTER(lf_adapter_##ident)
+#define RQ_FIELDS                                                                                                      \
+    .type = LF_TYPE_QUEUE, .methods = LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ),                               \
+    .exclusive = {LF_METHOD_BIT(LF_M_ENQ)}, .destroy = rq_destroy, .op = rq_op
 
-RQ_ADAPTER(relseq_queue, true, rq_create,
-           "SPMC queue with one packed state word: fenced relaxed fetch-add publishes, consumers' CAS continue it");
-RQ_ADAPTER(relseq_queue_no_release, false, rq_no_release_create,
-           "relseq_queue whose producer has no release fence before its fetch-add: consumers read stale slots");
-RQ_ADAPTER(relseq_queue_no_acquire, false, rq_no_acquire_create,
-           "relseq_queue whose consumers have no acquire fence after their claim: they read stale slots");
+LF_DEFINE_VARIANT(relseq_queue, true, rq_create,
+    "SPMC queue with one packed state word: fenced relaxed fetch-add publishes, consumers' CAS continue it", RQ_FIELDS);
+LF_DEFINE_VARIANT(relseq_queue_no_release, false, rq_no_release_create,
+    "relseq_queue whose producer has no release fence before its fetch-add: consumers read stale slots", RQ_FIELDS);
+LF_DEFINE_VARIANT(relseq_queue_no_acquire, false, rq_no_acquire_create,
+    "relseq_queue whose consumers have no acquire fence after their claim: they read stale slots", RQ_FIELDS);

@@ -71,20 +71,13 @@ LF_VARIANT_CREATE(sq_create, create_with, SQ_OK)
 LF_VARIANT_CREATE(sq_no_read_fence_create, create_with, SQ_NO_READ_FENCE)
 LF_VARIANT_CREATE(sq_no_write_fence_create, create_with, SQ_NO_WRITE_FENCE)
 
-#define SQ_ADAPTER(ident, linearizable_, create_, summary_)                                                          \
-    const lf_adapter lf_adapter_##ident = {.name = #ident,                                                           \
-                                           .summary = summary_,                                                      \
-                                           .type = LF_TYPE_REGISTER,                                                 \
-                                           .linearizable = linearizable_,                                            \
-                                           .methods = LF_METHOD_BIT(LF_M_READ) | LF_METHOD_BIT(LF_M_WRITE),          \
-                                           .exclusive = {LF_METHOD_BIT(LF_M_WRITE)},                                 \
-                                           .create = create_,                                                        \
-                                           .destroy = sq_destroy,                                                    \
-                                           .op = sq_op};                                                             \
-    LF_REGISTER_ADAPTER(lf_adapter_##ident)
+#define SQ_FIELDS                                                                                                      \
+    .type = LF_TYPE_REGISTER, .methods = LF_METHOD_BIT(LF_M_READ) | LF_METHOD_BIT(LF_M_WRITE),                         \
+    .exclusive = {LF_METHOD_BIT(LF_M_WRITE)}, .destroy = sq_destroy, .op = sq_op
 
-SQ_ADAPTER(seqlock_pair, true, sq_create, "register in two halves under a seqlock with Boehm's fences (one writer)");
-SQ_ADAPTER(seqlock_pair_no_read_fence, false, sq_no_read_fence_create,
-           "seqlock register whose reader has no acquire fence before re-reading the sequence: torn reads pass");
-SQ_ADAPTER(seqlock_pair_no_write_fence, false, sq_no_write_fence_create,
-           "seqlock register whose writer has no release fence after making the sequence odd: torn reads pass");
+LF_DEFINE_VARIANT(seqlock_pair, true, sq_create,
+    "register in two halves under a seqlock with Boehm's fences (one writer)", SQ_FIELDS);
+LF_DEFINE_VARIANT(seqlock_pair_no_read_fence, false, sq_no_read_fence_create,
+    "seqlock register whose reader has no acquire fence before re-reading the sequence: torn reads pass", SQ_FIELDS);
+LF_DEFINE_VARIANT(seqlock_pair_no_write_fence, false, sq_no_write_fence_create,
+    "seqlock register whose writer has no release fence after making the sequence odd: torn reads pass", SQ_FIELDS);

@@ -66,21 +66,14 @@ LF_VARIANT_CREATE(ring_relaxed_publish_create, create_with, RING_RELAXED_PUBLISH
 LF_VARIANT_CREATE(ring_relaxed_consume_create, create_with, RING_RELAXED_CONSUME)
 
 #define RING_METHODS (LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ))
-#define RING_ADAPTER(ident, linearizable_, create_, summary_)                                                        \
-    const lf_adapter lf_adapter_##ident = {.name = #ident,                                                           \
-                                           .summary = summary_,                                                      \
-                                           .type = LF_TYPE_QUEUE,                                                    \
-                                           .linearizable = linearizable_,                                            \
-                                           .methods = RING_METHODS,                                                  \
-                                           .capacity = RING_CAP,                                                     \
-                                           .exclusive = {LF_METHOD_BIT(LF_M_ENQ), LF_METHOD_BIT(LF_M_DEQ)},          \
-                                           .create = create_,                                                        \
-                                           .destroy = ring_destroy,                                                  \
-                                           .op = ring_op};                                                           \
-    LF_REGISTER_ADAPTER(lf_adapter_##ident)
+#define RING_FIELDS                                                                                                    \
+    .type = LF_TYPE_QUEUE, .methods = RING_METHODS, .capacity = RING_CAP,                                              \
+    .exclusive = {LF_METHOD_BIT(LF_M_ENQ), LF_METHOD_BIT(LF_M_DEQ)}, .destroy = ring_destroy, .op = ring_op
 
-RING_ADAPTER(spsc_ring, true, ring_create, "single-producer single-consumer ring of 4 plain slots, release/acquire tail");
-RING_ADAPTER(spsc_ring_relaxed_publish, false, ring_relaxed_publish_create,
-             "SPSC ring whose producer publishes the tail with a relaxed store: the consumer can read a stale slot");
-RING_ADAPTER(spsc_ring_relaxed_consume, false, ring_relaxed_consume_create,
-             "SPSC ring whose consumer loads the tail relaxed (not acquire): it can read a stale slot");
+LF_DEFINE_VARIANT(spsc_ring, true, ring_create,
+    "single-producer single-consumer ring of 4 plain slots, release/acquire tail", RING_FIELDS);
+LF_DEFINE_VARIANT(spsc_ring_relaxed_publish, false, ring_relaxed_publish_create,
+    "SPSC ring whose producer publishes the tail with a relaxed store: the consumer can read a stale slot",
+    RING_FIELDS);
+LF_DEFINE_VARIANT(spsc_ring_relaxed_consume, false, ring_relaxed_consume_create,
+    "SPSC ring whose consumer loads the tail relaxed (not acquire): it can read a stale slot", RING_FIELDS);

@@ -107,20 +107,14 @@ LF_VARIANT_CREATE(ws_take_no_fence_create, create_with, WS_TAKE_NO_FENCE)
 LF_VARIANT_CREATE(ws_steal_relaxed_create, create_with, WS_STEAL_RELAXED)
 
 #define WS_OWNER (LF_METHOD_BIT(LF_M_PUSH_BACK) | LF_METHOD_BIT(LF_M_POP_BACK))
-#define WS_ADAPTER(ident, linearizable_, create_, summary_)                                                          \
-    const lf_adapter lf_adapter_##ident = {.name = #ident,                                                           \
-                                           .summary = summary_,                                                      \
-                                           .type = LF_TYPE_DEQUE,                                                    \
-                                           .linearizable = linearizable_,                                            \
-                                           .methods = WS_OWNER | LF_METHOD_BIT(LF_M_POP_FRONT),                      \
-                                           .exclusive = {WS_OWNER},                                                  \
-                                           .create = create_,                                                        \
-                                           .destroy = ws_destroy,                                                    \
-                                           .op = ws_op};                                                             \
-    LF_REGISTER_ADAPTER(lf_adapter_##ident)
+#define WS_FIELDS                                                                                                      \
+    .type = LF_TYPE_DEQUE, .methods = WS_OWNER | LF_METHOD_BIT(LF_M_POP_FRONT), .exclusive = {WS_OWNER},               \
+    .destroy = ws_destroy, .op = ws_op
 
-WS_ADAPTER(ws_deque, true, ws_create, "Chase-Lev work-stealing deque with the C11 orders of Le et al., no yields");
-WS_ADAPTER(ws_deque_take_no_fence, false, ws_take_no_fence_create,
-           "Chase-Lev deque whose take has an acq_rel fence, not seq_cst: owner and thief take the same element");
-WS_ADAPTER(ws_deque_steal_relaxed, false, ws_steal_relaxed_create,
-           "Chase-Lev deque whose steal loads bottom relaxed, not acquire: a thief can read a slot before its push");
+LF_DEFINE_VARIANT(ws_deque, true, ws_create,
+    "Chase-Lev work-stealing deque with the C11 orders of Le et al., no yields", WS_FIELDS);
+LF_DEFINE_VARIANT(ws_deque_take_no_fence, false, ws_take_no_fence_create,
+    "Chase-Lev deque whose take has an acq_rel fence, not seq_cst: owner and thief take the same element", WS_FIELDS);
+LF_DEFINE_VARIANT(ws_deque_steal_relaxed, false, ws_steal_relaxed_create,
+    "Chase-Lev deque whose steal loads bottom relaxed, not acquire: a thief can read a slot before its push",
+    WS_FIELDS);
