@@ -26,7 +26,6 @@ typedef struct lfht_object {
 static unsigned long key_hash(int64_t k) { return (unsigned long)lf_key_hash((uint64_t)k); }
 
 static int key_match(struct cds_lfht_node *node, const void *key) {
-    LF_OPAQUE_SYNC(); /* the library found the node: its key was published by the add's (uninstrumented) barriers */
     return caa_container_of(node, lfht_entry, node)->key == *(const int64_t *)key;
 }
 
@@ -70,7 +69,6 @@ static lf_kind lfht_op(void *obj, lf_method m, const int64_t *args, int64_t *val
         lfht_entry *e = lf_arena_alloc(&o->entries);
         cds_lfht_node_init(&e->node);
         e->key = key;
-        LF_OPAQUE_SYNC();
         r = cds_lfht_add_unique(o->ht, h, key_match, &key, &e->node) == &e->node;
     } else {
         struct cds_lfht_iter iter;

@@ -43,14 +43,12 @@ static lf_kind lfs_op(void *obj, lf_method m, const int64_t *args, int64_t *valu
         lfs_entry *e = lf_arena_alloc(&o->entries);
         cds_lfs_node_init(&e->node);
         e->value = args[0];
-        LF_OPAQUE_SYNC(); /* the library's push publishes the entry (its barriers are not instrumented) */
         cds_lfs_push(&o->stack, &e->node);
         return LF_K_NONE;
     }
     rcu_read_lock();
     struct cds_lfs_node *n = __cds_lfs_pop(&o->stack);
     rcu_read_unlock();
-    LF_OPAQUE_SYNC(); /* ... and its pop receives it */
     if (!n) return LF_K_EMPTY;
     *value = ((lfs_entry *)n)->value;
     return LF_K_INT;

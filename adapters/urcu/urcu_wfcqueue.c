@@ -42,12 +42,10 @@ static lf_kind wfcq_op(void *obj, lf_method m, const int64_t *args, int64_t *val
         wfcq_entry *e = lf_arena_alloc(&o->entries);
         cds_wfcq_node_init(&e->node);
         e->value = args[0];
-        LF_OPAQUE_SYNC(); /* the library's enqueue publishes the entry (its barriers are not instrumented) */
         cds_wfcq_enqueue(&o->head, &o->tail, &e->node);
         return LF_K_NONE;
     }
     struct cds_wfcq_node *n = cds_wfcq_dequeue_blocking(&o->head, &o->tail);
-    LF_OPAQUE_SYNC(); /* ... and its dequeue receives it */
     if (!n) return LF_K_EMPTY;
     *value = ((wfcq_entry *)n)->value;
     return LF_K_INT;

@@ -33,12 +33,13 @@ void lf_yield_point(void);
 #define LF_YIELD() ((void)0)
 #endif
 
-/* LF_OPAQUE_SYNC(): the code around here synchronises where linfuzz cannot see it (a call into a compiled
- * library that is not instrumented, such as liburcu's or libck's functions). The weak memory models of
- * controlled runs (docs/memory-models.md) cannot see that synchronisation, so put it before and after such a
- * call whose synchronisation the adapter's own loads and stores rely on (a node's fields written before a
- * library push and read after a library pop): it is a seq_cst fence in every model. Nothing outside the
- * harness or in free runs. */
+/* LF_OPAQUE_SYNC(): the code around here synchronises where linfuzz cannot see it, so the weak memory models
+ * of controlled runs (docs/memory-models.md) would miss that synchronisation: a barrier in inline assembly, a
+ * call into compiled code that is neither instrumented nor reached through linfuzz's library wrappers (those,
+ * the functions of the shared libraries given to linfuzz_add_fuzz_target, are fences already, with the
+ * library's callbacks). Put it where the adapter's own loads and stores rely on that synchronisation (a node's
+ * fields written before the opaque publication, read after the opaque receipt): it is a seq_cst fence in every
+ * model. Nothing outside the harness or in free runs. */
 #ifdef LINFUZZ_HARNESS
 void lf_opaque_sync(void);
 #define LF_OPAQUE_SYNC() lf_opaque_sync()

@@ -2,6 +2,7 @@
  * deadlock detection and release to free running (sched.h describes the model). */
 #include "runtime/sched.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,6 +152,7 @@ void lf_sched_run_begin(lf_sched *s, unsigned threads, const size_t *ops, const 
         th->pair_closing = false;
         th->quiet_point = th->event_first = false;
         th->n_calls = 0;
+        th->library_at = UINT_MAX;
         th->n_held = 0;
     }
     s->weak = (s->sch.memory_model == LF_MM_TSO || s->sch.memory_model == LF_MM_C11) && threads <= LF_WM_MAX_THREADS &&
@@ -486,10 +488,11 @@ void lf_sched_op_end(lf_sched *s) {
     lf_sched_point(th, LF_EV_RETURN, NULL, 0, 0);
 }
 
-void lf_opaque_sync(void) {
-    lf_sched_thread *th = lf_sched_self;
+void lf_sched_opaque_sync(lf_sched_thread *th) {
     if (th && th->wm && !lf_sched_released(th->sched)) lf_wm_sync(th->wm, th->index);
 }
+
+void lf_opaque_sync(void) { lf_sched_opaque_sync(lf_sched_self); }
 
 bool lf_sched_yield_point(uintptr_t pc) {
     lf_sched_thread *th = lf_sched_self;

@@ -67,6 +67,9 @@ struct lf_sched_thread {
      * outermost first; n_calls may exceed LF_SCHED_MAX_CALLS (the deeper ones are not kept) */
     uintptr_t calls[LF_SCHED_MAX_CALLS];
     unsigned n_calls;
+    /* n_calls when the innermost call into an uninstrumented library began (call_out.c), UINT_MAX outside one:
+     * an instrumented function entered at that depth is the library calling back (a weak model's fence) */
+    unsigned library_at;
     uint32_t cp_op, cp_step; /* this thread's next armed change point (UINT32_MAX: none) */
     uintptr_t pair_end; /* an atomic pair is open until the point at this pc (0: none) */
     uint32_t pair_points; /* points since the open pair began */
@@ -167,6 +170,10 @@ void lf_sched_note_held(lf_sched_thread *th, const void *obj, bool held);
  * previous holder's release however long the thread waited (the waiting itself is no access). */
 void lf_sched_note_access(lf_sched_thread *th, lf_sched_event_kind kind, const void *addr, unsigned size,
                           uintptr_t pc);
+
+/* Synchronisation the weak memory model cannot see, made by th (NULL: not controlled, nothing): a seq_cst
+ * fence that drains (tso): LF_OPAQUE_SYNC(), the calls into uninstrumented libraries (call_out.c). */
+void lf_sched_opaque_sync(lf_sched_thread *th);
 
 /* Ends controlled scheduling for the rest of the run (why: LF_RELEASE_*): every thread runs freely. Safe
  * from any thread (the watchdog uses it). */

@@ -127,6 +127,7 @@ void __tsan_init(void) {}
 void __tsan_func_entry(void *call_pc) {
     lf_sched_thread *th = lf_sched_self;
     if (LIKELY_FREE(th)) return;
+    if (th->n_calls == th->library_at) lf_sched_opaque_sync(th); /* an uninstrumented library calls back */
     if (th->n_calls < LF_SCHED_MAX_CALLS) th->calls[th->n_calls] = (uintptr_t)call_pc;
     th->n_calls++;
 }
@@ -134,6 +135,7 @@ void __tsan_func_exit(void) {
     lf_sched_thread *th = lf_sched_self;
     if (LIKELY_FREE(th)) return;
     if (th->n_calls) th->n_calls--;
+    if (th->n_calls == th->library_at) lf_sched_opaque_sync(th); /* ... and its callback returns to it */
 }
 
 void __tsan_read_range(void *a, unsigned long size) { point(LF_EV_READ, a, (unsigned)(size > 255 ? 255 : size), RET_PC); }

@@ -1024,9 +1024,14 @@ void lf_wm_switch_out(lf_wm *w, unsigned t) {
     w->running = -1;
 }
 
-void lf_wm_enter(lf_wm *w, unsigned t) {
-    wthread *th = &w->th[t];
+/* What thread t's previous access left pending, resolved (before anything else the thread does). */
+static inline void settle(lf_wm *w, unsigned t) {
+    const wthread *th = &w->th[t];
     if (th->pend_restore || th->pend_store || th->pend_fence >= 0) resolve(w, t);
+}
+
+void lf_wm_enter(lf_wm *w, unsigned t) {
+    settle(w, t);
     if (w->model == LF_MM_TSO && ++w->points >= w->next_due) {
         for (unsigned u = 0; u < w->nthreads; u++)
             while (w->th[u].n && buf_at(&w->th[u], 0)->due <= w->points) tso_drain_one(w, u);
@@ -1221,11 +1226,13 @@ void lf_wm_plain_write(lf_wm *w, unsigned t, void *addr, unsigned size, uintptr_
 }
 
 void lf_wm_sync(lf_wm *w, unsigned t) {
+    settle(w, t);
     if (w->model == LF_MM_C11) c11_fence(w, t, LF_MO_SEQ_CST);
     else if (w->model == LF_MM_TSO) tso_drain(w, t);
 }
 
 void lf_wm_drain(lf_wm *w, unsigned t) {
+    settle(w, t);
     if (w->model == LF_MM_TSO) tso_drain(w, t);
 }
 
@@ -1261,6 +1268,7 @@ static const uint32_t **object_clock(lf_wm *w, const void *obj) {
 }
 
 void lf_wm_sync_object(lf_wm *w, unsigned t, const void *obj) {
+    settle(w, t);
     if (w->model == LF_MM_TSO) {
         tso_drain(w, t);
     } else if (w->model == LF_MM_C11) {

@@ -5,7 +5,8 @@
  *    out of every window); a sub-word store keeps the release of the word's other bytes;
  *  - tso: a buffered store is in memory only while its thread runs, drains into global memory after its
  *    delay, under another thread's overlay too; a write the model did not see survives a switch;
- *  - the synchronisation of objects (locks, the recorder's stamps) orders what it should;
+ *  - the synchronisation of objects (locks, the recorder's stamps) orders what it should, and synchronisation
+ *    right after a plain store (LF_OPAQUE_SYNC, a library call, free) orders that store before it;
  *  - a run released to free running leaves memory with every store made (lf_wm_release_thread);
  *  - 16-byte operations through lf_wm_direct_begin/end read and write the newest words. */
 #include <string.h>
@@ -182,6 +183,32 @@ static void test_sync_objects(lf_wm *w) {
     CHECK(st.stale == 0 && st.races == 0);
 }
 
+/* Synchronisation made right after a plain store, before the thread's next callback (LF_OPAQUE_SYNC() after an
+ * initialisation, a wrapped library call, free): the store comes first, so a thread that synchronises later
+ * sees it whatever the choices (the store was pending; it was ordered after the fence once). */
+static void test_sync_after_plain_store(lf_wm *w) {
+    for (int model = 0; model < 2; model++) {
+        for (int drain = 0; drain < 2; drain++) {
+            if (model == 0 && drain) continue; /* (lf_wm_drain does nothing in c11) */
+            script s = {.n = 8, .opt = {60, 60, 60, 60, 60, 60, 60, 60}}; /* the oldest, the longest delay */
+            begin(w, model ? LF_MM_TSO : LF_MM_C11, &s);
+            lf_wm_switch_in(w, 0);
+            plain_store(w, 0, 0, 5);
+            if (drain) lf_wm_drain(w, 0);
+            else lf_wm_sync(w, 0); /* no callback in between */
+            lf_wm_switch_out(w, 0);
+            lf_wm_switch_in(w, 1);
+            lf_wm_enter(w, 1);
+            lf_wm_sync(w, 1);
+            lf_wm_plain_read(w, 1, (const void *)&mem[0], 8, 0xa00);
+            CHECKF(mem[0] == 5, "%s, %s: the store before the synchronisation is seen, got %llu", model ? "tso" : "c11",
+                   drain ? "drain" : "sync", (unsigned long long)mem[0]);
+            lf_wm_switch_out(w, 1);
+            lf_wm_run_end(w, NULL);
+        }
+    }
+}
+
 static void test_release(lf_wm *w) {
     script s = {.n = 2, .opt = {60, 60}};
     begin(w, LF_MM_TSO, &s);
@@ -231,6 +258,7 @@ int main(void) {
     test_c11_subword_release(w);
     test_tso_views(w);
     test_sync_objects(w);
+    test_sync_after_plain_store(w);
     test_release(w);
     test_direct(w);
     lf_wm_destroy(w);
