@@ -32,12 +32,11 @@ static void print_candidate(size_t rank, const lf_rc_candidate *c) {
     printf("  %zu. %s", rank, c->summary);
     if (c->passing) printf("; forbids %" PRIu64 "/%" PRIu64 " passing runs", c->forbids, c->passing);
     if (c->validated) {
+        const char *when = c->exclusion ? "enforced" : c->weak ? "strengthened" : "atomic";
         if (lf_rc_confirmed(c))
-            printf("; CONFIRMED: 0 violations in %" PRIu64 " schedules when %s", c->schedules,
-                   c->exclusion ? "enforced" : "atomic");
+            printf("; CONFIRMED: 0 violations in %" PRIu64 " runs when %s", c->schedules, when);
         else if (c->violations)
-            printf("; refuted: a violation within %" PRIu64 " schedules when %s", c->schedules,
-                   c->exclusion ? "enforced" : "atomic");
+            printf("; refuted: a violation within %" PRIu64 " runs when %s", c->schedules, when);
         else
             printf("; not confirmed: no schedule counted");
         if (c->discarded > c->spun)
@@ -103,7 +102,7 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
     const char *format = lf_entry_meta(&e, "workload_format");
     const lf_adapter *a = adapter_name ? lf_adapter_find(adapter_name) : NULL;
     int rc = LF_EXIT_USAGE;
-    if (!format || (strcmp(format, LF_FUZZ_CASE_FORMAT) != 0 && strcmp(format, LF_FUZZ_CASE_FORMAT_V1) != 0)) {
+    if (!lf_fuzz_case_format_known(format)) {
         fprintf(stderr, "linfuzz rootcause: %s: its workload format is %s, not '%s': nothing to re-run\n", path,
                 format ? format : "not recorded", LF_FUZZ_CASE_FORMAT);
         goto out;
@@ -139,6 +138,13 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
         printf("%s: adapter %s\n", path, adapter_name);
         printf("violating run: %s\n", r.violating_schedule == 0 ? "the recorded schedule, replayed"
                                                                  : "found by searching other schedules");
+        if (r.weak == LF_RC_WEAK_NEEDED)
+            printf("memory model: %s; the violation needs its weak behaviour (%" PRIu64 " stale loads in the run; the "
+                   "same schedule under sc does not violate): which order is too weak\n",
+                   lf_memory_model_name((lf_memory_model)r.memory_model), r.weak_events);
+        else if (r.weak == LF_RC_WEAK_NOT_NEEDED)
+            printf("memory model: %s, but the violation needs no weak behaviour: the same schedule violates under sc; "
+                   "analysed in sc\n", lf_memory_model_name((lf_memory_model)r.memory_model));
         if (r.access_data)
             printf("accesses: %zu recorded, %zu conflict edges, %zu minimal cycles; sites symbolized by %s\n", r.events,
                    r.edges, r.cycles, r.symbolizer[0] ? r.symbolizer : "nothing (raw addresses)");
@@ -146,8 +152,9 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
         if (r.sequential)
             printf("every call atomic: %" PRIu64 " violations in %" PRIu64 " schedules\n", r.serial_violations,
                    r.serial_runs);
-        printf("baseline: %" PRIu64 " violations in %" PRIu64 " schedules with nothing made atomic\n",
-               r.baseline_violations, r.baseline_runs);
+        printf("baseline: %" PRIu64 " violations in %" PRIu64 " %s\n", r.baseline_violations, r.baseline_runs,
+               r.weak == LF_RC_WEAK_NEEDED && r.n && r.c[0].weak ? "weak runs with nothing strengthened"
+                                                                  : "schedules with nothing made atomic");
         printf("root-cause candidates (%zu; confirmed first, then fewest passing runs forbidden):\n", r.n);
         for (size_t k = 0; k < r.n; k++) print_candidate(k + 1, &r.c[k]);
     }

@@ -17,6 +17,7 @@
 #include "options.h"
 #include "status_line.h"
 #include "testcase/case_replay.h"
+#include "testcase/fuzz_case.h"
 #include "util/parse.h"
 
 #define MAX_INPUT_BYTES (1u << 20) /* a fuzz case is at most a few hundred bytes; libFuzzer's -max_len 4096 */
@@ -364,7 +365,21 @@ int lf_cmd_triage(int argc, char **argv) {
             continue;
         }
         c.entries++;
-        ok = lf_triage_add_violation(&t, f->path, false, &e, NULL) >= 0;
+        /* a crash input that is the entry's: as the fuzz targets of this version read it (cli_entry.h) */
+        uint8_t converted[LF_FC_MAX_ENCODED];
+        const uint8_t *input;
+        size_t input_len;
+        if (lf_cli_entry_input(&e, converted, &input, &input_len)) {
+            uint8_t *copy = malloc(input_len ? input_len : 1);
+            ok = copy != NULL;
+            if (ok) {
+                memcpy(copy, input, input_len);
+                free(e.workload);
+                e.workload = copy;
+                e.workload_len = input_len;
+            }
+        }
+        ok = ok && lf_triage_add_violation(&t, f->path, false, &e, NULL) >= 0;
         lf_entry_free(&e);
     }
     for (size_t i = 0, k = 0; ok && i < fs.n; i++) {

@@ -12,6 +12,7 @@
 #include "symbolize.h"
 #include "trace.h"
 #include "util/clock.h"
+#include "weak_cause.h"
 
 #define MAX_VALIDATE 8
 #define SERIAL_SCHEDULES 64 /* schedules tried with every call atomic (serial_violation) */
@@ -168,7 +169,7 @@ static void add_pair(lf_rc_candidate *c, uintptr_t b, uintptr_t e) {
 }
 
 /* The lines lo..hi of file (at most MAX_SOURCE_LINES); none when it cannot be read. */
-static void read_source(lf_rc_candidate *c) {
+void lf_rc_read_source(lf_rc_candidate *c) {
     FILE *f = fopen(c->file, "r");
     if (!f) return;
     size_t want = c->hi - c->lo + 1;
@@ -209,7 +210,7 @@ static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t,
     if (!ok) return false;
     snprintf(r->symbolizer, sizeof r->symbolizer, "%s", sy.tool);
     if (sy.note[0]) snprintf(r->note, sizeof r->note, "%s", sy.note);
-    size_t cap = 0;
+    size_t cap = r->n; /* (weak candidates may be there already: the array holds at least them) */
     for (size_t i = 0; ok && i < cy->n; i++) {
         region rg[2];
         unsigned nr = 0;
@@ -261,7 +262,7 @@ static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t,
                 snprintf(c->function, sizeof c->function, "%s", rg[0].function);
                 c->lo = rg[0].lo;
                 c->hi = rg[0].hi;
-                read_source(c);
+                lf_rc_read_source(c);
             }
         }
         for (unsigned k = 0; k < cy->c[i].n; k++) add_pair(c, t->ev[first[k]].pc, t->ev[last[k]].pc);
@@ -281,6 +282,18 @@ static int by_rank(const void *pa, const void *pb) {
     unsigned la = a->resolved ? a->hi - a->lo : 1000, lb = b->resolved ? b->hi - b->lo : 1000;
     if (la != lb) return la < lb ? -1 : 1;
     return strcmp(a->summary, b->summary);
+}
+
+/* The confirmed candidates first, each part in its order (a stable partition). */
+static void confirmed_first(lf_rc_result *r) {
+    lf_rc_candidate *sorted = malloc((r->n ? r->n : 1) * sizeof *sorted);
+    if (!sorted) return; /* (the order only) */
+    size_t k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < r->n; i++)
+            if (lf_rc_confirmed(&r->c[i]) == (pass == 0)) sorted[k++] = r->c[i];
+    memcpy(r->c, sorted, r->n * sizeof *sorted);
+    free(sorted);
 }
 
 /* ---- method-level exclusions: the harness serializes the calls of two methods ---- */
@@ -426,6 +439,46 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     size_t n_passing = 0;
     lf_rc_cycles cy = {0};
 
+    /* 0. a violation found under a weak memory model: does its schedule violate under sc too (an interleaving
+     * bug: the analysis below, in sc)? If not, which order is too weak (weak_cause.h). */
+    lf_schedule recorded;
+    lf_rc_schedule_at(&rn, 0, &recorded);
+    bool weak_run = recorded.memory_model == LF_MM_TSO || recorded.memory_model == LF_MM_C11;
+    r->memory_model = weak_run ? recorded.memory_model : LF_MM_SC;
+    if (weak_run && lf_sched_access_points_available()) {
+        progress(o, "replaying the violation", 0, 1);
+        lf_rc_outcome out = lf_rc_run(&rn, &recorded, NULL);
+        if (out == LF_RC_ERROR) {
+            snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+            goto done;
+        }
+        if (out == LF_RC_VIOLATION) {
+            lf_schedule sc = recorded;
+            sc.memory_model = LF_MM_SC;
+            lf_schedule_normalize(&sc);
+            out = lf_rc_run(&rn, &sc, NULL);
+            if (out == LF_RC_ERROR) {
+                snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+                goto done;
+            }
+            if (out == LF_RC_VIOLATION) { /* the same interleaving violates without weak behaviour */
+                r->weak = LF_RC_WEAK_NOT_NEEDED;
+                rn.base.memory_model = LF_MM_SC; /* the analysis below in sc: the same interleavings */
+                lf_schedule_normalize(&rn.base);
+            } else {
+                r->weak = LF_RC_WEAK_NEEDED;
+                if (lf_rc_weak_causes(&rn, &recorded, o, r, err, errlen) < 0) goto done;
+                bool any = false;
+                for (size_t k = 0; k < r->n; k++) any |= lf_rc_confirmed(&r->c[k]);
+                if (any) {
+                    confirmed_first(r); /* keeping weak_cause.c's order (the weakest fix first) */
+                    rc = 0;
+                    goto done;
+                }
+            }
+        }
+    }
+
     /* 1. the violating run */
     uint64_t search = o->search ? o->search : o->schedules;
     bool found = false;
@@ -513,6 +566,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     }
     for (size_t k = 0; k < r->n; k++) {
         lf_rc_candidate *c = &r->c[k];
+        if (c->weak) continue;
         c->passing = n_passing;
         for (size_t p = 0; p < n_passing; p++)
             c->forbids += lf_rc_pairs_forbid(&passing[p], c->begin_pc, c->end_pc, c->n_pairs);
@@ -528,6 +582,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     size_t confirmed = 0;
     for (size_t k = 0; k < r->n && k < MAX_VALIDATE && (k < o->validate || !confirmed); k++) {
         lf_rc_candidate *c = &r->c[k];
+        if (c->weak) continue; /* validated by strengthening (weak_cause.c) */
         if (!lf_rc_runner_set_pairs(&rn, c->begin_pc, c->end_pc, c->n_pairs)) continue;
         char what[900];
         snprintf(what, sizeof what, "validating %zu of %zu: %s", k + 1, r->n, c->summary);

@@ -33,6 +33,20 @@ void lf_yield_point(void);
 #define LF_YIELD() ((void)0)
 #endif
 
+/* LF_OPAQUE_SYNC(): the code around here synchronises where linfuzz cannot see it, so the weak memory models
+ * of controlled runs (docs/memory-models.md) would miss that synchronisation: a barrier in inline assembly, a
+ * call into compiled code that is neither instrumented nor reached through linfuzz's library wrappers (those,
+ * the functions of the shared libraries given to linfuzz_add_fuzz_target, are fences already, with the
+ * library's callbacks). Put it where the adapter's own loads and stores rely on that synchronisation (a node's
+ * fields written before the opaque publication, read after the opaque receipt): it is a seq_cst fence in every
+ * model. Nothing outside the harness or in free runs. */
+#ifdef LINFUZZ_HARNESS
+void lf_opaque_sync(void);
+#define LF_OPAQUE_SYNC() lf_opaque_sync()
+#else
+#define LF_OPAQUE_SYNC() ((void)0)
+#endif
+
 /* Bit of method m in lf_adapter.methods. */
 #define LF_METHOD_BIT(m) (UINT32_C(1) << (m))
 

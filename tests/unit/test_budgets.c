@@ -29,18 +29,7 @@
  * (docs/budgets.md), but a loaded 2-core CI machine may stall a thread for a few hundred (a run under ASan). */
 #define SLACK_S 1.0
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(undefined_behavior_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
-
-static size_t ops_for_cases(void) { return SANITIZED ? 20000 : 100000; }
+static size_t ops_for_cases(void) { return LF_TEST_SANITIZED ? 20000 : 100000; }
 
 /* A generated history of type under contract (NULL: linearizability). */
 static bool gen_under(const char *type, const char *contract, size_t n, uint64_t values, lf_history *h) {
