@@ -15,7 +15,7 @@ for a in "$@"; do
   [ "$a" = --browser ] || ci_die "unexpected argument '$a' (--help says what it takes)"
   browser=1
 done
-LINFUZZ_PACKAGES=(clang cmake ninja-build libzstd-dev zstd libxxhash-dev libck-dev liburcu-dev libclang-rt-dev time pkgconf llvm binutils)
+LINFUZZ_PACKAGES=(clang cmake ninja-build libzstd-dev zstd libxxhash-dev libck-dev liburcu-dev libcritnib-dev libdpdk-dev libclang-rt-dev time pkgconf llvm binutils)
 if [ "$browser" = 1 ] && ! command -v chromium >/dev/null && ! command -v google-chrome >/dev/null; then
   LINFUZZ_PACKAGES+=(chromium)
 fi

@@ -179,19 +179,29 @@ static int show_one(const char *path, bool stored, bool meta, const char *histor
         fputs(e.report, stdout);
     } else if (meta) {
         for (size_t i = 0; i < e.n_meta; i++) printf("%s: %s\n", e.meta[i].key, e.meta[i].value);
+    } else if (history && !strcmp(history, "test") && !e.has_test) {
+        fprintf(stderr, "linfuzz show: %s has no minimized test (a controlled finding gets one from the fuzz target or "
+                        "from 'linfuzz minimize-test')\n", path);
+        status = LF_EXIT_USAGE;
     } else if (history) {
-        if (lf_text_write_stream(stdout, !strcmp(history, "full") ? &e.full : &e.minimized) != LF_OK) status = LF_EXIT_IO;
+        const lf_history *h = !strcmp(history, "full") ? &e.full : !strcmp(history, "test") ? &e.test_history : &e.minimized;
+        if (lf_text_write_stream(stdout, h) != LF_OK) status = LF_EXIT_IO;
     } else if (input) {
+        /* An older format's bytes would read differently as today's: write the same case in today's format. */
+        const char *format = lf_entry_meta(&e, "workload_format");
+        uint8_t converted[LF_FC_MAX_ENCODED];
+        const uint8_t *bytes;
+        size_t n_bytes;
+        lf_cli_entry_input(&e, converted, &bytes, &n_bytes);
         FILE *f = fopen(input, "wb");
-        bool written = f && fwrite(e.workload, 1, e.workload_len, f) == e.workload_len;
+        bool written = f && fwrite(bytes, 1, n_bytes, f) == n_bytes;
         if (f && fclose(f) != 0) written = false;
         if (!written) {
             fprintf(stderr, "linfuzz show: cannot write %s\n", input);
             status = LF_EXIT_IO;
         } else {
-            fprintf(stderr, "%s: %zu input bytes (%s) written to %s\n", path, e.workload_len,
-                    lf_entry_meta(&e, "workload_format") ? lf_entry_meta(&e, "workload_format") : "unknown format",
-                    input);
+            fprintf(stderr, "%s: %zu input bytes (%s%s) written to %s\n", path, n_bytes,
+                    format ? format : "unknown format", bytes == converted ? ", as " LF_FUZZ_CASE_FORMAT : "", input);
         }
     } else {
         const char *created = lf_entry_meta(&e, "created"), *version = lf_entry_meta(&e, "linfuzz_version");
@@ -222,7 +232,7 @@ static int show_one(const char *path, bool stored, bool meta, const char *histor
     return status;
 }
 
-static const char *const HISTORIES[] = {"full", "minimized", NULL};
+static const char *const HISTORIES[] = {"full", "minimized", "test", NULL};
 
 typedef struct show_args {
     bool stored, meta, html;
@@ -264,12 +274,14 @@ static const lf_opt OPTIONS[] = {
      .help = "print the report exactly as saved when the violation was found"},
     {.name = "--meta", LF_OPT_FLAG_AT(show_args, meta), .help = "print the metadata, one 'key: value' per line"},
     {.name = "--history", .value = "WHICH", LF_OPT_CHOICE_AT(show_args, history, HISTORIES),
-     .expects = "'full' or 'minimized'",
-     .help = "print the full or minimized history in the text format (pipe it into\n"
-             "'linfuzz check -')"},
+     .expects = "'full', 'minimized' or 'test'",
+     .help = "print a history in the text format (pipe it into 'linfuzz check -'): full\n"
+             "(recorded), minimized, or test (the run of the minimized test, when the\n"
+             "entry has one)"},
     {.name = "--input", .value = "FILE", LF_OPT_STRING_AT(show_args, input),
      .help = "write the workload bytes (the fuzzer input) to FILE, to replay them with\n"
-             "build/bin/fuzz_ADAPTER FILE"},
+             "build/bin/fuzz_ADAPTER FILE (an entry of an older input format: its case in\n"
+             "today's format, which the fuzz target reads the same way)"},
     {.name = "--html", LF_OPT_FLAG_AT(show_args, html),
      .help = "write one self-contained HTML page per entry (no network access: inline CSS\n"
              "and JavaScript): timelines of the minimized and the recorded history, the\n"
@@ -288,7 +300,7 @@ const lf_cli_command lf_command_show = {
     .name = "show",
     .summary = "print the report of a violation entry (or its histories, metadata, input)",
     .run = lf_cmd_show,
-    .usage = "linfuzz show ENTRY [--stored | --meta | --history full|minimized | --input FILE]\n"
+    .usage = "linfuzz show ENTRY [--stored | --meta | --history full|minimized|test | --input FILE]\n"
              "linfuzz show --html [-o FILE|DIR] ENTRY...\n"
              "linfuzz show --reminimize DIR ENTRY...",
     .about = "Prints the report of a violation entry (a .lfz file written by a fuzz target): the minimized\n"

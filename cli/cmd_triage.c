@@ -17,6 +17,7 @@
 #include "options.h"
 #include "status_line.h"
 #include "testcase/case_replay.h"
+#include "testcase/fuzz_case.h"
 #include "util/parse.h"
 
 #define MAX_INPUT_BYTES (1u << 20) /* a fuzz case is at most a few hundred bytes; libFuzzer's -max_len 4096 */
@@ -62,7 +63,11 @@ static const lf_adapter *infer_adapter(const char *path) {
         if (a) return a;
         end = start;
     }
-    return NULL;
+    /* a fuzz target triaging its own crash files: its name says the adapter (fuzz_ADAPTER), or it has one */
+    const char *self = lf_cli_program();
+    const lf_adapter *a = adapter_named(self, strlen(self));
+    if (a) return a;
+    return lf_adapter_count() == 1 ? lf_adapter_at(0) : NULL;
 }
 
 /* Reads a whole small file; NULL with err set on failure (*io: unreadable rather than malformed). */
@@ -362,7 +367,21 @@ int lf_cmd_triage(int argc, char **argv) {
             continue;
         }
         c.entries++;
-        ok = lf_triage_add_violation(&t, f->path, false, &e, NULL) >= 0;
+        /* a crash input that is the entry's: as the fuzz targets of this version read it (cli_entry.h) */
+        uint8_t converted[LF_FC_MAX_ENCODED];
+        const uint8_t *input;
+        size_t input_len;
+        if (lf_cli_entry_input(&e, converted, &input, &input_len)) {
+            uint8_t *copy = malloc(input_len ? input_len : 1);
+            ok = copy != NULL;
+            if (ok) {
+                memcpy(copy, input, input_len);
+                free(e.workload);
+                e.workload = copy;
+                e.workload_len = input_len;
+            }
+        }
+        ok = ok && lf_triage_add_violation(&t, f->path, false, &e, NULL) >= 0;
         lf_entry_free(&e);
     }
     for (size_t i = 0, k = 0; ok && i < fs.n; i++) {
@@ -439,7 +458,8 @@ const lf_cli_command lf_command_triage = {
              "Other files are ignored. A corrupt file is reported (naming it) and the others still triaged.\n"
              "\n"
              "The adapter of an input: --adapter, else PREFIX (e.g. -artifact_prefix=out/treiber_aba-), else the\n"
-             "nearest parent directory named after an adapter.\n"
+             "nearest parent directory named after an adapter, else the fuzz target's own (fuzz_ADAPTER triage ...),\n"
+             "else the only adapter of the program.\n"
              "\n"
              "Categories: BUG (an adapter claiming to be linearizable is not), CRASH (an input's replay died),\n"
              "STUCK (some operation never returned: a STUCK entry, or an input whose replay got stuck; grouped\n"

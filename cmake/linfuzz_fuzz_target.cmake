@@ -6,7 +6,8 @@
 #     [SOURCES <file>...]              the data structure under test: adapter files (each with its
 #                                      LF_REGISTER_ADAPTER line) and the code they drive
 #     [FROM <target>]                  or an existing OBJECT or STATIC library of them
-#     [LIBRARIES <lib>...]             what those sources need (their own dependencies)
+#     [LIBRARIES <lib>...]             what those sources need (their own dependencies; a shared library given
+#                                      as a file is wrapped: its calls are scheduling points)
 #     [INCLUDE_DIRECTORIES <dir>...]   for those sources
 #     [COMPILE_DEFINITIONS <def>...]   for those sources (e.g. the switch of a known bug)
 #     [COMPILE_OPTIONS <opt>...]       for those sources
@@ -25,6 +26,9 @@
 # Flags (cache variables): LINFUZZ_FUZZING_ENGINE (link; default -fsanitize=fuzzer, or $LIB_FUZZING_ENGINE when
 # set at the first configure, as under OSS-Fuzz and ClusterFuzzLite) and LINFUZZ_FUZZ_INSTRUMENT (compile;
 # default -fsanitize=fuzzer-no-link; empty when the environment's CFLAGS instrument everything already).
+# Libraries the adapters use: linfuzz_add_library_under_test(<name> SOURCES ...) builds a library's sources with
+# the same instrumentation (every access inside it a scheduling point); a shared library given in LIBRARIES as a
+# file (libcritnib.so) is seen at its calls: linfuzz_wrap_library_calls makes each call and return a point.
 # linfuzz_instrumented_library(<name> <from> [NO_SCHEDULING]) is the building block: an instrumented copy of a
 # library target (NO_SCHEDULING: coverage only, not the controlled scheduler's access points and lock redirection).
 include_guard(GLOBAL)
@@ -108,6 +112,105 @@ function(linfuzz_instrumented_library NAME FROM)
   target_compile_options(${NAME} PRIVATE ${instrument_flags} ${sched_options})
 endfunction()
 
+# linfuzz_add_library_under_test(<name> SOURCES <file>... [INCLUDE_DIRECTORIES <dir>...]
+#                                [COMPILE_DEFINITIONS <def>...] [COMPILE_OPTIONS <opt>...] [LIBRARIES <lib>...])
+# makes the static library <name> of a third-party library's sources compiled as the code under test is: with
+# linfuzz's instrumentation (libFuzzer's coverage, the controlled scheduler's access points and lock redirection)
+# and -g, so that every load, store, atomic and lock inside the library is a scheduling point and root causes
+# name its lines (docs/scheduling.md, "Seeing library code"). Its include directories are public: an adapter
+# that links it (linfuzz_add_fuzz_target(... LIBRARIES <name>)) finds the library's headers. The library's own
+# dependencies go in LIBRARIES. Without it, a library linked as a distribution ships it is seen only at its calls
+# (linfuzz_wrap_library_calls).
+function(linfuzz_add_library_under_test NAME)
+  cmake_parse_arguments(ARG "" "" "SOURCES;INCLUDE_DIRECTORIES;COMPILE_DEFINITIONS;COMPILE_OPTIONS;LIBRARIES" ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_SOURCES)
+    message(FATAL_ERROR "linfuzz_add_library_under_test(${NAME}): SOURCES <the library's files> is required "
+                        "(unknown arguments: ${ARG_UNPARSED_ARGUMENTS})")
+  endif()
+  add_library(${NAME} STATIC ${ARG_SOURCES})
+  separate_arguments(instrument_flags UNIX_COMMAND "${LINFUZZ_FUZZ_INSTRUMENT}")
+  _linfuzz_sched_options(sched_options)
+  target_compile_options(${NAME} PRIVATE -g ${instrument_flags} ${sched_options} ${ARG_COMPILE_OPTIONS})
+  target_compile_definitions(${NAME} PRIVATE ${ARG_COMPILE_DEFINITIONS})
+  target_include_directories(${NAME} PUBLIC ${ARG_INCLUDE_DIRECTORIES})
+  # the TSan callbacks and the lf_sync.h primitives the instrumented code calls
+  target_link_libraries(${NAME} PUBLIC linfuzz::runtime ${ARG_LIBRARIES})
+endfunction()
+
+# linfuzz_wrap_library_calls(<target> <shared library file>...): a scheduling point at every call into and return
+# from the functions the libraries export (docs/scheduling.md, "Calls into uninstrumented libraries"). Code that is
+# not compiled with the instrumentation (a distribution's libcritnib.so) has no scheduling point inside, so two of
+# its calls in one operation would be one step of a controlled run. For every function a library exports
+# (`nm -D`, read at configure time) this generates a wrapper __wrap_F (into <target>'s sources) and links every
+# executable that uses <target> with --wrap=F: the wrapper passes through linfuzz::runtime's trampoline, which
+# makes the call and its return scheduling points (runtime/sched/call_out.c). x86-64 ELF with a GNU-compatible
+# linker only; elsewhere it says so and changes nothing. linfuzz_add_fuzz_target does it for the shared libraries
+# given in LIBRARIES.
+function(linfuzz_wrap_library_calls TARGET)
+  if(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64" OR NOT CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    message(STATUS "linfuzz: calls into ${ARGN} are no scheduling points (wrappers need x86-64 Linux)")
+    return()
+  endif()
+  if(NOT CMAKE_NM)
+    message(STATUS "linfuzz: no nm: calls into ${ARGN} are no scheduling points")
+    return()
+  endif()
+  set(functions "")
+  foreach(lib ${ARGN})
+    execute_process(COMMAND ${CMAKE_NM} -D --defined-only ${lib} OUTPUT_VARIABLE listing RESULT_VARIABLE rc
+                    ERROR_QUIET)
+    if(NOT rc EQUAL 0)
+      message(STATUS "linfuzz: cannot list the functions of ${lib}: its calls are no scheduling points")
+      continue()
+    endif()
+    string(REPLACE "\n" ";" lines "${listing}")
+    foreach(line ${lines})
+      # "ADDRESS T name[@[@]VERSION]": functions (T, W weak, i indirect); not the ELF's own _init and _fini
+      if(line MATCHES "^[0-9a-fA-F]+ [TWi] ([A-Za-z_][A-Za-z0-9_]*)")
+        set(fn ${CMAKE_MATCH_1})
+        if(NOT fn MATCHES "^_(init|fini)$")
+          list(APPEND functions ${fn})
+        endif()
+      endif()
+    endforeach()
+  endforeach()
+  list(REMOVE_DUPLICATES functions)
+  if(NOT functions)
+    return()
+  endif()
+  list(SORT functions)
+  string(JOIN " " libs ${ARGN})
+  string(CONCAT code "/* Generated by linfuzz_wrap_library_calls (cmake/linfuzz_fuzz_target.cmake) for ${TARGET}: a wrapper per\n"
+         " * function of ${libs}, through linfuzz's trampoline (runtime/sched/call_out.c). */\n"
+         "#if defined(__x86_64__) && defined(__ELF__)\n__asm__(\".text\\n\"\n")
+  set(options "")
+  foreach(fn ${functions})
+    string(APPEND code "        \".globl __wrap_${fn}\\n.hidden __wrap_${fn}\\n.type __wrap_${fn},@function\\n\"\n"
+                       "        \"__wrap_${fn}:\\n movq __real_${fn}@GOTPCREL(%rip), %r11\\n jmp lf_call_out_trampoline\\n\"\n")
+    list(APPEND options "LINKER:--wrap=${fn}")
+  endforeach()
+  string(APPEND code ");\n#endif\n")
+  set(file ${CMAKE_CURRENT_BINARY_DIR}/${TARGET}_library_calls.c)
+  file(WRITE ${file}.new "${code}")
+  configure_file(${file}.new ${file} COPYONLY) # (rewritten only when it changed: no rebuild at each configure)
+  target_sources(${TARGET} PRIVATE ${file})
+  # (PUBLIC: an OBJECT library's consumers link its objects, and with them the references to wrap)
+  target_link_options(${TARGET} PUBLIC ${options})
+  list(LENGTH functions n)
+  message(STATUS "linfuzz: ${n} functions of ${libs} wrapped for ${TARGET}: their calls are scheduling points")
+endfunction()
+
+# The shared library files among ITEMS (absolute paths ending in .so or .so.N...).
+function(_linfuzz_shared_library_files OUT)
+  set(files "")
+  foreach(item ${ARGN})
+    if(IS_ABSOLUTE "${item}" AND item MATCHES "\\.so(\\.[0-9]+)*$" AND EXISTS "${item}")
+      list(APPEND files ${item})
+    endif()
+  endforeach()
+  set(${OUT} ${files} PARENT_SCOPE)
+endfunction()
+
 function(linfuzz_add_fuzz_target NAME)
   cmake_parse_arguments(ARG "" "FROM"
     "SOURCES;LIBRARIES;INCLUDE_DIRECTORIES;COMPILE_DEFINITIONS;COMPILE_OPTIONS;HARNESS;HARNESS_DEFINITIONS" ${ARGN})
@@ -156,6 +259,11 @@ function(linfuzz_add_fuzz_target NAME)
     target_include_directories(${under_test} PRIVATE ${ARG_INCLUDE_DIRECTORIES})
     # linfuzz/adapter.h, and lf_yield_point for LF_YIELD()
     target_link_libraries(${under_test} PUBLIC linfuzz::runtime ${ARG_LIBRARIES})
+    # calls into the shared libraries the sources use are scheduling points (their code is not instrumented)
+    _linfuzz_shared_library_files(shared ${ARG_LIBRARIES})
+    if(shared)
+      linfuzz_wrap_library_calls(${under_test} ${shared})
+    endif()
   endif()
 
   if(ARG_HARNESS)

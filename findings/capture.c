@@ -130,7 +130,7 @@ static void write_nondeterminism_report(FILE *f, const lf_violation_entry *e, co
     fprintf(f, "serial ops from a fresh object, with the results of the first run (the last one differed later)\n");
     lf_text_write_header(f, h);
     for (size_t i = 0; i < h->n; i++) {
-        char text[160];
+        char text[LF_TEXT_OP_MAX];
         text[lf_text_format_history_op(text, h, &h->ops[i])] = 0;
         fprintf(f, "%s\n", text);
     }

@@ -125,6 +125,9 @@ static void hash_history(XXH64_state_t *s, const lf_history *h) {
         uint8_t small[3] = {op->method, op->arg_nil, op->res_kind};
         XXH64_update(s, fields, sizeof fields);
         XXH64_update(s, small, sizeof small);
+        /* arguments 2 and 3 (methods of three or four arguments) only when there are any, so that the names of
+         * entries of ops with at most two arguments stay what they were */
+        if (op->arg[2] || op->arg[3]) XXH64_update(s, &op->arg[2], 2 * sizeof op->arg[2]);
     }
 }
 

@@ -28,7 +28,8 @@ static void on_event(void *ctx, const lf_sched_event *e) {
     case LF_EV_READ: kind = LF_RC_READ; break;
     case LF_EV_WRITE: kind = LF_RC_WRITE; break;
     case LF_EV_RMW:
-    case LF_EV_SYNC: kind = LF_RC_RMW; break;
+    case LF_EV_SYNC:
+    case LF_EV_LIBCALL: kind = LF_RC_RMW; break; /* a library call: its object, read and written */
     default: return;
     }
     if (!e->addr || !e->pc) return;
@@ -54,12 +55,20 @@ static void on_event(void *ctx, const lf_sched_event *e) {
 }
 
 bool lf_rc_runner_init(lf_rc_runner *r, const lf_adapter *a, const char *format, const uint8_t *data, size_t len,
-                       unsigned run, double check_timeout, char *err, size_t errlen) {
+                       unsigned run, const char *spec, double check_timeout, char *err, size_t errlen) {
     memset(r, 0, sizeof *r);
+    lf_check_options base;
+    lf_check_options_default(&base);
+    base.timeout_s = check_timeout;
+    /* a custom type without a spec is checked against its own serial runs, as the fuzz target checked it */
+    if (!lf_adapter_checker_init(&r->checker, a, spec && !strcmp(spec, "self") ? LF_SPEC_SELF : LF_SPEC_AUTO, &base,
+                                 err, errlen))
+        return false;
     lf_method ms[LF_M_COUNT];
     lf_fuzz_case c;
     if (!lf_fuzz_case_decode_as(format ? format : LF_FUZZ_CASE_FORMAT, data, len, lf_fuzz_case_methods(a, ms), &c)) {
         snprintf(err, errlen, "the workload does not decode as '%s'", format ? format : LF_FUZZ_CASE_FORMAT);
+        lf_adapter_checker_free(&r->checker);
         return false;
     }
     r->case_controlled = c.mode == LF_FC_CONTROLLED;
@@ -67,6 +76,7 @@ bool lf_rc_runner_init(lf_rc_runner *r, const lf_adapter *a, const char *format,
     r->adapter = a;
     r->recorded_run = run;
     if (!lf_fc_plan_build(&r->plan, &c, a)) {
+        lf_adapter_checker_free(&r->checker);
         snprintf(err, errlen, "out of memory");
         return false;
     }
@@ -75,18 +85,18 @@ bool lf_rc_runner_init(lf_rc_runner *r, const lf_adapter *a, const char *format,
     if (!lf_fc_executor_init(&r->x, LF_CLOCK_TICKET) || !(r->x.sched = lf_sched_create(&r->x.sched_options))) {
         lf_fc_executor_free(&r->x);
         lf_fc_plan_free(&r->plan);
+        lf_adapter_checker_free(&r->checker);
         snprintf(err, errlen, "cannot start the worker threads");
         return false;
     }
     lf_sched_set_event_hook(r->x.sched, on_event, r);
-    lf_check_options_default(&r->check);
-    r->check.timeout_s = check_timeout;
-    lf_history_init(&r->h, a->type);
+    lf_adapter_history_init(&r->h, a);
     return true;
 }
 
 void lf_rc_runner_free(lf_rc_runner *r) {
     lf_history_free(&r->h);
+    lf_adapter_checker_free(&r->checker);
     lf_fc_executor_free(&r->x);
     lf_fc_plan_free(&r->plan);
     memset(r, 0, sizeof *r);
@@ -129,7 +139,7 @@ lf_rc_outcome lf_rc_run(lf_rc_runner *r, const lf_schedule *sch, lf_rc_trace *tr
     if (!r->x.last.stats.deterministic || r->x.last.stats.region_blocks) return LF_RC_DISCARDED;
     lf_result res;
     lf_result_init(&res);
-    lf_check(&r->h, &r->check, &res);
+    lf_adapter_checker_check(&r->checker, &r->h, &res);
     lf_rc_outcome o = res.verdict == LF_VIOLATION ? LF_RC_VIOLATION : LF_RC_PASS;
     lf_result_free(&res);
     return o;
@@ -137,5 +147,6 @@ lf_rc_outcome lf_rc_run(lf_rc_runner *r, const lf_schedule *sch, lf_rc_trace *tr
 
 const char *lf_rc_op_method(const lf_rc_runner *r, unsigned t, uint32_t op) {
     if (t >= r->plan.threads || op >= r->plan.len[t]) return "?";
-    return lf_method_name((lf_method)r->plan.ops[t][op].method);
+    const lf_method_decl *d = lf_adapter_method(r->adapter, r->plan.ops[t][op].method);
+    return d ? d->name : "?";
 }

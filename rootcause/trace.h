@@ -7,7 +7,8 @@
  * without atomic pairs enforced (validation). Each run's history is checked; a run may record its trace: every
  * access scheduling point of the workers (thread, op index, read/write/read-modify-write, address, size,
  * access site), lock operations counted as read-modify-writes of the lock object (that is what orders
- * critical sections). The serial prefix and the drain run uncontrolled and are not recorded. */
+ * critical sections), and calls into uninstrumented libraries (their entry and their return) as
+ * read-modify-writes of the call's first argument, the library's object. The serial prefix and the drain run uncontrolled and are not recorded. */
 #ifndef LINFUZZ_RC_TRACE_H
 #define LINFUZZ_RC_TRACE_H
 
@@ -18,6 +19,7 @@
 #include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
 #include "linfuzz/history.h"
+#include "runtime/adapter_check.h"
 #include "runtime/sched.h"
 #include "testcase/case_runner.h"
 
@@ -70,7 +72,7 @@ typedef struct lf_rc_runner {
     const lf_adapter *adapter;
     lf_fc_plan plan;
     lf_fc_executor x;
-    lf_check_options check;
+    lf_adapter_checker checker; /* what the entry was checked against: its type's spec or the self-spec */
     lf_history h;
     lf_schedule base;      /* the case's schedule (run 0) */
     unsigned recorded_run; /* the repetition the entry recorded */
@@ -80,9 +82,11 @@ typedef struct lf_rc_runner {
 } lf_rc_runner;
 
 /* Decodes (format, data, len) for adapter a and prepares controlled runs of it; `run` is the recorded
- * repetition. False with a message in err (unknown format, out of memory or threads). */
+ * repetition; each run's history is checked as the entry was (spec: its meta "spec", "self" for the adapter's
+ * self-spec; NULL or anything else: auto, runtime/adapter_check.h). False with a message in err (unknown
+ * format, a spec the adapter cannot have, out of memory or threads). */
 bool lf_rc_runner_init(lf_rc_runner *r, const lf_adapter *a, const char *format, const uint8_t *data, size_t len,
-                       unsigned run, double check_timeout, char *err, size_t errlen);
+                       unsigned run, const char *spec, double check_timeout, char *err, size_t errlen);
 void lf_rc_runner_free(lf_rc_runner *r);
 
 /* Schedule number i of the family every experiment uses: 0 is the recorded repetition's, odd ones derived

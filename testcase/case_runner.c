@@ -22,7 +22,7 @@ static void concrete_call(lf_planned_op *op, const lf_adapter *a, lf_method m, u
     int64_t unique = (int64_t)arg * 65536 + (int64_t)u + 1;
     op->method = (uint8_t)m;
     op->nargs = mi ? mi->nargs : 0;
-    op->args[0] = op->args[1] = 0;
+    memset(op->args, 0, sizeof op->args);
     switch (a->type) {
     case LF_TYPE_SET:
         op->args[0] = 1 + arg % keys;
@@ -284,7 +284,7 @@ bool lf_fc_execute(lf_fc_executor *x, const lf_fc_plan *p, unsigned run, lf_hist
     /* The serial parts run on this thread, unperturbed and uncontrolled, as thread id `threads`. From the first
      * call to the drain's last one the watchdog declares the run STUCK if it stops making progress (a controlled
      * run that deadlocks is ended by the scheduler first: x->last.stuck). */
-    lf_stuck_watch_arm(x->watch, &x->recorder, a->type, a->capacity, ops);
+    lf_stuck_watch_arm(x->watch, &x->recorder, a, ops);
     lf_perturb_bind(NULL);
     if (a->thread_enter) a->thread_enter(c.object);
     for (size_t i = 0; i < p->prefix_len; i++)

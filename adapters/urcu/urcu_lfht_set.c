@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "linfuzz/adapter.h"
+#include "common/key_hash.h"
 #include "common/arena.h"
 #include "urcu/rcu_registration.h"
 
@@ -22,12 +23,7 @@ typedef struct lfht_object {
     lf_arena entries;
 } lfht_object;
 
-static unsigned long key_hash(int64_t k) {
-    uint64_t x = (uint64_t)k;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return (unsigned long)(x ^ (x >> 31));
-}
+static unsigned long key_hash(int64_t k) { return (unsigned long)lf_key_hash((uint64_t)k); }
 
 static int key_match(struct cds_lfht_node *node, const void *key) {
     return caa_container_of(node, lfht_entry, node)->key == *(const int64_t *)key;

@@ -4,9 +4,13 @@
 #include <string.h>
 
 #include "brute/brute.h"
+#include "budget/deadline.h"
+#include "check/dispatch.h"
 #include "check/levels.h"
 #include "check/pipeline.h"
 #include "budget/progress.h"
+#include "contract/contract.h"
+#include "history/validate.h"
 #include "linfuzz/selfspec.h"
 #include "linfuzz/spec.h"
 #include "hitting/hitting.h"
@@ -34,10 +38,11 @@ const char *lf_engine_name(lf_engine e) {
 }
 
 /* WGL + P-compositionality with the budgets of the check options, against o->spec when given. */
-static void run_wgl(const lf_history *h, const lf_check_options *o, lf_result *r) {
+static void run_wgl(const lf_history *h, const lf_check_options *o, double deadline, lf_result *r) {
     lf_wgl_options wo;
     lf_wgl_options_default(&wo);
     wo.timeout_s = o->timeout_s;
+    wo.deadline = deadline;
     wo.max_memory_bytes = o->max_memory_bytes;
     wo.want_witness = o->want_witness;
     wo.progress = o->progress;
@@ -47,8 +52,15 @@ static void run_wgl(const lf_history *h, const lf_check_options *o, lf_result *r
         return;
     }
     char err[400];
-    if (lf_history_validate(h, err, sizeof err) != SIZE_MAX) {
+    lf_deadline dl;
+    lf_deadline_init(&dl, deadline);
+    bool late;
+    if (lf_history_validate_within(h, &dl, &late, err, sizeof err) != SIZE_MAX) {
         lf_result_set(r, LF_UNKNOWN, "wgl", "malformed history: %s", err);
+        return;
+    }
+    if (late) {
+        lf_result_set(r, LF_UNKNOWN, "wgl", "time budget exhausted before the search (validating %zu ops)", h->n);
         return;
     }
     lf_spec_env env;
@@ -60,10 +72,11 @@ static void run_wgl(const lf_history *h, const lf_check_options *o, lf_result *r
 /* auto: monitor -> hitting families -> WGL per part (check/pipeline.h); an explicit --max-depth makes every
  * part try the families to that depth without a work budget (the timeout still holds). hitting: the prover
  * stage alone, to --max-depth (default LF_HITTING_DEFAULT_DEPTH), bounded by the timeout only. */
-static void run_pipeline(const lf_history *h, const lf_check_options *o, lf_result *r) {
+static void run_pipeline(const lf_history *h, const lf_check_options *o, double deadline, lf_result *r) {
     lf_pipeline_options po;
     lf_pipeline_options_default(&po);
     po.timeout_s = o->timeout_s;
+    po.deadline = deadline;
     po.max_memory_bytes = o->max_memory_bytes;
     po.want_witness = o->want_witness;
     po.hitting_depth = o->max_depth;
@@ -81,31 +94,46 @@ static void run_pipeline(const lf_history *h, const lf_check_options *o, lf_resu
     lf_pipeline_check(h, &po, r, NULL);
 }
 
-/* Custom types (against their spec, or o->spec): a violation is classified into Line-Up's two levels. */
-static void classify(const lf_history *h, const lf_check_options *o, lf_result *r) {
+/* Custom types (against their spec, or o->spec): a violation is classified into Line-Up's two levels, within
+ * what is left of the time budget. */
+static void classify(const lf_history *h, const lf_check_options *o, double deadline, lf_result *r) {
     if (r->verdict != LF_VIOLATION || !(h->type == LF_TYPE_CUSTOM || o->spec)) return;
     const lf_spec *spec = o->spec ? o->spec : lf_spec_of_history(h);
     if (!spec) return;
     lf_spec_env env;
     lf_spec_env_of_history(h, &env);
     env.user = o->spec_user;
-    lf_classify_violation(spec, &env, o->timeout_s, r);
+    lf_classify_violation(spec, &env, deadline, r);
 }
 
 void lf_check(const lf_history *h, const lf_check_options *o, lf_result *r) {
+    /* One deadline for every stage, classification included (docs/budgets.md). */
+    double deadline = lf_deadline_from_timeout(o->timeout_s);
+    if (!lf_contract_is_default(&h->contract)) { /* docs/contracts.md */
+        lf_contract_check(h, o, deadline, r, lf_check_dispatch);
+        return;
+    }
     if (o->self) {
         lf_selfspec_check(o->self, h, o, r);
         return;
     }
+    lf_check_dispatch(h, o, deadline, r, true);
+}
+
+void lf_check_dispatch(const lf_history *h, const lf_check_options *o, double deadline, lf_result *r,
+                       bool classify_levels) {
     switch (o->engine) {
-    case LF_ENGINE_MONITOR:
+    case LF_ENGINE_MONITOR: {
         if (o->spec) {
             lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: the monitors know only the built-in specifications");
             return;
         }
         lf_progress_stage(o->progress, "monitor");
-        lf_monitor_check(h, r);
+        lf_deadline dl;
+        lf_deadline_init(&dl, deadline);
+        lf_monitor_check(h, &dl, r);
         return;
+    }
     case LF_ENGINE_BRUTE: {
         if (o->spec) {
             lf_result_set(r, LF_UNKNOWN, "brute", "brute force knows only the built-in specifications");
@@ -122,13 +150,13 @@ void lf_check(const lf_history *h, const lf_check_options *o, lf_result *r) {
         return;
     }
     case LF_ENGINE_WGL:
-        run_wgl(h, o, r);
-        classify(h, o, r);
+        run_wgl(h, o, deadline, r);
+        if (classify_levels) classify(h, o, deadline, r);
         return;
     case LF_ENGINE_HITTING:
     case LF_ENGINE_AUTO:
-        run_pipeline(h, o, r);
-        classify(h, o, r);
+        run_pipeline(h, o, deadline, r);
+        if (classify_levels) classify(h, o, deadline, r);
         return;
     }
 }

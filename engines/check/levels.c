@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget/deadline.h"
 #include "wgl/wgl.h"
 
 const char *lf_level_name(lf_level l) {
@@ -47,7 +48,7 @@ static bool *violating_part(const lf_spec *spec, const lf_spec_env *env, const l
     return in;
 }
 
-void lf_classify_violation(const lf_spec *spec, const lf_spec_env *env, double timeout_s, lf_result *r) {
+void lf_classify_violation(const lf_spec *spec, const lf_spec_env *env, double deadline, lf_result *r) {
     size_t n = env->n;
     if (n > LF_CLASSIFY_MAX_OPS) return;
     lf_op *relaxed = malloc((n ? n : 1) * sizeof *relaxed);
@@ -69,7 +70,7 @@ void lf_classify_violation(const lf_spec *spec, const lf_spec_env *env, double t
     renv.ops = relaxed;
     lf_wgl_options wo;
     lf_wgl_options_default(&wo);
-    wo.timeout_s = timeout_s > 0 && timeout_s < LF_CLASSIFY_MAX_SECONDS ? timeout_s : LF_CLASSIFY_MAX_SECONDS;
+    wo.deadline = deadline;
     wo.max_steps = LF_CLASSIFY_MAX_STEPS;
     wo.want_witness = true;
     lf_result rr;

@@ -13,11 +13,12 @@
 #include "linfuzz/spec.h"
 
 #define LF_CLASSIFY_MAX_OPS 64        /* longer violations are not classified (fuzzing: only the minimised one) */
-#define LF_CLASSIFY_MAX_STEPS 2000000 /* search steps of the relaxed check */
-#define LF_CLASSIFY_MAX_SECONDS 2.0   /* and its time, at most (or the check's own timeout when smaller) */
+#define LF_CLASSIFY_MAX_STEPS 2000000 /* search steps of the relaxed check (and what is left of the check's budget):
+                                       * steps, not seconds, so that a loaded machine classifies the same */
 
 /* r holds a violation of env's ops against spec: sets r->level, puts the level's explanation in front of
- * r->reason and adds the ops it names to r->culprits. */
-void lf_classify_violation(const lf_spec *spec, const lf_spec_env *env, double timeout_s, lf_result *r);
+ * r->reason and adds the ops it names to r->culprits. deadline: the check's own (an absolute lf_now_s() time,
+ * 0: none); the classification ends by it. */
+void lf_classify_violation(const lf_spec *spec, const lf_spec_env *env, double deadline, lf_result *r);
 
 #endif

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget/deadline.h"
 #include "budget/progress.h"
+#include "history/validate.h"
 #include "hitting/hitting.h"
 #include "hitting/poset.h"
 #include "monitor/monitor.h"
@@ -76,7 +78,7 @@ static bool copy_mapped(uint32_t **dst, size_t *dst_len, const uint32_t *src, si
     return true;
 }
 
-static bool monitor_may_apply(const lf_history *h);
+static bool monitor_may_apply(const lf_history *h, lf_deadline *dl);
 
 /* Everything the parts of one check share. */
 typedef struct pipeline {
@@ -86,13 +88,14 @@ typedef struct pipeline {
     lf_spec_env env;
     bool monitor_says_linearizable; /* the whole-history monitor decided; the stages below only look for a witness */
     double deadline;
+    lf_deadline dl;                 /* the same deadline, for the loops over the history */
     wgl_budget budget;
     lf_pipeline_stats *st;
 } pipeline;
 
 /* The monitor on one part of a split history (a set history whose whole was ambiguous): it only ever
  * settles "linearizable" here; a violation is left to WGL, whose explanation names the global ops. */
-static bool part_monitor_linearizable(const pipeline *pl, const lf_op *ops, size_t n) {
+static bool part_monitor_linearizable(pipeline *pl, const lf_op *ops, size_t n) {
     if (pl->h->type != LF_TYPE_SET || pl->o->spec) return false; /* the only type both split and monitored */
     /* A part holds one key, i.e. at most two values (an integer and nil share a key): more than two
      * inserting adds (those that did not return false) repeat a value, and then the part is ambiguous.
@@ -104,10 +107,10 @@ static bool part_monitor_linearizable(const pipeline *pl, const lf_op *ops, size
     lf_history part = *pl->h;
     part.ops = (lf_op *)ops; /* read only: the monitors never write the history */
     part.n = part.cap = n;
-    if (!monitor_may_apply(&part)) return false;
+    if (!monitor_may_apply(&part, &pl->dl)) return false;
     lf_result r;
     lf_result_init(&r);
-    lf_monitor_check(&part, &r);
+    lf_monitor_check(&part, &pl->dl, &r);
     bool lin = r.verdict == LF_LINEARIZABLE;
     lf_result_free(&r);
     return lin;
@@ -213,7 +216,7 @@ static void check_part(pipeline *pl, const lf_op *ops, size_t n, const uint32_t 
 
 /* The ops sorted by (key, index) when the history splits into more than one part (every op has a key,
  * as engines/wgl/partition.c requires); NULL otherwise. *parts counts the parts. */
-static lf_keyed *split_by_key(const pipeline *pl, size_t *parts) {
+static lf_keyed *split_by_key(pipeline *pl, size_t *parts) {
     size_t n = pl->env.n;
     *parts = 1;
     if (!pl->spec->partition_key || n < 2) return NULL;
@@ -221,12 +224,13 @@ static lf_keyed *split_by_key(const pipeline *pl, size_t *parts) {
     if (!keyed) return NULL; /* unsplit is always sound */
     for (size_t i = 0; i < n; i++) {
         keyed[i].payload = (uint32_t)i;
-        if (!lf_spec_partition_key(pl->spec, &pl->env, &pl->env.ops[i], &keyed[i].key)) {
-            free(keyed); /* op i observes the whole object */
+        if (lf_deadline_every(&pl->dl, i) ||
+            !lf_spec_partition_key(pl->spec, &pl->env, &pl->env.ops[i], &keyed[i].key)) {
+            free(keyed); /* op i observes the whole object (or time is up: the part's search stops at once) */
             return NULL;
         }
     }
-    if (!lf_radix_sort(keyed, n)) { /* stable: each part keeps its ops in index order */
+    if (lf_radix_sort_until(keyed, n, pl->deadline) != LF_SORT_OK) { /* stable: each part keeps its ops in index order */
         free(keyed);
         return NULL;
     }
@@ -240,26 +244,16 @@ static lf_keyed *split_by_key(const pipeline *pl, size_t *parts) {
 
 /* ---- witness merge ---- */
 
-typedef struct timed_op {
-    uint64_t point; /* a linearization point inside the op's interval */
-    uint32_t part, rank, op;
-} timed_op;
-
-static int cmp_timed(const void *a, const void *b) {
-    const timed_op *x = a, *y = b;
-    if (x->point != y->point) return x->point < y->point ? -1 : 1;
-    if (x->part != y->part) return x->part < y->part ? -1 : 1;
-    return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
 /* Merges per-part witnesses into one order. Each part's order is a linear extension of real-time order,
  * so it is realised by points point_i = max(call_i, point_{i-1}) inside the intervals (an op placed
  * before op i was not preceded by it, so its call is <= ret_i). Sorting all ops by (point, part, rank)
  * keeps every part's order, and a precedes b (ret_a < call_b) gives point_a <= ret_a < call_b <= point_b. */
-static bool merge_orders(const lf_op *ops, part_outcome *outs, size_t parts, uint32_t **res, size_t *res_len) {
+static bool merge_orders(const lf_op *ops, part_outcome *outs, size_t parts, double deadline, uint32_t **res,
+                         size_t *res_len) {
     size_t total = 0;
     for (size_t p = 0; p < parts; p++) total += outs[p].order_len;
-    timed_op *t = malloc((total ? total : 1) * sizeof *t);
+    /* Listed by (part, rank), so a stable sort by point alone orders them by (point, part, rank). */
+    lf_keyed *t = malloc((total ? total : 1) * sizeof *t);
     *res = malloc((total ? total : 1) * sizeof **res);
     if (!t || !*res) {
         free(t);
@@ -273,11 +267,16 @@ static bool merge_orders(const lf_op *ops, part_outcome *outs, size_t parts, uin
         for (size_t i = 0; i < outs[p].order_len; i++) {
             uint32_t op = outs[p].order[i];
             if (ops[op].call > point) point = ops[op].call;
-            t[k++] = (timed_op){point, (uint32_t)p, (uint32_t)i, op};
+            t[k++] = (lf_keyed){point, op};
         }
     }
-    qsort(t, total, sizeof *t, cmp_timed);
-    for (size_t i = 0; i < total; i++) (*res)[i] = t[i].op;
+    if (lf_radix_sort_until(t, total, deadline) != LF_SORT_OK) { /* no witness, the verdict stands */
+        free(t);
+        free(*res);
+        *res = NULL;
+        return false;
+    }
+    for (size_t i = 0; i < total; i++) (*res)[i] = t[i].payload;
     *res_len = total;
     free(t);
     return true;
@@ -289,7 +288,7 @@ static bool merge_orders(const lf_op *ops, part_outcome *outs, size_t parts, uin
  * ambiguity for the common case of a small value range (the monitors detect the rest). It
  * follows lf_history_unambiguous's notion of an insertion; were it ever stricter, a history would only
  * skip the monitor and be decided by the general checkers instead. */
-static bool repeats_an_early_value(const lf_history *h) {
+static bool repeats_an_early_value(const lf_history *h, lf_deadline *dl) {
     enum { SEEN = 32 };
     int64_t seen[SEEN];
     uint8_t seen_nil[SEEN];
@@ -299,6 +298,7 @@ static bool repeats_an_early_value(const lf_history *h) {
         seen[k++] = h->has_init ? h->init : 0;
     }
     for (size_t i = 0; i < h->n && k < SEEN; i++) {
+        if (lf_deadline_every(dl, i)) return false; /* the monitor, called next, stops at once */
         const lf_op *op = &h->ops[i];
         const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
         if (!mi || mi->role != LF_ROLE_INSERT) continue;
@@ -315,14 +315,14 @@ static bool repeats_an_early_value(const lf_history *h) {
 /* The monitors decide only unambiguous histories of these types. They find a repeated insertion themselves
  * while classifying ops, before any sort, so only the cheap pre-check runs here: a second full pass over a
  * large history would cost more than the monitors' own early "unsupported". */
-static bool monitor_may_apply(const lf_history *h) {
+static bool monitor_may_apply(const lf_history *h, lf_deadline *dl) {
     switch (h->type) {
     case LF_TYPE_REGISTER:
     case LF_TYPE_SET:
     case LF_TYPE_STACK:
     case LF_TYPE_QUEUE:
     case LF_TYPE_PQUEUE:
-    case LF_TYPE_DEQUE: return !repeats_an_early_value(h);
+    case LF_TYPE_DEQUE: return !repeats_an_early_value(h, dl);
     default: return false;
     }
 }
@@ -331,26 +331,40 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
     lf_pipeline_stats local_stats;
     lf_pipeline_stats *st = stats ? stats : &local_stats;
     memset(st, 0, sizeof *st);
-    char err[400];
-    if (lf_history_validate(h, err, sizeof err) != SIZE_MAX) {
-        lf_result_set(r, LF_UNKNOWN, last_stage(o), "malformed history: %s", err);
-        return;
-    }
     pipeline pl;
     memset(&pl, 0, sizeof pl);
     pl.h = h;
     pl.o = o;
     pl.st = st;
-    pl.deadline = o->timeout_s > 0 ? lf_now_s() + o->timeout_s : 0;
+    pl.deadline = o->deadline > 0 ? o->deadline : lf_deadline_from_timeout(o->timeout_s);
+    lf_deadline_init(&pl.dl, pl.deadline);
     pl.budget.deadline = pl.deadline;
     pl.budget.max_bytes = o->max_memory_bytes ? o->max_memory_bytes : LF_WGL_DEFAULT_MEMORY;
     pl.budget.progress = o->progress;
+    char err[400];
+    bool late = lf_deadline_passed(&pl.dl);
+    if (!late && lf_history_validate_within(h, &pl.dl, &late, err, sizeof err) != SIZE_MAX) {
+        lf_result_set(r, LF_UNKNOWN, last_stage(o), "malformed history: %s", err);
+        return;
+    }
+    if (late || lf_deadline_passed(&pl.dl)) {
+        lf_result_set(r, LF_UNKNOWN, last_stage(o), "time budget exhausted before the first stage (validating %zu ops)",
+                      h->n);
+        return;
+    }
 
-    if (o->use_monitor && !o->spec && monitor_may_apply(h)) {
+    if (o->use_monitor && !o->spec && monitor_may_apply(h, &pl.dl)) {
         lf_progress_stage(o->progress, "monitor");
-        lf_monitor_check(h, r);
-        if (r->verdict == LF_VIOLATION || (r->verdict == LF_LINEARIZABLE && !o->want_witness)) {
-            st->parts = st->by_monitor = 1;
+        lf_monitor_check(h, &pl.dl, r);
+        if (r->verdict == LF_VIOLATION || (r->verdict == LF_LINEARIZABLE && !o->want_witness) ||
+            lf_deadline_passed(&pl.dl)) {
+            if (r->verdict == LF_UNKNOWN && strncmp(r->reason, "time budget", 11) != 0) {
+                char said[sizeof r->reason];
+                memcpy(said, r->reason, sizeof said);
+                lf_result_set(r, LF_UNKNOWN, "monitor", "time budget exhausted after the monitor (%.400s)", said);
+            }
+            st->parts = 1;
+            st->by_monitor = r->verdict != LF_UNKNOWN;
             r->partitions = 1;
             return;
         }
@@ -374,6 +388,7 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
         for (j = i + 1; j < h->n && keyed[j].key == keyed[i].key; j++) {
         }
         if (j - i > max_part) max_part = j - i;
+        lf_deadline_spend(&pl.dl, (uint32_t)(j - i)); /* the parts notice it */
     }
     lf_op *sub = keyed ? malloc(max_part * sizeof *sub) : NULL;
     uint32_t *orig = keyed ? malloc(max_part * sizeof *orig) : NULL;
@@ -398,9 +413,23 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
         for (size_t i = 0, j; i < h->n && violation == SIZE_MAX; i = j, done++) {
             for (j = i + 1; j < h->n && keyed[j].key == keyed[i].key; j++) {
             }
+            if (lf_deadline_spend(&pl.dl, j - i < LF_DEADLINE_STRIDE ? (uint32_t)(j - i) : LF_DEADLINE_STRIDE)) {
+                /* this part and the ones after it are undecided */
+                part_outcome *po = &outs[done];
+                memset(po, 0, sizeof *po);
+                po->verdict = LF_UNKNOWN;
+                po->depth = -1;
+                snprintf(po->reason, sizeof po->reason,
+                         "part with key %" PRId64 " (%zu ops): time budget exhausted before it was checked",
+                         (int64_t)keyed[i].key, j - i);
+                unknown += parts - done;
+                done++;
+                break;
+            }
             for (size_t k = 0; k < j - i; k++) {
                 orig[k] = keyed[i + k].payload;
                 sub[k] = h->ops[orig[k]];
+                lf_deadline_tick(&pl.dl); /* its stages stop at once */
             }
             check_part(&pl, sub, j - i, orig, true, &outs[done]);
             lf_progress_parts(o->progress, done + 1, parts);
@@ -468,7 +497,7 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
                 r->witness_len = outs[0].order_len;
                 outs[0].order = NULL;
             } else {
-                merge_orders(h->ops, outs, done, &r->witness, &r->witness_len);
+                merge_orders(h->ops, outs, done, pl.deadline, &r->witness, &r->witness_len);
             }
         }
     }

@@ -35,6 +35,8 @@
 typedef struct lf_pipeline_options {
     bool use_monitor, use_hitting, use_wgl;
     double timeout_s;            /* for the whole history, all stages; 0: none */
+    double deadline;             /* instead of timeout_s: the absolute lf_now_s() time the budget ends (0: from
+                                  * timeout_s, counted from the start of the check) */
     size_t max_memory_bytes;     /* WGL's budget; 0: its default */
     bool want_witness;
     int hitting_depth;            /* 0: LF_PIPELINE_HITTING_DEPTH */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/input_file.h"
 #include "linfuzz/lfz.h"
 
 lf_file_format lf_format_of_path(const char *path) {
@@ -16,15 +17,22 @@ lf_file_format lf_format_of_path(const char *path) {
 
 lf_status lf_history_read(const char *path, lf_history *h, char *err, size_t errlen) {
     if (lf_format_of_path(path) == LF_FMT_LFZ) return lf_lfz_read_history(path, NULL, h, err, errlen);
-    bool is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (strcmp(path, "-") == 0) return lf_text_read_stream(stdin, "<stdin>", h, err, errlen);
+    /* A FIFO without a writer must not hang the reader, nor a device feed it forever (input_file.h). */
+    lf_input in;
+    lf_status s = lf_open_input(path, &in, err, errlen);
+    FILE *f = s == LF_OK ? fdopen(in.fd, "rb") : NULL;
     if (!f) {
+        if (s == LF_OK) {
+            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+            lf_input_close(&in);
+            s = LF_ERR_IO;
+        }
         lf_history_init(h, LF_TYPE_REGISTER);
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return LF_ERR_IO;
+        return s;
     }
-    lf_status s = lf_text_read_stream(f, is_stdin ? "<stdin>" : path, h, err, errlen);
-    if (!is_stdin) fclose(f);
+    s = lf_text_read_stream(f, path, h, err, errlen);
+    fclose(f);
     return s;
 }
 

@@ -8,11 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <zstd.h>
 
+#include "format/input_file.h"
 #include "format/type_decl.h"
 #include "history/seq_check.h"
+#include "util/big_alloc.h"
 #include <xxhash.h>
 
 static const uint8_t MAGIC[8] = {0x89, 'L', 'F', 'Z', '\r', '\n', 0x1a, '\n'};
@@ -39,14 +40,20 @@ static const lf_kind RESULT_CODES[] = {LF_K_NONE, LF_K_INT,   LF_K_NIL, LF_K_EMP
 
 /* A shape is what an op is apart from its numbers: method, result kind and which arguments are nil. */
 #define SHAPE_KEY(method, kind, nil) ((unsigned)(method) | (unsigned)(kind) << 5 | (unsigned)(nil) << 9)
-#define N_SHAPE_KEYS (1u << 11)
-_Static_assert(LF_M_COUNT <= 32 && LF_CUSTOM_MAX_METHODS <= 32 && LF_K_COUNT <= 16,
-               "shape keys pack method in 5 bits and kind in 4");
+#define N_SHAPE_KEYS (1u << (9 + LF_CUSTOM_MAX_ARGS))
+_Static_assert(LF_M_COUNT <= 32 && LF_CUSTOM_MAX_METHODS <= 32 && LF_K_COUNT <= 16 && LF_CUSTOM_MAX_ARGS <= 8,
+               "shape keys pack method in 5 bits, kind in 4 and the nil flags in one bit per argument");
+/* The value slots of an op's numbers: its arguments, then its result (RESULT_SLOT). */
+#define RESULT_SLOT LF_CUSTOM_MAX_ARGS
 /* The init byte's extension value (docs/formats.md): after a built-in container's name it announces a capacity
  * (api, linfuzz 0.3), after a name no built-in type has a custom type's declaration block. One value for both,
  * so that files written by either branch read unchanged; the type name, read first, tells them apart. */
 #define INIT_CAPACITY 3
 #define INIT_CUSTOM_DECL 3
+/* After a built-in stack or queue name: a contract other than linearizability (docs/contracts.md), with the
+ * capacity (0: none) before it. Only histories with such a contract are written with it, so every other file is
+ * byte for byte what it was; earlier readers refuse it ("init flag 4"), never misread it. */
+#define INIT_CONTRACT 4
 
 const char *lf_lfz_kind_name(lf_lfz_kind k) {
     switch (k) {
@@ -76,7 +83,7 @@ static int64_t as_signed(uint64_t x) { return x <= (uint64_t)INT64_MAX ? (int64_
 static int64_t unzigzag(uint64_t u) { return as_signed((u >> 1) ^ (0 - (u & 1))); }
 
 /* Values are stored as differences, modulo 2^64, from the previous value in the same slot (argument 0,
- * argument 1, result): recorded values are mostly counters (enq 1, enq 2, ...) and results follow them in
+ * argument 1, ... argument 3, result): recorded values are mostly counters (enq 1, enq 2, ...) and results follow them in
  * order (deq -> 1, deq -> 2, ...), so the differences are short. */
 static uint64_t value_delta(int64_t v, int64_t prev) { return zigzag(as_signed((uint64_t)v - (uint64_t)prev)); }
 static int64_t value_undelta(uint64_t zz, int64_t prev) { return as_signed((uint64_t)prev + (uint64_t)unzigzag(zz)); }
@@ -316,7 +323,7 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
     /* shapes: name length, name (at most 32), result code, nil mask; a custom declaration: count, then per
      * method name length, name, arity, results, flags */
     size_t decl_bytes = h->type == LF_TYPE_CUSTOM ? VARINT_MAX + LF_CUSTOM_MAX_METHODS * (2 * VARINT_MAX + 34) : 0;
-    if (!buf_reserve(b, 3 * VARINT_MAX + type_len + 1 + decl_bytes + n_shapes * (VARINT_MAX + 2 + 32))) {
+    if (!buf_reserve(b, 5 * VARINT_MAX + 2 + type_len + 1 + decl_bytes + n_shapes * (VARINT_MAX + 2 + 32))) {
         s = nomem(err, errlen);
         goto done;
     }
@@ -338,6 +345,12 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
             put_varint(b, d->results);
             b->p[b->len++] = d->flags;
         }
+    } else if (!lf_contract_is_default(&h->contract)) {
+        b->p[b->len++] = INIT_CONTRACT;
+        put_varint(b, h->capacity);
+        b->p[b->len++] = h->contract.order;
+        b->p[b->len++] = h->contract.full_empty;
+        if (h->contract.order == LF_ORDER_K_RELAXED) put_varint(b, h->contract.k);
     } else if (h->capacity) {
         b->p[b->len++] = INIT_CAPACITY;
         put_varint(b, h->capacity);
@@ -361,7 +374,7 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
     }
     put_varint(b, h->n);
     uint64_t prev_call = 0;
-    int64_t prev_value[3] = {0, 0, 0}; /* argument 0, argument 1, result */
+    int64_t prev_value[RESULT_SLOT + 1] = {0}; /* the arguments, the result */
     for (size_t i = 0; i < h->n; i++) {
         const lf_op *op = &h->ops[i];
         if (!buf_reserve(b, 7 * VARINT_MAX)) {
@@ -381,8 +394,8 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
                 prev_value[a] = op->arg[a];
             }
         if (op->res_kind == LF_K_INT) {
-            put_varint(b, value_delta(op->res, prev_value[2]));
-            prev_value[2] = op->res;
+            put_varint(b, value_delta(op->res, prev_value[RESULT_SLOT]));
+            prev_value[RESULT_SLOT] = op->res;
         }
     }
 done:
@@ -397,6 +410,7 @@ lf_status lf_lfz_add_history(lf_lfz_writer *w, const char *name, const lf_histor
     buffer b = {0};
     s = encode_history(&b, h, err, errlen);
     if (s == LF_OK) s = append_section(w, LF_LFZ_HISTORY, name, b.p, b.len, err, errlen);
+    if (s == LF_OK && h->n > w->max_history_ops) w->max_history_ops = h->n;
     free(b.p);
     return s;
 }
@@ -432,6 +446,14 @@ lf_status lf_lfz_encode(const lf_lfz_writer *w, int level, uint8_t **out, size_t
                     "the %zu-byte payload compresses to %zu bytes, more than %d:1 beyond the first 64 MiB, which the "
                     "reader refuses as a decompression bomb: keep a history this regular as text (.hist)",
                     w->len, stored, LF_LFZ_BUDGET_RATIO);
+    }
+    if (w->max_history_ops > lf_lfz_history_budget(stored) / sizeof(lf_op)) { /* the reader would refuse it */
+        free(file);
+        return fail(err, errlen,
+                    "a history of %zu ops compresses to %zu bytes, beyond the %" PRIu64 " ops the reader decodes from "
+                    "a file this size (64 MiB of ops, or %d bytes per compressed byte): keep a history this regular "
+                    "as text (.hist)",
+                    w->max_history_ops, stored, lf_lfz_history_budget(stored) / sizeof(lf_op), LF_LFZ_HISTORY_RATIO);
     }
     memcpy(file, MAGIC, sizeof MAGIC);
     put_le(file + 8, LF_LFZ_VERSION, 2);
@@ -614,6 +636,25 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
         if (cap == 0) return sec_fail(sc, c.pos - 1, "capacity 0 (a capacity is at least 1)");
         h->capacity = cap;
         init = 0;
+    } else if (init == INIT_CONTRACT && builtin && (type == LF_TYPE_QUEUE || type == LF_TYPE_STACK)) {
+        size_t at = c.pos - 1;
+        uint64_t cap, k = 0;
+        uint8_t order, fe;
+        h->type = type;
+        if ((why = rd_varint(&c, &cap))) return sec_fail(sc, c.pos, "capacity: %s", why);
+        if (cap && !lf_type_boundable(type))
+            return sec_fail(sc, at, "a capacity is only allowed for stack, queue, pqueue and deque, not %s",
+                            lf_type_name(type));
+        if ((why = rd_u8(&c, &order)) || (why = rd_u8(&c, &fe))) return sec_fail(sc, c.pos, "contract: %s", why);
+        if (order == LF_ORDER_K_RELAXED && (why = rd_varint(&c, &k))) return sec_fail(sc, c.pos, "contract K: %s", why);
+        lf_contract ct = {order, fe, k <= LF_CONTRACT_MAX_K ? (uint32_t)k : 0};
+        char cwhy[200];
+        if (lf_contract_is_default(&ct))
+            return sec_fail(sc, at, "init flag 4 with the default contract (written as flag 0 or 3)");
+        if (!lf_contract_valid(type, &ct, cwhy, sizeof cwhy)) return sec_fail(sc, at, "%s", cwhy);
+        h->capacity = cap;
+        h->contract = ct;
+        init = 0;
     } else {
         h->type = type;
     }
@@ -668,8 +709,17 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
     if ((why = rd_varint(&c, &n_ops))) return sec_fail(sc, c.pos, "op count: %s", why);
     if (n_ops > (c.end - c.pos) / MIN_OP_BYTES)
         return sec_fail(sc, c.pos, "op count %" PRIu64 " is impossible in the %zu bytes left", n_ops, c.end - c.pos);
+    uint64_t budget = lf_lfz_history_budget(sc->r->stored);
+    if (n_ops > budget / sizeof *h->ops)
+        return sec_fail(sc, c.pos,
+                        "declares %" PRIu64 " ops (%" PRIu64 " bytes in memory) from a %" PRIu64 "-byte frame; linfuzz "
+                        "decodes at most %" PRIu64 " ops from a file this size (64 MiB of ops, or %d bytes per "
+                        "compressed byte): refused (keep a history this regular as text)",
+                        n_ops, n_ops * sizeof *h->ops, sc->r->stored, budget / sizeof *h->ops, LF_LFZ_HISTORY_RATIO);
     if (n_ops) {
-        h->ops = calloc((size_t)n_ops, sizeof *h->ops);
+        /* Address space for every op at once (no copies as it fills); memory is taken only as ops are decoded,
+         * so junk refused at its first bad op costs the ops before it. */
+        h->ops = lf_big_malloc((size_t)n_ops * sizeof *h->ops);
         if (!h->ops) {
             snprintf(sc->err, sc->errlen, "%s: out of memory for %" PRIu64 " ops", sc->r->file, n_ops);
             return LF_ERR_NOMEM;
@@ -681,9 +731,10 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
     lf_status st = LF_OK;
     size_t next_new_shape = 0;
     uint64_t prev_call = 0;
-    int64_t prev_value[3] = {0, 0, 0}; /* argument 0, argument 1, result */
+    int64_t prev_value[RESULT_SLOT + 1] = {0}; /* the arguments, the result */
     for (size_t i = 0; i < n_ops; i++) {
         lf_op *op = &h->ops[i];
+        memset(op, 0, sizeof *op);
         size_t at = c.pos;
         uint64_t v;
         if ((why = rd_varint(&c, &v))) {
@@ -738,7 +789,7 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
                 st = sec_fail(sc, c.pos, "op %zu: result: %s", i, why);
                 break;
             }
-            prev_value[2] = op->res = value_undelta(v, prev_value[2]);
+            prev_value[RESULT_SLOT] = op->res = value_undelta(v, prev_value[RESULT_SLOT]);
         }
         h->n = i + 1;
         if (!lf_seq_check_add(&seq, h, i)) {
@@ -951,6 +1002,13 @@ static lf_status parse_sections(lf_lfz_reader *r, uint32_t declared, char *err, 
 
 /* ---- streaming decompression ---- */
 
+uint64_t lf_lfz_history_budget(uint64_t compressed) {
+    uint64_t b = compressed > (UINT64_MAX - LF_LFZ_HISTORY_FLOOR) / LF_LFZ_HISTORY_RATIO
+                     ? UINT64_MAX
+                     : LF_LFZ_HISTORY_FLOOR + compressed * LF_LFZ_HISTORY_RATIO;
+    return b;
+}
+
 uint64_t lf_lfz_payload_budget(uint64_t compressed) {
     uint64_t b = compressed > LF_LFZ_MAX_PAYLOAD / LF_LFZ_BUDGET_RATIO ? LF_LFZ_MAX_PAYLOAD
                                                                        : compressed * LF_LFZ_BUDGET_RATIO;
@@ -1046,6 +1104,77 @@ static lf_status inflate_payload(lf_lfz_reader *r, const uint8_t *frame, size_t 
     return st;
 }
 
+/* The header's fields, once checked. */
+typedef struct lfz_header {
+    uint32_t n_sections;
+    uint64_t payload_len, stored;
+} lfz_header;
+
+#define LEN_UNKNOWN UINT64_MAX /* check_header: the file is a stream whose length is not known yet */
+
+/* The checks of the header (docs/formats.md, "Reading hostile files", 1-8): f holds the first `have` bytes of
+ * a file of file_len bytes (LEN_UNKNOWN for a stream not read to its end; have is then at least the header).
+ * Needs no byte of the frame, so a reader refuses a bad header before reading further. */
+static lf_status check_header(const uint8_t *f, size_t have, uint64_t file_len, const char *name, lfz_header *hd,
+                              char *err, size_t errlen) {
+    size_t magic_cmp = have < sizeof MAGIC ? have : sizeof MAGIC;
+    if (memcmp(f, MAGIC, magic_cmp) != 0) {
+        bool texty = have > 0 && (f[0] == '#' || f[0] == 't' || f[0] == ' ' || f[0] == '\n');
+        return fail(err, errlen, "%s: not an .lfz file (bad magic bytes)%s", name,
+                    texty ? "; it looks like a text history, which should not be named .lfz" : "");
+    }
+    if (have < LF_LFZ_HEADER_SIZE)
+        return fail(err, errlen, "%s: truncated: %zu bytes, shorter than the %d-byte .lfz header", name, have,
+                    LF_LFZ_HEADER_SIZE);
+    uint64_t version = get_le(f + 8, 2);
+    if (version != LF_LFZ_VERSION)
+        return fail(err, errlen, "%s: unsupported .lfz version %" PRIu64 " (this build reads version %d)", name,
+                    version, LF_LFZ_VERSION);
+    if (get_le(f + 48, 8) != XXH64(f, 48, 0))
+        return fail(err, errlen, "%s: header checksum mismatch (the header is corrupted)", name);
+    uint64_t flags = get_le(f + 10, 2), n_sections = get_le(f + 12, 4), payload_len = get_le(f + 16, 8),
+             stored = get_le(f + 24, 8);
+    if (flags != 0) return fail(err, errlen, "%s: unknown header flags 0x%" PRIx64, name, flags);
+    if (file_len != LEN_UNKNOWN) {
+        uint64_t rest = file_len - LF_LFZ_HEADER_SIZE;
+        if (stored > rest)
+            return fail(err, errlen,
+                        "%s: truncated: the header declares %" PRIu64 " compressed bytes, the file has %" PRIu64,
+                        name, stored, rest);
+        if (stored < rest)
+            return fail(err, errlen, "%s: %" PRIu64 " unexpected bytes after the compressed payload", name,
+                        rest - stored);
+    }
+    if (n_sections > LF_LFZ_MAX_SECTIONS)
+        return fail(err, errlen, "%s: declares %" PRIu64 " sections, more than the limit of %d", name, n_sections,
+                    LF_LFZ_MAX_SECTIONS);
+    if (payload_len > LF_LFZ_MAX_PAYLOAD || payload_len > SIZE_MAX - 1)
+        return fail(err, errlen, "%s: declared payload of %" PRIu64 " bytes exceeds the 4 GiB limit", name,
+                    payload_len);
+    if (payload_len > stored * ZSTD_MAX_RATIO)
+        return fail(err, errlen,
+                    "%s: declared payload of %" PRIu64 " bytes cannot come from %" PRIu64 " compressed bytes "
+                    "(zstd expands at most %ux)",
+                    name, payload_len, stored, ZSTD_MAX_RATIO);
+    if (stored > ZSTD_compressBound((size_t)payload_len))
+        return fail(err, errlen,
+                    "%s: declares %" PRIu64 " compressed bytes, more than any zstd frame of the declared %" PRIu64
+                    "-byte payload takes",
+                    name, stored, payload_len);
+    uint64_t budget = lf_lfz_payload_budget(stored);
+    if (payload_len > budget)
+        return fail(err, errlen,
+                    "%s: declares a payload of %" PRIu64 " bytes from %" PRIu64 " compressed bytes (%" PRIu64
+                    ":1); linfuzz decompresses at most %" PRIu64 " bytes from a file this size (64 MiB, or %d bytes "
+                    "per compressed byte): refused as a decompression bomb",
+                    name, payload_len, stored, stored ? payload_len / stored : payload_len, budget,
+                    LF_LFZ_BUDGET_RATIO);
+    hd->n_sections = (uint32_t)n_sections;
+    hd->payload_len = payload_len;
+    hd->stored = stored;
+    return LF_OK;
+}
+
 lf_status lf_lfz_decode(lf_lfz_reader *r, const void *file_data, size_t len, const char *name, char *err,
                         size_t errlen) {
     memset(r, 0, sizeof *r);
@@ -1053,72 +1182,11 @@ lf_status lf_lfz_decode(lf_lfz_reader *r, const void *file_data, size_t len, con
     r->file = strdup(name);
     if (!r->file) return nomem(err, errlen);
     const uint8_t *f = file_data;
-    lf_status st;
-    size_t magic_cmp = len < sizeof MAGIC ? len : sizeof MAGIC;
-    if (memcmp(f, MAGIC, magic_cmp) != 0) {
-        bool texty = len > 0 && (f[0] == '#' || f[0] == 't' || f[0] == ' ' || f[0] == '\n');
-        st = fail(err, errlen, "%s: not an .lfz file (bad magic bytes)%s", name,
-                  texty ? "; it looks like a text history, which should not be named .lfz" : "");
-        goto out;
-    }
-    if (len < LF_LFZ_HEADER_SIZE) {
-        st = fail(err, errlen, "%s: truncated: %zu bytes, shorter than the %d-byte .lfz header", name, len,
-                  LF_LFZ_HEADER_SIZE);
-        goto out;
-    }
-    uint64_t version = get_le(f + 8, 2);
-    if (version != LF_LFZ_VERSION) {
-        st = fail(err, errlen, "%s: unsupported .lfz version %" PRIu64 " (this build reads version %d)", name,
-                  version, LF_LFZ_VERSION);
-        goto out;
-    }
-    if (get_le(f + 48, 8) != XXH64(f, 48, 0)) {
-        st = fail(err, errlen, "%s: header checksum mismatch (the header is corrupted)", name);
-        goto out;
-    }
-    uint64_t flags = get_le(f + 10, 2), n_sections = get_le(f + 12, 4), payload_len = get_le(f + 16, 8),
-             stored = get_le(f + 24, 8);
-    size_t have = len - LF_LFZ_HEADER_SIZE;
-    if (flags != 0) {
-        st = fail(err, errlen, "%s: unknown header flags 0x%" PRIx64, name, flags);
-        goto out;
-    }
-    if (stored > have) {
-        st = fail(err, errlen, "%s: truncated: the header declares %" PRIu64 " compressed bytes, the file has %zu",
-                  name, stored, have);
-        goto out;
-    }
-    if (stored < have) {
-        st = fail(err, errlen, "%s: %" PRIu64 " unexpected bytes after the compressed payload", name,
-                  (uint64_t)have - stored);
-        goto out;
-    }
-    if (n_sections > LF_LFZ_MAX_SECTIONS) {
-        st = fail(err, errlen, "%s: declares %" PRIu64 " sections, more than the limit of %d", name, n_sections,
-                  LF_LFZ_MAX_SECTIONS);
-        goto out;
-    }
-    if (payload_len > LF_LFZ_MAX_PAYLOAD || payload_len > SIZE_MAX - 1) {
-        st = fail(err, errlen, "%s: declared payload of %" PRIu64 " bytes exceeds the 4 GiB limit", name,
-                  payload_len);
-        goto out;
-    }
-    if (payload_len > stored * ZSTD_MAX_RATIO) {
-        st = fail(err, errlen,
-                  "%s: declared payload of %" PRIu64 " bytes cannot come from %" PRIu64 " compressed bytes "
-                  "(zstd expands at most %ux)",
-                  name, payload_len, stored, ZSTD_MAX_RATIO);
-        goto out;
-    }
-    uint64_t budget = lf_lfz_payload_budget(stored);
-    if (payload_len > budget) {
-        st = fail(err, errlen,
-                  "%s: declares a payload of %" PRIu64 " bytes from %" PRIu64 " compressed bytes (%" PRIu64
-                  ":1); linfuzz decompresses at most %" PRIu64 " bytes from a file this size (64 MiB, or %d bytes "
-                  "per compressed byte): refused as a decompression bomb",
-                  name, payload_len, stored, stored ? payload_len / stored : payload_len, budget, LF_LFZ_BUDGET_RATIO);
-        goto out;
-    }
+    lfz_header hd;
+    lf_status st = check_header(f, len, len, name, &hd, err, errlen);
+    if (st != LF_OK) goto out;
+    uint64_t payload_len = hd.payload_len, stored = hd.stored;
+    r->stored = stored;
     const uint8_t *frame = f + LF_LFZ_HEADER_SIZE;
     if (get_le(f + 40, 8) != XXH64(frame, (size_t)stored, 0)) {
         st = fail(err, errlen, "%s: compressed data checksum mismatch (the file is corrupted)", name);
@@ -1138,14 +1206,14 @@ lf_status lf_lfz_decode(lf_lfz_reader *r, const void *file_data, size_t len, con
         st = fail(err, errlen, "%s: the compressed data is not exactly one zstd frame", name);
         goto out;
     }
-    if ((st = inflate_payload(r, frame, (size_t)stored, (size_t)payload_len, (uint32_t)n_sections, err, errlen)))
+    if ((st = inflate_payload(r, frame, (size_t)stored, (size_t)payload_len, hd.n_sections, err, errlen)))
         goto out;
     size_t got = r->payload_len;
     if (get_le(f + 32, 8) != XXH64(r->payload, got, 0)) {
         st = fail(err, errlen, "%s: payload checksum mismatch", name);
         goto out;
     }
-    st = parse_sections(r, (uint32_t)n_sections, err, errlen);
+    st = parse_sections(r, hd.n_sections, err, errlen);
 out:
     if (st != LF_OK) lf_lfz_reader_free(r);
     return st;
@@ -1168,51 +1236,58 @@ lf_status lf_lfz_decode_payload(lf_lfz_reader *r, const void *payload, size_t le
     return st;
 }
 
+/* Reads up to want bytes more into *data (grown as they arrive, from 64 KiB, never beyond want in total). */
+static lf_status read_more(lf_input *in, uint8_t **data, size_t *len, size_t *cap, size_t want, const char *path,
+                           char *err, size_t errlen) {
+    while (*len < want) {
+        if (*len == *cap) {
+            size_t grown = *cap < want / 2 ? *cap * 2 : want;
+            uint8_t *p = realloc(*data, grown);
+            if (!p) {
+                snprintf(err, errlen, "%s: out of memory reading the file", path);
+                return LF_ERR_NOMEM;
+            }
+            *data = p;
+            *cap = grown;
+        }
+        size_t ask = (*cap < want ? *cap : want) - *len;
+        size_t got = lf_input_read(in, *data + *len, ask);
+        if (got == SIZE_MAX) {
+            snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+            return LF_ERR_IO;
+        }
+        *len += got;
+        if (got < ask) break; /* the end of the file */
+    }
+    return LF_OK;
+}
+
 lf_status lf_lfz_open(lf_lfz_reader *r, const char *path, char *err, size_t errlen) {
     memset(r, 0, sizeof *r);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return LF_ERR_IO;
-    }
-    /* Read the whole file, growing as data actually arrives (stat sizes can lie for pipes and /proc), and
-     * give up beyond the largest file a valid container can be. */
-    const size_t max_file = LF_LFZ_HEADER_SIZE + (size_t)ZSTD_compressBound((size_t)LF_LFZ_MAX_PAYLOAD);
-    struct stat sb;
-    size_t cap = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-                         (uint64_t)sb.st_size < max_file
-                     ? (size_t)sb.st_size + 1
-                     : 1 << 16;
+    /* Never more than the file's header declares: the header first (a wrong magic is refused after 8 bytes,
+     * a bomb after 56), then the frame it declares, and one byte to see whether a stream goes on after it.
+     * A regular file's length is known, so its header is checked against it before the frame is read. */
+    lf_input in;
+    lf_status st = lf_open_input(path, &in, err, errlen);
+    if (st != LF_OK) return st;
+    size_t cap = 1 << 16, len = 0;
     uint8_t *data = malloc(cap);
-    size_t len = 0;
-    lf_status st = LF_OK;
-    while (data) {
-        if (len == cap) {
-            if (cap > max_file) {
-                st = fail(err, errlen, "%s: larger than any valid .lfz file", path);
-                break;
-            }
-            uint8_t *p = realloc(data, cap * 2);
-            if (!p) break;
-            data = p;
-            cap *= 2;
-        }
-        size_t got = fread(data + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-                st = LF_ERR_IO;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    if (!data || (st == LF_OK && len == cap)) {
-        free(data);
+    if (!data) {
+        lf_input_close(&in);
         snprintf(err, errlen, "%s: out of memory reading the file", path);
         return LF_ERR_NOMEM;
     }
+    st = read_more(&in, &data, &len, &cap, LF_LFZ_HEADER_SIZE, path, err, errlen);
+    lfz_header hd;
+    if (st == LF_OK && len == LF_LFZ_HEADER_SIZE) {
+        uint64_t file_len = in.regular ? in.size : LEN_UNKNOWN;
+        if ((st = check_header(data, len, file_len, path, &hd, err, errlen)) == LF_OK)
+            st = read_more(&in, &data, &len, &cap, LF_LFZ_HEADER_SIZE + (size_t)hd.stored + 1, path, err, errlen);
+        if (st == LF_OK && len > LF_LFZ_HEADER_SIZE + hd.stored)
+            st = fail(err, errlen, "%s: unexpected bytes after the compressed payload (%s)", path,
+                      in.regular ? "the file grew while it was read" : "the stream goes on past the size its header declares");
+    }
+    lf_input_close(&in);
     if (st == LF_OK) st = lf_lfz_decode(r, data, len, path, err, errlen);
     free(data);
     return st;

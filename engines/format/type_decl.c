@@ -66,8 +66,8 @@ bool lf_decl_parse_words(lf_decl_builder *b, const char *const *w, const size_t 
         return false;
     }
     if (!(len[1] == 1 && w[1][0] >= '0' && w[1][0] <= '0' + LF_CUSTOM_MAX_ARGS)) {
-        snprintf(err, errlen, "method %.*s: the number of arguments '%.*s' is not 0, 1 or 2", (int)len[0], w[0],
-                 (int)(len[1] > 20 ? 20 : len[1]), w[1]);
+        snprintf(err, errlen, "method %.*s: the number of arguments '%.*s' is not 0..%d", (int)len[0], w[0],
+                 (int)(len[1] > 20 ? 20 : len[1]), w[1], LF_CUSTOM_MAX_ARGS);
         return false;
     }
     unsigned nargs = (unsigned)(w[1][0] - '0'), results = LF_KBIT(LF_K_NONE), flags = 0;

@@ -2,6 +2,8 @@
  * types; custom declarations themselves are in type_desc.c). */
 #include "linfuzz/history.h"
 #include "history/seq_check.h"
+#include "history/validate.h"
+#include "util/radix_sort.h"
 #include "util/big_alloc.h"
 #include "util/hash.h"
 
@@ -286,19 +288,6 @@ int lf_op_describe(char *buf, size_t len, const lf_op *op) {
 
 /* ---- validation ---- */
 
-typedef struct {
-    uint32_t thread;
-    uint32_t idx;
-    uint64_t call;
-} thread_slot;
-
-static int cmp_by_thread_call(const void *a, const void *b) {
-    const thread_slot *x = a, *y = b;
-    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
-    if (x->call != y->call) return x->call < y->call ? -1 : 1;
-    return x->idx < y->idx ? -1 : (x->idx > y->idx);
-}
-
 static size_t check_pair(const lf_history *h, size_t prev, size_t next, char *err, size_t errlen) {
     const lf_op *a = &h->ops[prev], *b = &h->ops[next];
     char da[160], db[160];
@@ -348,6 +337,21 @@ static size_t validate_custom_op(const lf_history *h, size_t i, char *err, size_
 }
 
 size_t lf_history_validate(const lf_history *h, char *err, size_t errlen) {
+    bool late;
+    return lf_history_validate_within(h, NULL, &late, err, errlen);
+}
+
+/* The ops' indices sorted by (thread, call, index): two stable radix sorts, by call and then by thread. */
+static lf_sort_status sort_by_thread_call(const lf_history *h, lf_keyed *slots, double deadline) {
+    for (size_t i = 0; i < h->n; i++) slots[i] = (lf_keyed){h->ops[i].call, (uint32_t)i};
+    lf_sort_status st = lf_radix_sort_until(slots, h->n, deadline);
+    if (st != LF_SORT_OK) return st;
+    for (size_t i = 0; i < h->n; i++) slots[i].key = h->ops[slots[i].payload].thread;
+    return lf_radix_sort_until(slots, h->n, deadline);
+}
+
+size_t lf_history_validate_within(const lf_history *h, lf_deadline *dl, bool *late, char *err, size_t errlen) {
+    *late = false;
     if (h->type == LF_TYPE_CUSTOM) {
         if (!h->custom || !lf_type_desc_check(h->custom, err, errlen)) {
             if (!h->custom) snprintf(err, errlen, "custom type without a declaration");
@@ -362,8 +366,14 @@ size_t lf_history_validate(const lf_history *h, char *err, size_t errlen) {
                  lf_type_name(h->type));
         return 0;
     }
+    if (h->n > UINT32_MAX) {
+        snprintf(err, errlen, "%zu ops: more than the 4294967295 a history may hold", h->n);
+        return 0;
+    }
+    if (!lf_contract_is_default(&h->contract) && !lf_contract_valid(h->type, &h->contract, err, errlen)) return 0;
     for (size_t i = 0; i < h->n; i++) {
         const lf_op *op = &h->ops[i];
+        if (lf_deadline_every(dl, i)) goto out_of_time;
         if (h->type == LF_TYPE_CUSTOM) {
             size_t bad = validate_custom_op(h, i, err, errlen);
             if (bad != SIZE_MAX) return bad;
@@ -403,29 +413,41 @@ size_t lf_history_validate(const lf_history *h, char *err, size_t errlen) {
     if (h->n < 2) return SIZE_MAX;
     lf_seq_check quick;
     lf_seq_check_init(&quick);
-    bool vouched = true;
-    for (size_t i = 0; i < h->n && vouched; i++)
+    bool vouched = true, stopped = false;
+    for (size_t i = 0; i < h->n && vouched && !stopped; i++) {
         vouched = lf_seq_check_add(&quick, h, i) && !quick.need_full_validate;
+        stopped = lf_deadline_every(dl, i);
+    }
     lf_seq_check_free(&quick);
+    if (stopped) goto out_of_time;
     if (vouched) return SIZE_MAX;
-    thread_slot *slots = malloc(h->n * sizeof *slots);
+    lf_keyed *slots = lf_big_malloc(h->n * sizeof *slots);
     if (!slots) {
         snprintf(err, errlen, "out of memory validating %zu ops", h->n);
         return 0;
     }
-    bool sorted = true;
-    for (size_t i = 0; i < h->n; i++) {
-        slots[i] = (thread_slot){h->ops[i].thread, (uint32_t)i, h->ops[i].call};
-        if (i && cmp_by_thread_call(&slots[i - 1], &slots[i]) > 0) sorted = false;
+    lf_sort_status sorted = sort_by_thread_call(h, slots, dl ? dl->at : 0);
+    if (sorted != LF_SORT_OK) {
+        free(slots);
+        if (sorted == LF_SORT_LATE) goto out_of_time;
+        snprintf(err, errlen, "out of memory validating %zu ops", h->n);
+        return 0;
     }
-    if (!sorted) qsort(slots, h->n, sizeof *slots, cmp_by_thread_call);
     size_t bad = SIZE_MAX;
     for (size_t i = 1; i < h->n && bad == SIZE_MAX; i++) {
-        if (slots[i].thread != slots[i - 1].thread) continue;
-        bad = check_pair(h, slots[i - 1].idx, slots[i].idx, err, errlen);
+        if (lf_deadline_every(dl, i)) {
+            free(slots);
+            goto out_of_time;
+        }
+        if (slots[i].key != slots[i - 1].key) continue;
+        bad = check_pair(h, slots[i - 1].payload, slots[i].payload, err, errlen);
     }
     free(slots);
     return bad;
+out_of_time:
+    *late = true;
+    snprintf(err, errlen, "time budget exhausted validating %zu ops", h->n);
+    return SIZE_MAX;
 }
 
 /* ---- unambiguity ---- */

@@ -33,8 +33,15 @@ void lf_hit_build(hit_builder *b, uint32_t c, const uint32_t *X, size_t k, const
     uint32_t *tix = b->tix, *hit = b->hit;
     for (size_t a = 0; a < k; a++) tix[X[a]] = (uint32_t)(a + 1);
     size_t nhit = 0, len = 0;
-    uint64_t steps = 0;
+    uint64_t steps = 0, check_at = HIT_BUILD_CHECK_STEPS;
     for (size_t t = 0; t < n; t++) {
+        if (steps >= check_at) {
+            check_at = steps + HIT_BUILD_CHECK_STEPS;
+            if (lf_deadline_passed_or_none(b->dl)) {
+                b->late = true;
+                break;
+            }
+        }
         uint32_t op = topo ? topo[t] : (uint32_t)t;
         size_t pos;
         if (p->chain[op] == HIT_NO_CHAIN && !tix[op]) continue; /* a pending op: placed last, see below */
@@ -85,7 +92,14 @@ void lf_hit_build(hit_builder *b, uint32_t c, const uint32_t *X, size_t k, const
      * each is as early as real-time order allows in the final schedule: the replay lets it take effect
      * there or at any later point (hitting/replay.h). No op follows a pending op in real time, so the
      * schedule stays a linear extension, and the completed ops keep their relative order. */
-    for (size_t t = 0; p->n_pending && t < n; t++) {
+    for (size_t t = 0; p->n_pending && !b->late && t < n; t++) {
+        if (steps >= check_at) {
+            check_at = steps + HIT_BUILD_CHECK_STEPS;
+            if (lf_deadline_passed_or_none(b->dl)) {
+                b->late = true;
+                break;
+            }
+        }
         uint32_t op = topo ? topo[t] : (uint32_t)t;
         if (p->chain[op] != HIT_NO_CHAIN || tix[op]) continue;
         uint64_t call = p->call[op];

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "budget/deadline.h"
 #include "hitting/poset.h"
 
 #define HIT_MAX_TUPLE 64 /* longest X (depth - 1) the enumeration accepts */
@@ -30,7 +31,12 @@ typedef struct hit_builder {
     uint32_t *mark;  /* per op: stamp of the suffix it belongs to */
     uint32_t stamp;
     uint64_t steps;  /* elementary steps (scans and moves), a cost measure for budgets */
+    lf_deadline *dl; /* a build looks at it every HIT_BUILD_CHECK_STEPS steps (NULL: none; set after init) */
+    bool late;       /* a build stopped on it: its schedule is incomplete */
 } hit_builder;
+
+/* A schedule of n ops costs O(n) to O(n^2) steps to build: the deadline is looked at within a build. */
+#define HIT_BUILD_CHECK_STEPS 65536
 
 bool lf_hit_builder_init(hit_builder *b, const hit_poset *p);
 void lf_hit_builder_free(hit_builder *b);

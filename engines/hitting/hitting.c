@@ -39,7 +39,13 @@ typedef struct prover {
     uint32_t *sch;
     lf_hitting_stats *st;
     prover_status status;
+    uint64_t next_check; /* work (elementary steps) at which the deadline is looked at next */
 } prover;
+
+/* Elementary steps of building and replaying schedules between two looks at the clock (about 0.1 ms), and at
+ * most this many indices (small histories build a schedule in a few steps). */
+#define HIT_CHECK_WORK 65536
+#define HIT_CHECK_INDICES 64
 
 static uint64_t prover_work(const prover *pv) { return pv->builder.steps + pv->replay.steps; }
 
@@ -49,6 +55,10 @@ static bool on_index(void *arg, uint32_t c, const uint32_t *X, size_t k) {
     lf_hitting_stats *st = pv->st;
     const size_t n = pv->poset.n;
     lf_hit_build(&pv->builder, c, X, k, NULL, pv->sch);
+    if (pv->builder.late) { /* the schedule is incomplete */
+        pv->status = PROVER_TIMEOUT;
+        return false;
+    }
     st->indices++;
     int added = lf_hit_schedule_set_add(&pv->seen, lf_hit_schedule_hash(pv->sch, n));
     if (added < 0) {
@@ -75,10 +85,14 @@ static bool on_index(void *arg, uint32_t c, const uint32_t *X, size_t k) {
         pv->status = PROVER_WORK_BUDGET;
         return false;
     }
-    if ((st->indices & 63) == 0) lf_progress_steps(pv->o->progress, st->indices);
-    if (pv->o->deadline > 0 && (st->indices & 63) == 0 && lf_now_s() > pv->o->deadline) {
-        pv->status = PROVER_TIMEOUT;
-        return false;
+    uint64_t work = prover_work(pv);
+    if (work >= pv->next_check || (st->indices & (HIT_CHECK_INDICES - 1)) == 0) {
+        pv->next_check = work + HIT_CHECK_WORK;
+        lf_progress_steps(pv->o->progress, st->indices);
+        if (pv->o->deadline > 0 && lf_now_s() > pv->o->deadline) {
+            pv->status = PROVER_TIMEOUT;
+            return false;
+        }
     }
     return true;
 }
@@ -108,6 +122,13 @@ void lf_hitting_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf
                       LF_HITTING_MAX_OPS);
         return;
     }
+    /* The deadline is looked at before anything else, in the setup's loops and sorts, and within each build. */
+    lf_deadline dl;
+    lf_deadline_init(&dl, o->deadline);
+    if (lf_deadline_passed(&dl)) {
+        lf_result_set(r, LF_UNKNOWN, "hitting", "hitting: time budget exceeded before the prover started");
+        return;
+    }
     lf_spec_inst inst;
     if (!lf_spec_open(spec, env, &inst)) {
         lf_result_set(r, LF_UNKNOWN, "hitting", "hitting: out of memory opening the %s spec", spec->name);
@@ -119,8 +140,9 @@ void lf_hitting_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf
     pv.st = st;
     lf_hit_schedule_set_init(&pv.seen);
     uint8_t *x_allowed = NULL, *chain_allowed = NULL;
-    bool ok = lf_hit_poset_init(&pv.poset, env->ops, n, o->chains);
+    bool ok = lf_hit_poset_init(&pv.poset, env->ops, n, o->chains, &dl);
     ok = ok && lf_hit_builder_init(&pv.builder, &pv.poset);
+    pv.builder.dl = &dl;
     ok = ok && lf_hit_replay_init(&pv.replay, &inst, env->ops, &pv.poset,
                                o->frontier_cap ? o->frontier_cap : LF_HITTING_DEFAULT_FRONTIER);
     if (ok) {
@@ -129,12 +151,15 @@ void lf_hitting_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf
         chain_allowed = calloc(pv.poset.n_chains ? pv.poset.n_chains : 1, 1);
         ok = pv.sch && x_allowed && chain_allowed;
     }
-    if (!ok) {
+    if (!ok || lf_deadline_passed(&dl)) {
         free(x_allowed);
         free(chain_allowed);
         prover_free(&pv);
         lf_spec_close(&inst);
-        lf_result_set(r, LF_UNKNOWN, "hitting", "hitting: out of memory");
+        if (dl.passed)
+            lf_result_set(r, LF_UNKNOWN, "hitting", "hitting: time budget exceeded setting up the prover of %zu ops", n);
+        else
+            lf_result_set(r, LF_UNKNOWN, "hitting", "hitting: out of memory");
         return;
     }
     /* Families are used cumulatively, so from d = 2 on X may skip isolated ops and the index may skip

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/radix_sort.h"
+
 typedef struct {
     uint64_t call;
     uint32_t thread;
@@ -30,25 +32,14 @@ void lf_hit_poset_free(hit_poset *p) {
     memset(p, 0, sizeof *p);
 }
 
-typedef struct {
-    uint32_t thread;
-    uint32_t local;
-} thread_key;
-
-static int cmp_thread_key(const void *a, const void *b) {
-    const thread_key *x = a, *y = b;
-    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
-    return x->local < y->local ? -1 : x->local > y->local;
-}
-
 /* Greedy interval partitioning: each op joins a chain whose last op returned before its call, else opens a
  * new chain; the number of chains is then the width. The chain of the op's own thread is preferred so that
  * chains follow threads whenever that costs nothing. */
-static bool assign_min_chains(hit_poset *p, const lf_op *ops) {
+static bool assign_min_chains(hit_poset *p, const lf_op *ops, lf_deadline *dl) {
     size_t n = p->n, alloc = n ? n : 1;
     uint32_t *chain_last = malloc(alloc * sizeof *chain_last); /* per chain: its last op so far */
     uint32_t *thread_prev = malloc(alloc * sizeof *thread_prev); /* per op: previous op of its thread */
-    thread_key *keys = malloc(alloc * sizeof *keys);
+    lf_keyed *keys = malloc(alloc * sizeof *keys);
     if (!chain_last || !thread_prev || !keys) {
         free(chain_last);
         free(thread_prev);
@@ -74,15 +65,26 @@ static bool assign_min_chains(hit_poset *p, const lf_op *ops) {
         }
         free(last);
     } else {
-        for (uint32_t i = 0; i < n; i++) keys[i] = (thread_key){ops[p->op_of[i]].thread, i};
-        qsort(keys, n, sizeof *keys, cmp_thread_key);
+        for (uint32_t i = 0; i < n; i++) keys[i] = (lf_keyed){ops[p->op_of[i]].thread, i};
+        if (!lf_sort_within(keys, n, dl)) { /* stable: by (thread, local) */
+            free(chain_last);
+            free(thread_prev);
+            free(keys);
+            return false;
+        }
         for (size_t k = 0; k < n; k++)
-            thread_prev[keys[k].local] =
-                k > 0 && keys[k - 1].thread == keys[k].thread ? keys[k - 1].local : UINT32_MAX;
+            thread_prev[keys[k].payload] =
+                k > 0 && keys[k - 1].key == keys[k].key ? keys[k - 1].payload : UINT32_MAX;
     }
     free(keys);
     uint32_t chains = 0;
     for (uint32_t i = 0; i < n; i++) {
+        /* the search for a chain costs up to one step per chain (the width) */
+        if (lf_deadline_spend(dl, chains + 1)) {
+            free(chain_last);
+            free(thread_prev);
+            return false;
+        }
         if (hit_pending(p, i)) {
             p->chain[i] = HIT_NO_CHAIN;
             continue;
@@ -126,33 +128,24 @@ static bool assign_thread_chains(hit_poset *p, const lf_op *ops) {
     return true;
 }
 
-typedef struct {
-    uint64_t stamp;
-    uint32_t local; /* local index << 1 | is_return */
-} stamp_event;
-
-static int cmp_stamp_event(const void *a, const void *b) {
-    const stamp_event *x = a, *y = b;
-    if (x->stamp != y->stamp) return x->stamp < y->stamp ? -1 : 1;
-    return (int)(x->local & 1) - (int)(y->local & 1); /* calls first at equal stamps */
-}
-
-/* Replaces p's stamps by ranks (see poset.h): equal (stamp, kind) keys share a rank. */
-static bool rank_events(hit_poset *p, const lf_op *ops) {
+/* Replaces p's stamps by ranks (see poset.h): equal (stamp, kind) keys share a rank. The calls are listed
+ * before the returns and the sort is stable, so calls come first at equal stamps. */
+static bool rank_events(hit_poset *p, const lf_op *ops, lf_deadline *dl) {
     size_t n = p->n, m = 0;
-    stamp_event *ev = malloc((n ? 2 * n : 1) * sizeof *ev);
+    lf_keyed *ev = malloc((n ? 2 * n : 1) * sizeof *ev); /* payload: local index << 1 | is_return */
     if (!ev) return false;
-    for (size_t i = 0; i < n; i++) {
-        const lf_op *op = &ops[p->op_of[i]];
-        ev[m++] = (stamp_event){op->call, (uint32_t)i << 1};
-        if (!lf_op_pending(op)) ev[m++] = (stamp_event){op->ret, (uint32_t)i << 1 | 1};
+    for (size_t i = 0; i < n; i++) ev[m++] = (lf_keyed){ops[p->op_of[i]].call, (uint32_t)i << 1};
+    for (size_t i = 0; i < n; i++)
+        if (!lf_op_pending(&ops[p->op_of[i]])) ev[m++] = (lf_keyed){ops[p->op_of[i]].ret, (uint32_t)i << 1 | 1};
+    if (!lf_sort_within(ev, m, dl)) {
+        free(ev);
+        return false;
     }
-    qsort(ev, m, sizeof *ev, cmp_stamp_event);
     uint64_t rank = 0;
     for (size_t k = 0; k < m; k++) {
-        if (k > 0 && cmp_stamp_event(&ev[k - 1], &ev[k]) != 0) rank++;
-        uint32_t i = ev[k].local >> 1;
-        if (ev[k].local & 1)
+        if (k > 0 && (ev[k - 1].key != ev[k].key || (ev[k - 1].payload & 1) != (ev[k].payload & 1))) rank++;
+        uint32_t i = ev[k].payload >> 1;
+        if (ev[k].payload & 1)
             p->ret[i] = rank;
         else
             p->call[i] = rank;
@@ -163,7 +156,7 @@ static bool rank_events(hit_poset *p, const lf_op *ops) {
     return true;
 }
 
-bool lf_hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mode) {
+bool lf_hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mode, lf_deadline *dl) {
     memset(p, 0, sizeof *p);
     p->n = n;
     size_t alloc = n ? n : 1;
@@ -189,19 +182,34 @@ bool lf_hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode 
                 keys[j - 1] = t;
             }
     } else {
-        qsort(keys, n, sizeof *keys, cmp_call_key);
+        /* (call, thread, index): stable sorts by thread, then by call */
+        lf_keyed *order = malloc(n * sizeof *order);
+        bool sorted = order != NULL;
+        for (size_t i = 0; sorted && i < n; i++) order[i] = (lf_keyed){ops[i].thread, (uint32_t)i};
+        sorted = sorted && lf_sort_within(order, n, dl);
+        for (size_t i = 0; sorted && i < n; i++) order[i].key = ops[order[i].payload].call;
+        sorted = sorted && lf_sort_within(order, n, dl);
+        for (size_t i = 0; sorted && i < n; i++) keys[i] = (call_key){ops[order[i].payload].call,
+                                                                      ops[order[i].payload].thread, order[i].payload};
+        free(order);
+        if (!sorted) {
+            free(keys);
+            lf_hit_poset_free(p);
+            return false;
+        }
     }
     for (size_t i = 0; i < n; i++) {
         p->op_of[i] = keys[i].index;
         if (lf_op_pending(&ops[keys[i].index])) p->n_pending++;
     }
     free(keys);
-    if (!rank_events(p, ops)) {
+    /* Between the phases below (each one pass over the ops, a few ms at 10^6 ops) the deadline is looked at. */
+    if ((dl && lf_deadline_passed(dl)) || !rank_events(p, ops, dl) || (dl && lf_deadline_passed(dl))) {
         lf_hit_poset_free(p);
         return false;
     }
-    bool ok = mode == HIT_CHAINS_THREADS ? assign_thread_chains(p, ops) : assign_min_chains(p, ops);
-    if (!ok) {
+    bool ok = mode == HIT_CHAINS_THREADS ? assign_thread_chains(p, ops) : assign_min_chains(p, ops, dl);
+    if (!ok || (dl && lf_deadline_passed(dl))) {
         lf_hit_poset_free(p);
         return false;
     }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "budget/deadline.h"
 #include "linfuzz/history.h"
 
 typedef enum hit_chain_mode {
@@ -41,8 +42,9 @@ typedef struct hit_poset {
     size_t n_pending;
 } hit_poset;
 
-/* Builds the poset of ops[0..n). Returns false when out of memory (p is then empty and may be freed). */
-bool lf_hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mode);
+/* Builds the poset of ops[0..n), looking at dl (NULL: none) in its sorts and loops. Returns false when out of
+ * memory or out of time (dl expired; p is then empty and may be freed). */
+bool lf_hit_poset_init(hit_poset *p, const lf_op *ops, size_t n, hit_chain_mode mode, lf_deadline *dl);
 void lf_hit_poset_free(hit_poset *p);
 
 static inline bool hit_pending(const hit_poset *p, uint32_t a) { return p->ret[a] == HIT_PENDING_RET; }

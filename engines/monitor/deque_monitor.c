@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reason/reason.h"
 #include "monitor/monitor.h"
 #include "monitor/monitors.h"
 #include "monitor/segment_tree.h"
@@ -108,25 +109,6 @@ static uint32_t latest(const deque_ctx *d, uint32_t i, int end) {
     return p >= a && p != 0 ? p : NONE;
 }
 
-/* Rewrites "op N" in a reason of the stack monitor (N: index in the projection) to the history's index. */
-static void translate_ops(const char *in, const uint32_t *map, size_t n_map, char *out, size_t len) {
-    size_t k = 0;
-    for (const char *p = in; *p && k + 1 < len;) {
-        if (strncmp(p, "op ", 3) == 0 && p[3] >= '0' && p[3] <= '9') {
-            char *end;
-            unsigned long idx = strtoul(p + 3, &end, 10);
-            int w = idx < n_map ? snprintf(out + k, len - k, "op %" PRIu32, map[idx])
-                                : snprintf(out + k, len - k, "op ?");
-            if (w < 0 || (size_t)w >= len - k) break;
-            k += (size_t)w;
-            p = end;
-        } else {
-            out[k++] = *p++;
-        }
-    }
-    out[k] = '\0';
-}
-
 /* Checks the ops of the values of class c (FF or BB) as a stack history. Returns LF_LINEARIZABLE, or the
  * stack monitor's verdict with r filled in (ops named by their index in h). */
 static lf_verdict check_stack_part(const deque_ctx *d, int c, lf_result *r) {
@@ -137,7 +119,9 @@ static lf_verdict check_stack_part(const deque_ctx *d, int c, lf_result *r) {
     uint32_t *map = malloc((s->n_ops ? s->n_ops : 1) * sizeof *map);
     bool ok = map != NULL;
     size_t n = 0;
+    bool late = false;
     for (uint32_t i = 0; ok && i < s->n_ops; i++) {
+        if ((late = lf_deadline_every(s->dl, i))) break;
         uint8_t k = s->kind[i];
         if ((k != STD_ADD && k != STD_REM && k != STD_OTHER) || d->cls[s->val[i]] != c) continue;
         lf_op op = h->ops[i];
@@ -152,22 +136,26 @@ static lf_verdict check_stack_part(const deque_ctx *d, int c, lf_result *r) {
         ok = lf_history_push(&sub, &op);
     }
     lf_verdict v = LF_LINEARIZABLE;
-    if (!ok) {
+    if (late) {
+        v = lf_monitor_late(r, "deque");
+    } else if (!ok) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
         v = LF_UNKNOWN;
     } else if (sub.n) {
         lf_result sr;
         lf_result_init(&sr);
-        lf_monitor_check(&sub, &sr);
-        if (sr.verdict != LF_LINEARIZABLE) {
-            char t[sizeof sr.reason];
-            translate_ops(sr.reason, map, n, t, sizeof t);
-            lf_result_set(r, sr.verdict, "monitor", "the values %s form a stack, and as a stack (push = push_%s, "
-                          "pop = pop_%s) they are not linearizable: %.380s",
-                          class_name(c), c == C_FF ? "front" : "back", c == C_FF ? "front" : "back", t);
-            for (size_t k = 0; k < sr.n_culprits; k++)
-                if (sr.culprits[k] < n) lf_result_add_culprit(r, map[sr.culprits[k]]);
-            v = sr.verdict;
+        lf_monitor_check(&sub, s->dl, &sr);
+        if (lf_deadline_expired(s->dl)) {
+                v = lf_monitor_late(r, "deque");
+            } else if (sr.verdict != LF_LINEARIZABLE) {
+                char t[sizeof sr.reason];
+                lf_reason_map_ops(sr.reason, map, n, t, sizeof t);
+                lf_result_set(r, sr.verdict, "monitor", "the values %s form a stack, and as a stack (push = push_%s, "
+                              "pop = pop_%s) they are not linearizable: %.380s",
+                              class_name(c), c == C_FF ? "front" : "back", c == C_FF ? "front" : "back", t);
+                for (size_t k = 0; k < sr.n_culprits; k++)
+                    if (sr.culprits[k] < n) lf_result_add_culprit(r, map[sr.culprits[k]]);
+                v = sr.verdict;
         }
         lf_result_free(&sr);
     }
@@ -192,25 +180,41 @@ static bool build_free_tables(deque_ctx *d) {
     for (int e = 0; e < 2; e++) {
         int c = e == FRONT ? C_FF : C_BB;
         memset(cov, 0, ((size_t)M + 2) * sizeof *cov);
-        for (uint32_t v = 0; v < s->n_values; v++) {
-            uint32_t lo, hi;
-            if (d->cls[v] == c && lf_std_ci(s, v, &lo, &hi)) {
-                cov[lo]++;
-                cov[hi]--;
+        LF_FOR_CHUNKS(ck, ck_end, 0, s->n_values, s->dl) {
+            for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+                uint32_t lo, hi;
+                if (d->cls[v] == c && lf_std_ci(s, v, &lo, &hi)) {
+                    cov[lo]++;
+                    cov[hi]--;
+                }
             }
+        }
+        if (lf_deadline_expired(s->dl)) {
+            free(cov);
+            return false;
         }
         int32_t run = 0;
         uint32_t last = 0;
-        for (uint32_t p = 1; p <= M; p++) {
-            run += cov[p];
-            cov[p] = run; /* now the coverage of partition p */
-            if (p < M && run == 0) last = p;
-            d->pf[e][p] = last;
+        LF_FOR_CHUNKS(ck, ck_end, 1, (size_t)M + 1, s->dl) {
+            for (uint32_t p = (uint32_t)ck; p < ck_end; p++) {
+                run += cov[p];
+                cov[p] = run; /* now the coverage of partition p */
+                if (p < M && run == 0) last = p;
+                d->pf[e][p] = last;
+            }
+        }
+        if (lf_deadline_expired(s->dl)) {
+            free(cov);
+            return false;
         }
         d->pf[e][0] = 0;
         uint32_t next = M;
         d->nf[e][M] = d->nf[e][M + 1] = M;
         for (uint32_t p = M; p-- > 1;) {
+            if (lf_deadline_every(s->dl, p)) {
+                free(cov);
+                return false;
+            }
             if (cov[p] == 0) next = p;
             d->nf[e][p] = next;
         }
@@ -385,7 +389,7 @@ static int cmp_choice(const void *a, const void *b) {
  * first branch almost always succeeds; a dead end backtracks. Returns LF_LINEARIZABLE (an order and its
  * schedule exist: the proof), LF_VIOLATION (the search was exhausted: none exists) or LF_UNKNOWN (more than
  * `budget` placements were tried). */
-static lf_verdict order_middle(middle_set *ms, uint64_t budget) {
+static lf_verdict order_middle(middle_set *ms, uint64_t budget, lf_deadline *dl) {
     size_t k = ms->k;
     typedef struct {
         sched_state st;
@@ -412,7 +416,7 @@ static lf_verdict order_middle(middle_set *ms, uint64_t budget) {
         for (uint32_t x = ms->nx[k]; x != k && (int32_t)ms->mv[x].e <= L; x = ms->nx[x]) {
             if ((int32_t)ms->mv[x].q > D && x != d_star) continue; /* its pop cannot precede d*'s */
             sched_state at;
-            if (++tried > budget) goto out;
+            if (++tried > budget || lf_deadline_tick(dl)) goto out;
             if (!place(ms->d, &ms->mv[x], ms->peek_next, &st, &at) || !middle_feasible(ms, x, &at)) continue;
             if (n_ch == cap) {
                 cap *= 2;
@@ -451,7 +455,12 @@ out:
 static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     const lf_std *s = d->s;
     size_t k = 0;
-    for (uint32_t v = 0; v < s->n_values; v++) k += in_middle(d->cls[v]);
+    LF_FOR_CHUNKS(ck, ck_end, 0, s->n_values, s->dl) {
+        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+            k += in_middle(d->cls[v]);
+        }
+    }
+    if (lf_deadline_expired(s->dl)) return lf_monitor_late(r, "deque");
     if (k == 0) return LF_LINEARIZABLE;
     mid_value *mv = malloc(k * sizeof *mv);
     uint32_t *slot = malloc(s->n_values * sizeof *slot);
@@ -464,60 +473,70 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     lf_verdict verdict = LF_UNKNOWN;
     if (!mv || !slot || !peek_next || !by_e || !pool || !back || !gone || !pooled || !leaf) goto oom;
     k = 0;
-    for (uint32_t v = 0; v < s->n_values; v++) {
-        slot[v] = NONE;
-        if (!in_middle(d->cls[v])) continue;
-        slot[v] = (uint32_t)k;
-        mv[k++] = (mid_value){v, 0, 0, 0, 0, 0, NONE};
+    LF_FOR_CHUNKS(ck, ck_end, 0, s->n_values, s->dl) {
+        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+            slot[v] = NONE;
+            if (!in_middle(d->cls[v])) continue;
+            slot[v] = (uint32_t)k;
+            mv[k++] = (mid_value){v, 0, 0, 0, 0, 0, NONE};
+        }
     }
+    if (lf_deadline_expired(s->dl)) goto oom;
     /* Each op needs a free moment at all; then the bounds the peeling compares. */
-    for (size_t x = 0; x < k; x++) {
-        mid_value *m = &mv[x];
-        int c = d->cls[m->v];
-        uint32_t add = s->add_op[m->v], rem = s->rem_op[m->v];
-        m->e = earliest(d, add, 0, push_end(c));
-        m->le = latest(d, add, push_end(c));
-        if (m->e == NONE) {
-            verdict = no_free_moment(d, add, push_end(c), r);
-            goto done;
-        }
-        m->t = m->e;
-        m->ld = latest(d, rem, pop_end(c));
-        if (m->ld == NONE) {
-            verdict = no_free_moment(d, rem, pop_end(c), r);
-            goto done;
+    LF_FOR_CHUNKS(ck, ck_end, 0, k, s->dl) {
+        for (size_t x = ck; x < ck_end; x++) {
+            mid_value *m = &mv[x];
+            int c = d->cls[m->v];
+            uint32_t add = s->add_op[m->v], rem = s->rem_op[m->v];
+            m->e = earliest(d, add, 0, push_end(c));
+            m->le = latest(d, add, push_end(c));
+            if (m->e == NONE) {
+                verdict = no_free_moment(d, add, push_end(c), r);
+                goto done;
+            }
+            m->t = m->e;
+            m->ld = latest(d, rem, pop_end(c));
+            if (m->ld == NONE) {
+                verdict = no_free_moment(d, rem, pop_end(c), r);
+                goto done;
+            }
         }
     }
+    if (lf_deadline_expired(s->dl)) goto oom;
     for (uint32_t i = s->n_ops; i-- > 0;) {
+        if (lf_deadline_every(s->dl, i)) goto oom;
         if (s->kind[i] != STD_OTHER || slot[s->val[i]] == NONE) continue;
         mid_value *m = &mv[slot[s->val[i]]];
         peek_next[i] = m->peeks;
         m->peeks = i;
     }
-    for (size_t x = 0; x < k; x++) {
-        mid_value *m = &mv[x];
-        int c = d->cls[m->v];
-        uint32_t peeks = m->e;
-        for (uint32_t i = m->peeks; i != NONE; i = peek_next[i]) {
-            int end = op_end(d, i), kind = peek_kind(c, end);
-            uint32_t at = earliest(d, i, m->e, end), late = latest(d, i, end);
-            if (at == NONE || late == NONE) {
-                verdict = no_free_moment(d, i, end, r);
+    LF_FOR_CHUNKS(ck, ck_end, 0, k, s->dl) {
+        for (size_t x = ck; x < ck_end; x++) {
+            mid_value *m = &mv[x];
+            int c = d->cls[m->v];
+            uint32_t peeks = m->e;
+            for (uint32_t i = m->peeks; i != NONE; i = peek_next[i]) {
+                int end = op_end(d, i), kind = peek_kind(c, end);
+                uint32_t at = earliest(d, i, m->e, end), late = latest(d, i, end);
+                if (at == NONE || late == NONE) {
+                    verdict = no_free_moment(d, i, end, r);
+                    goto done;
+                }
+                if (at > peeks) peeks = at; /* every peek before its pop */
+                /* A head or far peek comes after every older value left, like the pop: when another value is the
+                 * oldest, this one's peek follows that one's pop. A tail or far peek comes before every younger
+                 * value arrives. */
+                if ((kind == PK_HEAD || kind == PK_FAR) && late < m->ld) m->ld = late;
+                if ((kind == PK_TAIL || kind == PK_FAR) && at > m->t) m->t = at;
+            }
+            m->q = earliest(d, s->rem_op[m->v], peeks, pop_end(c));
+            if (m->q == NONE) {
+                verdict = no_free_moment(d, s->rem_op[m->v], pop_end(c), r);
                 goto done;
             }
-            if (at > peeks) peeks = at; /* every peek before its pop */
-            /* A head or far peek comes after every older value left, like the pop: when another value is the
-             * oldest, this one's peek follows that one's pop. A tail or far peek comes before every younger
-             * value arrives. */
-            if ((kind == PK_HEAD || kind == PK_FAR) && late < m->ld) m->ld = late;
-            if ((kind == PK_TAIL || kind == PK_FAR) && at > m->t) m->t = at;
-        }
-        m->q = earliest(d, s->rem_op[m->v], peeks, pop_end(c));
-        if (m->q == NONE) {
-            verdict = no_free_moment(d, s->rem_op[m->v], pop_end(c), r);
-            goto done;
         }
     }
+    if (lf_deadline_expired(s->dl)) goto oom;
 
     /* Min trees over the remaining values: latest push, latest pop/head peek, latest push per arrival phase. */
     for (size_t x = 0; x < k; x++) leaf[x] = (int32_t)mv[x].le;
@@ -530,7 +549,9 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     }
     if (!ok) goto oom;
     for (size_t x = 0; x < k; x++) by_e[x] = (lf_keyed){mv[x].e, (uint32_t)x};
-    if (!lf_radix_sort(by_e, k)) goto oom;
+    if (lf_deadline_spend(s->dl, k < LF_DEADLINE_STRIDE ? (uint32_t)k : LF_DEADLINE_STRIDE) ||
+        !lf_sort_within(by_e, k, s->dl))
+        goto oom;
 
     /* Peel the oldest: a value m may be the first of the remaining ones when its push can precede every other
      * push (e <= their latest), its tail peeks too, its pop every other pop and head peek (q <= their
@@ -539,6 +560,7 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
      * in a heap by q, and only those with q <= the least latest pop can pass. */
     size_t n_pool = 0, next_e = 0, peeled = 0;
     while (peeled < k) {
+        if (lf_deadline_tick(s->dl)) goto oom;
         size_t a_star, d_star;
         int32_t L = lf_mintree_argmin(&t_le, &a_star), D = lf_mintree_argmin(&t_ld, &d_star);
         while (next_e < k && (int32_t)by_e[next_e].key <= L) {
@@ -554,6 +576,7 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
         size_t n_back = 0;
         uint32_t extra[2] = {(uint32_t)a_star, (uint32_t)d_star};
         for (;;) {
+            if (lf_deadline_tick(s->dl)) goto oom;
             uint32_t x = NONE;
             bool from_pool = false;
             if (n_pool > 0) {
@@ -630,8 +653,9 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     }
     ms.nx[prev] = (uint32_t)k;
     ms.pv[k] = prev;
-    verdict = order_middle(&ms, 64 * (uint64_t)k + 100000);
+    verdict = order_middle(&ms, 64 * (uint64_t)k + 100000, s->dl);
     free(links);
+    if (lf_deadline_expired(s->dl)) goto oom;
     if (verdict == LF_VIOLATION) {
         lf_result_set(r, LF_VIOLATION, "monitor",
                       "the %zu values pushed at one end and popped at the other leave in the order they came (first "
@@ -646,8 +670,11 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     }
     goto done;
 oom:
-    lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
     verdict = LF_UNKNOWN;
+    if (lf_deadline_expired(s->dl))
+        lf_monitor_late(r, "deque");
+    else
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
 done:
     if (t_le.t) lf_mintree_free(&t_le);
     if (t_ld.t) lf_mintree_free(&t_ld);
@@ -678,24 +705,30 @@ lf_verdict lf_monitor_deque(const lf_history *h, const lf_std *s, lf_result *r) 
     }
     d.cls = malloc(s->n_values ? s->n_values : 1);
     if (!d.cls) goto oom;
-    for (uint32_t v = 0; v < s->n_values; v++) {
-        if (s->add_op[v] == NONE) { /* only a pending push nobody saw: dropped */
-            d.cls[v] = C_NONE;
-            continue;
+    LF_FOR_CHUNKS(ck, ck_end, 0, s->n_values, s->dl) {
+        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+            if (s->add_op[v] == NONE) { /* only a pending push nobody saw: dropped */
+                d.cls[v] = C_NONE;
+                continue;
+            }
+            int push_end = end_of((lf_method)h->ops[s->add_op[v]].method);
+            int pop_at = s->rem_op[v] < s->n_ops ? end_of((lf_method)h->ops[s->rem_op[v]].method) : push_end;
+            d.cls[v] = (uint8_t)(push_end * 2 + pop_at);
         }
-        int push_end = end_of((lf_method)h->ops[s->add_op[v]].method);
-        int pop_at = s->rem_op[v] < s->n_ops ? end_of((lf_method)h->ops[s->rem_op[v]].method) : push_end;
-        d.cls[v] = (uint8_t)(push_end * 2 + pop_at);
     }
+    if (lf_deadline_expired(s->dl)) goto oom;
     /* A stack value seen at the far end (an FF value by peek_back) is then the only value in the deque that is
      * not an FF value, and the oldest FF value: it was pushed onto an empty front stack, and the middle and
      * the back stack are empty at that peek. It joins the middle as an SF value. */
-    for (uint32_t i = 0; i < s->n_ops; i++) {
-        if (s->kind[i] != STD_OTHER) continue;
-        uint8_t *c = &d.cls[s->val[i]];
-        if (*c == C_FF && end_of((lf_method)h->ops[i].method) == BACK) *c = C_SF;
-        if (*c == C_BB && end_of((lf_method)h->ops[i].method) == FRONT) *c = C_SB;
+    LF_FOR_CHUNKS(ck, ck_end, 0, s->n_ops, s->dl) {
+        for (uint32_t i = (uint32_t)ck; i < ck_end; i++) {
+            if (s->kind[i] != STD_OTHER) continue;
+            uint8_t *c = &d.cls[s->val[i]];
+            if (*c == C_FF && end_of((lf_method)h->ops[i].method) == BACK) *c = C_SF;
+            if (*c == C_BB && end_of((lf_method)h->ops[i].method) == FRONT) *c = C_SB;
+        }
     }
+    if (lf_deadline_expired(s->dl)) goto oom;
     verdict = check_stack_part(&d, C_FF, r);
     if (verdict == LF_LINEARIZABLE) verdict = check_stack_part(&d, C_BB, r);
     if (verdict != LF_LINEARIZABLE) goto done;
@@ -703,8 +736,11 @@ lf_verdict lf_monitor_deque(const lf_history *h, const lf_std *s, lf_result *r) 
     verdict = check_middle(&d, r);
     goto done;
 oom:
-    lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
     verdict = LF_UNKNOWN;
+    if (lf_deadline_expired(s->dl))
+        lf_monitor_late(r, "deque");
+    else
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
 done:
     free(d.cls);
     for (int e = 0; e < 2; e++) {

@@ -8,9 +8,9 @@
  * more inserts (pending ones included) than the capacity took effect. Otherwise every linearization of
  * the unbounded type keeps the size within the capacity and the monitors decide the history as if it
  * were unbounded. The monitors' per-value intervals do not track the size, so they decide nothing else. */
-static bool capacity_reachable(const lf_history *h) {
+bool lf_monitor_capacity_reachable(const lf_history *h, lf_deadline *dl) {
     uint64_t inserts = 0;
-    for (size_t i = 0; i < h->n; i++) {
+    for (size_t i = 0; i < h->n && !lf_deadline_every(dl, i); i++) {
         const lf_op *op = &h->ops[i];
         if (op->res_kind == LF_K_FULL) return true;
         const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
@@ -19,9 +19,18 @@ static bool capacity_reachable(const lf_history *h) {
     return false;
 }
 
-void lf_monitor_check(const lf_history *h, lf_result *r) {
+lf_verdict lf_monitor_late(lf_result *r, const char *where) {
+    lf_result_set(r, LF_UNKNOWN, "monitor", "time budget exhausted in the monitor (%s)", where);
+    return LF_UNKNOWN;
+}
+
+void lf_monitor_check(const lf_history *h, lf_deadline *dl, lf_result *r) {
     lf_verdict v;
-    if (h->capacity && capacity_reachable(h)) {
+    if (dl && lf_deadline_passed(dl)) {
+        lf_result_set(r, LF_UNKNOWN, "monitor", "time budget exhausted before the monitor started");
+        return;
+    }
+    if (h->capacity && lf_monitor_capacity_reachable(h, dl)) {
         lf_result_set(r, LF_UNKNOWN, "monitor",
                       "unsupported: a bounded %s that may be full (capacity %llu): the monitors do not track the "
                       "size",
@@ -30,17 +39,17 @@ void lf_monitor_check(const lf_history *h, lf_result *r) {
     }
     switch (h->type) {
     case LF_TYPE_REGISTER:
-        v = lf_monitor_register(h, r);
+        v = lf_monitor_register(h, dl, r);
         break;
     case LF_TYPE_SET:
-        v = lf_monitor_set_direct(h, r);
+        v = lf_monitor_set_direct(h, dl, r);
         break;
     case LF_TYPE_STACK:
     case LF_TYPE_QUEUE:
     case LF_TYPE_PQUEUE:
     case LF_TYPE_DEQUE: {
         lf_std s;
-        v = lf_standardize(h, &s, r);
+        v = lf_standardize(h, dl, &s, r);
         if (v == LF_LINEARIZABLE) {
             switch (h->type) {
             case LF_TYPE_STACK: v = lf_monitor_stack(h, &s, r); break;

@@ -7,9 +7,15 @@
 #include "linfuzz/history.h"
 #include "monitor/standardize.h"
 
+/* The answer of a monitor whose time budget ran out in `where` ("register", "standardizing", ...): unknown,
+ * "time budget exhausted in the monitor (where)". */
+lf_verdict lf_monitor_late(lf_result *r, const char *where);
+
+/* Every monitor charges its loops to a deadline: lf_std.dl for those on a standardised history, dl for the
+ * others (NULL: none). */
 /* Sets, without standardisation (sets have no empty ops). The standardised form is a cross-check in the tests
  * (tests/unit/monitor_forms/), as are second forms of the stack and pqueue monitors. */
-lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r);
+lf_verdict lf_monitor_set_direct(const lf_history *h, lf_deadline *dl, lf_result *r);
 lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_queue(const lf_history *h, const lf_std *s, lf_result *r);
 lf_verdict lf_monitor_pqueue(const lf_history *h, const lf_std *s, lf_result *r);
@@ -25,6 +31,6 @@ lf_verdict lf_pqueue_report_hidden(const lf_history *h, const lf_std *s, const u
  * NULL when out of memory. */
 uint32_t *lf_pqueue_priority_order(const lf_std *s);
 lf_verdict lf_monitor_deque(const lf_history *h, const lf_std *s, lf_result *r);
-lf_verdict lf_monitor_register(const lf_history *h, lf_result *r);
+lf_verdict lf_monitor_register(const lf_history *h, lf_deadline *dl, lf_result *r);
 
 #endif

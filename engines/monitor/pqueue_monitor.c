@@ -36,13 +36,20 @@ uint32_t *lf_pqueue_priority_order(const lf_std *s) {
         return NULL;
     }
     uint32_t k = 0, nil = NONE;
-    for (uint32_t v = 0; v < nv; v++) {
-        if (s->value_nil[v])
-            nil = v;
-        else
-            keys[k++] = (lf_keyed){(uint64_t)s->value_of[v] ^ (1ull << 63), v};
+    LF_FOR_CHUNKS(ck, ck_end, 0, nv, s->dl) {
+        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+            if (s->value_nil[v])
+                nil = v;
+            else
+                keys[k++] = (lf_keyed){(uint64_t)s->value_of[v] ^ (1ull << 63), v};
+        }
     }
-    if (!lf_radix_sort(keys, k)) {
+    if (lf_deadline_expired(s->dl)) {
+        free(order);
+        free(keys);
+        return NULL;
+    }
+    if (!lf_sort_within(keys, k, s->dl)) {
         free(order);
         free(keys);
         return NULL;
@@ -116,13 +123,14 @@ typedef struct {
 
 static inline uint32_t max32(uint32_t a, uint32_t b) { return a > b ? a : b; }
 
-static bool build_table(top_index *x) {
+static bool build_table(top_index *x, lf_deadline *dl) {
     x->blocks = x->P / BLOCK + 1; /* block b: partitions b*BLOCK .. b*BLOCK+BLOCK-1 (partition 0 unused) */
     x->levels = 1;
     while ((1u << x->levels) <= x->blocks) x->levels++;
     x->table = lf_big_malloc((size_t)x->blocks * x->levels * sizeof *x->table);
     if (!x->table) return false;
     for (uint32_t b = 0; b < x->blocks; b++) {
+        if (lf_deadline_spend(dl, BLOCK)) return false;
         uint32_t m = 0, lo = b * BLOCK, hi = lo + BLOCK - 1;
         if (lo == 0) lo = 1;
         if (hi > x->P) hi = x->P;
@@ -132,8 +140,12 @@ static bool build_table(top_index *x) {
     for (uint32_t k = 1; k < x->levels; k++) {
         uint32_t *prev = x->table + (size_t)(k - 1) * x->blocks, *cur = x->table + (size_t)k * x->blocks;
         uint32_t half = 1u << (k - 1);
-        for (uint32_t b = 0; b < x->blocks; b++)
-            cur[b] = b + half < x->blocks ? max32(prev[b], prev[b + half]) : prev[b];
+        LF_FOR_CHUNKS(ck, ck_end, 0, x->blocks, dl) {
+            for (uint32_t b = (uint32_t)ck; b < ck_end; b++) {
+                cur[b] = b + half < x->blocks ? max32(prev[b], prev[b + half]) : prev[b];
+            }
+        }
+        if (lf_deadline_expired(dl)) return false;
     }
     return true;
 }
@@ -195,39 +207,56 @@ lf_verdict lf_monitor_pqueue(const lf_history *h, const lf_std *s, lf_result *r)
     bool set_ok = rank_set_init(&live, nv);
     lf_verdict verdict = LF_UNKNOWN;
     if (!order || !rank || !at || !x.top || !set_ok) goto oom;
-    for (uint32_t q = 0; q < nv; q++) rank[order[q]] = q;
-    for (uint32_t v = 0; v < nv; v++) {
-        uint32_t lo, hi;
-        if (!lf_std_ci(s, v, &lo, &hi)) continue;
-        at[lo] = rank[v] + 1;
-        at[hi] = (rank[v] + 1) | ENDS;
+    LF_FOR_CHUNKS(ck, ck_end, 0, nv, s->dl) {
+        for (uint32_t q = (uint32_t)ck; q < ck_end; q++) {
+            rank[order[q]] = q;
+        }
     }
+    if (lf_deadline_expired(s->dl)) goto oom;
+    LF_FOR_CHUNKS(ck, ck_end, 0, nv, s->dl) {
+        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+            uint32_t lo, hi;
+            if (!lf_std_ci(s, v, &lo, &hi)) continue;
+            at[lo] = rank[v] + 1;
+            at[hi] = (rank[v] + 1) | ENDS;
+        }
+    }
+    if (lf_deadline_expired(s->dl)) goto oom;
     /* The sweep: partition p lies between stamps p and p + 1, so an interval [lo, hi) covers lo..hi-1. */
-    for (uint32_t p = 1; p <= x.P; p++) {
-        uint32_t e = at[p];
-        if (e & ENDS)
-            rank_set_delete(&live, (e & ~ENDS) - 1);
-        else if (e)
-            rank_set_insert(&live, e - 1);
-        x.top[p] = live.min;
+    LF_FOR_CHUNKS(ck, ck_end, 1, (size_t)x.P + 1, s->dl) {
+        for (uint32_t p = (uint32_t)ck; p < ck_end; p++) {
+            uint32_t e = at[p];
+            if (e & ENDS)
+                rank_set_delete(&live, (e & ~ENDS) - 1);
+            else if (e)
+                rank_set_insert(&live, e - 1);
+            x.top[p] = live.min;
+        }
     }
+    if (lf_deadline_expired(s->dl)) goto oom;
     free(at);
     at = NULL;
-    if (!build_table(&x)) goto oom;
+    if (!build_table(&x, s->dl)) goto oom;
 
     /* Every peek and poll (artificial polls included) needs a partition freeing it. The report names the
      * first failing op in priority order, and in op order within a value, as the priority-order sweep does. */
     uint32_t bad = NONE, bad_rank = NONE;
-    for (uint32_t o = 0; o < n; o++) {
-        if (s->kind[o] != STD_REM && s->kind[o] != STD_OTHER) continue;
-        uint32_t need = rank[s->val[o]];
-        if (need > bad_rank || some_at_least(&x, s->inv[o], s->res[o] - 1, need)) continue;
-        if (need < bad_rank || o < bad) bad = o, bad_rank = need;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, s->dl) {
+        for (uint32_t o = (uint32_t)ck; o < ck_end; o++) {
+            if (s->kind[o] != STD_REM && s->kind[o] != STD_OTHER) continue;
+            uint32_t need = rank[s->val[o]];
+            if (need > bad_rank || some_at_least(&x, s->inv[o], s->res[o] - 1, need)) continue;
+            if (need < bad_rank || o < bad) bad = o, bad_rank = need;
+        }
     }
+    if (lf_deadline_expired(s->dl)) goto oom;
     verdict = bad == NONE ? LF_LINEARIZABLE : lf_pqueue_report_hidden(h, s, order, bad_rank, bad, r);
     goto done;
 oom:
-    lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the priority-queue monitor");
+    if (lf_deadline_expired(s->dl))
+        verdict = lf_monitor_late(r, "priority queue");
+    else
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the priority-queue monitor");
 done:
     free(order);
     free(rank);

@@ -23,53 +23,75 @@ typedef struct {
     uint32_t blocker;
     uint32_t *delayed;
     uint32_t n_delayed;
+    bool late; /* the time budget ran out (s->dl) */
 } queue_state;
 
 static inline bool peeled(const queue_state *q, uint32_t v) { return q->credit[v] >= 2; }
 static inline void grant(queue_state *q, uint32_t v) { q->credit[v]++; }
 
+/* The scans below walk their cursor over the stamps in runs that end at the next multiple of
+ * LF_DEADLINE_STRIDE, and look at the deadline between runs (a stop at a blocked stamp ends the scan). */
+static inline uint32_t run_end(uint32_t at, uint32_t M) {
+    uint32_t stop = at | (LF_DEADLINE_STRIDE - 1);
+    return stop < M ? stop : M;
+}
+
 static bool scan_enqueues(queue_state *q) {
     uint32_t start = q->enq_at, M = q->s->n_stamps;
     while (q->enq_at <= M) {
-        uint32_t e = q->event[q->enq_at];
-        uint32_t op = e >> 1;
-        if (q->s->kind[op] != STD_ADD || peeled(q, q->s->val[op])) { q->enq_at++; continue; }
-        uint32_t v = q->s->val[op];
-        if (e & 1) break; /* a live value's enq has returned: it goes first unless peeled */
-        grant(q, v);
-        q->enq_at++;
+        for (uint32_t stop = run_end(q->enq_at, M); q->enq_at <= stop;) {
+            uint32_t e = q->event[q->enq_at];
+            uint32_t op = e >> 1;
+            if (q->s->kind[op] != STD_ADD || peeled(q, q->s->val[op])) { q->enq_at++; continue; }
+            uint32_t v = q->s->val[op];
+            if (e & 1) goto blocked; /* a live value's enq has returned: it goes first unless peeled */
+            grant(q, v);
+            q->enq_at++;
+        }
+        if (q->enq_at <= M && lf_deadline_passed_or_none(q->s->dl)) {
+            q->late = true;
+            return false;
+        }
     }
+blocked:
     return q->enq_at != start;
 }
 
 static bool scan_front(queue_state *q) {
     uint32_t start = q->front_at, M = q->s->n_stamps;
     while (q->front_at <= M) {
-        uint32_t e = q->event[q->front_at];
-        uint32_t op = e >> 1;
-        uint8_t k = q->s->kind[op];
-        if (k != STD_REM && k != STD_OTHER) { q->front_at++; continue; } /* adds, and the empty ops' events */
-        uint32_t u = q->s->val[op];
-        if (peeled(q, u)) { q->front_at++; continue; }
-        if (q->blocker != NONE && peeled(q, q->blocker)) q->blocker = NONE;
-        if (q->blocker == NONE && q->n_delayed) {
-            for (uint32_t i = 0; i < q->n_delayed; i++) grant(q, q->delayed[i]);
-            q->n_delayed = 0;
-        }
-        if (!(e & 1)) {
-            if (k == STD_REM) {
-                if (q->blocker == NONE || q->blocker == u)
-                    grant(q, u);
-                else
-                    q->delayed[q->n_delayed++] = u;
+        for (uint32_t stop = run_end(q->front_at, M); q->front_at <= stop;) {
+            uint32_t e = q->event[q->front_at];
+            uint32_t op = e >> 1;
+            uint8_t k = q->s->kind[op];
+            if (k != STD_REM && k != STD_OTHER) { q->front_at++; continue; } /* adds, and the empty ops' events */
+            uint32_t u = q->s->val[op];
+            if (peeled(q, u)) { q->front_at++; continue; }
+            if (q->blocker != NONE && peeled(q, q->blocker)) q->blocker = NONE;
+            if (q->blocker == NONE && q->n_delayed) {
+                for (uint32_t i = 0; i < q->n_delayed; i++) grant(q, q->delayed[i]);
+                q->n_delayed = 0;
             }
-            q->front_at++;
-        } else {
-            if (q->blocker == NONE) q->blocker = u;
-            if (q->blocker != u || k == STD_REM) break;
-            q->front_at++;
+            if (!(e & 1)) {
+                if (k == STD_REM) {
+                    if (q->blocker == NONE || q->blocker == u)
+                        grant(q, u);
+                    else
+                        q->delayed[q->n_delayed++] = u;
+                }
+                q->front_at++;
+            } else {
+                if (q->blocker == NONE) q->blocker = u;
+                if (q->blocker != u || k == STD_REM) goto blocked;
+                q->front_at++;
+            }
+        }
+        if (q->front_at <= M && lf_deadline_passed_or_none(q->s->dl)) {
+            q->late = true;
+            return false;
         }
     }
+blocked:
     return q->front_at != start;
 }
 
@@ -93,6 +115,10 @@ lf_verdict lf_monitor_queue(const lf_history *h, const lf_std *s, lf_result *r) 
         bool a = scan_enqueues(&q);
         bool b = scan_front(&q);
         if (!a && !b) break;
+    }
+    if (q.late) {
+        verdict = lf_monitor_late(r, "queue");
+        goto done;
     }
     if (q.enq_at > M && q.front_at > M) {
         verdict = LF_LINEARIZABLE;

@@ -46,7 +46,7 @@ static void culprit(lf_result *r, uint32_t op) {
     if (op != INIT_OP && op != NONE) lf_result_add_culprit(r, op);
 }
 
-lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
+lf_verdict lf_monitor_register(const lf_history *h, lf_deadline *dl, lf_result *r) {
     size_t n = h->n;
     lf_verdict verdict = LF_UNKNOWN;
     lf_value_map map;
@@ -62,192 +62,231 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_result *r) {
 
     /* Values numbered densely skip hashing. */
     int64_t lo = h->init_kind == LF_K_INT ? h->init : INT64_MAX, hi = h->init_kind == LF_K_INT ? h->init : INT64_MIN;
-    for (size_t i = 0; i < n; i++) {
-        const lf_op *op = &h->ops[i];
-        bool is_write = op->method == LF_M_WRITE;
-        if (is_write ? lf_arg_is_nil(op, 0) : op->res_kind != LF_K_INT) continue;
-        int64_t x = is_write ? op->arg[0] : op->res;
-        if (x < lo) lo = x;
-        if (x > hi) hi = x;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            const lf_op *op = &h->ops[i];
+            bool is_write = op->method == LF_M_WRITE;
+            if (is_write ? lf_arg_is_nil(op, 0) : op->res_kind != LF_K_INT) continue;
+            int64_t x = is_write ? op->arg[0] : op->res;
+            if (x < lo) lo = x;
+            if (x > hi) hi = x;
+        }
     }
+    if (lf_deadline_expired(dl)) goto late;
     if (lo <= hi && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)n + 64) (void)lf_value_map_add_dense_range(&map, lo, hi);
     /* Clusters: the initial value first (id 0), then every written or read value. */
-    for (size_t i = 0; i <= n; i++) {
-        int64_t value;
-        bool nil;
-        if (i == n) break;
-        const lf_op *op = &h->ops[i];
-        bool is_write = op->method == LF_M_WRITE;
-        if (!is_write && lf_op_pending(op)) continue; /* a pending read constrains nothing */
-        value = is_write ? op->arg[0] : op->res;
-        nil = is_write ? lf_arg_is_nil(op, 0) : op->res_kind == LF_K_NIL;
-        if (map.count == 0) {
-            /* Register the initial value before any other so its id is 0. */
-            (void)lf_value_map_id(&map, h->init, h->init_kind == LF_K_NIL);
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            const lf_op *op = &h->ops[i];
+            bool is_write = op->method == LF_M_WRITE;
+            if (!is_write && lf_op_pending(op)) continue; /* a pending read constrains nothing */
+            int64_t value = is_write ? op->arg[0] : op->res;
+            bool nil = is_write ? lf_arg_is_nil(op, 0) : op->res_kind == LF_K_NIL;
+            if (map.count == 0) {
+                /* Register the initial value before any other so its id is 0. */
+                (void)lf_value_map_id(&map, h->init, h->init_kind == LF_K_NIL);
+            }
+            uint32_t v = lf_value_map_id(&map, value, nil);
+            if (v == NONE) goto oom;
+            val[i] = v;
+            keep[i] = 1;
         }
-        uint32_t v = lf_value_map_id(&map, value, nil);
-        if (v == NONE) goto oom;
-        val[i] = v;
-        keep[i] = 1;
     }
+    if (lf_deadline_expired(dl)) goto late;
     if (map.count == 0) (void)lf_value_map_id(&map, h->init, h->init_kind == LF_K_NIL);
     ccap = map.count;
     lf_value_map_free(&map); /* ids are assigned; free it before the big allocations below */
     map_ok = false;
     cl = lf_big_calloc(ccap, sizeof *cl);
     if (!cl) goto oom;
-    for (uint32_t v = 0; v < ccap; v++) {
-        cl[v].writer = NONE;
-        cl[v].min_res = UINT32_MAX;
-        cl[v].max_inv = 0;
+    LF_FOR_CHUNKS(ck, ck_end, 0, ccap, dl) {
+        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+            cl[v].writer = NONE;
+            cl[v].min_res = UINT32_MAX;
+            cl[v].max_inv = 0;
+        }
     }
+    if (lf_deadline_expired(dl)) goto late;
     cl[0].writer = INIT_OP;
     cl[0].value = h->init;
     cl[0].nil = h->init_kind == LF_K_NIL;
-    for (size_t i = 0; i < n; i++) {
-        if (!keep[i]) continue;
-        const lf_op *op = &h->ops[i];
-        cluster *c = &cl[val[i]];
-        if (op->method == LF_M_WRITE) {
-            c->value = op->arg[0];
-            c->nil = lf_arg_is_nil(op, 0);
-            if (c->writer != NONE) {
-                char a[300], b[300], vs[32];
-                describe(h, c->writer, a, sizeof a);
-                describe(h, (uint32_t)i, b, sizeof b);
-                value_str(c, vs, sizeof vs);
-                lf_result_set(r, LF_UNKNOWN, "monitor",
-                              "unsupported: value %s is written twice (%s; %s): the history is ambiguous", vs, a, b);
-                goto done;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            if (!keep[i]) continue;
+            const lf_op *op = &h->ops[i];
+            cluster *c = &cl[val[i]];
+            if (op->method == LF_M_WRITE) {
+                c->value = op->arg[0];
+                c->nil = lf_arg_is_nil(op, 0);
+                if (c->writer != NONE) {
+                    char a[300], b[300], vs[32];
+                    describe(h, c->writer, a, sizeof a);
+                    describe(h, (uint32_t)i, b, sizeof b);
+                    value_str(c, vs, sizeof vs);
+                    lf_result_set(r, LF_UNKNOWN, "monitor",
+                                  "unsupported: value %s is written twice (%s; %s): the history is ambiguous", vs, a,
+                                  b);
+                    goto done;
+                }
+                c->writer = (uint32_t)i;
+            } else {
+                c->value = op->res;
+                c->nil = op->res_kind == LF_K_NIL;
+                c->observed = true;
             }
-            c->writer = (uint32_t)i;
-        } else {
-            c->value = op->res;
-            c->nil = op->res_kind == LF_K_NIL;
-            c->observed = true;
         }
     }
+    if (lf_deadline_expired(dl)) goto late;
     /* A pending write that nobody read may never have happened; one that was read happened after its call. */
-    for (size_t i = 0; i < n; i++) {
-        if (!keep[i] || h->ops[i].method != LF_M_WRITE || !lf_op_pending(&h->ops[i])) continue;
-        if (!cl[val[i]].observed) {
-            keep[i] = 0;
-            cl[val[i]].writer = NONE;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            if (!keep[i] || h->ops[i].method != LF_M_WRITE || !lf_op_pending(&h->ops[i])) continue;
+            if (!cl[val[i]].observed) {
+                keep[i] = 0;
+                cl[val[i]].writer = NONE;
+            }
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        if (!keep[i] || h->ops[i].method == LF_M_WRITE || cl[val[i]].writer != NONE) continue;
-        char a[300], vs[32];
-        describe(h, (uint32_t)i, a, sizeof a);
-        value_str(&cl[val[i]], vs, sizeof vs);
-        lf_result_set(r, LF_VIOLATION, "monitor", "%s reads %s, which is never written", a, vs);
-        culprit(r, (uint32_t)i);
-        verdict = LF_VIOLATION;
-        goto done;
+    if (lf_deadline_expired(dl)) goto late;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            if (!keep[i] || h->ops[i].method == LF_M_WRITE || cl[val[i]].writer != NONE) continue;
+            char a[300], vs[32];
+            describe(h, (uint32_t)i, a, sizeof a);
+            value_str(&cl[val[i]], vs, sizeof vs);
+            lf_result_set(r, LF_VIOLATION, "monitor", "%s reads %s, which is never written", a, vs);
+            culprit(r, (uint32_t)i);
+            verdict = LF_VIOLATION;
+            goto done;
+        }
     }
-    if (!lf_rank_stamps(h, keep, inv, res)) goto oom;
+    if (lf_deadline_expired(dl)) goto late;
+    if (!lf_rank_stamps(h, keep, dl, inv, res)) goto oom;
     /* Shift ranks by 2 so the initial write occupies [1, 2], before everything. */
     cl[0].min_res = 2;
     cl[0].max_inv = 1;
     cl[0].min_res_op = cl[0].max_inv_op = INIT_OP;
-    for (size_t i = 0; i < n; i++) {
-        if (!keep[i]) continue;
-        inv[i] += 2;
-        if (res[i] != UINT32_MAX) res[i] += 2;
-        cluster *c = &cl[val[i]];
-        if (res[i] < c->min_res) {
-            c->min_res = res[i];
-            c->min_res_op = (uint32_t)i;
-        }
-        if (inv[i] > c->max_inv) {
-            c->max_inv = inv[i];
-            c->max_inv_op = (uint32_t)i;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            if (!keep[i]) continue;
+            inv[i] += 2;
+            if (res[i] != UINT32_MAX) res[i] += 2;
+            cluster *c = &cl[val[i]];
+            if (res[i] < c->min_res) {
+                c->min_res = res[i];
+                c->min_res_op = (uint32_t)i;
+            }
+            if (inv[i] > c->max_inv) {
+                c->max_inv = inv[i];
+                c->max_inv_op = (uint32_t)i;
+            }
         }
     }
+    if (lf_deadline_expired(dl)) goto late;
     /* (1) no read returns before its write is invoked */
-    for (size_t i = 0; i < n; i++) {
-        if (!keep[i] || h->ops[i].method == LF_M_WRITE) continue;
-        uint32_t w = cl[val[i]].writer;
-        uint32_t w_inv = w == INIT_OP ? 1 : inv[w];
-        if (res[i] < w_inv) {
-            char a[300], b[300];
-            describe(h, (uint32_t)i, a, sizeof a);
-            describe(h, w, b, sizeof b);
-            lf_result_set(r, LF_VIOLATION, "monitor", "%s returns before %s, which writes its value, is invoked", a,
-                          b);
-            culprit(r, (uint32_t)i);
-            culprit(r, w);
-            verdict = LF_VIOLATION;
-            goto done;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            if (!keep[i] || h->ops[i].method == LF_M_WRITE) continue;
+            uint32_t w = cl[val[i]].writer;
+            uint32_t w_inv = w == INIT_OP ? 1 : inv[w];
+            if (res[i] < w_inv) {
+                char a[300], b[300];
+                describe(h, (uint32_t)i, a, sizeof a);
+                describe(h, w, b, sizeof b);
+                lf_result_set(r, LF_VIOLATION, "monitor", "%s returns before %s, which writes its value, is invoked", a,
+                              b);
+                culprit(r, (uint32_t)i);
+                culprit(r, w);
+                verdict = LF_VIOLATION;
+                goto done;
+            }
         }
     }
+    if (lf_deadline_expired(dl)) goto late;
     /* (2) forward zones pairwise disjoint */
     size_t n_fwd = 0;
     fwd = lf_big_malloc(ccap * sizeof *fwd);
     if (!fwd) goto oom;
-    for (uint32_t v = 0; v < ccap; v++)
-        if (cl[v].writer != NONE && cl[v].min_res < cl[v].max_inv) fwd[n_fwd++] = ((uint64_t)cl[v].min_res << 32) | v;
-    if (!lf_radix_sort_u64(fwd, n_fwd, 4)) goto oom;
-    for (size_t j = 1; j < n_fwd; j++) {
-        cluster *a = &cl[(uint32_t)fwd[j - 1]], *b = &cl[(uint32_t)fwd[j]];
-        if (b->min_res < a->max_inv) {
-            char as[32], bs[32], a1[300], a2[300], b1[300], b2[300];
-            value_str(a, as, sizeof as);
-            value_str(b, bs, sizeof bs);
-            describe(h, a->min_res_op, a1, sizeof a1);
-            describe(h, a->max_inv_op, a2, sizeof a2);
-            describe(h, b->min_res_op, b1, sizeof b1);
-            describe(h, b->max_inv_op, b2, sizeof b2);
-            lf_result_set(r, LF_VIOLATION, "monitor",
-                          "values %s and %s cannot both be current in turn: %s must stay current from the end of %s "
-                          "until %s starts, and %s from the end of %s until %s starts, and these overlap",
-                          as, bs, as, a1, a2, bs, b1, b2);
-            culprit(r, a->min_res_op);
-            culprit(r, a->max_inv_op);
-            culprit(r, b->min_res_op);
-            culprit(r, b->max_inv_op);
-            verdict = LF_VIOLATION;
-            goto done;
+    LF_FOR_CHUNKS(ck, ck_end, 0, ccap, dl) {
+        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+            if (cl[v].writer != NONE && cl[v].min_res < cl[v].max_inv)
+                fwd[n_fwd++] = ((uint64_t)cl[v].min_res << 32) | v;
         }
     }
+    if (lf_deadline_expired(dl)) goto late;
+    if (!lf_sort_u64_within(fwd, n_fwd, 4, dl)) goto oom;
+    LF_FOR_CHUNKS(ck, ck_end, 1, n_fwd, dl) {
+        for (size_t j = ck; j < ck_end; j++) {
+            cluster *a = &cl[(uint32_t)fwd[j - 1]], *b = &cl[(uint32_t)fwd[j]];
+            if (b->min_res < a->max_inv) {
+                char as[32], bs[32], a1[300], a2[300], b1[300], b2[300];
+                value_str(a, as, sizeof as);
+                value_str(b, bs, sizeof bs);
+                describe(h, a->min_res_op, a1, sizeof a1);
+                describe(h, a->max_inv_op, a2, sizeof a2);
+                describe(h, b->min_res_op, b1, sizeof b1);
+                describe(h, b->max_inv_op, b2, sizeof b2);
+                lf_result_set(r, LF_VIOLATION, "monitor",
+                              "values %s and %s cannot both be current in turn: %s must stay current from the end "
+                              "of %s until %s starts, and %s from the end of %s until %s starts, and these overlap",
+                              as, bs, as, a1, a2, bs, b1, b2);
+                culprit(r, a->min_res_op);
+                culprit(r, a->max_inv_op);
+                culprit(r, b->min_res_op);
+                culprit(r, b->max_inv_op);
+                verdict = LF_VIOLATION;
+                goto done;
+            }
+        }
+    }
+    if (lf_deadline_expired(dl)) goto late;
     /* (3) no backward zone [max_inv, min_res] strictly inside another value's forward zone */
-    for (uint32_t v = 0; v < ccap; v++) {
-        cluster *c = &cl[v];
-        if (c->writer == NONE || c->min_res < c->max_inv) continue;
-        uint32_t a = c->max_inv, b = c->min_res;
-        /* forward zone with the largest start below a */
-        size_t left = 0, right = n_fwd;
-        while (left < right) {
-            size_t mid = (left + right) / 2;
-            if ((uint32_t)(fwd[mid] >> 32) < a)
-                left = mid + 1;
-            else
-                right = mid;
-        }
-        if (left == 0) continue;
-        cluster *f = &cl[(uint32_t)fwd[left - 1]];
-        if (b < f->max_inv) {
-            char cs[32], fs[32], w[300], f1[300], f2[300];
-            value_str(c, cs, sizeof cs);
-            value_str(f, fs, sizeof fs);
-            describe(h, c->writer, w, sizeof w);
-            describe(h, f->min_res_op, f1, sizeof f1);
-            describe(h, f->max_inv_op, f2, sizeof f2);
-            lf_result_set(r, LF_VIOLATION, "monitor",
-                          "%s (value %s) must take effect while %s is required to stay current: from the end of %s "
-                          "until %s starts",
-                          w, cs, fs, f1, f2);
-            culprit(r, c->writer);
-            culprit(r, f->min_res_op);
-            culprit(r, f->max_inv_op);
-            verdict = LF_VIOLATION;
-            goto done;
+    LF_FOR_CHUNKS(ck, ck_end, 0, ccap, dl) {
+        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+            cluster *c = &cl[v];
+            if (c->writer == NONE || c->min_res < c->max_inv) continue;
+            uint32_t a = c->max_inv, b = c->min_res;
+            /* forward zone with the largest start below a */
+            size_t left = 0, right = n_fwd;
+            while (left < right) {
+                size_t mid = (left + right) / 2;
+                if ((uint32_t)(fwd[mid] >> 32) < a)
+                    left = mid + 1;
+                else
+                    right = mid;
+            }
+            if (left == 0) continue;
+            cluster *f = &cl[(uint32_t)fwd[left - 1]];
+            if (b < f->max_inv) {
+                char cs[32], fs[32], w[300], f1[300], f2[300];
+                value_str(c, cs, sizeof cs);
+                value_str(f, fs, sizeof fs);
+                describe(h, c->writer, w, sizeof w);
+                describe(h, f->min_res_op, f1, sizeof f1);
+                describe(h, f->max_inv_op, f2, sizeof f2);
+                lf_result_set(r, LF_VIOLATION, "monitor",
+                              "%s (value %s) must take effect while %s is required to stay current: from the end of %s "
+                              "until %s starts",
+                              w, cs, fs, f1, f2);
+                culprit(r, c->writer);
+                culprit(r, f->min_res_op);
+                culprit(r, f->max_inv_op);
+                verdict = LF_VIOLATION;
+                goto done;
+            }
         }
     }
+    if (lf_deadline_expired(dl)) goto late;
     verdict = LF_LINEARIZABLE;
     goto done;
 oom:
-    lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the register monitor");
+    if (lf_deadline_expired(dl))
+        lf_monitor_late(r, "register");
+    else
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the register monitor");
+    goto done;
+late:
+    lf_monitor_late(r, "register");
 done:
     if (map_ok) lf_value_map_free(&map);
     free(cl);

@@ -70,7 +70,7 @@ static void take_max_inv(const lf_history *h, uint32_t *slot, uint32_t i) {
     if (*slot == NONE || h->ops[i].call >= h->ops[*slot].call) *slot = i;
 }
 
-lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
+lf_verdict lf_monitor_set_direct(const lf_history *h, lf_deadline *dl, lf_result *r) {
     size_t n = h->n;
     lf_value_map map;
     uint32_t *val = lf_big_malloc((n ? n : 1) * sizeof *val);
@@ -79,12 +79,15 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
     bool map_ok = lf_value_map_init(&map, n / 2 + 1);
     if (!val || !map_ok) goto oom;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (size_t i = 0; i < n; i++) {
-        const lf_op *op = &h->ops[i];
-        if (lf_arg_is_nil(op, 0)) continue;
-        if (op->arg[0] < lo) lo = op->arg[0];
-        if (op->arg[0] > hi) hi = op->arg[0];
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            const lf_op *op = &h->ops[i];
+            if (lf_arg_is_nil(op, 0)) continue;
+            if (op->arg[0] < lo) lo = op->arg[0];
+            if (op->arg[0] > hi) hi = op->arg[0];
+        }
     }
+    if (lf_deadline_expired(dl)) goto late;
     if (lo <= hi && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)n + 64) (void)lf_value_map_add_dense_range(&map, lo, hi);
 
     /* Pass 1: per-value adds, removes and the extremes of the ops that need the value present. The whole
@@ -92,55 +95,58 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
      * overrides a value removed twice (a violation only when added at most once), which overrides a pending
      * remove (unknown: its effect is unknown). */
     uint32_t pending_rem = NONE, twice_a = NONE, twice_b = NONE;
-    for (size_t i = 0; i < n; i++) {
-        const lf_op *op = &h->ops[i];
-        int k = kind_of(op);
-        if (k == K_PENDING_REM) {
-            if (pending_rem == NONE) pending_rem = (uint32_t)i;
-            continue;
-        }
-        if (k == K_DROP) continue;
-        uint32_t v = lf_value_map_id(&map, op->arg[0], lf_arg_is_nil(op, 0));
-        if (v == NONE) goto oom;
-        val[i] = v;
-        if (v == cap) { /* first sighting: ids are handed out in order */
-            if (!sv) sv = lf_big_malloc((n + 1) * sizeof *sv); /* room for one value per op: never moved */
-            if (!sv) goto oom;
-            sv[cap++] = (set_value){NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE, false};
-        }
-        set_value *s = &sv[v];
-        if (k == K_ABSENT) continue;
-        if (k == K_ADD || k == K_PENDING_ADD) {
-            uint32_t prev = s->add != NONE ? s->add : s->pending_add;
-            if (prev != NONE) {
-                char a[300], b[300], vs[32];
-                describe(h, prev, a, sizeof a);
-                describe(h, (uint32_t)i, b, sizeof b);
-                value_str(op, vs, sizeof vs);
-                lf_result_set(r, LF_UNKNOWN, "monitor",
-                              "unsupported: value %s is added twice (%s; %s): the history is ambiguous", vs, a, b);
-                goto done;
-            }
-            if (k == K_PENDING_ADD) {
-                s->pending_add = (uint32_t)i;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            const lf_op *op = &h->ops[i];
+            int k = kind_of(op);
+            if (k == K_PENDING_REM) {
+                if (pending_rem == NONE) pending_rem = (uint32_t)i;
                 continue;
             }
-            s->add = (uint32_t)i;
-        } else if (k == K_REM) {
-            if (s->rem != NONE) {
-                if (twice_a == NONE) twice_a = s->rem, twice_b = (uint32_t)i;
-                continue;
+            if (k == K_DROP) continue;
+            uint32_t v = lf_value_map_id(&map, op->arg[0], lf_arg_is_nil(op, 0));
+            if (v == NONE) goto oom;
+            val[i] = v;
+            if (v == cap) { /* first sighting: ids are handed out in order */
+                if (!sv) sv = lf_big_malloc((n + 1) * sizeof *sv); /* room for one value per op: never moved */
+                if (!sv) goto oom;
+                sv[cap++] = (set_value){NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE, false};
             }
-            s->rem = (uint32_t)i;
-            if (s->first_user == NONE) s->first_user = (uint32_t)i;
-        } else {
-            if (s->first_user == NONE) s->first_user = (uint32_t)i;
-            take_min_res(h, &s->user_min_res_op, (uint32_t)i);
-            take_max_inv(h, &s->user_max_inv_op, (uint32_t)i);
+            set_value *s = &sv[v];
+            if (k == K_ABSENT) continue;
+            if (k == K_ADD || k == K_PENDING_ADD) {
+                uint32_t prev = s->add != NONE ? s->add : s->pending_add;
+                if (prev != NONE) {
+                    char a[300], b[300], vs[32];
+                    describe(h, prev, a, sizeof a);
+                    describe(h, (uint32_t)i, b, sizeof b);
+                    value_str(op, vs, sizeof vs);
+                    lf_result_set(r, LF_UNKNOWN, "monitor",
+                                  "unsupported: value %s is added twice (%s; %s): the history is ambiguous", vs, a, b);
+                    goto done;
+                }
+                if (k == K_PENDING_ADD) {
+                    s->pending_add = (uint32_t)i;
+                    continue;
+                }
+                s->add = (uint32_t)i;
+            } else if (k == K_REM) {
+                if (s->rem != NONE) {
+                    if (twice_a == NONE) twice_a = s->rem, twice_b = (uint32_t)i;
+                    continue;
+                }
+                s->rem = (uint32_t)i;
+                if (s->first_user == NONE) s->first_user = (uint32_t)i;
+            } else {
+                if (s->first_user == NONE) s->first_user = (uint32_t)i;
+                take_min_res(h, &s->user_min_res_op, (uint32_t)i);
+                take_max_inv(h, &s->user_max_inv_op, (uint32_t)i);
+            }
+            take_min_res(h, &s->min_res_op, (uint32_t)i);
+            take_max_inv(h, &s->max_inv_op, (uint32_t)i);
         }
-        take_min_res(h, &s->min_res_op, (uint32_t)i);
-        take_max_inv(h, &s->max_inv_op, (uint32_t)i);
     }
+    if (lf_deadline_expired(dl)) goto late;
     if (twice_a != NONE) {
         conflict(h, r, twice_a, twice_b, "value removed twice: %s and %s, but it is added at most once");
         goto done;
@@ -155,6 +161,7 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
 
     /* Per value: pending adds, never-added values, and the order of add, users and remove (F1, F2). */
     for (uint32_t v = 0; v < map.count && v < cap; v++) {
+        if (lf_deadline_every(dl, v)) goto late;
         set_value *s = &sv[v];
         if (s->pending_add != NONE) {
             if (s->first_user == NONE) continue; /* never observed: it may never have happened */
@@ -193,37 +200,43 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_result *r) {
 
     /* Pass 2: absent observations strictly inside a value's certain presence: after the earliest response of
      * an op needing it, before the latest call of one (or forever, when it is never removed). */
-    for (size_t i = 0; i < n; i++) {
-        const lf_op *op = &h->ops[i];
-        if (kind_of(op) != K_ABSENT) continue;
-        set_value *s = &sv[val[i]];
-        if (s->add == NONE || s->min_res_op == NONE) continue;
-        if (h->ops[s->min_res_op].ret < op->call && (s->forever || op->ret < h->ops[s->max_inv_op].call)) {
-            char d[300], a[300], b[400], vs[32];
-            describe(h, (uint32_t)i, d, sizeof d);
-            describe(h, s->min_res_op, a, sizeof a);
-            value_str(op, vs, sizeof vs);
-            if (s->forever) {
-                snprintf(b, sizeof b, "the end of the history (it is never removed)");
-            } else {
-                char m[300];
-                describe(h, s->max_inv_op, m, sizeof m);
-                snprintf(b, sizeof b, "the start of %s", m);
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            const lf_op *op = &h->ops[i];
+            if (kind_of(op) != K_ABSENT) continue;
+            set_value *s = &sv[val[i]];
+            if (s->add == NONE || s->min_res_op == NONE) continue;
+            if (h->ops[s->min_res_op].ret < op->call && (s->forever || op->ret < h->ops[s->max_inv_op].call)) {
+                char d[300], a[300], b[400], vs[32];
+                describe(h, (uint32_t)i, d, sizeof d);
+                describe(h, s->min_res_op, a, sizeof a);
+                value_str(op, vs, sizeof vs);
+                if (s->forever) {
+                    snprintf(b, sizeof b, "the end of the history (it is never removed)");
+                } else {
+                    char m[300];
+                    describe(h, s->max_inv_op, m, sizeof m);
+                    snprintf(b, sizeof b, "the start of %s", m);
+                }
+                lf_result_set(r, LF_VIOLATION, "monitor",
+                              "%s says %s is absent, but %s is certainly in the set for the whole op: from the end "
+                              "of %s to %s",
+                              d, vs, vs, a, b);
+                lf_result_add_culprit(r, (uint32_t)i);
+                lf_result_add_culprit(r, s->min_res_op);
+                if (!s->forever) lf_result_add_culprit(r, s->max_inv_op);
+                goto done;
             }
-            lf_result_set(r, LF_VIOLATION, "monitor",
-                          "%s says %s is absent, but %s is certainly in the set for the whole op: from the end of %s "
-                          "to %s",
-                          d, vs, vs, a, b);
-            lf_result_add_culprit(r, (uint32_t)i);
-            lf_result_add_culprit(r, s->min_res_op);
-            if (!s->forever) lf_result_add_culprit(r, s->max_inv_op);
-            goto done;
         }
     }
+    if (lf_deadline_expired(dl)) goto late;
     r->verdict = LF_LINEARIZABLE;
     goto done;
 oom:
     lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the set monitor");
+    goto done;
+late:
+    lf_monitor_late(r, "set");
 done:
     if (map_ok) lf_value_map_free(&map);
     free(val);

@@ -73,6 +73,7 @@ typedef struct {
     uint32_t *found;       /* scratch: positions reported by one tree query */
     uint32_t unsafe;
     bool peeks;
+    bool late; /* the time budget (s->dl) ran out: the search stops where it is */
 } stack_state;
 
 static void xor_update(stack_state *st, uint32_t i, uint32_t x) {
@@ -137,6 +138,7 @@ static void mark_safe(stack_state *st, uint32_t op) {
     const lf_std *s = st->s;
     if (st->safe[op]) return;
     st->safe[op] = 1;
+    if (lf_deadline_every(s->dl, st->unsafe)) st->late = true; /* unsafe counts down by one per call */
     uint32_t c = span_class(st, op);
     if (c < SPAN_CLASSES)
         st->short_live[c][s->inv[op] / 64] &= ~(1ull << (s->inv[op] % 64));
@@ -250,34 +252,55 @@ static bool build_segments(stack_state *st) {
         return false;
     }
     bound[0] |= 2; /* partition 1 */
-    for (uint32_t v = 0; v < nv; v++) {
-        uint32_t lo, hi;
-        if (!lf_std_ci(s, v, &lo, &hi)) {
-            st->ci_seg[2 * v] = st->ci_seg[2 * v + 1] = NONE;
-            continue;
+    LF_FOR_CHUNKS(ck, ck_end, 0, nv, s->dl) {
+        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+            uint32_t lo, hi;
+            if (!lf_std_ci(s, v, &lo, &hi)) {
+                st->ci_seg[2 * v] = st->ci_seg[2 * v + 1] = NONE;
+                continue;
+            }
+            st->ci_seg[2 * v] = lo; /* stamps for now: lo <= P always, hi <= P + 1 */
+            st->ci_seg[2 * v + 1] = hi;
+            bound[lo / 64] |= 1ull << (lo % 64);
+            if (hi <= P) bound[hi / 64] |= 1ull << (hi % 64);
         }
-        st->ci_seg[2 * v] = lo; /* stamps for now: lo <= P always, hi <= P + 1 */
-        st->ci_seg[2 * v + 1] = hi;
-        bound[lo / 64] |= 1ull << (lo % 64);
-        if (hi <= P) bound[hi / 64] |= 1ull << (hi % 64);
+    }
+    if (lf_deadline_expired(s->dl)) {
+        free(bound);
+        free(before);
+        return false;
     }
     st->ci_seg[2 * nv] = st->ci_seg[2 * nv + 1] = NONE;
     uint32_t k = 0; /* segments started so far */
-    for (size_t w = 0; w < words; w++) {
-        before[w] = k;
-        for (uint64_t bits = bound[w]; bits; bits &= bits - 1)
-            st->seg_start[k++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+    LF_FOR_CHUNKS(ck, ck_end, 0, words, s->dl) {
+        for (size_t w = ck; w < ck_end; w++) {
+            before[w] = k;
+            for (uint64_t bits = bound[w]; bits; bits &= bits - 1)
+                st->seg_start[k++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+        }
+    }
+    if (lf_deadline_expired(s->dl)) {
+        free(bound);
+        free(before);
+        return false;
     }
     st->n_segs = k;
     st->seg_start[k] = P + 1;
     /* a boundary at p <= P starts segment (boundaries up to p) - 1; an interval ending at the last stamp,
      * P + 1, ends after the last segment: at n_segs = k */
-    for (uint32_t v = 0; v < nv; v++) {
-        uint32_t lo = st->ci_seg[2 * v], hi = st->ci_seg[2 * v + 1];
-        if (lo == NONE) continue;
-        st->ci_seg[2 * v] = before[lo / 64] + (uint32_t)__builtin_popcountll(bound[lo / 64] << (63 - lo % 64)) - 1;
-        st->ci_seg[2 * v + 1] =
-            hi <= P ? before[hi / 64] + (uint32_t)__builtin_popcountll(bound[hi / 64] << (63 - hi % 64)) - 1 : k;
+    LF_FOR_CHUNKS(ck, ck_end, 0, nv, s->dl) {
+        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+            uint32_t lo = st->ci_seg[2 * v], hi = st->ci_seg[2 * v + 1];
+            if (lo == NONE) continue;
+            st->ci_seg[2 * v] = before[lo / 64] + (uint32_t)__builtin_popcountll(bound[lo / 64] << (63 - lo % 64)) - 1;
+            st->ci_seg[2 * v + 1] =
+                hi <= P ? before[hi / 64] + (uint32_t)__builtin_popcountll(bound[hi / 64] << (63 - hi % 64)) - 1 : k;
+        }
+    }
+    if (lf_deadline_expired(s->dl)) {
+        free(bound);
+        free(before);
+        return false;
     }
     free(bound);
     free(before);
@@ -286,16 +309,25 @@ static bool build_segments(stack_state *st) {
     st->xor_ids = lf_big_calloc((size_t)k + 2, sizeof *st->xor_ids);
     if (!st->xor_ids || !lf_mintree_init(&st->cover, k, NULL)) return false;
     int32_t *count = lf_mintree_leaves(&st->cover);
-    for (uint32_t v = 0; v < nv; v++) {
-        uint32_t lo = st->ci_seg[2 * v], hi = st->ci_seg[2 * v + 1];
-        if (lo == NONE) continue;
-        count[lo]++;
-        if (hi < k) count[hi]--;
-        st->xor_ids[lo + 1] ^= v + 1;
-        if (hi + 1 <= k) st->xor_ids[hi + 1] ^= v + 1;
+    LF_FOR_CHUNKS(ck, ck_end, 0, nv, s->dl) {
+        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+            uint32_t lo = st->ci_seg[2 * v], hi = st->ci_seg[2 * v + 1];
+            if (lo == NONE) continue;
+            count[lo]++;
+            if (hi < k) count[hi]--;
+            st->xor_ids[lo + 1] ^= v + 1;
+            if (hi + 1 <= k) st->xor_ids[hi + 1] ^= v + 1;
+        }
     }
-    for (uint32_t i = 1; i < k; i++) count[i] += count[i - 1];
+    if (lf_deadline_expired(s->dl)) return false;
+    LF_FOR_CHUNKS(ck, ck_end, 1, k, s->dl) {
+        for (uint32_t i = (uint32_t)ck; i < ck_end; i++) {
+            count[i] += count[i - 1];
+        }
+    }
+    if (lf_deadline_expired(s->dl)) return false;
     for (uint32_t i = 1; i <= k; i++) { /* Fenwick over the XOR difference array, linear build */
+        if (lf_deadline_every(s->dl, i)) return false;
         uint32_t j = i + (i & -i);
         if (j <= k) st->xor_ids[j] ^= st->xor_ids[i];
     }
@@ -316,21 +348,24 @@ static bool build_orders(stack_state *st) {
         if (!st->short_live[c]) return false;
     }
     uint32_t m = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint8_t k = s->kind[i];
-        if (k != STD_ADD && k != STD_REM && k != STD_OTHER) {
-            st->safe[i] = 1; /* not part of the search */
-            continue;
-        }
-        m++;
-        uint32_t c = span_class(st, i);
-        if (c < SPAN_CLASSES) {
-            st->short_live[c][s->inv[i] / 64] |= 1ull << (s->inv[i] % 64);
-            st->class_count[c]++;
-        } else {
-            st->n_long++;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, s->dl) {
+        for (uint32_t i = (uint32_t)ck; i < ck_end; i++) {
+            uint8_t k = s->kind[i];
+            if (k != STD_ADD && k != STD_REM && k != STD_OTHER) {
+                st->safe[i] = 1; /* not part of the search */
+                continue;
+            }
+            m++;
+            uint32_t c = span_class(st, i);
+            if (c < SPAN_CLASSES) {
+                st->short_live[c][s->inv[i] / 64] |= 1ull << (s->inv[i] % 64);
+                st->class_count[c]++;
+            } else {
+                st->n_long++;
+            }
         }
     }
+    if (lf_deadline_expired(s->dl)) return false;
     st->unsafe = m;
     st->order_long = malloc((st->n_long ? st->n_long : 1) * sizeof *st->order_long);
     uint32_t *resv = lf_big_malloc((st->n_long ? st->n_long : 1) * sizeof *resv); /* responses, for a max tree */
@@ -340,20 +375,24 @@ static bool build_orders(stack_state *st) {
     }
     /* The ops of the search in invocation order: the invocation events of the tuned stamps. */
 #define FOR_INVOKED(op, body)                                                                \
-    for (uint32_t t_ = 1; t_ <= M; t_++) {                                                   \
-        uint32_t e_ = s->at[t_], op = e_ >> 1;                                               \
-        if ((e_ & 1) || (s->kind[op] != STD_ADD && s->kind[op] != STD_REM && s->kind[op] != STD_OTHER)) \
-            continue;                                                                        \
-        body                                                                                 \
-    }
+    LF_FOR_CHUNKS(ck, ck_end, 1, (size_t)M + 1, s->dl) {                                      \
+        for (uint32_t t_ = (uint32_t)ck; t_ < ck_end; t_++) {                                \
+            uint32_t e_ = s->at[t_], op = e_ >> 1;                                           \
+            if ((e_ & 1) || (s->kind[op] != STD_ADD && s->kind[op] != STD_REM && s->kind[op] != STD_OTHER)) \
+                continue;                                                                    \
+            body                                                                             \
+        }                                                                                    \
+    }                                                                                        \
+    late = lf_deadline_expired(s->dl);
     uint32_t q = 0;
+    bool late = false; /* FOR_INVOKED stops when the time budget runs out */
     if (st->n_long)
         FOR_INVOKED(op, {
             if (span_class(st, op) < SPAN_CLASSES) continue;
             st->order_long[q] = op;
             resv[q++] = s->res[op];
         })
-    bool ok = lf_maxtree_init(&st->by_long, resv, st->n_long);
+    bool ok = !late && lf_maxtree_init(&st->by_long, resv, st->n_long);
     free(resv);
     resv = NULL;
     size_t found_cap = st->n_long;
@@ -365,11 +404,15 @@ static bool build_orders(stack_state *st) {
         st->order_val = lf_big_malloc((size_t)(m ? m : 1) * sizeof *st->order_val);
         if (!start || !st->order_val) return false;
         FOR_INVOKED(op, { start[s->val[op] + 2]++; })
+        if (late) return false;
         uint32_t biggest = 0;
-        for (uint32_t v = 0; v < nv; v++) {
-            if (start[v + 2] > biggest) biggest = start[v + 2];
-            start[v + 2] += start[v + 1];
+        LF_FOR_CHUNKS(ck, ck_end, 0, nv, s->dl) {
+            for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+                if (start[v + 2] > biggest) biggest = start[v + 2];
+                start[v + 2] += start[v + 1];
+            }
         }
+        if (lf_deadline_expired(s->dl)) return false;
         /* Values peeked many times get a tree so stabbing them stays logarithmic; the rest are scanned. */
         st->big_values = biggest > SMALL_VALUE;
         if (st->big_values) resv = lf_big_malloc((size_t)(m ? m : 1) * sizeof *resv);
@@ -379,6 +422,10 @@ static bool build_orders(stack_state *st) {
             st->order_val[j] = op;
             if (resv) resv[j] = s->res[op];
         })
+        if (late) {
+            free(resv);
+            return false;
+        }
         if (st->big_values) {
             if (biggest > found_cap) found_cap = biggest;
             st->pos_val = lf_big_malloc(n1 * sizeof *st->pos_val);
@@ -416,12 +463,16 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
     st.run_next = lf_big_malloc((size_t)st.n_segs * sizeof *st.run_next);
     if (!st.run_first || !st.run_last || !st.run_next) goto oom;
     memset(st.waiting, 0xff, nv1 * sizeof *st.waiting);
-    for (uint32_t i = 0; i < s->n_total; i++) {
-        uint8_t k = s->kind[i];
-        if (k == STD_ADD || k == STD_REM || k == STD_OTHER) st.live[s->val[i]]++;
+    LF_FOR_CHUNKS(ck, ck_end, 0, s->n_total, s->dl) {
+        for (uint32_t i = (uint32_t)ck; i < ck_end; i++) {
+            uint8_t k = s->kind[i];
+            if (k == STD_ADD || k == STD_REM || k == STD_OTHER) st.live[s->val[i]]++;
+        }
     }
+    if (lf_deadline_expired(s->dl)) goto oom;
 
     while (st.unsafe > 0) {
+        if (st.late || lf_deadline_tick(s->dl)) goto late;
         if (st.pending != NONE) { /* a run freed by peeling its only covering value */
             uint32_t run = st.pending;
             st.pending = st.run_next[run];
@@ -443,6 +494,7 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
          * counts, so a segment whose single covering value got peeled meanwhile is free for everyone. */
         size_t taken = lf_mintree_take_min(&st.cover, KILLED, st.segs, BATCH);
         for (size_t i = 0; i < taken; i++) {
+            if (st.late) goto late; /* mark_safe looks at the deadline */
             uint32_t first = st.segs[i], last = first;
             uint32_t covering = count == 0 ? 0 : xor_query(&st, first);
             if (covering == 0) {
@@ -464,10 +516,16 @@ lf_verdict lf_monitor_stack(const lf_history *h, const lf_std *s, lf_result *r) 
             if (st.peeks) stab_value(&st, v, st.seg_start[first], st.seg_start[last + 1] - 1);
         }
     }
+    if (st.late) goto late; /* the last stab was cut short */
     verdict = LF_LINEARIZABLE;
     goto done;
 oom:
-    lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the stack monitor");
+    if (!lf_deadline_expired(s->dl)) {
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the stack monitor");
+        goto done;
+    }
+late:
+    verdict = lf_monitor_late(r, "stack");
 done:
     lf_mintree_free(&st.cover);
     lf_maxtree_free(&st.by_val);

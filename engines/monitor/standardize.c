@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monitor/monitors.h"
 #include "util/big_alloc.h"
 #include "util/radix_sort.h"
 #include "util/value_map.h"
@@ -16,21 +17,24 @@
 
 /* The events of the ops with keep[i] in time order (invocations before responses at equal stamps), written
  * to ev as op << 1 | is_response; pending ops have no response event. Returns the number of events, or
- * SIZE_MAX when out of memory. ev must have room for 2 events per kept op. */
-static size_t sort_events(const lf_history *h, const uint8_t *keep, uint32_t *ev) {
+ * SIZE_MAX when out of memory or out of time (dl expired). ev must have room for 2 events per kept op. */
+static size_t sort_events(const lf_history *h, const uint8_t *keep, lf_deadline *dl, uint32_t *ev) {
     size_t n_events = 0;
     uint64_t lo = UINT64_MAX, hi = 0;
-    for (size_t i = 0; i < h->n; i++) {
-        if (!keep[i]) continue;
-        const lf_op *op = &h->ops[i];
-        n_events++;
-        if (op->call < lo) lo = op->call;
-        if (op->call > hi) hi = op->call;
-        if (!lf_op_pending(op)) {
+    LF_FOR_CHUNKS(ck, ck_end, 0, h->n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            if (!keep[i]) continue;
+            const lf_op *op = &h->ops[i];
             n_events++;
-            if (op->ret > hi) hi = op->ret;
+            if (op->call < lo) lo = op->call;
+            if (op->call > hi) hi = op->call;
+            if (!lf_op_pending(op)) {
+                n_events++;
+                if (op->ret > hi) hi = op->ret;
+            }
         }
     }
+    if (lf_deadline_expired(dl)) return SIZE_MAX;
     if (n_events == 0) return 0;
     if (hi - lo < 2 * (uint64_t)n_events) {
         /* Dense stamps (recorders' tickets, generated histories): a counting sort over (stamp, response bit)
@@ -39,79 +43,103 @@ static size_t sort_events(const lf_history *h, const uint8_t *keep, uint32_t *ev
         size_t keys = 2 * (size_t)(hi - lo + 1);
         uint32_t *next = lf_big_calloc(keys + 1, sizeof *next);
         if (!next) return SIZE_MAX;
-        for (size_t i = 0; i < h->n; i++) {
-            if (!keep[i]) continue;
-            const lf_op *op = &h->ops[i];
-            next[2 * (op->call - lo) + 1]++;
-            if (!lf_op_pending(op)) next[2 * (op->ret - lo) + 1 + 1]++;
+        LF_FOR_CHUNKS(ck, ck_end, 0, h->n, dl) {
+            for (size_t i = ck; i < ck_end; i++) {
+                if (!keep[i]) continue;
+                const lf_op *op = &h->ops[i];
+                next[2 * (op->call - lo) + 1]++;
+                if (!lf_op_pending(op)) next[2 * (op->ret - lo) + 1 + 1]++;
+            }
         }
-        for (size_t k = 1; k <= keys; k++) next[k] += next[k - 1];
-        for (size_t i = 0; i < h->n; i++) {
-            if (!keep[i]) continue;
-            const lf_op *op = &h->ops[i];
-            ev[next[2 * (op->call - lo)]++] = (uint32_t)i << 1;
-            if (!lf_op_pending(op)) ev[next[2 * (op->ret - lo) + 1]++] = (uint32_t)i << 1 | 1;
+        LF_FOR_CHUNKS(ck, ck_end, 1, keys + 1, dl) {
+            for (size_t k = ck; k < ck_end; k++) next[k] += next[k - 1];
+        }
+        LF_FOR_CHUNKS(ck, ck_end, 0, h->n, dl) {
+            for (size_t i = ck; i < ck_end; i++) {
+                if (!keep[i]) continue;
+                const lf_op *op = &h->ops[i];
+                ev[next[2 * (op->call - lo)]++] = (uint32_t)i << 1;
+                if (!lf_op_pending(op)) ev[next[2 * (op->ret - lo) + 1]++] = (uint32_t)i << 1 | 1;
+            }
         }
         free(next);
-        return n_events;
+        return lf_deadline_expired(dl) ? SIZE_MAX : n_events;
     }
     if (hi - lo < (1ull << 31)) {
         /* (stamp, response bit, op index) packed into one word; invocations sort first at ties. */
         uint64_t *w = lf_big_malloc(n_events * sizeof *w);
         if (!w) return SIZE_MAX;
         size_t k = 0;
-        for (size_t i = 0; i < h->n; i++) {
-            if (!keep[i]) continue;
-            const lf_op *op = &h->ops[i];
-            w[k++] = ((op->call - lo) << 33) | (uint64_t)i;
-            if (!lf_op_pending(op)) w[k++] = ((op->ret - lo) << 33) | (1ull << 32) | (uint64_t)i;
+        LF_FOR_CHUNKS(ck, ck_end, 0, h->n, dl) {
+            for (size_t i = ck; i < ck_end; i++) {
+                if (!keep[i]) continue;
+                const lf_op *op = &h->ops[i];
+                w[k++] = ((op->call - lo) << 33) | (uint64_t)i;
+                if (!lf_op_pending(op)) w[k++] = ((op->ret - lo) << 33) | (1ull << 32) | (uint64_t)i;
+            }
         }
-        if (!lf_radix_sort_u64(w, n_events, 4)) {
+        if (lf_deadline_expired(dl) || !lf_sort_u64_within(w, n_events, 4, dl)) {
             free(w);
             return SIZE_MAX;
         }
-        for (size_t e = 0; e < n_events; e++) ev[e] = (uint32_t)w[e] << 1 | (uint32_t)(w[e] >> 32 & 1);
+        LF_FOR_CHUNKS(ck, ck_end, 0, n_events, dl) {
+            for (size_t e = ck; e < ck_end; e++) ev[e] = (uint32_t)w[e] << 1 | (uint32_t)(w[e] >> 32 & 1);
+        }
         free(w);
-        return n_events;
+        return lf_deadline_expired(dl) ? SIZE_MAX : n_events;
     }
     /* Wide stamps: sort (stamp, payload) records; all invocations are laid out before all responses so that
      * the stable sort keeps invocations first at equal stamps. */
     lf_keyed *r = lf_big_malloc(n_events * sizeof *r);
     if (!r) return SIZE_MAX;
     size_t k = 0;
-    for (size_t i = 0; i < h->n; i++)
-        if (keep[i]) r[k++] = (lf_keyed){h->ops[i].call, (uint32_t)i << 1};
-    for (size_t i = 0; i < h->n; i++)
-        if (keep[i] && !lf_op_pending(&h->ops[i])) r[k++] = (lf_keyed){h->ops[i].ret, ((uint32_t)i << 1) | 1};
-    if (!lf_radix_sort(r, n_events)) {
+    LF_FOR_CHUNKS(ck, ck_end, 0, h->n, dl) {
+        for (size_t i = ck; i < ck_end; i++)
+            if (keep[i]) r[k++] = (lf_keyed){h->ops[i].call, (uint32_t)i << 1};
+    }
+    LF_FOR_CHUNKS(ck, ck_end, 0, h->n, dl) {
+        for (size_t i = ck; i < ck_end; i++)
+            if (keep[i] && !lf_op_pending(&h->ops[i])) r[k++] = (lf_keyed){h->ops[i].ret, ((uint32_t)i << 1) | 1};
+    }
+    if (lf_deadline_expired(dl) || !lf_sort_within(r, n_events, dl)) {
         free(r);
         return SIZE_MAX;
     }
-    for (size_t e = 0; e < n_events; e++) ev[e] = r[e].payload;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n_events, dl) {
+        for (size_t e = ck; e < ck_end; e++) ev[e] = r[e].payload;
+    }
     free(r);
-    return n_events;
+    return lf_deadline_expired(dl) ? SIZE_MAX : n_events;
 }
 
-bool lf_rank_stamps(const lf_history *h, const uint8_t *keep, uint32_t *call_rank, uint32_t *ret_rank) {
+bool lf_rank_stamps(const lf_history *h, const uint8_t *keep, lf_deadline *dl, uint32_t *call_rank,
+                    uint32_t *ret_rank) {
     size_t n_events = 0;
-    for (size_t i = 0; i < h->n; i++)
-        if (keep[i]) n_events += lf_op_pending(&h->ops[i]) ? 1 : 2;
+    LF_FOR_CHUNKS(ck, ck_end, 0, h->n, dl) {
+        for (size_t i = ck; i < ck_end; i++)
+            if (keep[i]) n_events += lf_op_pending(&h->ops[i]) ? 1 : 2;
+    }
+    if (lf_deadline_expired(dl)) return false;
     uint32_t *ev = lf_big_malloc((n_events ? n_events : 1) * sizeof *ev);
-    if (!ev || sort_events(h, keep, ev) == SIZE_MAX) {
+    if (!ev || sort_events(h, keep, dl, ev) == SIZE_MAX) {
         free(ev);
         return false;
     }
-    for (size_t e = 0; e < n_events; e++) {
-        uint32_t i = ev[e] >> 1;
-        if (ev[e] & 1)
-            ret_rank[i] = (uint32_t)e + 1;
-        else
-            call_rank[i] = (uint32_t)e + 1;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n_events, dl) {
+        for (size_t e = ck; e < ck_end; e++) {
+            uint32_t i = ev[e] >> 1;
+            if (ev[e] & 1)
+                ret_rank[i] = (uint32_t)e + 1;
+            else
+                call_rank[i] = (uint32_t)e + 1;
+        }
     }
     free(ev);
-    for (size_t i = 0; i < h->n; i++)
-        if (keep[i] && lf_op_pending(&h->ops[i])) ret_rank[i] = UINT32_MAX;
-    return true;
+    LF_FOR_CHUNKS(ck, ck_end, 0, h->n, dl) {
+        for (size_t i = ck; i < ck_end; i++)
+            if (keep[i] && lf_op_pending(&h->ops[i])) ret_rank[i] = UINT32_MAX;
+    }
+    return !lf_deadline_expired(dl);
 }
 
 /* ---- descriptions ---- */
@@ -230,17 +258,20 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
     for (int m = 0; m < LF_M_COUNT; m++) methods[m] = lf_method_info_of(h->type, (lf_method)m);
     /* Values numbered densely (as generators and recorders often do) skip hashing. */
     int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (size_t i = 0; i < n; i++) {
-        const lf_op *op = &h->ops[i];
-        if (methods[op->method]->nargs > 0 && !(op->arg_nil & 1)) {
-            if (op->arg[0] < lo) lo = op->arg[0];
-            if (op->arg[0] > hi) hi = op->arg[0];
-        }
-        if (op->res_kind == LF_K_INT) {
-            if (op->res < lo) lo = op->res;
-            if (op->res > hi) hi = op->res;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, s->dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            const lf_op *op = &h->ops[i];
+            if (methods[op->method]->nargs > 0 && !(op->arg_nil & 1)) {
+                if (op->arg[0] < lo) lo = op->arg[0];
+                if (op->arg[0] > hi) hi = op->arg[0];
+            }
+            if (op->res_kind == LF_K_INT) {
+                if (op->res < lo) lo = op->res;
+                if (op->res > hi) hi = op->res;
+            }
         }
     }
+    if (lf_deadline_expired(s->dl)) goto late;
     if (lo <= hi && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)n + 64) (void)lf_value_map_add_dense_range(&map, lo, hi);
     size_t vcap = 0;
     /* The whole history is classified before anything is decided: a value inserted twice makes it ambiguous
@@ -251,6 +282,7 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
     for (size_t i = 0; i < n; i++) {
         int64_t value;
         bool nil;
+        if (lf_deadline_every(s->dl, i)) goto late;
         if (i + 16 < n) { /* spread values miss the cache in the map: start loading a later op's slot */
             const lf_op *later = &h->ops[i + 16];
             lf_value_map_prefetch(&map, methods[later->method]->nargs ? later->arg[0] : later->res);
@@ -352,35 +384,44 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
     }
     /* Pending inserts: observed ones took effect at some point after their call (response at +inf);
      * unobserved ones may never have happened, which for a container changes nothing else: drop them. */
-    for (uint32_t v = 0; v < s->n_values; v++) {
-        uint32_t p = pending_insert[v];
-        if (p == NONE) continue;
-        if (observed[v] > 0) {
-            s->kind[p] = STD_ADD;
-            s->add_op[v] = p;
-        } else {
-            s->kind[p] = STD_DROP;
+    LF_FOR_CHUNKS(ck, ck_end, 0, s->n_values, s->dl) {
+        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+            uint32_t p = pending_insert[v];
+            if (p == NONE) continue;
+            if (observed[v] > 0) {
+                s->kind[p] = STD_ADD;
+                s->add_op[v] = p;
+            } else {
+                s->kind[p] = STD_DROP;
+            }
         }
     }
+    if (lf_deadline_expired(s->dl)) goto late;
     /* Touching ops of a value that was never inserted. */
-    for (size_t i = 0; i < n; i++) {
-        uint8_t k = s->kind[i];
-        if ((k == STD_REM || k == STD_OTHER) && s->add_op[s->val[i]] == NONE) {
-            char d[200], vs[32];
-            lf_op_describe(d, sizeof d, &h->ops[i]);
-            lf_std_value_str(s, s->val[i], vs, sizeof vs);
-            lf_result_set(r, LF_VIOLATION, "monitor", "op %zu (%s) observes value %s, which is never %s", i, d, vs,
-                          insert_name(h->type));
-            lf_result_add_culprit(r, (uint32_t)i);
-            goto fail;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, s->dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            uint8_t k = s->kind[i];
+            if ((k == STD_REM || k == STD_OTHER) && s->add_op[s->val[i]] == NONE) {
+                char d[200], vs[32];
+                lf_op_describe(d, sizeof d, &h->ops[i]);
+                lf_std_value_str(s, s->val[i], vs, sizeof vs);
+                lf_result_set(r, LF_VIOLATION, "monitor", "op %zu (%s) observes value %s, which is never %s", i, d, vs,
+                              insert_name(h->type));
+                lf_result_add_culprit(r, (uint32_t)i);
+                goto fail;
+            }
         }
     }
+    if (lf_deadline_expired(s->dl)) goto late;
     free(pending_insert);
     free(observed);
     lf_value_map_free(&map);
     return LF_LINEARIZABLE;
 oom:
     lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory classifying %zu ops", n);
+    goto fail;
+late:
+    lf_monitor_late(r, "classifying ops");
 fail:
     free(pending_insert);
     free(observed);
@@ -420,10 +461,15 @@ static uint32_t tune(const lf_history *h, lf_std *s, const uint32_t *ev, size_t 
     }
     memset(head, 0xff, (nv ? nv : 1) * sizeof *head);
     uint32_t *inv = s->inv, *res = s->res, *next = s->others_next;
-    for (uint32_t i = 0; i < s->n_total; i++) res[i] = 0;
+    memset(res, 0, s->n_total * sizeof *res);
     uint32_t clock = 0;
 #define TICK(event) (at[++clock] = (event), clock)
     for (size_t e = 0; e < n_ev; e++) {
+        if (lf_deadline_every(s->dl, e)) {
+            clock = 0;
+            lf_monitor_late(r, "tuning intervals");
+            break;
+        }
         uint32_t o = ev[e] >> 1;
         bool is_res = ev[e] & 1;
         uint8_t k = s->kind[o];
@@ -494,22 +540,28 @@ static uint32_t tune(const lf_history *h, lf_std *s, const uint32_t *ev, size_t 
  * stamp. Clock values only grow, so an entry of at[] is current iff its op's endpoint still holds that
  * clock value; the others were left behind by moved invocations. In place: the rank never exceeds the clock
  * value being read. */
-static void compact_stamps(lf_std *s, uint32_t *at, uint32_t clock) {
+static bool compact_stamps(lf_std *s, uint32_t *at, uint32_t clock) {
     uint32_t k = 0;
-    for (uint32_t c = 1; c <= clock; c++) {
-        uint32_t e = at[c], o = e >> 1;
-        uint32_t *end = e & 1 ? &s->res[o] : &s->inv[o];
-        if (*end != c) continue;
-        *end = ++k;
-        at[k] = e;
+    LF_FOR_CHUNKS(ck, ck_end, 1, (size_t)clock + 1, s->dl) {
+        for (uint32_t c = (uint32_t)ck; c < ck_end; c++) {
+            uint32_t e = at[c], o = e >> 1;
+            uint32_t *end = e & 1 ? &s->res[o] : &s->inv[o];
+            if (*end != c) continue;
+            *end = ++k;
+            at[k] = e;
+        }
     }
     s->n_stamps = k;
+    return !lf_deadline_expired(s->dl);
 }
 
 /* Lemma 4.2: each empty-returning op needs a moment (partition) that no critical interval covers. */
 static lf_verdict check_empty_ops(const lf_history *h, lf_std *s, lf_result *r) {
     bool any = false;
-    for (uint32_t i = 0; i < s->n_ops && !any; i++) any = s->kind[i] == STD_EMPTY;
+    LF_FOR_CHUNKS(ck, ck_end, 0, any ? 0 : s->n_ops, s->dl) { /* up to the first empty op */
+        for (size_t i = ck; i < ck_end && !any; i++) any = s->kind[i] == STD_EMPTY;
+    }
+    if (lf_deadline_expired(s->dl)) return lf_monitor_late(r, "checking empty results");
     if (!any) return LF_LINEARIZABLE;
     uint32_t M = s->n_stamps;
     int32_t *zeros = lf_big_calloc((size_t)M + 2, sizeof *zeros);
@@ -517,24 +569,35 @@ static lf_verdict check_empty_ops(const lf_history *h, lf_std *s, lf_result *r) 
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory checking empty ops");
         return LF_UNKNOWN;
     }
-    for (uint32_t v = 0; v < s->n_values; v++) {
-        uint32_t lo, hi;
-        if (!lf_std_ci(s, v, &lo, &hi)) continue;
-        zeros[lo]++;
-        zeros[hi]--;
+    LF_FOR_CHUNKS(ck, ck_end, 0, s->n_values, s->dl) {
+        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+            uint32_t lo, hi;
+            if (!lf_std_ci(s, v, &lo, &hi)) continue;
+            zeros[lo]++;
+            zeros[hi]--;
+        }
     }
     /* zeros[p] := number of uncovered partitions in 1..p */
     int32_t cover = 0, count = 0;
-    for (uint32_t p = 1; p <= M; p++) {
-        cover += zeros[p];
-        if (cover == 0 && p < M) count++;
-        zeros[p] = count;
+    LF_FOR_CHUNKS(ck, ck_end, 1, (size_t)M + 1, s->dl) {
+        for (uint32_t p = (uint32_t)ck; p < ck_end; p++) {
+            cover += zeros[p];
+            if (cover == 0 && p < M) count++;
+            zeros[p] = count;
+        }
     }
-    lf_verdict verdict = LF_LINEARIZABLE;
-    for (uint32_t i = 0; i < s->n_ops; i++) {
-        if (s->kind[i] != STD_EMPTY) continue;
-        uint32_t a = s->inv[i], b = s->res[i]; /* partitions a..b-1 */
-        if (zeros[b - 1] - zeros[a - 1] > 0) continue;
+    /* The first empty op that no uncovered partition frees. */
+    uint32_t bad = NONE;
+    LF_FOR_CHUNKS(ck, ck_end, 0, bad == NONE ? s->n_ops : 0, s->dl) {
+        for (uint32_t i = (uint32_t)ck; i < ck_end && bad == NONE; i++) {
+            if (s->kind[i] != STD_EMPTY) continue;
+            uint32_t a = s->inv[i], b = s->res[i]; /* partitions a..b-1 */
+            if (zeros[b - 1] - zeros[a - 1] <= 0) bad = i;
+        }
+    }
+    lf_verdict verdict = lf_deadline_expired(s->dl) ? lf_monitor_late(r, "checking empty results") : LF_LINEARIZABLE;
+    if (verdict == LF_LINEARIZABLE && bad != NONE) {
+        uint32_t i = bad, a = s->inv[i];
         /* Name a value certainly present during the op: one whose critical interval covers its start. */
         uint32_t witness = NONE;
         for (uint32_t v = 0; v < s->n_values && witness == NONE; v++) {
@@ -556,14 +619,14 @@ static lf_verdict check_empty_ops(const lf_history *h, lf_std *s, lf_result *r) 
                       d, vs, ad, rd);
         lf_std_culprit(s, r, i);
         verdict = LF_VIOLATION;
-        break;
     }
     free(zeros);
     return verdict;
 }
 
-lf_verdict lf_standardize(const lf_history *h, lf_std *s, lf_result *r) {
+lf_verdict lf_standardize(const lf_history *h, lf_deadline *dl, lf_std *s, lf_result *r) {
     memset(s, 0, sizeof *s);
+    s->dl = dl;
     s->type = h->type;
     size_t n = h->n;
     if (n >= (1u << 30)) {
@@ -583,8 +646,12 @@ lf_verdict lf_standardize(const lf_history *h, lf_std *s, lf_result *r) {
 
     /* Well-matching: every value never removed gets an artificial remove after everything. */
     uint32_t n_art = 0;
-    for (uint32_t x = 0; x < s->n_values; x++)
-        if (s->add_op[x] != NONE && s->rem_op[x] == NONE) n_art++;
+    LF_FOR_CHUNKS(ck, ck_end, 0, s->n_values, dl) {
+        for (uint32_t x = (uint32_t)ck; x < ck_end; x++) {
+            if (s->add_op[x] != NONE && s->rem_op[x] == NONE) n_art++;
+        }
+    }
+    if (lf_deadline_expired(dl)) return lf_monitor_late(r, "standardizing");
     s->n_total = s->n_ops + n_art;
     size_t nt = s->n_total ? s->n_total : 1;
     s->inv = lf_big_malloc(nt * sizeof *s->inv);
@@ -595,37 +662,52 @@ lf_verdict lf_standardize(const lf_history *h, lf_std *s, lf_result *r) {
         return LF_UNKNOWN;
     }
     uint32_t a = s->n_ops;
-    for (uint32_t x = 0; x < s->n_values; x++) {
-        if (s->add_op[x] == NONE || s->rem_op[x] != NONE) continue;
-        s->kind[a] = STD_REM;
-        s->val[a] = x;
-        s->rem_op[x] = a++;
+    LF_FOR_CHUNKS(ck, ck_end, 0, s->n_values, dl) {
+        for (uint32_t x = (uint32_t)ck; x < ck_end; x++) {
+            if (s->add_op[x] == NONE || s->rem_op[x] != NONE) continue;
+            s->kind[a] = STD_REM;
+            s->val[a] = x;
+            s->rem_op[x] = a++;
+        }
     }
+    if (lf_deadline_expired(dl)) return lf_monitor_late(r, "standardizing");
     /* Event order: ranked real events, then responses of observed pending inserts (at +inf), then the
      * artificial removes' invocations and responses (after everything, empty ops included). */
     size_t n_real_ev = 0, n_pend = 0;
-    for (uint32_t i = 0; i < s->n_ops; i++) {
-        uint8_t k = s->kind[i];
-        if (k == STD_DROP) continue;
-        s->has_other |= k == STD_OTHER;
-        s->has_absent |= k == STD_ABSENT;
-        n_real_ev++;
-        if (lf_op_pending(&h->ops[i]))
-            n_pend++;
-        else
+    LF_FOR_CHUNKS(ck, ck_end, 0, s->n_ops, dl) {
+        for (uint32_t i = (uint32_t)ck; i < ck_end; i++) {
+            uint8_t k = s->kind[i];
+            if (k == STD_DROP) continue;
+            s->has_other |= k == STD_OTHER;
+            s->has_absent |= k == STD_ABSENT;
             n_real_ev++;
+            if (lf_op_pending(&h->ops[i]))
+                n_pend++;
+            else
+                n_real_ev++;
+        }
     }
+    if (lf_deadline_expired(dl)) return lf_monitor_late(r, "standardizing");
     size_t n_ev = n_real_ev + n_pend + 2 * (size_t)n_art;
     uint32_t *ev = lf_big_malloc((n_ev ? n_ev : 1) * sizeof *ev);
-    if (!ev || sort_events(h, s->kind, ev) == SIZE_MAX) {
+    if (!ev || sort_events(h, s->kind, dl, ev) == SIZE_MAX) {
         free(ev);
+        if (lf_deadline_expired(dl)) return lf_monitor_late(r, "sorting events");
         lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory sorting events");
         return LF_UNKNOWN;
     }
     size_t k = n_real_ev;
-    if (n_pend)
-        for (uint32_t i = 0; i < s->n_ops; i++)
-            if (s->kind[i] != STD_DROP && lf_op_pending(&h->ops[i])) ev[k++] = (i << 1) | 1;
+    if (n_pend) {
+        LF_FOR_CHUNKS(ck, ck_end, 0, s->n_ops, dl) {
+            for (uint32_t i = (uint32_t)ck; i < ck_end; i++) {
+                if (s->kind[i] != STD_DROP && lf_op_pending(&h->ops[i])) ev[k++] = (i << 1) | 1;
+            }
+        }
+        if (lf_deadline_expired(dl)) {
+            free(ev);
+            return lf_monitor_late(r, "standardizing");
+        }
+    }
     for (uint32_t i = s->n_ops; i < s->n_total; i++) ev[k++] = i << 1;
     for (uint32_t i = s->n_ops; i < s->n_total; i++) ev[k++] = (i << 1) | 1;
     s->at = lf_big_malloc((n_ev + 2 * (size_t)s->n_total + 1) * sizeof *s->at);
@@ -639,6 +721,6 @@ lf_verdict lf_standardize(const lf_history *h, lf_std *s, lf_result *r) {
     free(s->others_next);
     s->others_next = NULL;
     if (clock == 0) return n_ev == 0 ? LF_LINEARIZABLE : r->verdict;
-    compact_stamps(s, s->at, clock);
+    if (!compact_stamps(s, s->at, clock)) return lf_monitor_late(r, "standardizing");
     return check_empty_ops(h, s, r);
 }

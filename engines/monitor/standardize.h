@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "budget/deadline.h"
 #include "linfuzz/check.h"
 #include "linfuzz/history.h"
 
@@ -40,12 +41,14 @@ typedef struct lf_std {
     bool has_absent;
     int64_t *value_of; /* per value id: the value (for messages) */
     uint8_t *value_nil;
+    lf_deadline *dl;   /* the time budget of standardisation and of the monitor run on it (NULL: none) */
 } lf_std;
 
-/* Builds the standardised history of h (a set, stack, queue, pqueue or deque history).
- * Returns LF_LINEARIZABLE when the monitors may proceed on *s; LF_VIOLATION or LF_UNKNOWN ("unsupported: ...")
- * with r filled in otherwise. *s must be freed with lf_std_free in every case. */
-lf_verdict lf_standardize(const lf_history *h, lf_std *s, lf_result *r);
+/* Builds the standardised history of h (a set, stack, queue, pqueue or deque history), charging dl (NULL:
+ * none), which the monitor run on it charges too. Returns LF_LINEARIZABLE when the monitors may proceed on *s;
+ * LF_VIOLATION or LF_UNKNOWN ("unsupported: ...", or the time budget) with r filled in otherwise. *s must be
+ * freed with lf_std_free in every case. */
+lf_verdict lf_standardize(const lf_history *h, lf_deadline *dl, lf_std *s, lf_result *r);
 void lf_std_free(lf_std *s);
 
 /* Critical interval of value v: partitions [lo, hi) (tuned stamps); false when empty. */
@@ -65,7 +68,8 @@ void lf_std_culprit(const lf_std *s, lf_result *r, uint32_t i);
 
 /* Ranks stamps of the ops with keep[i] (invocations before responses at equal stamps): on return
  * call_rank[i] < ret_rank[i], all distinct, in 1..2*kept. Pending ops get ret_rank = UINT32_MAX.
- * Shared with the register monitor. Returns false when out of memory. */
-bool lf_rank_stamps(const lf_history *h, const uint8_t *keep, uint32_t *call_rank, uint32_t *ret_rank);
+ * Shared with the register monitor. Returns false when out of memory or out of time (dl expired). */
+bool lf_rank_stamps(const lf_history *h, const uint8_t *keep, lf_deadline *dl, uint32_t *call_rank,
+                    uint32_t *ret_rank);
 
 #endif

@@ -14,12 +14,12 @@
 
 /* The identity of an op: its method and the arguments it has (unused slots and nil values zeroed). */
 typedef struct op_key {
-    int64_t arg[2];
+    int64_t arg[LF_CUSTOM_MAX_ARGS];
     uint8_t method, nil;
 } op_key;
 
 static op_key key_of(const ss_memo *m, const lf_op *op) {
-    op_key k = {{0, 0}, op->method, 0};
+    op_key k = {{0}, op->method, 0};
     unsigned nargs = op->method < 64 ? m->nargs[op->method] : 0;
     k.nil = (uint8_t)(op->arg_nil & ((1u << nargs) - 1));
     for (unsigned i = 0; i < nargs; i++)
@@ -30,12 +30,14 @@ static op_key key_of(const ss_memo *m, const lf_op *op) {
 static uint64_t edge_hash(uint32_t parent, const op_key *k) {
     uint64_t h = lf_mix64(((uint64_t)parent << 16) ^ ((uint64_t)k->method << 8) ^ k->nil ^ 0x51ed5e1f5e1f);
     h = lf_mix64(h ^ (uint64_t)k->arg[0]);
-    return lf_mix64(h ^ (uint64_t)k->arg[1] * 0x9e3779b97f4a7c15ull);
+    h = lf_mix64(h ^ (uint64_t)k->arg[1] * 0x9e3779b97f4a7c15ull);
+    for (int i = 2; i < LF_CUSTOM_MAX_ARGS; i++) h = lf_mix64(h ^ (uint64_t)k->arg[i] * (0x9e3779b97f4a7c15ull + 2u * (unsigned)i));
+    return h;
 }
 
 static bool node_has_key(const ss_node *n, uint32_t parent, const op_key *k) {
-    return n->parent == parent && n->method == k->method && n->arg_nil == k->nil && n->arg[0] == k->arg[0] &&
-           n->arg[1] == k->arg[1];
+    return n->parent == parent && n->method == k->method && n->arg_nil == k->nil &&
+           !memcmp(n->arg, k->arg, sizeof n->arg);
 }
 
 static lf_op op_of_node(const ss_node *n) {
@@ -43,8 +45,7 @@ static lf_op op_of_node(const ss_node *n) {
     memset(&op, 0, sizeof op);
     op.method = n->method;
     op.arg_nil = n->arg_nil;
-    op.arg[0] = n->arg[0];
-    op.arg[1] = n->arg[1];
+    memcpy(op.arg, n->arg, sizeof op.arg);
     op.thread = n->thread;
     op.res_kind = n->res_kind == SS_BLOCKED ? LF_K_PENDING : n->res_kind;
     op.res = n->res;
@@ -407,8 +408,7 @@ static uint32_t run_edge(ss_memo *m, uint32_t x, const op_key *k, uint32_t threa
     memset(&probe, 0, sizeof probe);
     probe.method = k->method;
     probe.arg_nil = k->nil;
-    probe.arg[0] = k->arg[0];
-    probe.arg[1] = k->arg[1];
+    memcpy(probe.arg, k->arg, sizeof probe.arg);
     probe.thread = thread;
     probe.depth = m->nodes[x].depth + 1;
     lf_kind kind;

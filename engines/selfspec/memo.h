@@ -24,7 +24,7 @@
 #define SS_ROOT 0
 
 typedef struct ss_node {
-    int64_t arg[2];
+    int64_t arg[LF_CUSTOM_MAX_ARGS];
     int64_t res;
     uint64_t fp;      /* fingerprint of the state after the op (when fingerprints are used) */
     uint32_t parent;  /* the (canonical) node the op was run from; SS_NONE for the root */

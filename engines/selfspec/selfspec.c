@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget/deadline.h"
 #include "check/levels.h"
 #include "check/pipeline.h"
 #include "selfspec/memo.h"
@@ -97,6 +98,7 @@ static const char *self_engine(const char *stage) {
 void lf_selfspec_check(lf_selfspec *s, const lf_history *h, const lf_check_options *o, lf_result *r) {
     lf_selfspec_stats *st = &s->stats;
     st->checks++;
+    double deadline = lf_deadline_from_timeout(o->timeout_s); /* one budget for every stage */
     char err[400];
     if (lf_history_validate(h, err, sizeof err) != SIZE_MAX) {
         lf_result_set(r, LF_UNKNOWN, "self", "malformed history: %s", err);
@@ -143,6 +145,7 @@ void lf_selfspec_check(lf_selfspec *s, const lf_history *h, const lf_check_optio
         po.spec = &lf_self_spec;
         po.spec_user = &s->memo;
         po.timeout_s = o->timeout_s;
+        po.deadline = deadline;
         po.max_memory_bytes = o->max_memory_bytes;
         po.want_witness = o->want_witness;
         po.hitting_depth = o->max_depth ? o->max_depth : s->opts.hitting_depth;
@@ -178,7 +181,7 @@ void lf_selfspec_check(lf_selfspec *s, const lf_history *h, const lf_check_optio
         lf_spec_env env;
         lf_spec_env_of_history(h, &env);
         env.user = &s->memo;
-        lf_classify_violation(&lf_self_spec, &env, o->timeout_s, r);
+        lf_classify_violation(&lf_self_spec, &env, deadline, r);
     }
     if (ss_failed(&s->memo)) failed_result(&s->memo, r);
     lf_ss_set_current(prev);

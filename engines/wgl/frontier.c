@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget/deadline.h"
 #include "budget/progress.h"
 #include "spec/spec_blocks.h"
 #include "util/clock.h"
@@ -131,47 +132,50 @@ static inline uint64_t state_hash(const sweep *s, const void *state) {
 
 /* ---- setup ---- */
 
-typedef struct op_ref {
-    const lf_op *p;
-    uint32_t i;
-} op_ref;
-
-static int cmp_content(const void *a, const void *b) {
-    const lf_op *x = ((const op_ref *)a)->p, *y = ((const op_ref *)b)->p;
-    if (x->method != y->method) return x->method < y->method ? -1 : 1;
-    if (x->arg_nil != y->arg_nil) return x->arg_nil < y->arg_nil ? -1 : 1;
-    for (int k = 0; k < 2; k++)
-        if (x->arg[k] != y->arg[k]) return x->arg[k] < y->arg[k] ? -1 : 1;
-    if (x->res_kind != y->res_kind) return x->res_kind < y->res_kind ? -1 : 1;
-    if (x->res_kind == LF_K_INT && x->res != y->res) return x->res < y->res ? -1 : 1;
-    uint32_t u = ((const op_ref *)a)->i, v = ((const op_ref *)b)->i;
-    return (u > v) - (u < v);
+static bool same_content(const lf_op *x, const lf_op *y) {
+    return lf_op_same_call(x, y) && x->res_kind == y->res_kind && (x->res_kind != LF_K_INT || x->res == y->res);
 }
 
-static bool same_content(const lf_op *x, const lf_op *y) {
-    return x->method == y->method && x->arg_nil == y->arg_nil && x->arg[0] == y->arg[0] && x->arg[1] == y->arg[1] &&
-           x->res_kind == y->res_kind && (x->res_kind != LF_K_INT || x->res == y->res);
+static uint64_t content_hash(const lf_op *x) {
+    uint64_t h = lf_mix64((uint64_t)x->arg[0] ^ ((uint64_t)x->method << 8 | x->arg_nil) ^ (uint64_t)x->res_kind << 16);
+    h = lf_mix64(h ^ (uint64_t)x->arg[1]);
+    return x->res_kind == LF_K_INT ? lf_mix64(h ^ (uint64_t)x->res) : h;
 }
 
 /* Classes of identical ops: same method, arguments, result (a pending op's "result" is LF_K_PENDING, so
- * pending ops only match pending ops). The spec's step depends on nothing else (spec.h contract). */
-static bool classify(sweep *s) {
-    op_ref *r = malloc((s->n ? s->n : 1) * sizeof *r);
-    if (!r) return false;
-    for (size_t i = 0; i < s->n; i++) r[i] = (op_ref){&s->ops[i], (uint32_t)i};
-    qsort(r, s->n, sizeof *r, cmp_content);
+ * pending ops only match pending ops). The spec's step depends on nothing else (spec.h contract). Classes are
+ * numbered in order of first appearance, through a hash table from content to the class's first op. False
+ * when out of memory or out of time (dl expired). */
+static bool classify(sweep *s, lf_deadline *dl) {
+    size_t cap = 16;
+    while (cap < 2 * s->n) cap *= 2;
+    uint32_t *first = calloc(cap, sizeof *first); /* an op index + 1, or 0 for an empty slot */
+    if (!first) return false;
     uint32_t c = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        if (i && !same_content(r[i - 1].p, r[i].p)) c++;
-        s->cls[r[i].i] = c;
+    LF_FOR_CHUNKS(ck, ck_end, 0, s->n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            const lf_op *op = &s->ops[i];
+            size_t j = content_hash(op) & (cap - 1);
+            while (first[j] && !same_content(&s->ops[first[j] - 1], op)) j = (j + 1) & (cap - 1);
+            if (!first[j]) {
+                first[j] = (uint32_t)i + 1;
+                s->cls[i] = c++;
+            } else {
+                s->cls[i] = s->cls[first[j] - 1];
+            }
+        }
     }
-    free(r);
+    if (lf_deadline_expired(dl)) {
+        free(first);
+        return false;
+    }
+    free(first);
     return true;
 }
 
 /* Sorts the events (calls before returns at equal stamps, ties by op index), gives every op a slot and
  * its rank among identical ops. */
-static bool build_events(sweep *s) {
+static bool build_events(sweep *s, lf_deadline *dl) {
     size_t n = s->n, m = 0;
     lf_keyed *ev = malloc(2 * (n ? n : 1) * sizeof *ev);
     uint32_t *free_slots = malloc((n ? n : 1) * sizeof *free_slots);
@@ -180,26 +184,37 @@ static bool build_events(sweep *s) {
         free(free_slots);
         return false;
     }
-    for (size_t i = 0; i < n; i++) ev[m++] = (lf_keyed){s->ops[i].call, (uint32_t)(2 * i)};
-    for (size_t i = 0; i < n; i++)
-        if (!lf_op_pending(&s->ops[i])) ev[m++] = (lf_keyed){s->ops[i].ret, (uint32_t)(2 * i + 1)};
-    if (!lf_radix_sort(ev, m)) {
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) ev[m++] = (lf_keyed){s->ops[i].call, (uint32_t)(2 * i)};
+    }
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++)
+            if (!lf_op_pending(&s->ops[i])) ev[m++] = (lf_keyed){s->ops[i].ret, (uint32_t)(2 * i + 1)};
+    }
+    if (lf_deadline_expired(dl) || !lf_sort_within(ev, m, dl)) {
         free(ev);
         free(free_slots);
         return false;
     }
     size_t n_free = 0, k = 0;
-    for (size_t e = 0; e < m; e++) {
-        uint32_t o = ev[e].payload >> 1;
-        s->ev[e] = ev[e].payload;
-        if (ev[e].payload & 1) {
-            free_slots[n_free++] = s->slot[o];
-            s->order[o] = (uint32_t)e;
-        } else {
-            s->slot[o] = n_free ? free_slots[--n_free] : (uint32_t)k++;
-            s->call_ev[o] = (uint32_t)e;
-            if (lf_op_pending(&s->ops[o])) s->order[o] = (uint32_t)(m + o);
+    LF_FOR_CHUNKS(ck, ck_end, 0, m, dl) {
+        for (size_t e = ck; e < ck_end; e++) {
+            uint32_t o = ev[e].payload >> 1;
+            s->ev[e] = ev[e].payload;
+            if (ev[e].payload & 1) {
+                free_slots[n_free++] = s->slot[o];
+                s->order[o] = (uint32_t)e;
+            } else {
+                s->slot[o] = n_free ? free_slots[--n_free] : (uint32_t)k++;
+                s->call_ev[o] = (uint32_t)e;
+                if (lf_op_pending(&s->ops[o])) s->order[o] = (uint32_t)(m + o);
+            }
         }
+    }
+    if (lf_deadline_expired(dl)) {
+        free(ev);
+        free(free_slots);
+        return false;
     }
     s->n_ev = m;
     s->K = k ? k : 1;
@@ -233,7 +248,8 @@ static bool budget_ok(sweep *s) {
     return true;
 }
 
-static inline bool tick(sweep *s) { return (++s->steps & (CHECK_EVERY - 1)) != 0 || budget_ok(s); }
+/* The first step looks at the budget at once, then every CHECK_EVERY steps. */
+static inline bool tick(sweep *s) { return (s->steps++ & (CHECK_EVERY - 1)) != 0 || budget_ok(s); }
 
 /* Linearizes every open, not yet linearized observer that is legal in state (it changes nothing), and
  * lists them in added (their slots' words XORed in added_hash); returns how many. */
@@ -853,6 +869,9 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
         lf_wgl_part_set_unknown(out, "history too long for the frontier sweep (%zu ops)", n);
         return;
     }
+    /* The deadline is looked at before anything else and in every loop of the setup (docs/budgets.md). */
+    lf_deadline dl;
+    if (!lf_wgl_may_start(budget, &dl, "frontier sweep", n, out)) return;
     /* Queues and stacks: block states (one state for all orders of values inserted together). */
     const lf_spec *blocks = lf_spec_blocks_variant(spec, env);
     if (blocks) {
@@ -866,7 +885,7 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
     s.ss = s.inst.state_size;
     size_t ss1 = s.ss ? s.ss : 1;
     s.fixed_bytes = n1 * (2 * sizeof *s.ev + sizeof *s.slot + sizeof *s.cls + sizeof *s.order + 2 +
-                          sizeof *s.call_ev + sizeof(op_ref)) +
+                          sizeof *s.call_ev + 4 * sizeof(uint32_t)) + /* the classes' hash table */
                     2 * n1 * sizeof(lf_keyed) + n1 * sizeof(uint32_t);
     if (s.fixed_bytes + lf_spec_ctx_bytes(&s.inst) > budget->max_bytes) {
         lf_wgl_part_set_unknown(out, "memory budget of %zu bytes is too small for %zu ops (needs %zu before searching)",
@@ -881,7 +900,8 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
     s.observer = malloc(n1);
     s.blind = malloc(n1);
     s.call_ev = malloc(n1 * sizeof *s.call_ev);
-    bool ready = s.ev && s.slot && s.cls && s.order && s.observer && s.blind && s.call_ev && classify(&s) && build_events(&s);
+    bool ready = s.ev && s.slot && s.cls && s.order && s.observer && s.blind && s.call_ev && classify(&s, &dl) &&
+                 build_events(&s, &dl);
     size_t K = s.K, W = s.W;
     if (ready && K > FRONTIER_MAX_OPEN) {
         sweep_free(&s);
@@ -909,6 +929,10 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
         uint64_t seed = 0x243f6a8885a308d3ULL ^ K;
         for (size_t i = 0; i < K; i++) s.zob[i] = lf_mix64(seed += 0x9e3779b97f4a7c15ULL);
         for (size_t i = 0; i < n; i++) {
+            if (lf_deadline_spend(&dl, 2)) {
+                ready = false;
+                break;
+            }
             s.observer[i] = lf_spec_observer(spec, &s.ops[i]);
             s.blind[i] = lf_spec_overwrites(&s.inst, &s.ops[i]);
         }
@@ -920,7 +944,8 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
     lf_fset_init(&s.seen, W, &s.inst, &s.limit);
     if (!ready || !lf_fpaths_init(&s.paths, &s.limit)) {
         sweep_free(&s);
-        lf_wgl_part_set_unknown(out, "out of memory setting up the frontier sweep of %zu ops", n);
+        lf_wgl_part_set_unknown(out, "%s setting up the frontier sweep of %zu ops",
+                                dl.passed ? "time budget exhausted" : "out of memory", n);
         return;
     }
     s.gc_at = (size_t)1 << 20;

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget/deadline.h"
+#include "history/validate.h"
 #include "util/radix_sort.h"
 #include "wgl/decide.h"
 #include "wgl/wgl.h"
@@ -141,7 +143,9 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
     }
     wgl_budget budget;
     memset(&budget, 0, sizeof budget);
-    budget.deadline = o->timeout_s > 0 ? lf_now_s() + o->timeout_s : 0;
+    budget.deadline = o->deadline > 0 ? o->deadline : lf_deadline_from_timeout(o->timeout_s);
+    lf_deadline dl; /* the budget's deadline, for the loops over the history */
+    lf_deadline_init(&dl, budget.deadline);
     budget.max_bytes = o->max_memory_bytes ? o->max_memory_bytes : LF_WGL_DEFAULT_MEMORY;
     budget.max_steps = o->max_steps;
     budget.progress = o->progress;
@@ -156,12 +160,12 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
         keyed = book < budget.max_bytes ? malloc(book) : NULL;
         for (size_t i = 0; keyed && i < n; i++) {
             keyed[i].payload = (uint32_t)i;
-            if (!lf_spec_partition_key(spec, env, &env->ops[i], &keyed[i].key)) {
-                free(keyed); /* op i observes the whole object */
+            if (lf_deadline_every(&dl, i) || !lf_spec_partition_key(spec, env, &env->ops[i], &keyed[i].key)) {
+                free(keyed); /* op i observes the whole object (or time is up: the search stops at once) */
                 keyed = NULL;
             }
         }
-        if (keyed && !lf_radix_sort(keyed, n)) { /* stable: each part keeps its ops in index order */
+        if (keyed && !lf_sort_within(keyed, n, &dl)) { /* stable: each part keeps its ops in index order */
             free(keyed);
             keyed = NULL;
         }
@@ -221,6 +225,15 @@ void lf_wgl_check_spec(const lf_spec *spec, const lf_spec_env *env, const lf_wgl
         for (j = i + 1; j < n && keyed[j].key == keyed[i].key; j++) {
         }
         size_t m = j - i;
+        if (lf_deadline_spend(&dl, m < LF_DEADLINE_STRIDE ? (uint32_t)m : LF_DEADLINE_STRIDE)) {
+            /* this part and the ones after it are undecided */
+            if (!unknown_parts)
+                snprintf(first_unknown, sizeof first_unknown,
+                         "part with key %" PRId64 " (%zu ops): time budget exhausted before it was checked",
+                         (int64_t)keyed[i].key, m);
+            unknown_parts += parts - part;
+            break;
+        }
         for (size_t k = 0; k < m; k++) {
             orig[k] = keyed[i + k].payload;
             sub[k] = env->ops[orig[k]];
@@ -273,10 +286,24 @@ done:
 
 void lf_wgl_check(const lf_history *h, const lf_wgl_options *o, lf_result *r) {
     char err[400];
-    if (lf_history_validate(h, err, sizeof err) != SIZE_MAX) {
+    lf_wgl_options with_deadline; /* the time budget counts from here, validation included */
+    if (o)
+        with_deadline = *o;
+    else
+        lf_wgl_options_default(&with_deadline);
+    if (with_deadline.deadline <= 0) with_deadline.deadline = lf_deadline_from_timeout(with_deadline.timeout_s);
+    lf_deadline dl;
+    lf_deadline_init(&dl, with_deadline.deadline);
+    bool late;
+    if (lf_history_validate_within(h, &dl, &late, err, sizeof err) != SIZE_MAX) {
         lf_result_set(r, LF_UNKNOWN, "wgl", "malformed history: %s", err);
         return;
     }
+    if (late) {
+        lf_result_set(r, LF_UNKNOWN, "wgl", "time budget exhausted before the search (validating %zu ops)", h->n);
+        return;
+    }
+    o = &with_deadline;
     const lf_spec *spec = lf_spec_of_history(h);
     if (!spec) {
         lf_result_set(r, LF_UNKNOWN, "wgl", "no specification for type %s", lf_history_type_name(h));

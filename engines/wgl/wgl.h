@@ -21,6 +21,7 @@
 
 typedef struct lf_wgl_options {
     double timeout_s;        /* wall-clock budget for the whole check (all parts); 0 = none */
+    double deadline;         /* instead of timeout_s: the absolute lf_now_s() time the budget ends (0: none) */
     size_t max_memory_bytes; /* budget for the checker's own structures; 0 = LF_WGL_DEFAULT_MEMORY */
     uint64_t max_steps;      /* search iterations over all parts; 0 = none */
     bool want_witness;       /* fill lf_result.witness when linearizable */

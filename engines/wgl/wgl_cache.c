@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/clock.h"
+
 #define CHUNK_SHIFT 14
 #define CHUNK_RECS ((size_t)1 << CHUNK_SHIFT)
 
@@ -34,6 +36,12 @@ static bool grow_slots(wgl_cache *c) {
     uint64_t *s = calloc(n, sizeof *s);
     if (!s) return false;
     for (size_t i = 0; i < c->n_slots; i++) {
+        if ((i & (WGL_CACHE_REHASH_CHUNK - 1)) == WGL_CACHE_REHASH_CHUNK - 1 && c->deadline > 0 &&
+            lf_now_s() > c->deadline) {
+            free(s);
+            c->late = true;
+            return false;
+        }
         uint64_t v = c->slots[i];
         if (!v) continue;
         uint64_t h = record(c, (uint32_t)v - 1)[0];
@@ -68,7 +76,7 @@ static bool grow_records(wgl_cache *c) {
 }
 
 wgl_cache_outcome lf_wgl_cache_insert(wgl_cache *c, uint64_t h, const uint64_t *key, const void *state) {
-    if (2 * (c->n_recs + 1) > c->n_slots && !grow_slots(c)) return WGL_CACHE_NOMEM;
+    if (2 * (c->n_recs + 1) > c->n_slots && !grow_slots(c)) return c->late ? WGL_CACHE_LATE : WGL_CACHE_NOMEM;
     uint64_t frag = h & ~(uint64_t)0xffffffff;
     size_t mask = c->n_slots - 1, j = h & mask;
     size_t key_bytes = c->key_words * sizeof *key;

@@ -2,7 +2,9 @@
  * (linearized-set key, spec state) pairs already explored. Records live in fixed-size chunks (no
  * reallocation of the bulk, so growing never needs twice the memory); the open-addressing table keeps a
  * hash fragment next to each record index so most mismatches are rejected without touching the record.
- * Every byte is counted against a limit: an insertion that would exceed it reports WGL_CACHE_NOMEM. */
+ * Every byte is counted against a limit: an insertion that would exceed it reports WGL_CACHE_NOMEM. A table
+ * doubling rehashes every record (up to hundreds of milliseconds near a 2 GiB budget), so it looks at the
+ * search's deadline every WGL_CACHE_REHASH_CHUNK slots and gives up past it: WGL_CACHE_LATE. */
 #ifndef LINFUZZ_WGL_CACHE_H
 #define LINFUZZ_WGL_CACHE_H
 
@@ -12,7 +14,9 @@
 
 #include "linfuzz/spec.h"
 
-typedef enum { WGL_CACHE_NEW, WGL_CACHE_HIT, WGL_CACHE_NOMEM } wgl_cache_outcome;
+typedef enum { WGL_CACHE_NEW, WGL_CACHE_HIT, WGL_CACHE_NOMEM, WGL_CACHE_LATE } wgl_cache_outcome;
+
+#define WGL_CACHE_REHASH_CHUNK ((size_t)1 << 16)
 
 typedef struct wgl_cache {
     size_t key_words;    /* configuration key length */
@@ -26,6 +30,8 @@ typedef struct wgl_cache {
     size_t bytes;        /* everything allocated */
     size_t limit;        /* bytes the cache may hold; the search lowers it as its other parts grow */
     const lf_spec_inst *spec; /* for state equality when the spec defines one */
+    double deadline;     /* lf_now_s() time a rehash gives up at (0: none); set after lf_wgl_cache_init */
+    bool late;           /* a rehash gave up on the deadline */
 } wgl_cache;
 
 void lf_wgl_cache_init(wgl_cache *c, size_t key_words, const lf_spec_inst *spec, size_t limit);

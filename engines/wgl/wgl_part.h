@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "budget/deadline.h"
 #include "linfuzz/check.h"
 #include "linfuzz/spec.h"
 
@@ -44,6 +45,11 @@ typedef struct wgl_part_result {
 void lf_wgl_part_result_free(wgl_part_result *p);
 /* out: unknown, with the reason fmt says (a budget ran out, or the history is beyond the search). */
 void lf_wgl_part_set_unknown(wgl_part_result *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The first thing a search does: sets dl to the budget's deadline and says whether the search may start; when
+ * the deadline has passed or a partner decided first, out is unknown ("time budget exhausted before the `what`
+ * of n ops started"). */
+bool lf_wgl_may_start(const struct wgl_budget *budget, lf_deadline *dl, const char *what, size_t n,
+                      wgl_part_result *out);
 /* Whether a portfolio partner asked this search to stop. */
 static inline bool wgl_cancelled(const wgl_budget *b) { return b->cancel && atomic_load(b->cancel); }
 

@@ -35,7 +35,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "budget/deadline.h"
 #include "budget/progress.h"
+#include "util/hash.h"
 #include "util/radix_sort.h"
 #include "wgl/wgl_cache.h"
 #include "util/clock.h"
@@ -44,7 +46,7 @@
 #define NIL_ENTRY (-1)
 #define PENDING_CALL (-2)
 #define FORCED_DEAD (-3) /* scan position meaning "dead end, already explained deeper" */
-#define CHECK_EVERY 1024 /* iterations between budget checks */
+#define CHECK_EVERY 1024 /* units of work (a step, an element copied) between budget checks; the first at once */
 
 
 void lf_wgl_part_result_free(wgl_part_result *p) {
@@ -72,12 +74,18 @@ static unsigned bits_for(uint64_t count) {
  * Per-thread counters when every thread is sequential (and bitset_key is off), else one bit per op.
  * by_call lists the ops in call order; slots is scratch for n entries. Returns 0 when out of memory. */
 static size_t layout_key(const lf_op *ops, size_t n, const uint32_t *by_call, bool bitset_key, uint32_t *kword,
-                         uint64_t *kinc, bool *per_thread, lf_keyed *slots) {
+                         uint64_t *kinc, bool *per_thread, lf_keyed *slots, lf_deadline *dl) {
     /* A stable sort by thread of the ops in call order: each thread's ops, in order. */
-    for (size_t i = 0; i < n; i++) slots[i] = (lf_keyed){ops[by_call[i]].thread, by_call[i]};
-    if (!lf_radix_sort(slots, n)) return 0;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            slots[i] = (lf_keyed){ops[by_call[i]].thread, by_call[i]};
+        }
+    }
+    if (lf_deadline_expired(dl)) return 0;
+    if (!lf_sort_within(slots, n, dl)) return 0;
     bool sequential = !bitset_key;
     for (size_t i = 1; i < n && sequential; i++) {
+        if (lf_deadline_every(dl, i)) return 0;
         if (slots[i].key != slots[i - 1].key) continue;
         const lf_op *a = &ops[slots[i - 1].payload], *b = &ops[slots[i].payload];
         if (lf_op_pending(a) || !(a->ret < b->call)) sequential = false;
@@ -86,6 +94,7 @@ static size_t layout_key(const lf_op *ops, size_t n, const uint32_t *by_call, bo
     size_t word = 0;
     unsigned bit = 0;
     for (size_t i = 0; i < n;) {
+        if (lf_deadline_spend(dl, 2)) return 0;
         size_t j = i + 1;
         if (sequential)
             while (j < n && slots[j].key == slots[i].key) j++;
@@ -190,9 +199,10 @@ static uint32_t name_of(const search *s, uint32_t op) { return s->orig ? s->orig
 
 /* At a dead end at depth d (the return entry ret is reached and nothing before it could go next):
  * remembers it when it is the deepest so far. */
-static void record_dead_end(search *s, size_t d, int32_t ret) {
-    if ((long)d <= s->best) return;
+static size_t record_dead_end(search *s, size_t d, int32_t ret) {
+    if ((long)d <= s->best) return 0;
     s->best = (long)d;
+    size_t work = d - s->agree + 1; /* what it costs, charged to the budget checks */
     for (size_t i = s->agree; i < d; i++) s->best_order[i] = s->E[s->stack[i]].op;
     s->agree = d;
     const unsigned char *cur = s->S + d * s->ss;
@@ -215,6 +225,7 @@ static void record_dead_end(search *s, size_t d, int32_t ret) {
         s->cand[s->n_cand] = o;
         s->cand_ok[s->n_cand++] = false;
     }
+    return work + s->n_cand;
 }
 
 static void explain_violation(search *s, wgl_part_result *out) {
@@ -275,44 +286,58 @@ void lf_wgl_part_set_unknown(wgl_part_result *out, const char *fmt, ...) {
     va_end(ap);
 }
 
-typedef struct pending_slot {
-    uint32_t op;
-    const lf_op *p;
-} pending_slot;
-
-static int cmp_pending(const void *a, const void *b) {
-    const lf_op *x = ((const pending_slot *)a)->p, *y = ((const pending_slot *)b)->p;
-    if (x->method != y->method) return x->method < y->method ? -1 : 1;
-    if (x->arg_nil != y->arg_nil) return x->arg_nil < y->arg_nil ? -1 : 1;
-    for (int i = 0; i < 2; i++)
-        if (x->arg[i] != y->arg[i]) return x->arg[i] < y->arg[i] ? -1 : 1;
-    if (x->call != y->call) return x->call < y->call ? -1 : 1;
-    uint32_t u = ((const pending_slot *)a)->op, v = ((const pending_slot *)b)->op;
-    return (u > v) - (u < v);
+bool lf_wgl_may_start(const wgl_budget *budget, lf_deadline *dl, const char *what, size_t n, wgl_part_result *out) {
+    lf_deadline_init(dl, budget->deadline);
+    if (!lf_deadline_passed(dl) && !wgl_cancelled(budget)) return true;
+    lf_wgl_part_set_unknown(out, "%s before the %s of %zu ops started",
+                            dl->passed ? "time budget exhausted" : "stopped (another search decided first)", what, n);
+    return false;
 }
 
 static bool same_invocation(const lf_op *x, const lf_op *y) {
-    return x->method == y->method && x->arg_nil == y->arg_nil && x->arg[0] == y->arg[0] && x->arg[1] == y->arg[1];
+    return lf_op_same_call(x, y);
 }
 
-/* Links identical pending ops in call order (pend_before); false when out of memory. */
-static bool link_identical_pending(search *s) {
+static uint64_t invocation_hash(const lf_op *x) {
+    return lf_mix64(lf_mix64((uint64_t)x->arg[0] ^ ((uint64_t)x->method << 8 | x->arg_nil)) ^ (uint64_t)x->arg[1]);
+}
+
+/* Links identical pending ops in call order (pend_before): the pending ops sorted by call (ties by index), and
+ * a hash table from an invocation to the last pending op of it seen so far. False when out of memory or out of
+ * time (dl expired). */
+static bool link_identical_pending(search *s, lf_deadline *dl) {
     size_t np = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        s->pend_before[i] = UINT32_MAX;
-        np += lf_op_pending(&s->ops[i]);
+    LF_FOR_CHUNKS(ck, ck_end, 0, s->n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            s->pend_before[i] = UINT32_MAX;
+            np += lf_op_pending(&s->ops[i]);
+        }
     }
+    if (lf_deadline_expired(dl)) return false;
     if (np < 2) return true;
-    pending_slot *ps = malloc(np * sizeof *ps);
-    if (!ps) return false;
+    size_t cap = 16;
+    while (cap < 2 * np) cap *= 2;
+    lf_keyed *ps = malloc(np * sizeof *ps);
+    uint32_t *last = malloc(cap * sizeof *last); /* an op index + 1, or 0 for an empty slot */
+    bool ok = ps && last;
     size_t k = 0;
-    for (size_t i = 0; i < s->n; i++)
-        if (lf_op_pending(&s->ops[i])) ps[k++] = (pending_slot){(uint32_t)i, &s->ops[i]};
-    qsort(ps, np, sizeof *ps, cmp_pending);
-    for (size_t i = 1; i < np; i++)
-        if (same_invocation(ps[i - 1].p, ps[i].p)) s->pend_before[ps[i].op] = ps[i - 1].op;
+    for (size_t i = 0; ok && i < s->n; i++) {
+        if ((ok = !lf_deadline_every(dl, i)) && lf_op_pending(&s->ops[i]))
+            ps[k++] = (lf_keyed){s->ops[i].call, (uint32_t)i};
+    }
+    ok = ok && lf_sort_within(ps, np, dl);
+    if (ok) memset(last, 0, cap * sizeof *last);
+    for (size_t i = 0; ok && i < np; i++) {
+        if (!(ok = !lf_deadline_every(dl, i))) break;
+        const lf_op *p = &s->ops[ps[i].payload];
+        size_t j = invocation_hash(p) & (cap - 1);
+        while (last[j] && !same_invocation(&s->ops[last[j] - 1], p)) j = (j + 1) & (cap - 1);
+        if (last[j]) s->pend_before[ps[i].payload] = last[j] - 1;
+        last[j] = ps[i].payload + 1;
+    }
     free(ps);
-    return true;
+    free(last);
+    return ok;
 }
 
 /* Number of entries: a call per op, a return per completed op, and the two list heads. */
@@ -325,14 +350,23 @@ static size_t entry_count(const lf_op *ops, size_t n) {
 /* Builds the main list (calls and returns of completed ops, and nothing else) and the pending list
  * (calls of pending ops), both in event order, and lists the ops in call order into by_call; ev is
  * scratch for 2n events. False when out of memory. */
-static bool build_entries(search *s, lf_keyed *ev, uint32_t *by_call) {
+static bool build_entries(search *s, lf_keyed *ev, uint32_t *by_call, lf_deadline *dl) {
     size_t n = s->n, m = 0;
     /* Calls first, then returns: the sort is stable, so at equal stamps calls come before returns
      * (equal stamps are concurrent: precedes is strict). Payload: op * 2 + is_return. */
-    for (size_t i = 0; i < n; i++) ev[m++] = (lf_keyed){s->ops[i].call, (uint32_t)(2 * i)};
-    for (size_t i = 0; i < n; i++)
-        if (!lf_op_pending(&s->ops[i])) ev[m++] = (lf_keyed){s->ops[i].ret, (uint32_t)(2 * i + 1)};
-    if (!lf_radix_sort(ev, m)) return false;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            ev[m++] = (lf_keyed){s->ops[i].call, (uint32_t)(2 * i)};
+        }
+    }
+    if (lf_deadline_expired(dl)) return false;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            if (!lf_op_pending(&s->ops[i])) ev[m++] = (lf_keyed){s->ops[i].ret, (uint32_t)(2 * i + 1)};
+        }
+    }
+    if (lf_deadline_expired(dl)) return false;
+    if (!lf_sort_within(ev, m, dl)) return false;
     entry *E = s->E;
     int32_t ph = (int32_t)m + 1, last_main = 0, last_pending = ph;
     s->pending_head = ph;
@@ -340,22 +374,25 @@ static bool build_entries(search *s, lf_keyed *ev, uint32_t *by_call) {
     E[ph] = (entry){NIL_ENTRY, NIL_ENTRY, NIL_ENTRY, 0};
     int32_t *call_entry = s->first_ret; /* borrowed: unused until the search starts */
     size_t calls = 0;
-    for (size_t k = 0; k < m; k++) {
-        int32_t e = (int32_t)k + 1;
-        uint32_t o = ev[k].payload >> 1;
-        bool is_ret = ev[k].payload & 1;
-        bool pending_call = !is_ret && lf_op_pending(&s->ops[o]);
-        int32_t *last = pending_call ? &last_pending : &last_main;
-        E[e] = (entry){*last, NIL_ENTRY, pending_call ? PENDING_CALL : NIL_ENTRY, o};
-        E[*last].next = e;
-        *last = e;
-        if (is_ret) {
-            E[call_entry[o]].match = e;
-        } else {
-            call_entry[o] = e;
-            by_call[calls++] = o;
+    LF_FOR_CHUNKS(ck, ck_end, 0, m, dl) {
+        for (size_t k = ck; k < ck_end; k++) {
+            int32_t e = (int32_t)k + 1;
+            uint32_t o = ev[k].payload >> 1;
+            bool is_ret = ev[k].payload & 1;
+            bool pending_call = !is_ret && lf_op_pending(&s->ops[o]);
+            int32_t *last = pending_call ? &last_pending : &last_main;
+            E[e] = (entry){*last, NIL_ENTRY, pending_call ? PENDING_CALL : NIL_ENTRY, o};
+            E[*last].next = e;
+            *last = e;
+            if (is_ret) {
+                E[call_entry[o]].match = e;
+            } else {
+                call_entry[o] = e;
+                by_call[calls++] = o;
+            }
         }
     }
+    if (lf_deadline_expired(dl)) return false;
     return true;
 }
 
@@ -372,6 +409,9 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
         lf_wgl_part_set_unknown(out, "history too long for the WGL search (%zu ops)", n);
         return;
     }
+    /* The deadline is looked at before anything else and in every loop of the setup (docs/budgets.md). */
+    lf_deadline dl;
+    if (!lf_wgl_may_start(budget, &dl, "search", n, out)) return;
     /* Cheap arrays first, counted against the budget before anything big is allocated. */
     if (!lf_spec_open(spec, env, &s.inst)) {
         lf_wgl_part_set_unknown(out, "out of memory opening the %s spec", spec->name);
@@ -410,26 +450,32 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
     uint32_t *by_call = malloc(n1 * sizeof *by_call);
     bool ready = s.E && s.stack && s.first_ret && s.pend_before && s.forced && s.observer && s.linearized && s.S && s.zobrist && s.kword &&
                  s.kinc && s.best_order && s.best_state && s.cand && s.cand_ok && s.scratch && scratch_ev &&
-                 by_call && build_entries(&s, scratch_ev, by_call) && link_identical_pending(&s);
+                 by_call && build_entries(&s, scratch_ev, by_call, &dl) && link_identical_pending(&s, &dl);
     if (ready)
-        s.key_words = layout_key(s.ops, n, by_call, opts->bitset_key, s.kword, s.kinc, &s.per_thread_key, scratch_ev);
+        s.key_words =
+            layout_key(s.ops, n, by_call, opts->bitset_key, s.kword, s.kinc, &s.per_thread_key, scratch_ev, &dl);
     free(scratch_ev);
     free(by_call);
     s.key = ready && s.key_words ? calloc(s.key_words, sizeof *s.key) : NULL;
-    if (!s.key) {
+    size_t remaining = 0; /* completed ops not linearized yet */
+    uint64_t seed = 0x243f6a8885a308d3ULL ^ n;
+    for (size_t i = 0; s.key && i < n; i++) {
+        if (lf_deadline_spend(&dl, 4)) break;
+        s.zobrist[i] = lf_rand_next(&seed);
+        s.observer[i] = lf_spec_observer(spec, &s.ops[i]);
+        remaining += !lf_op_pending(&s.ops[i]);
+    }
+    if (!s.key || dl.passed) {
         search_free(&s);
-        lf_wgl_part_set_unknown(out, "out of memory setting up the search of %zu ops", n);
+        lf_wgl_part_set_unknown(out, "%s setting up the search of %zu ops",
+                                dl.passed ? "time budget exhausted" : "out of memory", n);
         return;
     }
     s.fixed_bytes += s.key_words * sizeof *s.key;
-    uint64_t seed = 0x243f6a8885a308d3ULL ^ n;
-    for (size_t i = 0; i < n; i++) s.zobrist[i] = lf_rand_next(&seed);
-    for (size_t i = 0; i < n; i++) s.observer[i] = lf_spec_observer(spec, &s.ops[i]);
-    size_t remaining = 0; /* completed ops not linearized yet */
-    for (size_t i = 0; i < n; i++) remaining += !lf_op_pending(&s.ops[i]);
 
     wgl_cache cache;
     lf_wgl_cache_init(&cache, s.key_words, &s.inst, budget->max_bytes - s.fixed_bytes - lf_spec_ctx_bytes(&s.inst));
+    cache.deadline = budget->deadline;
     /* The cache is switched on at the first backtrack: before it no configuration can repeat, so a
      * history that needs no backtracking pays nothing for it ([Horn15], adaptive cache). */
     bool cache_on = false;
@@ -439,6 +485,7 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
     const lf_op *ops = s.ops;
     uint64_t *key = s.key;
     uint64_t lin_hash = 0, steps = 0, backtracks = 0, hits = 0;
+    uint64_t work = 0, next_check = 0; /* units of work; the budgets are looked at whenever work reaches next_check */
     size_t d = 0;
     /* The scan: e walks the main list's calls up to its first return; then (pending phase) the pending
      * calls placed before that return, first_ret being that return. Nothing left to try is a dead end. */
@@ -452,7 +499,9 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
             status = FOUND;
             break;
         }
-        if ((++steps & (CHECK_EVERY - 1)) == 0) {
+        steps++;
+        if (++work >= next_check) {
+            next_check = work + CHECK_EVERY;
             size_t ctx_bytes = lf_spec_ctx_bytes(&s.inst);
             size_t used = s.fixed_bytes + ctx_bytes + cache.bytes;
             /* The spec's stores grow by doubling between two checks (realloc may copy: old and new block live
@@ -485,7 +534,7 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
         }
         if (pending_phase && (e < 0 || e > first_ret)) {
             /* Every candidate failed: this configuration is a dead end. */
-            if (e != FORCED_DEAD) record_dead_end(&s, d, first_ret);
+            if (e != FORCED_DEAD) work += record_dead_end(&s, d, first_ret);
             if (d == 0) {
                 status = NONE;
                 break;
@@ -540,8 +589,8 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
                 continue;
             }
             key[s.kword[o]] -= s.kinc[o];
-            if (got == WGL_CACHE_NOMEM) {
-                stop_why = "memory budget";
+            if (got == WGL_CACHE_NOMEM || got == WGL_CACHE_LATE) {
+                stop_why = got == WGL_CACHE_LATE ? "time budget" : "memory budget";
                 status = STOPPED;
                 break;
             }

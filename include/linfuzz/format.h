@@ -48,13 +48,18 @@ lf_status lf_text_read_buffer(const char *buf, size_t len, const char *name, lf_
 
 /* Writes h in the canonical text form. Returns LF_OK or LF_ERR_IO. */
 lf_status lf_text_write_stream(FILE *f, const lf_history *h);
+/* The longest op line lf_text_format_op and lf_text_format_history_op write (thread, stamps, a method name of
+ * LF_CUSTOM_NAME_MAX, four 64-bit arguments and a result: at most 193 characters). */
+#define LF_TEXT_OP_MAX 256
 /* Appends one op line of a history of the given built-in type (without newline) to buf; returns the number
- * of chars written (< 128). */
+ * of chars written (< LF_TEXT_OP_MAX). */
 size_t lf_text_format_op(char *buf, lf_type type, const lf_op *op);
 /* The same for an op of h, of any type (custom types included). */
 size_t lf_text_format_history_op(char *buf, const lf_history *h, const lf_op *op);
 /* Writes h's header lines: "type NAME", and for a custom type its "method ..." declarations. */
 lf_status lf_text_write_header(FILE *f, const lf_history *h);
+/* Writes h's "contract ..." line (docs/contracts.md), or nothing when h has the default contract. */
+lf_status lf_text_write_contract(FILE *f, const lf_history *h);
 
 #ifdef __cplusplus
 }

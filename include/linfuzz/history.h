@@ -1,7 +1,7 @@
 /* History model: the operations of one concurrent object, as recorded (call/return stamps per thread).
  *
- * Every engine, format and tool works on lf_history. One op is 48 bytes so that a million-op history
- * fits comfortably in memory next to the checkers' own structures. The type and method tables here are
+ * Every engine, format and tool works on lf_history. One op is 64 bytes (a cache line) so that a million-op
+ * history fits comfortably in memory next to the checkers' own structures. The type and method tables here are
  * the single source of truth for names, arities and allowed results (see docs/formats.md).
  *
  * Custom types (docs/custom-types.md). Besides the nine built-in types, a history may be of a type that an
@@ -83,7 +83,7 @@ typedef struct lf_method_info {
 /* ---- custom types ---- */
 
 #define LF_CUSTOM_MAX_METHODS 16 /* methods of one custom type */
-#define LF_CUSTOM_MAX_ARGS 2     /* arguments of one method (lf_op holds two) */
+#define LF_CUSTOM_MAX_ARGS 4     /* arguments of one method (lf_op holds four) */
 #define LF_CUSTOM_NAME_MAX 32    /* longest type or method name */
 
 /* Method flags. */
@@ -119,7 +119,8 @@ typedef struct lf_type_desc {
 typedef struct lf_op {
     uint64_t call;
     uint64_t ret;      /* meaningless when res_kind == LF_K_PENDING */
-    int64_t arg[2];    /* arg[i] meaningful when arg i is LF_K_INT */
+    int64_t arg[LF_CUSTOM_MAX_ARGS]; /* arg[i] meaningful when the method has argument i and it is not nil;
+                                      * the others are 0 (built-in methods have at most two) */
     int64_t res;       /* meaningful when res_kind == LF_K_INT */
     uint32_t thread;
     uint8_t method;    /* lf_method; for custom types the index of the method in the type's declaration */
@@ -127,6 +128,70 @@ typedef struct lf_op {
     uint8_t res_kind;  /* lf_kind */
     uint8_t reserved;
 } lf_op;
+
+/* ---- contracts (docs/contracts.md) ----
+ *
+ * What a history of a stack or queue promises, when it is weaker than linearizability with respect to its type.
+ * A contract has two independent parts: the order in which values come out, and how exact the full and empty
+ * answers are. The zero contract is linearizability (the default everywhere: nothing changes for a history or an
+ * adapter that names none). Written in the text format as one header line, e.g. "contract k-relaxed 4". */
+typedef enum lf_order {
+    LF_ORDER_EXACT = 0,     /* the type's own order: FIFO (queue), LIFO (stack) */
+    LF_ORDER_K_RELAXED,     /* "k-relaxed K": a remove or peek may take any of the K oldest (queue) or newest (stack)
+                             * values: the out-of-order relaxation of [Henzinger13]; K = 1 is the type's own order */
+    LF_ORDER_PER_PRODUCER,  /* "per-producer", queue only: FIFO among the values each thread inserted; a remove takes
+                             * the oldest value of any one thread */
+    LF_ORDER_BAG,           /* "bag": a remove or peek may take any value inside (a pool) */
+    LF_ORDER_COUNT
+} lf_order;
+
+typedef enum lf_full_empty {
+    LF_FULL_EMPTY_EXACT = 0, /* full and empty answers are linearized with the rest */
+    LF_FULL_EMPTY_LAGGING,   /* "lagging-full-empty": they may lag behind operations in flight (counted: an insert
+                              * counts for removes once it returned, a remove frees room once it returned, and each
+                              * counts against the other side from its call): DPDK's rings, rte_stack */
+    LF_FULL_EMPTY_QUIESCENT, /* "quiescent-full-empty": as lagging, but a returned insert (remove) counts only from
+                              * the first moment after its return when no insert (remove) is in flight: Vyukov's
+                              * bounded queue, DPDK's RTS rings */
+    LF_FULL_EMPTY_WEAK,      /* "weak-full-empty": counted over the whole answer instead of at one moment of it: an
+                              * empty answer holds unless values certainly stayed inside throughout (inserted by
+                              * inserts that returned before its call, more than removes called by its return could
+                              * take): a remove that scans slots one by one (Scal's k-FIFO) */
+    LF_FULL_EMPTY_UNCHECKED, /* "unchecked-full-empty": full and empty answers promise nothing (only the values are
+                              * checked): a pool whose per-thread caches hide values from other threads (DPDK's
+                              * mempool with caches) */
+    LF_FULL_EMPTY_COUNT
+} lf_full_empty;
+
+#define LF_CONTRACT_MAX_K 65536u /* the largest K of "k-relaxed K" */
+
+typedef struct lf_contract {
+    uint8_t order;      /* lf_order */
+    uint8_t full_empty; /* lf_full_empty */
+    uint32_t k;         /* LF_ORDER_K_RELAXED: 1..LF_CONTRACT_MAX_K; 0 otherwise */
+} lf_contract;
+
+/* Whether c is the default contract (linearizability). */
+static inline bool lf_contract_is_default(const lf_contract *c) {
+    return c->order == LF_ORDER_EXACT && c->full_empty == LF_FULL_EMPTY_EXACT;
+}
+/* Whether a and b are the same contract. */
+static inline bool lf_contract_equal(const lf_contract *a, const lf_contract *b) {
+    return a->order == b->order && a->full_empty == b->full_empty && a->k == b->k;
+}
+/* Whether histories of type t may have contract c (the default: every type; the others: stack and queue, and
+ * per-producer only queue); with a message naming what is wrong when not. */
+bool lf_contract_valid(lf_type t, const lf_contract *c, char *err, size_t errlen);
+/* The contract's text: "linearizable", "k-relaxed 4", "bag lagging-full-empty", ... (its words in the text format's
+ * contract line, order first). Returns the number of characters of the whole text, like snprintf. */
+int lf_contract_format(char *buf, size_t len, const lf_contract *c);
+/* Parses the words of a contract line (without "contract"): each of "linearizable", "k-relaxed K",
+ * "per-producer", "bag", "lagging-full-empty", "quiescent-full-empty", "weak-full-empty", "unchecked-full-empty",
+ * at most one order and one full/empty word. On error, false with a message. */
+bool lf_contract_parse_words(const char *const *words, const size_t *lens, int n, lf_contract *out, char *err,
+                             size_t errlen);
+/* The same from one string of space-separated words ("k-relaxed 4 lagging-full-empty"). */
+bool lf_contract_parse(const char *text, lf_contract *out, char *err, size_t errlen);
 
 typedef struct lf_history {
     lf_type type;
@@ -137,6 +202,8 @@ typedef struct lf_history {
      * full one answers LF_K_FULL and changes nothing, and an insert into one that is not full must succeed.
      * 0: unbounded (then no op may answer full). The text format's "capacity N" line. */
     uint64_t capacity;
+    /* What the history promises (docs/contracts.md); zero: linearizability. The text format's "contract" line. */
+    lf_contract contract;
     lf_op *ops;
     size_t n, cap;
     /* type == LF_TYPE_CUSTOM: the type's declaration. Either a descriptor that outlives the history (an
@@ -157,6 +224,13 @@ const char *lf_kind_name(lf_kind k); /* "nil", "empty", "true", ... ("int" for L
 
 static inline bool lf_op_pending(const lf_op *op) { return op->res_kind == LF_K_PENDING; }
 static inline bool lf_arg_is_nil(const lf_op *op, int i) { return (op->arg_nil >> i) & 1u; }
+/* Whether a and b are the same call: method, arguments and their nil flags (unused arguments are 0). */
+static inline bool lf_op_same_call(const lf_op *a, const lf_op *b) {
+    if (a->method != b->method || a->arg_nil != b->arg_nil) return false;
+    for (int i = 0; i < LF_CUSTOM_MAX_ARGS; i++)
+        if (a->arg[i] != b->arg[i]) return false;
+    return true;
+}
 /* Real-time order: a precedes b iff a returned strictly before b was called. */
 static inline bool lf_precedes(const lf_op *a, const lf_op *b) {
     return !lf_op_pending(a) && a->ret < b->call;

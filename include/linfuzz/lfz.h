@@ -15,7 +15,14 @@
  * it is out, so junk is refused after its first chunk. Linfuzz's histories compress 2-20x (a million ops of
  * one thread repeating one op, the most regular history there is, about 10000x: 4 MB of payload, well
  * within the floor); the writer refuses to write a file the reader would refuse (keep such a history as
- * text). */
+ * text).
+ *
+ * Decoded histories: an op takes 64 bytes in memory (lf_op) and as little as 3 in the payload, so a history
+ * section is decoded only when its op count fits lf_lfz_history_budget(compressed bytes): 64 MiB of ops
+ * (1,048,576 ops) from any file, 1 KiB per compressed byte beyond. Memory is taken only as ops are decoded, so a
+ * section of junk is refused at its first bad op at the cost of the ops before it. Files are read from their
+ * header on, never more than it declares, and only regular files, pipes and FIFOs are read at all.
+ * docs/budgets.md states what reading a file of S bytes may cost in all. */
 #ifndef LINFUZZ_LFZ_H
 #define LINFUZZ_LFZ_H
 
@@ -35,6 +42,8 @@ extern "C" {
 #define LF_LFZ_MAX_PAYLOAD (UINT64_C(4) << 30) /* decompressed payload limit: 4 GiB */
 #define LF_LFZ_BUDGET_FLOOR (UINT64_C(64) << 20) /* the reader decompresses this much from any file, */
 #define LF_LFZ_BUDGET_RATIO 256                  /* and this many bytes per compressed byte beyond it */
+#define LF_LFZ_HISTORY_FLOOR (UINT64_C(64) << 20) /* a decoded history's ops may take this much from any file, */
+#define LF_LFZ_HISTORY_RATIO 1024                 /* and this many bytes per compressed byte beyond it */
 #define LF_LFZ_MAX_SECTIONS 4096
 #define LF_LFZ_MAX_NAME 64   /* section names: 1..64 chars of A-Z a-z 0-9 _ . - */
 #define LF_LFZ_MAX_KEY 128   /* metadata keys: 1..128 chars of the same set */
@@ -64,6 +73,7 @@ typedef struct lf_lfz_writer {
     size_t len, cap;
     uint32_t n_sections;
     char (*names)[LF_LFZ_MAX_NAME + 1]; /* names used so far: they must be unique */
+    size_t max_history_ops;             /* the longest history added: the reader's budget must admit it */
 } lf_lfz_writer;
 
 void lf_lfz_writer_init(lf_lfz_writer *w);
@@ -87,6 +97,9 @@ lf_status lf_lfz_save(const lf_lfz_writer *w, const char *path, int level, char 
 
 /* The largest payload the reader decompresses from a frame of `compressed` bytes (see the top). */
 uint64_t lf_lfz_payload_budget(uint64_t compressed);
+/* The most memory the ops of one history decoded from a frame of `compressed` bytes may take (see the top):
+ * a section declaring more ops than fit is refused before anything is allocated for them. */
+uint64_t lf_lfz_history_budget(uint64_t compressed);
 
 typedef struct lf_lfz_section {
     lf_lfz_kind kind;
@@ -103,6 +116,7 @@ typedef struct lf_lfz_section {
  * opened; a history section is decoded, and checked, by lf_lfz_get_history. */
 typedef struct lf_lfz_reader {
     char *file;                /* name used in messages */
+    uint64_t stored;           /* bytes of the compressed frame (0 for lf_lfz_decode_payload): the budgets' base */
     uint8_t *payload;          /* decompressed payload; sections point into it */
     size_t payload_len;
     char *strings;             /* NUL-terminated copies of names, texts, keys and values */

@@ -69,8 +69,7 @@ bool lf_recorder_snapshot(const lf_recorder *r, lf_history *h) {
         if (e & 1) { /* called, not returned: its call, method and arguments are published, nothing else */
             const lf_op *src = &log->ops[done];
             lf_op op = {.call = src->call, .thread = src->thread, .method = src->method, .res_kind = LF_K_PENDING};
-            op.arg[0] = src->arg[0];
-            op.arg[1] = src->arg[1];
+            memcpy(op.arg, src->arg, sizeof op.arg);
             if (!lf_history_push(h, &op)) return false;
         }
     }

@@ -25,7 +25,7 @@ struct lf_oracle_worker {
     const lf_adapter *a;
     void *obj;
     lf_method m;
-    int64_t args[2];
+    int64_t args[LF_CUSTOM_MAX_ARGS];
     int64_t value;
     lf_kind kind;
 };
@@ -117,7 +117,8 @@ static lf_oracle_status oracle_apply(void *self, const lf_op *op, lf_kind *kind,
     const lf_adapter *a = o->adapter;
     const lf_method_decl *d = lf_history_method(&o->type, op->method);
     if (!o->obj || !d || op->arg_nil) return LF_ORACLE_ERROR;
-    int64_t args[2] = {d->nargs > 0 ? op->arg[0] : 0, d->nargs > 1 ? op->arg[1] : 0};
+    int64_t args[LF_CUSTOM_MAX_ARGS] = {0};
+    for (unsigned i = 0; i < d->nargs && i < LF_CUSTOM_MAX_ARGS; i++) args[i] = op->arg[i];
     if ((d->flags & LF_MF_BLOCKS) && a->would_block && a->would_block(o->obj, (lf_method)op->method, args))
         return LF_ORACLE_BLOCKED;
     *value = 0;
@@ -133,8 +134,7 @@ static lf_oracle_status oracle_apply(void *self, const lf_op *op, lf_kind *kind,
         w->entered = true;
     }
     w->m = (lf_method)op->method;
-    w->args[0] = args[0];
-    w->args[1] = args[1];
+    memcpy(w->args, args, sizeof w->args);
     worker_do(w, JOB_OP);
     *kind = w->kind;
     *value = w->value;

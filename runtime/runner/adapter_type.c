@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "runtime/perturb.h"
+#include "util/hash.h"
 
 const lf_method_decl *lf_adapter_method(const lf_adapter *a, unsigned m) {
     lf_history view;
@@ -24,6 +25,7 @@ void lf_adapter_history_init(lf_history *h, const lf_adapter *a) {
     else
         lf_history_init(h, a->type);
     h->capacity = a->capacity;
+    h->contract = a->contract;
 }
 
 void lf_adapter_history_reset(lf_history *h, const lf_adapter *a) {
@@ -35,6 +37,7 @@ void lf_adapter_history_reset(lf_history *h, const lf_adapter *a) {
     h->init_kind = LF_K_INT;
     h->init = 0;
     h->capacity = a->capacity;
+    h->contract = a->contract;
     h->n = 0;
 }
 
@@ -64,23 +67,28 @@ static lf_arg_range range_of(const lf_adapter *a, unsigned m, unsigned i, unsign
 
 static uint64_t span_of(lf_arg_range r) { return (uint64_t)r.hi - (uint64_t)r.lo + 1; }
 
-void lf_custom_args_select(const lf_adapter *a, unsigned m, uint8_t sel, unsigned keys, int64_t args[2]) {
+void lf_custom_args_select(const lf_adapter *a, unsigned m, uint8_t sel, unsigned keys,
+                           int64_t args[LF_CUSTOM_MAX_ARGS]) {
     const lf_method_decl *d = lf_adapter_method(a, m);
     unsigned nargs = d ? d->nargs : 0;
-    args[0] = args[1] = 0;
-    for (unsigned i = 0; i < nargs; i++) {
+    memset(args, 0, LF_CUSTOM_MAX_ARGS * sizeof *args);
+    for (unsigned i = 0; i < nargs && i < LF_CUSTOM_MAX_ARGS; i++) {
         lf_arg_range r = range_of(a, m, i, keys);
-        uint64_t pick = nargs == 1 ? sel : i == 0 ? (sel & 15u) : (sel >> 4);
+        /* three or four arguments share the byte through a hash: each selector is one combination */
+        uint64_t pick = nargs == 1   ? sel
+                        : nargs == 2 ? (i == 0 ? (sel & 15u) : (sel >> 4))
+                                     : lf_mix64(((uint64_t)sel << 8 | i) + 0x5e1ec7) >> 8;
         uint64_t span = span_of(r);
         args[i] = (int64_t)((uint64_t)r.lo + (span ? pick % span : pick));
     }
 }
 
-void lf_custom_args_random(const lf_adapter *a, unsigned m, uint64_t *rng, unsigned keys, int64_t args[2]) {
+void lf_custom_args_random(const lf_adapter *a, unsigned m, uint64_t *rng, unsigned keys,
+                           int64_t args[LF_CUSTOM_MAX_ARGS]) {
     const lf_method_decl *d = lf_adapter_method(a, m);
     unsigned nargs = d ? d->nargs : 0;
-    args[0] = args[1] = 0;
-    for (unsigned i = 0; i < nargs; i++) {
+    memset(args, 0, LF_CUSTOM_MAX_ARGS * sizeof *args);
+    for (unsigned i = 0; i < nargs && i < LF_CUSTOM_MAX_ARGS; i++) {
         lf_arg_range r = range_of(a, m, i, keys);
         uint64_t span = span_of(r);
         args[i] = (int64_t)((uint64_t)r.lo + (span ? lf_rand_below(rng, span) : lf_rand_next(rng)));
@@ -97,15 +105,15 @@ size_t lf_custom_drain(const lf_adapter *a, unsigned keys, lf_planned_op *out, s
         if (!d || !(d->flags & LF_MF_OBSERVER)) continue;
         /* only the rows and columns of arguments the method has are read */
         lf_arg_range r0 = d->nargs >= 1 ? range_of(a, ms[k], 0, keys) : (lf_arg_range){0, 0};
-        lf_arg_range r1 = d->nargs >= 2 ? range_of(a, ms[k], 1, keys) : (lf_arg_range){0, 0};
         uint64_t values = d->nargs ? span_of(r0) : 1;
         if (values == 0 || values > keys) values = keys;
         for (uint64_t v = 0; v < values && n < cap; v++) {
             lf_planned_op *op = &out[n++];
+            memset(op, 0, sizeof *op);
             op->method = (uint8_t)ms[k];
             op->nargs = d->nargs;
             op->args[0] = d->nargs >= 1 ? (int64_t)((uint64_t)r0.lo + v) : 0;
-            op->args[1] = d->nargs >= 2 ? r1.lo : 0;
+            for (unsigned i = 1; i < d->nargs && i < LF_CUSTOM_MAX_ARGS; i++) op->args[i] = range_of(a, ms[k], i, keys).lo;
         }
     }
     return n;

@@ -14,6 +14,7 @@ bool lf_controlled_worker(lf_sched *s, unsigned t, lf_recorder *rec, const lf_ad
     if (setjmp(*escape) != 0) {
         /* STUCK inside an op: it was logged at its call, it never returned. */
         log->n--;
+        lf_call_out_reset();
         lf_sched_thread_end(s);
         return false;
     }

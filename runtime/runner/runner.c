@@ -108,7 +108,7 @@ bool lf_runner_run(lf_runner *r, const lf_adapter *a, const lf_workload *w, cons
     atomic_init(&c.perturbations, 0);
     c.object = a->create((size_t)p->threads * p->ops_per_thread);
     if (!c.object) return false;
-    lf_stuck_watch_arm(r->watch, &r->recorder, a->type, a->capacity, (size_t)p->threads * p->ops_per_thread);
+    lf_stuck_watch_arm(r->watch, &r->recorder, a, (size_t)p->threads * p->ops_per_thread);
     if (r->controlled) {
         size_t ops[LF_SCHED_MAX_THREADS];
         for (unsigned t = 0; t < p->threads && t < LF_SCHED_MAX_THREADS; t++) ops[t] = p->ops_per_thread;

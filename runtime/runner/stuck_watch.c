@@ -23,8 +23,7 @@ struct lf_stuck_watch {
     pthread_mutex_t lock; /* guards everything below; held while sampling, so disarm waits for a sample */
     bool stop, armed;
     const lf_recorder *recorder;
-    lf_type type;
-    uint64_t capacity;
+    const lf_adapter *adapter;
     double deadline;
     uint64_t last_progress;
     lf_hang_judge judge; /* the wait since the last progress */
@@ -58,8 +57,7 @@ static void default_handler(void *ctx, const lf_stuck_event *ev) {
 /* Declares the armed run STUCK (lock held): builds the history so far and calls the handler. */
 static void fire(lf_stuck_watch *w, double waited, bool deadlock) {
     lf_history h;
-    lf_history_init(&h, w->type);
-    h.capacity = w->capacity;
+    lf_adapter_history_init(&h, w->adapter); /* its type, a custom type's declaration and the capacity */
     size_t stuck = 0;
     if (lf_recorder_snapshot(w->recorder, &h))
         for (size_t i = 0; i < h.n; i++) stuck += lf_op_pending(&h.ops[i]);
@@ -152,11 +150,10 @@ void lf_stuck_watch_set_handler(lf_stuck_watch *w, lf_stuck_fn fn, void *ctx) {
     pthread_mutex_unlock(&w->lock);
 }
 
-void lf_stuck_watch_arm(lf_stuck_watch *w, const lf_recorder *r, lf_type type, uint64_t capacity, size_t run_ops) {
+void lf_stuck_watch_arm(lf_stuck_watch *w, const lf_recorder *r, const lf_adapter *a, size_t run_ops) {
     pthread_mutex_lock(&w->lock);
     w->recorder = r;
-    w->type = type;
-    w->capacity = capacity;
+    w->adapter = a;
     w->deadline = stuck_deadline(w, run_ops);
     w->last_progress = lf_recorder_progress(r, NULL);
     lf_hang_judge_start(&w->judge, 0, w->self, w->deadline, lf_now_s());

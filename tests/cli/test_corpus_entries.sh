@@ -4,8 +4,9 @@
 # still check as violations (`linfuzz repro --runs 0`, deterministic), its report and its HTML page must render
 # and name its first impossible result, and its minimized history, printed as text, must still be a violation
 # for `linfuzz check`. A STUCK entry (a known bug that makes an operation never return) must load, repro with
-# exit 5 and show its pending ops; a CRASH entry (a known bug that makes the code die) repro with exit 1 and show
-# its crash site and the op in flight. An entry found in controlled mode must replay exactly (same history) when this
+# exit 5 and show its pending ops, its type and methods named (a custom type's too); a CRASH entry (a known bug
+# that makes the code die) repro with exit 1 and show its crash site and the op in flight. An entry found in
+# controlled mode must replay exactly (same history) when this
 # is the build that recorded it (schedule_build: another compiler or other flags compile other loads and stores,
 # hence other scheduling points); one of the first workload format ("fuzz-case 1", before schedules) must still
 # decode and be re-run in free mode.
@@ -45,6 +46,8 @@ for entry in "$corpus"/*/violations/*.lfz; do
     # would fail the pipeline on a long report)
     "$LF" show "$entry" >"$tmp/stuck-report" 2>&1
     grep -q "=== STUCK  adapter=$dir_adapter" "$tmp/stuck-report" && ok || bad "$entry: the report does not render"
+    # the type and the methods by their names (a custom type's STUCK history once lost its declaration: type=?)
+    grep -Eq "type=\?|^[0-9]+ [0-9]+ [0-9?]+ \?( |$)" "$tmp/stuck-report" && bad "$entry: its type or a method is '?'" || ok
     "$LF" show --history full "$entry" >"$tmp/stuck-history" 2>&1
     grep -Eq '^[0-9]+ [0-9]+ \? ' "$tmp/stuck-history" && ok || bad "$entry: no pending op in its history"
     continue

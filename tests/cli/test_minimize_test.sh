@@ -53,6 +53,11 @@ for adapter in k1_counter_lost_update k4_reread_cas_register treiber_aba r1_afek
     "$LF" show --history full "$entry" >"$tmp/h0"
     "$LF" show --history full "$new" >"$tmp/h1"
     cmp -s "$tmp/h0" "$tmp/h1" && ok || bad "$adapter: the recorded history changed"
+    # the minimized test's own run: printed by --history test, a violation for `linfuzz check`
+    "$LF" show --history test "$new" >"$tmp/ht"
+    [ $? = 0 ] && ok || bad "$adapter: show --history test"
+    "$LF" check - <"$tmp/ht" >/dev/null 2>&1
+    [ $? = 1 ] && ok || bad "$adapter: the test's history is not a violation for linfuzz check"
     "$LF" show --meta "$new" >"$tmp/meta"
     has "$tmp/meta" "test_minimize: test " "$adapter: meta test_minimize"
     "$LF" show "$new" >"$tmp/show" 2>&1
@@ -65,5 +70,7 @@ done
 if [ -n "${free_entry:-}" ]; then
   expect_rc 1 "a free-mode entry" "$LF" minimize-test -q "$free_entry"
   has "$tmp/out" "not minimized" "a free-mode entry"
+  expect_err 2 "has no minimized test" "show --history test of an entry without a test" \
+    "$LF" show --history test "$free_entry"
 fi
 finish

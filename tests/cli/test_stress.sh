@@ -60,6 +60,15 @@ for a in $buggy; do
     fi
     continue
   fi
+  if [ "$a" = ledger_lock_order ]; then
+    # a lock-order deadlock of a custom type: no history is wrong, the run never ends (exit 5, STUCK), and the
+    # stuck history names its type and methods
+    "$LF" stress "$a" --seconds 30 --seed 1 --out "$tmp" -q >"$tmp/out" 2>"$tmp/err"; rc=$?
+    file=$(head -1 "$tmp/out")
+    if [ "$rc" = 5 ] && [ -f "$file" ] && grep -q "^type ledger$" "$file" && grep -Eq " transfer [0-9]+ [0-9]+ [0-9]+$" "$file"
+    then ok; else bad "$a: no deadlock (exit $rc): $(tail -c 300 "$tmp/err")"; fi
+    continue
+  fi
   args=(--seconds 30 --seed 1)
   # The 8-bit tag wraps only when 256 updates fall inside one pop: the default mixed search finds it at run
   # 46917 of seed 1 (about half a minute here, longer under the sanitizers), so start at that run's seed, in

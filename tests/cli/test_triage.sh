@@ -114,6 +114,10 @@ has "$tmp/out" "fuzz_lock_queue -runs=100 $tmp/crashes/lock_queue/crash-${HEX}3"
 cp "$tmp/crashes/k3-input-crash-${HEX}2" "$tmp/crash-${HEX}4"
 expect_rc 2 "input of unknown adapter" "$LF" triage "$tmp/crash-${HEX}4"
 has "$tmp/err" "crash-${HEX}4: a fuzzer input of unknown adapter: pass --adapter NAME" "unknown adapter message"
+# A fuzz target triaging a bare crash file: its own name says the adapter (fuzz_ADAPTER triage crash-...).
+ln -s "$LF" "$tmp/fuzz_k3_trylock_queue"
+expect_rc 0 "a fuzz target's bare crash file" "$tmp/fuzz_k3_trylock_queue" triage --runs 2000 "$tmp/crash-${HEX}4"
+has "$tmp/out" "| KNOWN_BUG | 1 | k3_trylock_queue | queue, no root cause | 1: " "the target's name gives the adapter"
 
 # ---- usage and unreadable paths ----
 expect_rc 2 "no paths" "$LF" triage

@@ -72,11 +72,21 @@ static const lf_type_desc ACCT_NOSPEC = {"acct", ACCT_METHODS, 3, NULL};
 
 #define DECL "type acct\nmethod deposit 1\nmethod withdraw 1 -> ok|fail\nmethod balance 0 -> int observer\n"
 
+/* h alone as .lfz bytes (malloc'ed), in a section "history". */
+static lf_status lfz_encode_history(const lf_history *h, uint8_t **bytes, size_t *len, char *err, size_t errlen) {
+    lf_lfz_writer w;
+    lf_lfz_writer_init(&w);
+    lf_status s = lf_lfz_add_history(&w, "history", h, err, errlen);
+    if (s == LF_OK) s = lf_lfz_encode(&w, 3, bytes, len, err, errlen);
+    lf_lfz_writer_free(&w);
+    return s;
+}
+
 static void test_declarations(void) {
     char err[256];
     CHECKF(lf_type_desc_check(&ACCT, err, sizeof err), "%s", err);
     static const lf_method_decl bad_name[] = {{"Deposit", 1, LF_KBIT(LF_K_NONE), 0}};
-    static const lf_method_decl bad_args[] = {{"d", 3, LF_KBIT(LF_K_NONE), 0}};
+    static const lf_method_decl bad_args[] = {{"d", 5, LF_KBIT(LF_K_NONE), 0}};
     static const lf_method_decl bad_res[] = {{"d", 1, LF_KBIT(LF_K_NONE) | LF_KBIT(LF_K_INT), 0}};
     static const lf_method_decl pending_res[] = {{"d", 1, LF_KBIT(LF_K_PENDING), 0}};
     static const lf_method_decl bad_flags[] = {{"d", 1, LF_KBIT(LF_K_NONE), 64}};
@@ -90,7 +100,7 @@ static void test_declarations(void) {
         {{"", ACCT_METHODS, 3, NULL}, "is not [a-z]"},
         {{"acct", ACCT_METHODS, 0, NULL}, "declares 0 methods"},
         {{"acct", bad_name, 1, NULL}, "method 0: name 'Deposit'"},
-        {{"acct", bad_args, 1, NULL}, "3 arguments; at most 2"},
+        {{"acct", bad_args, 1, NULL}, "5 arguments; at most 4"},
         {{"acct", bad_res, 1, NULL}, "results must be none alone"},
         {{"acct", pending_res, 1, NULL}, "results must be none alone"},
         {{"acct", bad_flags, 1, NULL}, "unknown flags 0x40"},
@@ -145,11 +155,7 @@ static void test_text_and_lfz(void) {
     /* .lfz round trip */
     uint8_t *bytes = NULL;
     size_t len = 0;
-    lf_lfz_writer w;
-    lf_lfz_writer_init(&w);
-    s = lf_lfz_add_history(&w, "history", &h, err, sizeof err);
-    if (s == LF_OK) s = lf_lfz_encode(&w, 3, &bytes, &len, err, sizeof err);
-    lf_lfz_writer_free(&w);
+    s = lfz_encode_history(&h, &bytes, &len, err, sizeof err);
     CHECKF(s == LF_OK, "%s", err);
     lf_lfz_reader r;
     s = s ? s : lf_lfz_decode(&r, bytes, len, "a.lfz", err, sizeof err);
@@ -238,7 +244,7 @@ static void test_malformed_declarations(void) {
     EXPECT_ERROR("type queue\nmethod size 0 -> int\n", 2, "'method' lines declare custom types; queue is built in");
     EXPECT_ERROR(DECL "0 1 2 deposit 1\nmethod x 0\n", 6, "'method' after the first operation");
     EXPECT_ERROR("type acct\nmethod deposit\n", 2, "expected 'method <name> <arguments>");
-    EXPECT_ERROR("type acct\nmethod deposit 3\n", 2, "the number of arguments '3' is not 0, 1 or 2");
+    EXPECT_ERROR("type acct\nmethod deposit 5\n", 2, "the number of arguments '5' is not 0..4");
     EXPECT_ERROR("type acct\nmethod deposit x\n", 2, "the number of arguments 'x'");
     EXPECT_ERROR("type acct\nmethod deposit 1 ->\n", 2, "'->' without result kinds");
     EXPECT_ERROR("type acct\nmethod get 1 -> int|value\n", 2, "'value' is not a result kind");
@@ -619,9 +625,174 @@ static void test_initial_prefix_and_minimize(void) {
     CHECK(forced > 100 && not_forced > 100 && minimized > 500 && suffix_used > 20 && first_bad_kept == minimized);
 }
 
+
+/* ---- methods of three and four arguments: payments between three accounts ----
+ * transfer FROM TO AMOUNT -> ok|fail (fail: FROM holds less than AMOUNT, or FROM == TO); balance ACCOUNT -> int;
+ * split FROM TO1 TO2 AMOUNT -> ok|fail moves AMOUNT to each of TO1 and TO2. Every account starts with 10. */
+
+enum { L_TRANSFER, L_BALANCE, L_SPLIT };
+
+static bool ledger_step(void *ctx, const void *state, const lf_op *op, void *next) {
+    (void)ctx;
+    int64_t b[3];
+    memcpy(b, state, sizeof b);
+    bool pending = lf_op_pending(op);
+    int nargs = op->method == L_TRANSFER ? 3 : op->method == L_SPLIT ? 4 : 1;
+    for (int i = 0; i < nargs - (op->method != L_BALANCE); i++)
+        if (op->arg[i] < 0 || op->arg[i] > 2) return false;
+    if (op->method == L_BALANCE) {
+        if (!pending && op->res != b[op->arg[0]]) return false;
+    } else {
+        int64_t from = op->arg[0], amount = op->arg[nargs - 1];
+        int64_t need = op->method == L_SPLIT ? 2 * amount : amount;
+        bool ok = amount >= 0 && b[from] >= need && from != op->arg[1] && (op->method == L_TRANSFER || from != op->arg[2]);
+        if (!pending && (op->res_kind == LF_K_OK) != ok) return false;
+        if (ok) {
+            b[from] -= need;
+            b[op->arg[1]] += amount;
+            if (op->method == L_SPLIT) b[op->arg[2]] += amount;
+        }
+    }
+    memcpy(next, b, sizeof b);
+    return true;
+}
+
+static void ledger_init(void *ctx, void *state) {
+    (void)ctx;
+    int64_t b[3] = {10, 10, 10};
+    memcpy(state, b, sizeof b);
+}
+
+static bool ledger_observer(const lf_op *op) { return op->method == L_BALANCE; }
+
+static const lf_spec LEDGER_SPEC = {
+    .name = "payments", .state_size = 3 * sizeof(int64_t), .init = ledger_init, .step = ledger_step,
+    .observer = ledger_observer,
+};
+static const lf_method_decl LEDGER_METHODS[] = {
+    {"transfer", 3, LF_KBIT(LF_K_OK) | LF_KBIT(LF_K_FAIL), 0},
+    {"balance", 1, LF_KBIT(LF_K_INT), LF_MF_OBSERVER | LF_MF_KEYED},
+    {"split", 4, LF_KBIT(LF_K_OK) | LF_KBIT(LF_K_FAIL), 0},
+};
+static const lf_type_desc LEDGER = {"payments", LEDGER_METHODS, 3, &LEDGER_SPEC};
+
+#define LEDGER_DECL "type payments\nmethod transfer 3 -> ok|fail\nmethod balance 1 -> int observer keyed\n" \
+                    "method split 4 -> ok|fail\n"
+
+/* Brute force with a spec of at most 64 bytes of state: an order of the ops (real time respected, pending ops
+ * optional) that the spec accepts. */
+static bool spec_brute(const lf_history *h, const lf_spec *sp, bool *done, size_t left, const void *state) {
+    bool any_completed_left = false;
+    for (size_t i = 0; i < h->n; i++) any_completed_left |= !done[i] && !lf_op_pending(&h->ops[i]);
+    if (!any_completed_left) return true;
+    for (size_t i = 0; i < h->n; i++) {
+        bool minimal = !done[i];
+        for (size_t j = 0; j < h->n && minimal; j++)
+            if (!done[j] && j != i && lf_precedes(&h->ops[j], &h->ops[i])) minimal = false;
+        uint8_t next[64];
+        if (!minimal || !sp->step(NULL, state, &h->ops[i], next)) continue;
+        done[i] = true;
+        bool ok = spec_brute(h, sp, done, left - 1, next);
+        done[i] = false;
+        if (ok) return true;
+    }
+    return false;
+}
+
+/* Three and four arguments go through both formats, the checkers and the description of an op unchanged; the
+ * third and fourth decide verdicts (an amount, a second payee). */
+static void test_four_arguments(void) {
+    char err[512];
+    CHECKF(lf_type_desc_check(&LEDGER, err, sizeof err), "%s", err);
+    static const char TEXT[] = "# linfuzz history 1\n" LEDGER_DECL
+                               "0 1 4 transfer 0 1 7 -> ok\n"
+                               "1 2 3 split 1 0 2 -2 -> fail\n"
+                               "1 5 6 split 1 0 nil 4 -> ok\n"
+                               "0 7 ?" " transfer 2 0 -9223372036854775808\n";
+    lf_history h, h2;
+    lf_status s = lf_text_read_buffer(TEXT, strlen(TEXT), "l.hist", &h, err, sizeof err);
+    CHECKF(s == LF_OK, "%s", err);
+    if (s) return;
+    CHECK(h.n == 4 && h.ops[0].arg[2] == 7 && h.ops[1].arg[3] == -2 && h.ops[2].arg_nil == 4 && h.ops[3].arg[2] == INT64_MIN);
+    char *out = history_text(&h);
+    CHECKF(out && !strcmp(out, TEXT), "canonical text:\n%s", out ? out : "(null)");
+    free(out);
+    char d[LF_TEXT_OP_MAX], line[LF_TEXT_OP_MAX];
+    lf_history_describe_op(&h, &h.ops[1], d, sizeof d);
+    CHECKF(!strcmp(d, "t1 [2,3] split 1 0 2 -2 -> fail"), "'%s'", d);
+    /* the longest line there can be fits LF_TEXT_OP_MAX */
+    lf_op big = {.call = UINT64_MAX - 1, .ret = UINT64_MAX, .thread = UINT32_MAX, .method = L_SPLIT,
+                 .res_kind = LF_K_FAIL, .arg = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN}};
+    size_t n = lf_text_format_history_op(line, &h, &big);
+    CHECKF(n < LF_TEXT_OP_MAX, "%zu characters", n);
+    /* .lfz round trip, and every ops's arguments back */
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    s = lfz_encode_history(&h, &bytes, &len, err, sizeof err);
+    CHECKF(s == LF_OK, "%s", err);
+    lf_lfz_reader r;
+    if (s == LF_OK && (s = lf_lfz_decode(&r, bytes, len, "l.lfz", err, sizeof err)) == LF_OK) {
+        s = lf_lfz_get_history(&r, lf_lfz_history_section(&r, 0), &h2, err, sizeof err);
+        CHECKF(s == LF_OK, "%s", err);
+        if (s == LF_OK) {
+            CHECK(h2.n == h.n && !memcmp(h2.ops, h.ops, h.n * sizeof *h.ops));
+            lf_history_free(&h2);
+        }
+        lf_lfz_reader_free(&r);
+    }
+    CHECKF(s == LF_OK, "%s", err);
+    free(bytes);
+    lf_history_free(&h);
+
+    /* verdicts that only the third or fourth argument decides: the brute force against the search engines (the
+     * registered type gives the reader its spec) */
+    CHECKF(lf_type_register(&LEDGER, err, sizeof err), "%s", err);
+    static const struct {
+        const char *ops;
+        bool linearizable;
+    } cases[] = {
+        {"0 1 2 transfer 0 1 10 -> ok\n0 3 4 balance 1 -> 20\n", true},
+        {"0 1 2 transfer 0 1 11 -> ok\n", false}, /* the amount is more than account 0 holds */
+        {"0 1 2 split 0 1 2 5 -> ok\n0 3 4 balance 2 -> 15\n", true},
+        {"0 1 2 split 0 1 2 6 -> ok\n", false},  /* 2 x 6 > 10 */
+        {"0 1 2 split 0 1 1 3 -> ok\n0 3 4 balance 1 -> 16\n", true},
+        {"0 1 2 split 0 1 2 3 -> ok\n0 3 4 balance 1 -> 16\n", false}, /* the second payee was 2 */
+        {"0 1 4 transfer 0 2 6 -> ok\n1 2 3 transfer 0 1 6 -> fail\n2 5 6 balance 2 -> 10\n", false},
+        {"0 1 4 transfer 0 2 6 -> ok\n1 2 3 transfer 0 1 6 -> fail\n2 5 6 balance 2 -> 16\n", true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, LEDGER_DECL "%s", cases[i].ops);
+        lf_history c;
+        s = lf_text_read_buffer(text, strlen(text), "case.hist", &c, err, sizeof err);
+        CHECKF(s == LF_OK, "case %zu: %s", i, err);
+        if (s) continue;
+        CHECK(lf_spec_of_history(&c) == &LEDGER_SPEC); /* the registered type's spec */
+        bool done[8] = {false};
+        uint8_t init[64];
+        LEDGER_SPEC.init(NULL, init);
+        CHECKF(c.n <= 8 && spec_brute(&c, &LEDGER_SPEC, done, c.n, init) == cases[i].linearizable, "case %zu: brute force",
+               i);
+        static const lf_engine engines[] = {LF_ENGINE_AUTO, LF_ENGINE_WGL};
+        for (size_t e = 0; e < 2; e++) {
+            lf_check_options o;
+            lf_check_options_default(&o);
+            o.engine = engines[e];
+            lf_result res;
+            lf_result_init(&res);
+            lf_check(&c, &o, &res);
+            CHECKF(res.verdict == (cases[i].linearizable ? LF_LINEARIZABLE : LF_VIOLATION), "case %zu engine %s: %s %s",
+                   i, lf_engine_name(engines[e]), lf_verdict_name(res.verdict), res.reason);
+            lf_result_free(&res);
+        }
+        lf_history_free(&c);
+    }
+}
+
 int main(void) {
     test_declarations();
     test_text_and_lfz();
+    test_four_arguments();
     test_malformed_declarations();
     test_registry();
     test_check_with_spec();

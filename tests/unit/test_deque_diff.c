@@ -41,7 +41,7 @@ static bool is_stack_far_peek(const lf_result *r) { return strstr(r->reason, "at
 
 static lf_verdict monitor(const lf_history *h, lf_result *r) {
     lf_result_init(r);
-    lf_monitor_check(h, r);
+    lf_monitor_check(h, NULL, r);
     return r->verdict;
 }
 

@@ -83,6 +83,11 @@ static void test_round_trips(void) {
                HDR "type kv\n0 1 2 put 1 10\n0 3 4 get 1 -> 10\n0 5 6 delete 1 -> true\n0 7 8 get 1 -> nil\n"
                    "0 9 10 delete 1 -> false\n0 11 12 put nil nil\n",
                __LINE__);
+    /* Leading zeros: only the value's range matters, at any width (a 21-digit zero-padded stamp was refused
+     * while 007 was not). */
+    round_trip("type register\n000 000000000000000000001 0000000000000000000000002 write 007\n"
+               "1 3 00018446744073709551615 read -> -0007\n",
+               HDR "type register\n0 1 2 write 7\n1 3 18446744073709551615 read -> -7\n", __LINE__);
     round_trip("type counter\n0 1 2 inc\n1 1 3 inc\n0 4 5 get -> 2\n1 4 ? get\n",
                HDR "type counter\n0 1 2 inc\n1 1 3 inc\n0 4 5 get -> 2\n1 4 ? get\n", __LINE__);
     round_trip("type deque\n0 1 2 push_front 1\n0 3 4 push_back 2\n0 5 6 peek_front -> 1\n0 7 8 peek_back -> 2\n"
@@ -185,6 +190,7 @@ static void test_errors(void) {
     EXPECT_ERROR("type queue\n0 18446744073709551616 2 enq 1\n", 2, "call stamp '18446744073709551616'");
     EXPECT_ERROR("type queue\n0 x 2 enq 1\n", 2, "call stamp 'x' is not an unsigned 64-bit integer");
     EXPECT_ERROR("type queue\n0 1 99999999999999999999 enq 1\n", 2, "return stamp '99999999999999999999'");
+    EXPECT_ERROR("type queue\n0 1 00018446744073709551616 enq 1\n", 2, "return stamp '00018446744073709551616'");
     EXPECT_ERROR("type queue\n0 1 2 enq 9223372036854775808\n", 2, "argument '9223372036854775808' is not");
     EXPECT_ERROR("type queue\n0 1 2 enq -9223372036854775809\n", 2, "argument '-9223372036854775809' is not");
     EXPECT_ERROR("type queue\n0 1 2 enq 1e3\n", 2, "argument '1e3' is not");

@@ -114,6 +114,17 @@ static void test_determinism(void) {
     CHECK(a.n == b.n && memcmp(a.ops, b.ops, a.n * sizeof *a.ops) == 0);
     CHECK(a.n != c.n || memcmp(a.ops, c.ops, a.n * sizeof *a.ops) != 0);
     CHECKF(lf_history_validate(&a, err, sizeof err) == SIZE_MAX, "corrupted deque: %s", err);
+    /* At most one corruption per op: more is refused with a message, not run (an unbounded count looped for
+     * ever and numbered threads past 2^32). */
+    lf_history d;
+    o.n_ops = 10;
+    o.bad = 10;
+    CHECK(lf_gen_history(&o, &d, err, sizeof err));
+    lf_history_free(&d);
+    o.bad = 11;
+    CHECKF(!lf_gen_history(&o, &d, err, sizeof err) && strstr(err, "at most one per op"), "11 corruptions of 10 ops");
+    o.bad = SIZE_MAX;
+    CHECK(!lf_gen_history(&o, &d, err, sizeof err));
     lf_history_free(&a);
     lf_history_free(&b);
     lf_history_free(&c);

@@ -143,7 +143,7 @@ static hit_poset poset_of(const interval *v, size_t n, hit_chain_mode mode) {
     lf_op ops[MAXN];
     make_ops(v, n, ops);
     hit_poset p;
-    CHECK(lf_hit_poset_init(&p, ops, n, mode));
+    CHECK(lf_hit_poset_init(&p, ops, n, mode, NULL));
     return p;
 }
 

@@ -18,6 +18,7 @@
 
 #include "linfuzz/format.h"
 #include "linfuzz/lfz.h"
+#include "lfz_test_util.h"
 #include "test_util.h"
 
 /* What the payload holds: the first bytes given, then zeros up to `size`. */
@@ -31,65 +32,10 @@ typedef struct {
     long max_kb;       /* peak memory may grow by at most this much */
 } bomb;
 
-static size_t varint(uint8_t *p, uint64_t v) {
-    size_t n = 0;
-    while (v >= 0x80) p[n++] = (uint8_t)(v | 0x80), v >>= 7;
-    p[n++] = (uint8_t)v;
-    return n;
-}
-
-static void put_le(uint8_t *p, uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
-/* The whole .lfz file of b (malloc'ed), built chunk by chunk. */
+/* The whole .lfz file of b (malloc'ed): its head, then zeros. */
 static uint8_t *build(const bomb *b, size_t *len) {
-    enum { CHUNK = 1 << 20 };
-    uint8_t *zeros = calloc(1, CHUNK);
-    size_t cap = 1 << 16, n = LF_LFZ_HEADER_SIZE;
-    uint8_t *f = calloc(1, cap);
-    ZSTD_CCtx *c = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 1);
-    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
-    ZSTD_CCtx_setPledgedSrcSize(c, b->size);
-    XXH64_state_t *hs = XXH64_createState();
-    XXH64_reset(hs, 0);
-    bool first = true; /* the head, then zeros */
-    for (uint64_t done = 0; done < b->size;) {
-        const uint8_t *src = first ? b->head : zeros;
-        size_t chunk = first ? b->head_len : b->size - done < CHUNK ? (size_t)(b->size - done) : CHUNK;
-        first = false;
-        XXH64_update(hs, src, chunk);
-        done += chunk;
-        ZSTD_inBuffer in = {src, chunk, 0};
-        ZSTD_EndDirective end = done == b->size ? ZSTD_e_end : ZSTD_e_continue;
-        for (;;) {
-            if (cap - n < ZSTD_CStreamOutSize()) f = realloc(f, cap *= 2);
-            ZSTD_outBuffer out = {f, cap, n};
-            size_t left = ZSTD_compressStream2(c, &out, &in, end);
-            n = out.pos;
-            if (ZSTD_isError(left)) {
-                fprintf(stderr, "zstd: %s\n", ZSTD_getErrorName(left));
-                exit(2);
-            }
-            if (end == ZSTD_e_end ? left == 0 : in.pos == in.size) break;
-        }
-    }
-    static const uint8_t magic[8] = {0x89, 'L', 'F', 'Z', '\r', '\n', 0x1a, '\n'};
-    memcpy(f, magic, 8);
-    put_le(f + 8, LF_LFZ_VERSION, 2);
-    put_le(f + 10, 0, 2);
-    put_le(f + 12, b->sections, 4);
-    put_le(f + 16, b->size, 8);
-    put_le(f + 24, n - LF_LFZ_HEADER_SIZE, 8);
-    put_le(f + 32, XXH64_digest(hs), 8);
-    put_le(f + 40, XXH64(f + LF_LFZ_HEADER_SIZE, n - LF_LFZ_HEADER_SIZE, 0), 8);
-    put_le(f + 48, XXH64(f, 48, 0), 8);
-    XXH64_freeState(hs);
-    ZSTD_freeCCtx(c);
-    free(zeros);
-    *len = n;
-    return f;
+    static const uint8_t zero = 0;
+    return lfz_build_stream(b->head, b->head_len, &zero, 1, b->size - b->head_len, b->sections, 1, len);
 }
 
 /* Sanitizer builds: freed blocks wait in ASan's quarantine, which would count the payload buffer's earlier
@@ -109,15 +55,15 @@ static size_t section_head(uint8_t *p, uint8_t kind, const char *name, uint64_t 
     if (!body) {
         uint8_t tmp[10];
         body = size - 2 - strlen(name);
-        body -= varint(tmp, body);
-        if (2 + strlen(name) + varint(tmp, body) + body != size) body++; /* the varint got shorter */
+        body -= lfz_varint(tmp, body);
+        if (2 + strlen(name) + lfz_varint(tmp, body) + body != size) body++; /* the varint got shorter */
     }
     size_t n = 0;
     p[n++] = kind;
-    n += varint(p + n, strlen(name));
+    n += lfz_varint(p + n, strlen(name));
     memcpy(p + n, name, strlen(name));
     n += strlen(name);
-    return n + varint(p + n, body);
+    return n + lfz_varint(p + n, body);
 }
 
 int main(int argc, char **argv) {
@@ -152,7 +98,7 @@ int main(int argc, char **argv) {
     bombs[3].head_len = section_head(bombs[3].head, LF_LFZ_HISTORY, "history", 0, 60 * MiB);
     bombs[4].head_len = section_head(bombs[4].head, LF_LFZ_TEXT, "report", 61 * MiB, 0);
     bombs[5].head_len = section_head(bombs[5].head, LF_LFZ_HISTORY, "history", 0, 60 * MiB);
-    bombs[5].head_len += varint(bombs[5].head + bombs[5].head_len, 7);
+    bombs[5].head_len += lfz_varint(bombs[5].head + bombs[5].head_len, 7);
     memcpy(bombs[5].head + bombs[5].head_len, "counter", 7);
     bombs[5].head_len += 7;
     for (size_t i = 0; i < sizeof bombs / sizeof bombs[0]; i++) {

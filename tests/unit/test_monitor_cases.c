@@ -50,7 +50,7 @@ static int run_dir(const char *dir, bool must_decide) {
         if (is_monitor_type(h.type)) {
             lf_result r;
             lf_result_init(&r);
-            lf_monitor_check(&h, &r);
+            lf_monitor_check(&h, NULL, &r);
             if (r.verdict == LF_UNKNOWN) {
                 CHECKF(!must_decide, "%s: monitor says unknown: %s", path, r.reason);
                 CHECKF(strncmp(r.reason, "unsupported:", 12) == 0, "%s: unknown without 'unsupported:': %s", path,
@@ -82,7 +82,7 @@ static lf_verdict check_text(const char *src, lf_result *r) {
     CHECKF(st == LF_OK, "%s", err);
     lf_result_init(r);
     if (st != LF_OK) return LF_UNKNOWN;
-    lf_monitor_check(&h, r);
+    lf_monitor_check(&h, NULL, r);
     lf_history_free(&h);
     return r->verdict;
 }

@@ -46,7 +46,7 @@ static bool compare(const lf_history *h, const char *what, uint64_t seed, tally 
     lf_result mon, bru;
     lf_result_init(&mon);
     lf_result_init(&bru);
-    lf_monitor_check(h, &mon);
+    lf_monitor_check(h, NULL, &mon);
     lf_brute_check(h, &bo, &bru);
     t->histories++;
     bool ok = true;
@@ -78,7 +78,7 @@ static bool compare(const lf_history *h, const char *what, uint64_t seed, tally 
         if (lf_history_remap_stamps(&c, (lf_stamp_map)m, seed)) {
             lf_result mc;
             lf_result_init(&mc);
-            lf_monitor_check(&c, &mc);
+            lf_monitor_check(&c, NULL, &mc);
             if (mc.verdict != mon.verdict) {
                 t->shift_changes++;
                 ok = false;

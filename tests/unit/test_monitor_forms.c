@@ -24,7 +24,7 @@ static void compare(const lf_history *h, monitor_fn a_fn, monitor_fn b_fn, const
     lf_result_init(&a);
     lf_result_init(&b);
     lf_std sa, sb;
-    lf_verdict va = lf_standardize(h, &sa, &a), vb = lf_standardize(h, &sb, &b);
+    lf_verdict va = lf_standardize(h, NULL, &sa, &a), vb = lf_standardize(h, NULL, &sb, &b);
     if (va == LF_LINEARIZABLE) va = a_fn(h, &sa, &a);
     if (vb == LF_LINEARIZABLE) vb = b_fn(h, &sb, &b);
     lf_std_free(&sa);

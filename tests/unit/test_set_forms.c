@@ -12,7 +12,7 @@
 
 static lf_verdict standardized(const lf_history *h, lf_result *r) {
     lf_std s;
-    lf_verdict v = lf_standardize(h, &s, r);
+    lf_verdict v = lf_standardize(h, NULL, &s, r);
     if (v == LF_LINEARIZABLE) v = lf_monitor_set(h, &s, r);
     lf_std_free(&s);
     return v;
@@ -48,7 +48,7 @@ int main(void) {
         lf_result a, b;
         lf_result_init(&a);
         lf_result_init(&b);
-        lf_verdict direct = lf_monitor_set_direct(&h, &a);
+        lf_verdict direct = lf_monitor_set_direct(&h, NULL, &a);
         lf_verdict std = standardized(&h, &b);
         CHECKF(direct == std, "seed %llu: direct %s (%s), standardised %s (%s)", (unsigned long long)seed,
                lf_verdict_name(direct), a.reason, lf_verdict_name(std), b.reason);

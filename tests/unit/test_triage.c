@@ -268,7 +268,7 @@ static void committed_entries(void) {
                 .expected_linearizable = false,
                 .workload = e.workload,
                 .workload_len = e.workload_len,
-                .full = &e.full,
+                .full = lf_entry_recorded(&e), /* what `minimized` came from (a minimized test's run, if any) */
                 .check = &checker.check,
                 .spec_mode = lf_entry_meta(&e, "spec"),
             };
@@ -278,6 +278,8 @@ static void committed_entries(void) {
             lf_status cst = stuck ? lf_capture_stuck(&sin, &again, err, sizeof err)
                                   : lf_capture_violation(&in, &again, err, sizeof err);
             CHECKF(cst == LF_OK, "%s", err);
+            /* a root cause, when the entry has one, is its signature: the recapture carries the same one */
+            if (cst == LF_OK && e.rootcause) again.rootcause = strdup(e.rootcause);
             lf_adapter_checker_free(&checker);
             long k = lf_triage_add_violation(&t, "again.lfz", false, &again, NULL);
             CHECK(k >= 0 && !strcmp(t.items[k].bucket, t.items[i].bucket));

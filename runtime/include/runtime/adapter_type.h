@@ -22,12 +22,13 @@ const char *lf_adapter_method_name(const lf_adapter *a, unsigned m);
 void lf_adapter_history_reset(lf_history *h, const lf_adapter *a);
 
 /* Custom types: the arguments of a call of method m. From a fuzz case's selector byte: one argument takes
- * lo + sel % span, two take the low and the high nibble; from a random generator: uniform in the range.
+ * lo + sel % span, two take the low and the high nibble, three or four a hash of the byte each (every selector
+ * is one combination); from a random generator: uniform in the range.
  * Without ranges every argument is in 0..keys-1. Unused argument slots are 0. */
-void lf_custom_args_select(const lf_adapter *a, unsigned m, uint8_t sel, unsigned keys, int64_t args[2]);
-void lf_custom_args_random(const lf_adapter *a, unsigned m, uint64_t *rng, unsigned keys, int64_t args[2]);
+void lf_custom_args_select(const lf_adapter *a, unsigned m, uint8_t sel, unsigned keys, int64_t args[LF_CUSTOM_MAX_ARGS]);
+void lf_custom_args_random(const lf_adapter *a, unsigned m, uint64_t *rng, unsigned keys, int64_t args[LF_CUSTOM_MAX_ARGS]);
 /* Custom types: the drain, one call of every observer method (LF_MF_OBSERVER) a implements per value of its
- * first argument (at most keys values of its range; the second argument at its low end). Returns the number
+ * first argument (at most keys values of its range; the others at their low end). Returns the number
  * of calls written to out (at most cap). */
 size_t lf_custom_drain(const lf_adapter *a, unsigned keys, lf_planned_op *out, size_t cap);
 

@@ -45,8 +45,7 @@ static inline void lf_recorder_call(lf_recorder *r, unsigned thread, const lf_ad
     lf_op *op = &log->ops[log->n++];
     int64_t value = 0;
     uint64_t events = atomic_load_explicit(&log->events, memory_order_relaxed);
-    op->arg[0] = nargs > 0 ? args[0] : 0;
-    op->arg[1] = nargs > 1 ? args[1] : 0;
+    for (unsigned i = 0; i < LF_CUSTOM_MAX_ARGS; i++) op->arg[i] = i < nargs ? args[i] : 0;
     op->thread = thread;
     op->method = (uint8_t)m;
     op->arg_nil = 0;

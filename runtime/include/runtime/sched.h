@@ -10,7 +10,9 @@
  *     would block is marked blocked on that object and passes the baton, so the baton holder never waits for
  *     a parked thread;
  *   - every shared-memory access of instrumented adapter code (tsan_access.c: the ThreadSanitizer callback
- *     ABI, compiled in with -fsanitize=thread and implemented by linfuzz).
+ *     ABI, compiled in with -fsanitize=thread and implemented by linfuzz);
+ *   - every call into and return from a function of an uninstrumented shared library the fuzz target was
+ *     linked with (call_out.c: the wrappers linfuzz_add_fuzz_target makes).
  *
  * Escape hatches, all counted in lf_sched_stats and reported:
  *   - a thread that passes many points without changing memory (a spin loop on another thread's progress) or
@@ -39,6 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/memory_model.h"
 #include "runtime/schedule.h"
 
 typedef struct lf_sched lf_sched;
@@ -55,6 +58,8 @@ typedef enum lf_sched_event_kind {
     LF_EV_YIELD,  /* LF_YIELD() */
     LF_EV_SYNC,   /* a lock/unlock/wait/post/signal of lf_sync.h (addr = the object) */
     LF_EV_PAUSE,  /* sched_yield, a sleep: the thread waits for the others */
+    LF_EV_LIBCALL, /* a call into (addr = the call's first argument, usually the library's object) or a return
+                    * from (addr NULL) an uninstrumented library (sched/call_out.c) */
     LF_EV_KIND_COUNT
 } lf_sched_event_kind;
 
@@ -99,6 +104,9 @@ typedef struct lf_sched_stats {
     bool watchdog;            /* the watchdog released the run (not deterministic) */
     bool budget_exceeded;     /* the point budget ran out (livelock?): released (not deterministic) */
     bool deterministic;       /* neither of the two */
+    uint8_t memory_model;     /* the model the run had (lf_memory_model): the schedule's, or sc when the run
+                                 could not have it (more than LF_WM_MAX_THREADS threads, no access points) */
+    lf_wm_stats weak;         /* what the weak model did (zero under sc) */
 } lf_sched_stats;
 
 typedef struct lf_sched_options {
@@ -121,6 +129,11 @@ void lf_sched_destroy(lf_sched *s);
  * ThreadSanitizer build, where the real TSan runtime owns the callbacks, and in builds whose adapters were
  * compiled without the instrumentation). */
 bool lf_sched_access_points_available(void);
+/* Calls made so far through the wrappers of uninstrumented library functions (sched/call_out.c), by every
+ * thread; 0 in a program without wrappers. */
+uint64_t lf_call_out_count(void);
+/* Forgets the calling thread's open wrapped calls (a worker that left its op by the STUCK escape). */
+void lf_call_out_reset(void);
 
 /* Which build this is, as far as scheduling goes ("clang-14.0.6-<hash of the adapters' flags>-s<version of the
  * scheduling algorithms>"): the same input replays exactly within one build; entries record it (meta
@@ -175,6 +188,11 @@ bool lf_sched_add_atomic_region(lf_sched *s, uintptr_t lo, uintptr_t hi);
 /* No preemption from the point at begin_pc until the same thread's point at end_pc or its op's return. */
 bool lf_sched_add_atomic_pair(lf_sched *s, uintptr_t begin_pc, uintptr_t end_pc);
 void lf_sched_clear_atomic_regions(lf_sched *s);
+
+/* Weak memory models (docs/memory-models.md): observe every modelled access of weak runs (NULL: stop); the
+ * fixes of the next runs (strengthened accesses, root causing; n = 0: none). */
+void lf_sched_set_weak_observer(lf_sched *s, lf_wm_observer fn, void *ctx);
+void lf_sched_set_weak_fixes(lf_sched *s, const lf_wm_fix *fixes, unsigned n);
 
 /* Schedule feedback (feedback.h): reads-from pairs and preemption sites of controlled runs are counted into
  * counters[0..n-1] (libFuzzer's extra counters); NULL switches it off. */

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "linfuzz/adapter.h"
 #include "linfuzz/history.h"
 #include "runtime/recorder.h"
 
@@ -53,9 +54,9 @@ lf_stuck_watch *lf_stuck_watch_create(void);
 void lf_stuck_watch_destroy(lf_stuck_watch *w);
 /* The handler (NULL: the default one). */
 void lf_stuck_watch_set_handler(lf_stuck_watch *w, lf_stuck_fn fn, void *ctx);
-/* Watches the run recorded by r (of the given type and capacity, `run_ops` calls planned) until disarmed. r
- * must stay valid (not re-initialised) while armed. */
-void lf_stuck_watch_arm(lf_stuck_watch *w, const lf_recorder *r, lf_type type, uint64_t capacity, size_t run_ops);
+/* Watches the run of adapter a recorded by r (`run_ops` calls planned) until disarmed; its history is of a's
+ * type (a custom type's declaration included) and capacity. r and a must stay valid while armed. */
+void lf_stuck_watch_arm(lf_stuck_watch *w, const lf_recorder *r, const lf_adapter *a, size_t run_ops);
 void lf_stuck_watch_disarm(lf_stuck_watch *w);
 
 /* A controlled run of the armed run deadlocked (sched/sched.h: LF_SCHED_STUCK; its blocked ops are still in

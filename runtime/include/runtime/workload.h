@@ -38,7 +38,7 @@ typedef struct lf_workload {
 
 /* One planned call. */
 typedef struct lf_planned_op {
-    int64_t args[2];
+    int64_t args[LF_CUSTOM_MAX_ARGS];
     uint8_t method; /* lf_method, or LF_PLAN_SKIP: not called (lf_plan_balance_blocking) */
     uint8_t nargs;
 } lf_planned_op;
