@@ -8,6 +8,7 @@
 #include "linfuzz/version.h"
 #include "options.h"
 #include "runtime/stuck_watch.h"
+#include "util/escape.h"
 
 _Static_assert(LF_EXIT_STUCK == LF_STUCK_EXIT_STATUS, "one exit code for STUCK");
 
@@ -45,7 +46,7 @@ static int help(int argc, char **argv) {
     } else if (argc == 3 && c) {
         lf_cli_help(stdout, c);
     } else {
-        fprintf(stderr, "linfuzz help: expected a command or --markdown, not '%s'\n\n", argv[argc == 3 ? 2 : 3]);
+        lf_esc_printf(stderr, "linfuzz help: expected a command or --markdown, not '%s'\n\n", argv[argc == 3 ? 2 : 3]);
         lf_cli_usage(stderr);
         return LF_EXIT_USAGE;
     }
@@ -72,7 +73,7 @@ int lf_cli_main(int argc, char **argv) {
     }
     const lf_cli_command *c = lf_cli_find(argv[1]);
     if (c) return c->run(argc - 1, argv + 1);
-    fprintf(stderr, "linfuzz: unknown command '%s'\n\n", argv[1]);
+    lf_esc_printf(stderr, "linfuzz: unknown command '%s'\n\n", argv[1]);
     lf_cli_usage(stderr);
     return LF_EXIT_USAGE;
 }

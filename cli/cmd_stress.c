@@ -28,6 +28,7 @@
 #include "status_line.h"
 #include "util/clock.h"
 #include "util/parse.h"
+#include "util/escape.h"
 
 typedef enum stress_mode { MODE_MIXED, MODE_CONTROLLED, MODE_FREE } stress_mode;
 static const char *const MODE_NAMES[] = {"mixed", "controlled", "free", NULL};
@@ -77,17 +78,17 @@ static int report_violation(const stress_options *o, const lf_adapter *a, const 
     snprintf(path, sizeof path, "%s/violation-%s-%" PRIu64 ".hist", o->out_dir, a->name, w->seed);
     lf_workload_describe(desc, sizeof desc, w, a);
     describe_schedule(how, sizeof how, again, sizeof again, o, a, r, w);
-    fprintf(stderr, "linfuzz stress: %s: VIOLATION in run %" PRIu64 " (%zu ops, engine %s): %s\n", a->name,
-            run + 1, h->n, res->engine, res->reason);
-    fprintf(stderr, "  workload: %s\n", desc);
-    fprintf(stderr, "  schedule: %s\n", how);
-    fprintf(stderr, "  %s: %s\n", r->controlled && r->last_stats.deterministic ? "replay exactly" : "same workload",
-            again);
+    lf_esc_printf(stderr, "linfuzz stress: %s: VIOLATION in run %" PRIu64 " (%zu ops, engine %s): %s\n", a->name,
+                  run + 1, h->n, res->engine, res->reason);
+    lf_esc_printf(stderr, "  workload: %s\n", desc);
+    lf_esc_printf(stderr, "  schedule: %s\n", how);
+    lf_esc_printf(stderr, "  %s: %s\n",
+                  r->controlled && r->last_stats.deterministic ? "replay exactly" : "same workload", again);
     if (lf_history_write(path, h, err, sizeof err) != LF_OK) {
-        fprintf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
         return LF_EXIT_IO;
     }
-    fprintf(stderr, "  history written to %s\n", path);
+    lf_esc_printf(stderr, "  history written to %s\n", path);
     printf("%s\n", path);
     return LF_EXIT_VIOLATION;
 }
@@ -121,8 +122,8 @@ static void on_stuck(void *p, const lf_stuck_event *ev) {
                          .may_block = lf_adapter_blocking(cx->a), .origin = origin, .workload_desc = desc,
                          .history = ev->history, .detector = detected};
     lf_violation_entry e;
-    fprintf(stderr, "linfuzz stress: %s: STUCK in run %" PRIu64 ": %zu op%s never returned\n", cx->a->name, cx->run + 1,
-            ev->stuck, ev->stuck == 1 ? "" : "s");
+    lf_esc_printf(stderr, "linfuzz stress: %s: STUCK in run %" PRIu64 ": %zu op%s never returned\n", cx->a->name,
+                  cx->run + 1, ev->stuck, ev->stuck == 1 ? "" : "s");
     if (ev->deadlock) report_deadlock(cx);
     if (lf_capture_stuck(&in, &e, err, sizeof err) == LF_OK) {
         fputs(e.report, stderr);
@@ -130,10 +131,10 @@ static void on_stuck(void *p, const lf_stuck_event *ev) {
     }
     snprintf(path, sizeof path, "%s/stuck-%s-%" PRIu64 ".hist", cx->o->out_dir, cx->a->name, cx->w->seed);
     if (lf_history_write(path, ev->history, err, sizeof err) == LF_OK) {
-        fprintf(stderr, "  history written to %s\n", path);
+        lf_esc_printf(stderr, "  history written to %s\n", path);
         printf("%s\n", path);
     } else {
-        fprintf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
     }
     fflush(NULL);
     _exit(LF_EXIT_STUCK);
@@ -148,27 +149,32 @@ static void report_deadlock(const stuck_context *cx) {
         lf_runner_describe_stuck(where, sizeof where, cx->runner, &p);
         lf_plan_free(&p);
     }
-    fprintf(stderr, "  a deadlock: every unfinished thread is blocked\n%s", where);
-    fprintf(stderr, "  schedule: %s\n  replay exactly: %s\n", how, again);
+    fprintf(stderr, "  a deadlock: every unfinished thread is blocked\n");
+    lf_esc_write(stderr, where, strlen(where), LF_ESC_KEEP_NEWLINE); /* its lines: one per worker */
+    lf_esc_printf(stderr, "  schedule: %s\n", how);
+    lf_esc_printf(stderr, "  replay exactly: %s\n", again);
 }
 
 /* Writes the serial evidence of the adapter's nondeterminism; returns the exit status. */
 static int report_nondeterminism(const stress_options *o, const lf_adapter *a, const lf_workload *w,
                                  lf_adapter_checker *c, const lf_history *h, const lf_result *res, uint64_t run) {
     char path[PATH_MAX], err[512];
-    fprintf(stderr, "linfuzz stress: %s: SERIAL NONDETERMINISM in run %" PRIu64 " (%zu ops): %s\n", a->name, run + 1,
-            h->n, res->reason);
-    fprintf(stderr, "  not a linearizability violation: the adapter's serial runs differ, so its self-spec is void\n");
+    lf_esc_printf(stderr, "linfuzz stress: %s: SERIAL NONDETERMINISM in run %" PRIu64 " (%zu ops): %s\n", a->name,
+                  run + 1, h->n, res->reason);
+    lf_esc_printf(stderr,
+                  "  not a linearizability violation: the adapter's serial runs differ, so its self-spec is void\n");
     lf_history ev;
     if (!lf_selfspec_nondeterminism(c->self, h, &ev)) return LF_EXIT_UNKNOWN;
     snprintf(path, sizeof path, "%s/nondeterminism-%s-%" PRIu64 ".hist", o->out_dir, a->name, w->seed);
     int status = LF_EXIT_UNKNOWN;
     if (lf_history_write(path, &ev, err, sizeof err) != LF_OK) {
-        fprintf(stderr, "linfuzz stress: cannot write the evidence: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz stress: cannot write the evidence: %s\n", err);
         status = LF_EXIT_IO;
     } else {
-        fprintf(stderr, "  serial evidence (ops from a fresh object, the last one answered otherwise on a replay) "
-                        "written to %s\n", path);
+        lf_esc_printf(stderr,
+                      "  serial evidence (ops from a fresh object, the last one answered otherwise on a replay) "
+                      "written to %s\n",
+                      path);
         printf("%s\n", path);
     }
     lf_history_free(&ev);
@@ -195,26 +201,26 @@ int lf_cmd_stress(int argc, char **argv) {
 
     const lf_adapter *a = lf_adapter_find(o.adapter);
     if (!a) {
-        fprintf(stderr, "linfuzz stress: no adapter '%s' ('linfuzz adapters' lists them)\n", o.adapter);
+        lf_esc_printf(stderr, "linfuzz stress: no adapter '%s' ('linfuzz adapters' lists them)\n", o.adapter);
         return LF_EXIT_USAGE;
     }
     char err[256];
     if (!lf_adapter_check(a, err, sizeof err)) {
-        fprintf(stderr, "linfuzz stress: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz stress: %s\n", err);
         return LF_EXIT_USAGE;
     }
     if (!lf_clock_available(o.clock)) {
-        fprintf(stderr, "linfuzz stress: clock '%s' is not available on this machine\n", lf_clock_name(o.clock));
+        lf_esc_printf(stderr, "linfuzz stress: clock '%s' is not available on this machine\n", lf_clock_name(o.clock));
         return LF_EXIT_USAGE;
     }
     struct stat st;
     if (stat(o.out_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "linfuzz stress: --out %s is not a directory\n", o.out_dir);
+        lf_esc_printf(stderr, "linfuzz stress: --out %s is not a directory\n", o.out_dir);
         return LF_EXIT_IO;
     }
     lf_runner runner;
     if (!lf_runner_init(&runner, (unsigned)o.threads, o.clock)) {
-        fprintf(stderr, "linfuzz stress: cannot start %" PRIu64 " threads\n", o.threads);
+        lf_esc_printf(stderr, "linfuzz stress: cannot start %" PRIu64 " threads\n", o.threads);
         return LF_EXIT_IO;
     }
     lf_check_options copt;
@@ -224,23 +230,24 @@ int lf_cmd_stress(int argc, char **argv) {
     lf_adapter_checker checker;
     char why[512], against[200];
     if (!lf_adapter_checker_init(&checker, a, o.spec, &copt, why, sizeof why)) {
-        fprintf(stderr, "linfuzz stress: %s\n", why);
+        lf_esc_printf(stderr, "linfuzz stress: %s\n", why);
         lf_runner_free(&runner);
         return LF_EXIT_USAGE;
     }
 
     if (!o.quiet)
-        fprintf(stderr, "linfuzz stress: %s (%s, expected %s), %" PRIu64 " threads x %" PRIu64 " ops, seed %" PRIu64
-                        ", clock %s, engine %s, mode %s, checked against %s\n",
-                a->name, lf_adapter_type_name(a), a->linearizable ? "linearizable" : "buggy", o.threads, o.ops,
-                o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine), MODE_NAMES[o.mode],
-                lf_adapter_checker_describe(&checker, against, sizeof against));
+        lf_esc_printf(stderr,
+                      "linfuzz stress: %s (%s, expected %s), %" PRIu64 " threads x %" PRIu64 " ops, seed %" PRIu64
+                      ", clock %s, engine %s, mode %s, checked against %s\n",
+                      a->name, lf_adapter_type_name(a), a->linearizable ? "linearizable" : "buggy", o.threads, o.ops,
+                      o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine), MODE_NAMES[o.mode],
+                      lf_adapter_checker_describe(&checker, against, sizeof against));
 
     bool balanced;
     if (o.blocking >= 0) {
         balanced = o.blocking == BLOCKING_BALANCED;
     } else if (!lf_blocking_balanced(a, &balanced, err, sizeof err)) {
-        fprintf(stderr, "linfuzz stress: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz stress: %s\n", err);
         lf_runner_free(&runner);
         return LF_EXIT_USAGE;
     }
@@ -272,7 +279,7 @@ int lf_cmd_stress(int argc, char **argv) {
         if (!run_checked(&runner, a, &w, &checker, &h, &res)) {
             lf_status_stop(line);
             line = NULL;
-            fprintf(stderr, "linfuzz stress: out of memory or threads\n");
+            lf_esc_printf(stderr, "linfuzz stress: out of memory or threads\n");
             status = LF_EXIT_IO;
             lf_result_free(&res);
             break;
@@ -325,7 +332,7 @@ int lf_cmd_stress(int argc, char **argv) {
                 : status == LF_EXIT_OK      ? "no violation"
                 : status == LF_EXIT_UNKNOWN ? "serial nondeterminism"
                                             : "error");
-    if (unknown) fprintf(stderr, "  first unknown verdict: %s\n", first_unknown);
+    if (unknown) lf_esc_printf(stderr, "  first unknown verdict: %s\n", first_unknown);
     lf_history_free(&h);
     lf_adapter_checker_free(&checker);
     lf_runner_free(&runner);

@@ -18,6 +18,7 @@
 #include "status_line.h"
 #include "testcase/case_replay.h"
 #include "util/parse.h"
+#include "util/escape.h"
 
 #define MAX_INPUT_BYTES (1u << 20) /* a fuzz case is at most a few hundred bytes; libFuzzer's -max_len 4096 */
 
@@ -140,7 +141,7 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
         lf_replay_options ro = o->replay;
         char err_b[256];
         if (!lf_blocking_balanced(a, &ro.balance_blocking, err_b, sizeof err_b)) { /* as the target ran it */
-            fprintf(stderr, "linfuzz triage: %s\n", err_b);
+            lf_esc_printf(stderr, "linfuzz triage: %s\n", err_b);
             ro.balance_blocking = a->may_block != 0;
         }
         lf_fc_replay_isolated(a, data, len, &ro, ro.seconds + 60, origin, &r);
@@ -182,14 +183,16 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
     return ok;
 }
 
-/* Prints s for a markdown table cell: '|' escaped, at most max bytes ("..." after). */
+/* Prints s for a markdown table cell, escaped (util/escape.h: '|', line breaks and controls); at most max bytes
+ * of it, never a character cut in two ("..." after). */
 static void cell(const char *s, size_t max) {
-    size_t n = 0;
-    for (; *s && n < max; s++, n++) {
-        if (*s == '|') putchar('\\');
-        putchar(*s == '\n' ? ' ' : *s);
+    size_t n = strlen(s), shown = n;
+    if (n > max) {
+        shown = max;
+        while (shown && ((unsigned char)s[shown] & 0xc0) == 0x80) shown--;
     }
-    if (*s) fputs("...", stdout);
+    lf_esc_write(stdout, s, shown, LF_ESC_CELL);
+    if (shown < n) fputs("...", stdout);
 }
 
 static void print_table(const lf_triage *t, const counts *c, const char *bin) {
@@ -202,7 +205,9 @@ static void print_table(const lf_triage *t, const counts *c, const char *bin) {
         lf_triage_repro_command(t, g, bin, cmd, sizeof cmd);
         char size[64] = "";
         if (s->min_ops) snprintf(size, sizeof size, " (%zu ops)", s->min_ops);
-        printf("| %zu | %s | %zu | %s | ", i + 1, lf_triage_category_name(g->category), g->count, g->adapter);
+        printf("| %zu | %s | %zu | ", i + 1, lf_triage_category_name(g->category), g->count);
+        cell(g->adapter, SIZE_MAX);
+        printf(" | ");
         cell(g->label, 300);
         if (g->n_variants && s->variant) {
             printf(" | %zu: `", g->n_variants);
@@ -211,7 +216,11 @@ static void print_table(const lf_triage *t, const counts *c, const char *bin) {
         } else {
             printf(" | -");
         }
-        printf(" | %s | %s%s | `%s` |\n", g->first_seen, s->example ? s->example : s->path, size, cmd);
+        printf(" | %s | ", g->first_seen);
+        cell(s->example ? s->example : s->path, SIZE_MAX);
+        printf("%s | `", size);
+        cell(cmd, SIZE_MAX);
+        printf("` |\n");
     }
     size_t differs = 0;
     for (size_t i = 0; i < t->n_items; i++) differs += !t->items[i].is_input && t->items[i].bucket_differs;
@@ -322,7 +331,8 @@ int lf_cmd_triage(int argc, char **argv) {
     int status = lf_cli_parse(&lf_command_triage, argc, argv, &o, &paths);
     if (status != LF_CLI_GO_ON) return status;
     if (o.adapter && !lf_adapter_find(o.adapter)) {
-        fprintf(stderr, "linfuzz triage: no adapter '%s' in this build (linfuzz adapters lists them)\n", o.adapter);
+        lf_esc_printf(stderr, "linfuzz triage: no adapter '%s' in this build (linfuzz adapters lists them)\n",
+                      o.adapter);
         return LF_EXIT_USAGE;
     }
     o.line = lf_status_start("linfuzz triage", o.quiet);
@@ -377,7 +387,7 @@ int lf_cmd_triage(int argc, char **argv) {
     ok = ok && lf_triage_group_all(&t);
     lf_status_stop(o.line);
     if (!ok) {
-        fprintf(stderr, "linfuzz triage: out of memory\n");
+        lf_esc_printf(stderr, "linfuzz triage: out of memory\n");
         lf_triage_free(&t);
         lf_triage_files_free(&fs);
         return LF_EXIT_IO;

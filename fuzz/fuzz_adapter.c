@@ -84,6 +84,7 @@
 #include "util/clock.h"
 #include "util/env.h"
 #include "util/parse.h"
+#include "util/escape.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
@@ -201,7 +202,7 @@ static void print_summary(void) {
              (unsigned long long)G.controlled_runs, (unsigned long long)G.free_runs,
              (unsigned long long)G.nondeterministic, (unsigned long long)G.watchdog, (unsigned long long)G.over_budget,
              (unsigned long long)G.stuck);
-    fputs(line, stderr);
+    lf_esc_printf(stderr, "%s", line);
     if (G.unseen)
         fprintf(stderr, "linfuzz-fuzz: warning: %u problem%s of what controlled runs can see were reported at the start "
                         "(above): a clean result may have tested nothing inside the operations named\n",
@@ -225,7 +226,7 @@ static const lf_adapter *select_adapter(const char *program) {
     if (wanted && *wanted) {
         const lf_adapter *a = lf_adapter_find(wanted);
         if (a) return a;
-        fprintf(stderr, "linfuzz-fuzz: no adapter '%s' in this binary", wanted);
+        lf_esc_printf(stderr, "linfuzz-fuzz: no adapter '%s' in this binary", wanted);
     } else if (lf_adapter_count() == 1) {
         return lf_adapter_at(0);
     } else {
@@ -244,7 +245,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     if (!G.adapter) exit(2);
     char err[256];
     if (!lf_adapter_check(G.adapter, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     snprintf(G.program, sizeof G.program, "%s", *argc >= 1 ? (*argv)[0] : "linfuzz");
@@ -273,28 +274,28 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
              lf_env_seconds("LINFUZZ_FUZZ_SECONDS", 0, 0, LF_MAX_SECONDS, &G.budget, err, sizeof err) &&
              lf_env_seconds("LINFUZZ_FUZZ_MINIMIZE_TEST", 3, 0, LF_MAX_SECONDS, &G.tmin_seconds, err, sizeof err);
     if (!env_ok) {
-        fprintf(stderr, "linfuzz-fuzz: %s (LINFUZZ_FUZZ_SIGNAL also takes overlap, witness or nearmiss)\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s (LINFUZZ_FUZZ_SIGNAL also takes overlap, witness or nearmiss)\n", err);
         exit(2);
     }
     if (!lf_blocking_balanced(G.adapter, &G.balanced, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     lf_spec_mode spec_mode;
     if (!lf_spec_mode_from_env(&spec_mode, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     lf_check_options base;
     lf_check_options_default(&base);
     base.timeout_s = 5;
     if (!lf_adapter_checker_init(&G.checker, G.adapter, spec_mode, &base, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     G.first_violation = -1;
     if (!read_mode(&G.mode, err, sizeof err) || !read_feedback(&G.feedback_parts, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
@@ -345,7 +346,7 @@ static const char *save_entry(const lf_violation_entry *e, char *path, size_t pa
     if (!G.keep_duplicates && lf_entry_find_bucket(G.violations_dir, bucket, path, path_len))
         return "existing entry of the same bucket";
     if (lf_entry_save(e, G.violations_dir, path, path_len, err, sizeof err) == LF_OK) return "saved";
-    fprintf(stderr, "linfuzz-fuzz: cannot save the entry: %s\n", err);
+    lf_esc_printf(stderr, "linfuzz-fuzz: cannot save the entry: %s\n", err);
     path[0] = 0;
     return "not saved";
 }
@@ -377,8 +378,8 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
                  "free run, watchdog: no call and no return for %.1f s (deadline %.1f s from the run's size; "
                  "LINFUZZ_STUCK_SECONDS sets it)",
                  ev->waited_s, ev->deadline_s);
-    fprintf(stderr, "\nlinfuzz-fuzz: STUCK in %s: %zu op%s never returned\n", origin, ev->stuck,
-            ev->stuck == 1 ? "" : "s");
+    lf_esc_printf(stderr, "\nlinfuzz-fuzz: STUCK in %s: %zu op%s never returned\n", origin, ev->stuck,
+                  ev->stuck == 1 ? "" : "s");
     lf_stuck_input in = {
         .adapter = G.adapter->name,
         .expected_linearizable = G.adapter->linearizable,
@@ -394,7 +395,7 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
     lf_violation_entry e;
     const char *saved = "not saved";
     if (lf_capture_stuck(&in, &e, err, sizeof err) != LF_OK) {
-        fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
     } else {
         if (G.adapter->may_block && !lf_entry_set_meta(&e, "blocking", G.balanced ? "balanced" : "any"))
             fprintf(stderr, "linfuzz-fuzz: out of memory\n");
@@ -405,10 +406,13 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
         saved = save_entry(&e, path, sizeof path);
         lf_entry_free(&e);
     }
-    fprintf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
-    if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path, G.program, path);
-    fprintf(stderr, "linfuzz-fuzz: stuck adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n", G.adapter->name,
-            lf_now_s() - G.start, (unsigned long long)G.executions, (unsigned long long)G.runs, path[0] ? path : "-");
+    lf_esc_printf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
+    if (path[0])
+        lf_esc_printf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path,
+                      G.program, path);
+    lf_esc_printf(stderr, "linfuzz-fuzz: stuck adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n",
+                  G.adapter->name, lf_now_s() - G.start, (unsigned long long)G.executions, (unsigned long long)G.runs,
+                  path[0] ? path : "-");
     fflush(stderr);
     abort();
 }
@@ -463,7 +467,7 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
                                        &test_h, &ts, err, sizeof err);
         lf_fc_executor_on_stuck(&G.executor, on_stuck, NULL);
         if (has_test) lf_tmin_describe(test_summary, sizeof test_summary, &ts);
-        fprintf(stderr, "linfuzz-fuzz: minimizing the test: %s\n", has_test ? test_summary : err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: minimizing the test: %s\n", has_test ? test_summary : err);
     }
     lf_minimize_options mo;
     lf_minimize_options_default(&mo);
@@ -503,7 +507,7 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     lf_history_free(&test_h);
     const char *saved = "not saved";
     if (st != LF_OK) {
-        fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
     } else {
         if (G.adapter->may_block && !lf_entry_set_meta(&e, "blocking", G.balanced ? "balanced" : "any"))
             fprintf(stderr, "linfuzz-fuzz: out of memory\n");
@@ -513,15 +517,17 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
         saved = save_entry(&e, path, sizeof path);
         lf_entry_free(&e);
     }
-    fprintf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
+    lf_esc_printf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
     /* This binary answers linfuzz's subcommands with the adapters it carries (an out-of-tree adapter too). */
-    if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path, G.program, path);
+    if (path[0])
+        lf_esc_printf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path,
+                      G.program, path);
     /* One line for scripts (ci/quickstart.sh, ci/bench_fuzz.sh). */
-    fprintf(stderr, "linfuzz-fuzz: %s adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s\n",
-            nondet ? "nondeterminism" : "violation", G.adapter->name, found_after, (unsigned long long)G.executions,
-            (unsigned long long)G.runs,
-            controlled ? (info->stats.deterministic ? "controlled" : "controlled-nondeterministic") : "free",
-            path[0] ? path : "-");
+    lf_esc_printf(stderr, "linfuzz-fuzz: %s adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s\n",
+                  nondet ? "nondeterminism" : "violation", G.adapter->name, found_after,
+                  (unsigned long long)G.executions, (unsigned long long)G.runs,
+                  controlled ? (info->stats.deterministic ? "controlled" : "controlled-nondeterministic") : "free",
+                  path[0] ? path : "-");
     if (first) snprintf(G.first_entry, sizeof G.first_entry, "%s", path);
     fflush(stderr);
     if (!G.keep_going) abort();
