@@ -171,16 +171,6 @@ static int reminimize(const char *const *paths, size_t n_paths, const char *dir)
 
 /* ---- one entry ---- */
 
-typedef struct workload_bytes {
-    const uint8_t *data;
-    size_t len;
-} workload_bytes;
-
-static lf_status fill_bytes(FILE *f, void *ctx) {
-    const workload_bytes *b = ctx;
-    return fwrite(b->data, 1, b->len, f) == b->len ? LF_OK : LF_ERR_IO;
-}
-
 static int show_one(const char *path, bool stored, bool meta, const char *history, const char *input) {
     lf_violation_entry e;
     char err[1024];
@@ -199,8 +189,7 @@ static int show_one(const char *path, bool stored, bool meta, const char *histor
         const lf_history *h = !strcmp(history, "full") ? &e.full : !strcmp(history, "test") ? &e.test_history : &e.minimized;
         if (lf_text_write_stream(stdout, h) != LF_OK) status = LF_EXIT_IO;
     } else if (input) {
-        workload_bytes bytes = {e.workload, e.workload_len};
-        if (lf_write_file_atomic(input, fill_bytes, &bytes, err, sizeof err) != LF_OK) {
+        if (lf_write_bytes_atomic(input, e.workload, e.workload_len, err, sizeof err) != LF_OK) {
             lf_esc_printf(stderr, "linfuzz show: %s\n", err);
             status = LF_EXIT_IO;
         } else {

@@ -130,14 +130,15 @@ static void on_stuck(void *p, const lf_stuck_event *ev) {
         lf_entry_free(&e);
     }
     snprintf(path, sizeof path, "%s/stuck-%s-%" PRIu64 ".hist", cx->o->out_dir, cx->a->name, cx->w->seed);
-    if (lf_history_write(path, ev->history, err, sizeof err) == LF_OK) {
+    bool written = lf_history_write(path, ev->history, err, sizeof err) == LF_OK;
+    if (written) {
         lf_esc_printf(stderr, "  history written to %s\n", path);
         printf("%s\n", path);
     } else {
         lf_esc_printf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
     }
-    fflush(NULL);
-    _exit(LF_EXIT_STUCK);
+    written &= fflush(NULL) == 0 && !ferror(stdout);
+    _exit(written ? LF_EXIT_STUCK : LF_EXIT_IO); /* a finding that could not be kept is a failure to write */
 }
 
 /* A controlled run deadlocked: where each worker is, its schedule, and the command that replays it. */

@@ -106,6 +106,7 @@ static const char *base_name(const char *path) {
 typedef struct counts {
     size_t entries, inputs, replayed, duplicates, ignored;
     size_t violations, unexpected; /* findings so far: violations, and BUG/CRASH/STUCK ones among all */
+    size_t unsaved;                /* captured entries --save could not write (exit 4) */
 } counts;
 
 /* Replays one input and records what it did. False when out of memory. */
@@ -154,8 +155,9 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
                 if (bucket && lf_entry_find_bucket(dir, bucket, found, sizeof found)) {
                     snprintf(saved, sizeof saved, "%s", found);
                 } else if (lf_entry_save(&r.entry, dir, saved, sizeof saved, err, sizeof err) != LF_OK) {
-                    lf_status_printf(o->line, stderr, "linfuzz triage: %s\n", err);
+                    lf_status_printf(o->line, stderr, "linfuzz triage: cannot save the entry of %s: %s\n", path, err);
                     saved[0] = 0;
+                    c->unsaved++;
                 }
             }
             ok = lf_triage_add_violation(t, path, true, &r.entry, saved[0] ? saved : NULL) >= 0;
@@ -228,6 +230,7 @@ static void print_table(const lf_triage *t, const counts *c, const char *bin) {
            "%zu other files ignored; %zu refused%s\n",
            t->n_groups, c->entries, c->inputs, c->replayed, c->duplicates, c->ignored, t->n_errors,
            t->n_errors ? " (listed on stderr)" : "");
+    if (c->unsaved) printf("NOT SAVED: %zu captured entries could not be written to --save (listed on stderr)\n", c->unsaved);
     if (differs)
         printf("note: %zu entries carry a bucket computed by another version; grouped by the recomputed one\n",
                differs);
@@ -316,8 +319,9 @@ static void print_json(const lf_triage *t, const counts *c, const char *bin) {
         lf_json_string(stdout, t->errors[i].message);
         printf(", \"unreadable\": %s}", t->errors[i].io ? "true" : "false");
     }
-    printf("],\n \"entries\": %zu, \"inputs\": %zu, \"replayed\": %zu, \"duplicates\": %zu, \"ignored\": %zu}\n",
-           c->entries, c->inputs, c->replayed, c->duplicates, c->ignored);
+    printf("],\n \"entries\": %zu, \"inputs\": %zu, \"replayed\": %zu, \"duplicates\": %zu, \"ignored\": %zu, "
+           "\"unsaved\": %zu}\n",
+           c->entries, c->inputs, c->replayed, c->duplicates, c->ignored, c->unsaved);
 }
 
 /* --by */
@@ -407,6 +411,7 @@ int lf_cmd_triage(int argc, char **argv) {
     for (size_t i = 0; i < t.n_groups; i++) unexpected |= lf_triage_category_unexpected(t.groups[i].category);
     lf_triage_free(&t);
     lf_triage_files_free(&fs);
+    io |= c.unsaved > 0; /* a finding that could not be kept: as bad as a file that could not be read */
     return io ? LF_EXIT_IO : malformed ? LF_EXIT_USAGE : unexpected ? LF_EXIT_VIOLATION : LF_EXIT_OK;
 }
 
@@ -465,8 +470,8 @@ const lf_cli_command lf_command_triage = {
     .n_options = LF_CLI_N_OPTIONS(OPTIONS),
     .help_column = 19,
     .notes = "exit: 0 triaged, nothing unexpected; 1 some BUG, CRASH, STUCK or SERIAL_NONDETERMINISM group; 2 bad\n"
-             "      usage or some file\n"
-             "      malformed (the rest triaged); 4 some file unreadable.",
+             "      usage or some file malformed (the rest triaged); 4 some file unreadable, an entry --save could\n"
+             "      not write, or the output not written.",
     .min_operands = 1,
     .max_operands = LF_CLI_MANY,
     .missing = "which directories or files?",

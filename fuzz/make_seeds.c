@@ -85,9 +85,9 @@ static int write_seeds(const char *root, const lf_adapter *a) {
         build(&c, &SHAPES[k], nm, k);
         size_t len = lf_fuzz_case_encode(&c, bytes);
         snprintf(path, sizeof path, "%s/%s", dir, SHAPES[k].name);
-        FILE *f = fopen(path, "wb");
-        if (!f || fwrite(bytes, 1, len, f) != len || fclose(f) != 0) {
-            lf_esc_printf(stderr, "linfuzz-make-seeds: cannot write %s\n", path);
+        char err[4400];
+        if (lf_write_bytes_atomic(path, bytes, len, err, sizeof err) != LF_OK) {
+            lf_esc_printf(stderr, "linfuzz-make-seeds: %s\n", err);
             return 4;
         }
     }

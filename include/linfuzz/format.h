@@ -39,6 +39,8 @@ typedef lf_status (*lf_fill_fn)(FILE *f, void *ctx);
  * a temporary file it leaves (only possible without O_TMPFILE, or in the instant between link and rename)
  * is removed by the next write into that directory. Errors name the path. */
 lf_status lf_write_file_atomic(const char *path, lf_fill_fn fill, void *ctx, char *err, size_t errlen);
+/* lf_write_file_atomic of len bytes at data. */
+lf_status lf_write_bytes_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
 
 /* Reads a text history from an open stream. name is used in error messages ("FILE:LINE: ..."). */
 lf_status lf_text_read_stream(FILE *f, const char *name, lf_history *h, char *err, size_t errlen);
