@@ -10,7 +10,10 @@
 #include "linfuzz/adapter.h"
 #include "cli_entry.h"
 #include "cli/commands.h"
+#include "findings/capture.h"
 #include "findings/entry.h"
+#include "findings/stuck.h"
+#include "runtime/adapter_check.h"
 #include "findings/triage.h"
 #include "json_out.h"
 #include "runtime/workload.h"
@@ -21,6 +24,7 @@
 #include "util/escape.h"
 
 #define MAX_INPUT_BYTES (1u << 20) /* a fuzz case is at most a few hundred bytes; libFuzzer's -max_len 4096 */
+#define RECHECK_SECONDS 10          /* budget of the re-check of an entry's minimized history */
 
 typedef struct options {
     const char *adapter, *save;
@@ -108,6 +112,31 @@ typedef struct counts {
     size_t violations, unexpected; /* findings so far: violations, and BUG/CRASH/STUCK ones among all */
     size_t unsaved;                /* captured entries --save could not write (exit 4) */
 } counts;
+
+/* Whether an entry's minimized history is still a violation for the checker it was found with (or cannot be
+ * told here: a self-spec without its adapter, a budget that ran out); false with why when it is linearizable.
+ * STUCK and serial-nondeterminism entries carry no violation to re-check. */
+static bool minimized_violates(const lf_violation_entry *e, char *why, size_t len) {
+    if (lf_entry_is_stuck(e) || lf_entry_category(e)) return true;
+    lf_check_options co;
+    lf_check_options_default(&co);
+    co.timeout_s = RECHECK_SECONDS;
+    lf_adapter_checker checker;
+    char err[256];
+    if (!lf_adapter_checker_for_saved(&checker, lf_entry_meta(e, "adapter"), lf_entry_meta(e, "spec"), &co, err,
+                                      sizeof err))
+        return true;
+    lf_result r;
+    lf_result_init(&r);
+    lf_adapter_checker_check(&checker, &e->minimized, &r);
+    bool violates = r.verdict != LF_LINEARIZABLE;
+    if (!violates)
+        snprintf(why, len, "its minimized history (%zu ops) is linearizable for this checker [%s]: the checker changed, "
+                 "or the entry is wrong", e->minimized.n, r.engine);
+    lf_result_free(&r);
+    lf_adapter_checker_free(&checker);
+    return violates;
+}
 
 /* Replays one input and records what it did. False when out of memory. */
 static bool triage_input(lf_triage *t, const char *path, const options *o, counts *c) {
@@ -378,7 +407,13 @@ int lf_cmd_triage(int argc, char **argv) {
             continue;
         }
         c.entries++;
-        ok = lf_triage_add_violation(&t, f->path, false, &e, NULL) >= 0;
+        long item = lf_triage_add_violation(&t, f->path, false, &e, NULL);
+        ok = item >= 0;
+        char why[600];
+        if (ok && !minimized_violates(&e, why, sizeof why)) {
+            lf_status_printf(o.line, stderr, "linfuzz triage: %s: WARNING: %s; listed as NOT_REPRODUCED\n", f->path, why);
+            ok = lf_triage_mark_not_violation(&t, (size_t)item, why);
+        }
         lf_entry_free(&e);
     }
     for (size_t i = 0, k = 0; ok && i < fs.n; i++) {
