@@ -74,32 +74,18 @@ static const lf_adapter *infer_adapter(const char *path) {
     return lf_adapter_count() == 1 ? lf_adapter_at(0) : NULL;
 }
 
-/* Reads a whole small file; NULL with err set on failure (*io: unreadable rather than malformed). */
+/* Reads a whole small file (bounded, without waiting on a FIFO: lf_read_file_bounded); NULL with err set on
+ * failure (*io: unreadable rather than malformed). */
 static uint8_t *read_input(const char *path, size_t *len, char *err, size_t errlen, bool *io) {
-    FILE *f = fopen(path, "rb");
-    *io = true;
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    uint8_t *buf = malloc(MAX_INPUT_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, MAX_INPUT_BYTES + 1, f) : 0;
-    bool bad = !buf || ferror(f);
-    fclose(f);
-    if (bad) {
-        snprintf(err, errlen, "%s: cannot read%s", path, buf ? "" : " (out of memory)");
-        free(buf);
-        return NULL;
-    }
-    if (n > MAX_INPUT_BYTES) {
-        *io = false;
-        snprintf(err, errlen, "%s: %u bytes or more: too large to be a fuzzer input of linfuzz", path,
-                 MAX_INPUT_BYTES + 1);
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
+    uint8_t *data;
+    char why[4400];
+    lf_status st = lf_read_file_bounded(path, MAX_INPUT_BYTES, &data, len, why, sizeof why);
+    *io = st != LF_ERR_FORMAT;
+    if (st == LF_ERR_FORMAT)
+        snprintf(err, errlen, "%s: too large to be a fuzzer input of linfuzz", why);
+    else if (st != LF_OK)
+        snprintf(err, errlen, "%s", why);
+    return st == LF_OK ? data : NULL;
 }
 
 static const char *base_name(const char *path) {
