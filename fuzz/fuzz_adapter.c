@@ -58,6 +58,7 @@
  * first=SECONDS|- entry=PATH|- captured=N controlled=.. free=.. nondeterministic=.. watchdog=.. budget=..
  * stuck=.." when the process exits normally (entry: the first one; controlled and free count runs;
  * nondeterministic = controlled runs the watchdog or the point budget released). */
+#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -210,10 +211,11 @@ static void print_summary(void) {
     /* libFuzzer's -fork mode keeps its children's stderr to itself: the line also goes to a file, appended
      * (one short write: lines of parallel processes do not interleave). */
     const char *file = getenv("LINFUZZ_FUZZ_SUMMARY_FILE");
-    FILE *f = file && *file ? fopen(file, "a") : NULL;
-    if (f) {
-        fputs(line, f);
-        fclose(f);
+    if (file && *file) { /* appended, not replaced (docs/security.md, "Writing"): a log of parallel processes */
+        FILE *f = fopen(file, "a");
+        bool written = f && fputs(line, f) >= 0;
+        if (f && fclose(f) != 0) written = false;
+        if (!written) lf_esc_printf(stderr, "linfuzz-fuzz: cannot append the summary to %s: %s\n", file, strerror(errno));
     }
 }
 
@@ -274,7 +276,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
              lf_env_seconds("LINFUZZ_FUZZ_SECONDS", 0, 0, LF_MAX_SECONDS, &G.budget, err, sizeof err) &&
              lf_env_seconds("LINFUZZ_FUZZ_MINIMIZE_TEST", 3, 0, LF_MAX_SECONDS, &G.tmin_seconds, err, sizeof err);
     if (!env_ok) {
-        lf_esc_printf(stderr, "linfuzz-fuzz: %s (LINFUZZ_FUZZ_SIGNAL also takes overlap, witness or nearmiss)\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s%s\n", err,
+                      strncmp(err, "LINFUZZ_FUZZ_SIGNAL=", 20) ? "" : " (it also takes overlap, witness or nearmiss)");
         exit(2);
     }
     if (!lf_blocking_balanced(G.adapter, &G.balanced, err, sizeof err)) {
@@ -299,12 +302,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         exit(2);
     }
     const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
+    int dir_len;
     if (dir && *dir)
-        snprintf(G.violations_dir, sizeof G.violations_dir, "%s", dir);
+        dir_len = snprintf(G.violations_dir, sizeof G.violations_dir, "%s", dir);
     else if (corpus && *corpus)
-        snprintf(G.violations_dir, sizeof G.violations_dir, "%s/%s/violations", corpus, G.adapter->name);
+        dir_len = snprintf(G.violations_dir, sizeof G.violations_dir, "%s/%s/violations", corpus, G.adapter->name);
     else
-        snprintf(G.violations_dir, sizeof G.violations_dir, "violations/%s", G.adapter->name);
+        dir_len = snprintf(G.violations_dir, sizeof G.violations_dir, "violations/%s", G.adapter->name);
+    if (dir_len < 0 || (size_t)dir_len >= sizeof G.violations_dir - LF_ENTRY_NAME_MAX - 1) { /* never cut short */
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s=%.60s...: the directory name is longer than %zu bytes\n",
+                      dir && *dir ? "LINFUZZ_VIOLATIONS_DIR" : "LINFUZZ_CORPUS", dir && *dir ? dir : corpus,
+                      sizeof G.violations_dir - LF_ENTRY_NAME_MAX - 2);
+        exit(2);
+    }
     if (!lf_fc_executor_init(&G.executor, LF_CLOCK_TICKET)) {
         fprintf(stderr, "linfuzz-fuzz: cannot start %d worker threads\n", LF_FC_MAX_THREADS);
         exit(2);
@@ -316,7 +326,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     G.start = lf_now_s();
     atexit(print_summary);
     char checked[160];
-    fprintf(stderr,
+    lf_esc_printf(stderr,
             "linfuzz-fuzz: adapter %s (%s, %s, checked against %s), mode %s, schedule feedback %s, history signal "
             "%s, structured mutator %s, perturbation %s, build %s, violations -> %s\n",
             G.adapter->name, lf_adapter_type_name(G.adapter),
