@@ -48,7 +48,8 @@ int lf_cmd_gen(int argc, char **argv) {
     }
     uint64_t n;
     if (!lf_parse_u64(positional.v[1], 0, UINT32_MAX - 1, &n)) {
-        lf_esc_printf(stderr, "linfuzz gen: N must be a number of ops, not '%s'\n", positional.v[1]);
+        lf_esc_printf(stderr, "linfuzz gen: N must be a number of ops in 0..%u, not '%s'\n", UINT32_MAX - 1,
+                      positional.v[1]);
         return LF_EXIT_USAGE;
     }
     o.n_ops = (size_t)n;

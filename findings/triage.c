@@ -62,7 +62,7 @@ static bool add_file(lf_triage_files *fs, const char *path, lf_triage_kind kind,
 
 static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* Walks dir (depth bounds symlink loops). */
+/* Walks dir (symbolic links to directories are not followed; depth bounds nesting all the same). */
 static bool walk(lf_triage_files *fs, const char *dir, int depth) {
     char msg[4200];
     if (depth > 32) {
@@ -102,10 +102,14 @@ static bool walk(lf_triage_files *fs, const char *dir, int depth) {
             break;
         }
         snprintf(path, len, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", names[i]);
-        struct stat st;
-        if (stat(path, &st) != 0) {
+        struct stat st, link;
+        if (lstat(path, &link) != 0 || stat(path, &st) != 0) {
             snprintf(msg, sizeof msg, "%s: %s", path, strerror(errno));
             ok = add_file(fs, path, LF_TRIAGE_FILE_ERROR, msg);
+        } else if (S_ISDIR(st.st_mode) && S_ISLNK(link.st_mode)) {
+            /* not followed (as grep -r and find do): a link to .. or / would walk the same entries again and
+             * again, or the whole file system; a directory named on the command line is followed */
+            ok = add_file(fs, path, LF_TRIAGE_FILE_OTHER, NULL);
         } else if (S_ISDIR(st.st_mode)) {
             ok = walk(fs, path, depth + 1);
         } else if (S_ISREG(st.st_mode)) {

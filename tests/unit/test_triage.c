@@ -68,6 +68,8 @@ static void collect(void) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         write_file(path, "x", 1);
     }
+    snprintf(path, sizeof path, "%s/zloop", dir);
+    CHECK(symlink("..", path) == 0); /* a loop: not followed (it read the same files 32 times over) */
     lf_triage_files fs = {0};
     CHECK(lf_triage_collect(&fs, dir));
     snprintf(path, sizeof path, "%s/missing", tmpdir);
@@ -75,18 +77,20 @@ static void collect(void) {
     snprintf(path, sizeof path, "%s/seed", dir);
     CHECK(lf_triage_collect(&fs, path)); /* named explicitly: an input, whatever its name */
     /* name order within a directory; sub/ walked where it sorts; hidden files skipped */
-    static const char *const want[] = {"a.lfz", "b.lfz", "crash-" HEX40, "k3-timeout-" HEX40, "seed", "sub/c.lfz"};
+    static const char *const want[] = {"a.lfz", "b.lfz", "crash-" HEX40, "k3-timeout-" HEX40, "seed", "sub/c.lfz",
+                                       "zloop"};
     static const lf_triage_kind kinds[] = {LF_TRIAGE_FILE_ENTRY, LF_TRIAGE_FILE_ENTRY, LF_TRIAGE_FILE_INPUT,
-                                           LF_TRIAGE_FILE_INPUT, LF_TRIAGE_FILE_OTHER, LF_TRIAGE_FILE_ENTRY};
-    CHECKF(fs.n == 8, "%zu files", fs.n);
-    for (size_t i = 0; i < 6 && i < fs.n; i++) {
+                                           LF_TRIAGE_FILE_INPUT, LF_TRIAGE_FILE_OTHER, LF_TRIAGE_FILE_ENTRY,
+                                           LF_TRIAGE_FILE_OTHER};
+    CHECKF(fs.n == 9, "%zu files", fs.n);
+    for (size_t i = 0; i < 7 && i < fs.n; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, want[i]);
         CHECKF(!strcmp(fs.files[i].path, path) && fs.files[i].kind == kinds[i], "file %zu: %s kind %d", i,
                fs.files[i].path, fs.files[i].kind);
     }
-    if (fs.n == 8) {
-        CHECK(fs.files[6].kind == LF_TRIAGE_FILE_ERROR && strstr(fs.files[6].error, "missing: "));
-        CHECK(fs.files[7].kind == LF_TRIAGE_FILE_INPUT);
+    if (fs.n == 9) {
+        CHECK(fs.files[7].kind == LF_TRIAGE_FILE_ERROR && strstr(fs.files[7].error, "missing: "));
+        CHECK(fs.files[8].kind == LF_TRIAGE_FILE_INPUT);
     }
     lf_triage_files_free(&fs);
 }

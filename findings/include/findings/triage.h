@@ -62,7 +62,7 @@ typedef struct lf_triage_files {
 } lf_triage_files;
 
 /* Adds path: a directory is walked recursively (entries of each directory in name order, hidden ones
- * skipped), each file classified by name; a file named explicitly is an entry when it ends in .lfz and an
+ * skipped, symbolic links to directories not followed but classified OTHER), each file classified by name; a file named explicitly is an entry when it ends in .lfz and an
  * input otherwise. A path that cannot be read becomes an ERROR file. False only when out of memory. */
 bool lf_triage_collect(lf_triage_files *fs, const char *path);
 void lf_triage_files_free(lf_triage_files *fs);
