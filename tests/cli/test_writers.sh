@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # One rule for every writer (docs/security.md, "Writing"): whatever a command could not write (an output
 # file, an entry, its standard output) makes it exit 4 with a message naming what, and leaves nothing
-# half-written. Every writer of the command line, against every way a write fails that this machine can
-# make: a path under a regular file (not a directory), a file-size limit (ulimit -f: EFBIG; SIGXFSZ does not
-# kill the command), standard output on /dev/full, a read-only directory (chmod when not root, else a
-# read-only tmpfs when one can be mounted) and a full file system (a 64 KiB tmpfs, when one can be mounted).
-# Also: `show --input` replaces a symlink at its target name instead of writing through it (it followed it).
+# half-written. Every writer of the command line (convert, gen -o, show --input, --html -o, --reminimize,
+# triage --save, rootcause --write --out, minimize-test -o, and every command's standard output), against
+# every way a write fails that this machine can make: a path under a regular file (not a directory), a
+# file-size limit (ulimit -f: EFBIG; SIGXFSZ does not kill the command), standard output on /dev/full, a
+# read-only directory (chmod when not root, else a read-only tmpfs when one can be mounted) and a full file
+# system (a 64 KiB tmpfs, when one can be mounted). Also: `show --input` replaces a symlink at its name
+# instead of writing through it (it followed it).
 # Usage: test_writers.sh LINFUZZ_BIN TEST_DATA_DIR
 set -u
 source "$(dirname "$0")/../lib.sh"
@@ -36,7 +38,9 @@ writers() { # DIR
     "show	--html	-o	$d/page.html	$k3" \
     "show	--html	-o	$d/pages/	$k3" \
     "show	--reminimize	$d/again	$k3" \
-    "triage	-q	--runs	2000	--save	$d/saved	$tmp/inputs"
+    "triage	-q	--runs	2000	--save	$d/saved	$tmp/inputs" \
+    "rootcause	-q	--schedules	20	--passing	5	--validate	1	--write	--out	$d/rc	$k3" \
+    "minimize-test	-q	--runs	200	--seconds	5	-o	$d/min	$k3"
 }
 
 # Runs every writer into DIR (with a prefix command, e.g. a ulimit) and expects exit 4 and a message.
