@@ -89,7 +89,7 @@ static int report_violation(const stress_options *o, const lf_adapter *a, const 
         return LF_EXIT_IO;
     }
     lf_esc_printf(stderr, "  history written to %s\n", path);
-    printf("%s\n", path);
+    lf_esc_printf(stdout, "%s\n", path);
     return LF_EXIT_VIOLATION;
 }
 
@@ -126,14 +126,14 @@ static void on_stuck(void *p, const lf_stuck_event *ev) {
                   cx->run + 1, ev->stuck, ev->stuck == 1 ? "" : "s");
     if (ev->deadlock) report_deadlock(cx);
     if (lf_capture_stuck(&in, &e, err, sizeof err) == LF_OK) {
-        fputs(e.report, stderr);
+        lf_esc_puts(stderr, e.report, LF_ESC_KEEP_NEWLINE | LF_ESC_KEEP_TAB);
         lf_entry_free(&e);
     }
     snprintf(path, sizeof path, "%s/stuck-%s-%" PRIu64 ".hist", cx->o->out_dir, cx->a->name, cx->w->seed);
     bool written = lf_history_write(path, ev->history, err, sizeof err) == LF_OK;
     if (written) {
         lf_esc_printf(stderr, "  history written to %s\n", path);
-        printf("%s\n", path);
+        lf_esc_printf(stdout, "%s\n", path);
     } else {
         lf_esc_printf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
     }
@@ -176,7 +176,7 @@ static int report_nondeterminism(const stress_options *o, const lf_adapter *a, c
                       "  serial evidence (ops from a fresh object, the last one answered otherwise on a replay) "
                       "written to %s\n",
                       path);
-        printf("%s\n", path);
+        lf_esc_printf(stdout, "%s\n", path);
     }
     lf_history_free(&ev);
     return status;

@@ -412,7 +412,7 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
         /* how the run was scheduled: a controlled deadlock replays exactly (x->last is the finished run's) */
         if (c && !lf_entry_record_schedule(&e, &G.executor.last, G.cur_run, c->threads))
             fprintf(stderr, "linfuzz-fuzz: out of memory recording the schedule\n");
-        fputs(e.report, stderr);
+        lf_esc_puts(stderr, e.report, LF_ESC_KEEP_NEWLINE | LF_ESC_KEEP_TAB);
         saved = save_entry(&e, path, sizeof path);
         lf_entry_free(&e);
     }
@@ -521,7 +521,7 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     } else {
         if (G.adapter->may_block && !lf_entry_set_meta(&e, "blocking", G.balanced ? "balanced" : "any"))
             fprintf(stderr, "linfuzz-fuzz: out of memory\n");
-        fputs(e.report, stderr);
+        lf_esc_puts(stderr, e.report, LF_ESC_KEEP_NEWLINE | LF_ESC_KEEP_TAB);
         if (!lf_entry_record_schedule(&e, info, run, c->threads))
             fprintf(stderr, "linfuzz-fuzz: out of memory recording the schedule\n");
         saved = save_entry(&e, path, sizeof path);

@@ -91,7 +91,7 @@ static int write_seeds(const char *root, const lf_adapter *a) {
             return 4;
         }
     }
-    printf("%s: %zu seeds\n", dir, sizeof SHAPES / sizeof SHAPES[0]);
+    lf_esc_printf(stdout, "%s: %zu seeds\n", dir, sizeof SHAPES / sizeof SHAPES[0]);
     return 0;
 }
 
