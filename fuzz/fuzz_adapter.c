@@ -178,13 +178,13 @@ static void probe_adapter(void) {
     char err[256];
     bool on = true;
     if (!lf_env_flag("LINFUZZ_FUZZ_PROBE", true, &on, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     if (!on) return;
     lf_probe_report r;
     if (!lf_probe_adapter(G.adapter, &r, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     G.unseen = lf_probe_warn(stderr, "linfuzz-fuzz: ", G.adapter, &r);

@@ -24,7 +24,7 @@ values=(maybe -1 nan inf 1e308 99999999999999999999999 $'\xff\xfe\x1b]0;T\x07' "
 # the fuzz target's flags, counts and durations
 for var in LINFUZZ_FUZZ_SIGNAL LINFUZZ_FUZZ_MUTATOR LINFUZZ_FUZZ_PERTURB LINFUZZ_KEEP_DUPLICATES LINFUZZ_FUZZ_CONTINUE \
   LINFUZZ_FUZZ_CAPTURE LINFUZZ_FUZZ_SECONDS LINFUZZ_FUZZ_MINIMIZE_TEST LINFUZZ_FUZZ_MODE LINFUZZ_FUZZ_SCHED_FEEDBACK \
-  LINFUZZ_FUZZ_BLOCKING LINFUZZ_SPEC LINFUZZ_STUCK_SECONDS LINFUZZ_ADAPTER; do
+  LINFUZZ_FUZZ_BLOCKING LINFUZZ_SPEC LINFUZZ_STUCK_SECONDS LINFUZZ_ADAPTER LINFUZZ_FUZZ_PROBE; do
   for v in "${values[@]}"; do
     env "$var=$v" "$FUZZ" -runs=1 "$SEED" >/dev/null 2>"$tmp/err"; rc=$?
     [ "$rc" = 2 ] && grep -q "${var}\|no adapter" "$tmp/err" && ok || bad "$var=${v:0:20}: exit $rc ($(head -c 200 "$tmp/err"))"
