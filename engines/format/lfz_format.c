@@ -437,16 +437,6 @@ lf_status lf_lfz_encode(const lf_lfz_writer *w, int level, uint8_t **out, size_t
     return LF_OK;
 }
 
-typedef struct {
-    const uint8_t *data;
-    size_t len;
-} byte_span;
-
-static lf_status write_span(FILE *f, void *ctx) {
-    const byte_span *s = ctx;
-    return fwrite(s->data, 1, s->len, f) == s->len ? LF_OK : LF_ERR_IO;
-}
-
 lf_status lf_lfz_save(const lf_lfz_writer *w, const char *path, int level, char *err, size_t errlen) {
     uint8_t *file;
     size_t len;
@@ -456,8 +446,7 @@ lf_status lf_lfz_save(const lf_lfz_writer *w, const char *path, int level, char 
         snprintf(err, errlen, "%s: %s", path, msg);
         return s;
     }
-    byte_span span = {file, len};
-    s = lf_write_file_atomic(path, write_span, &span, err, errlen);
+    s = lf_write_bytes_atomic(path, file, len, err, errlen);
     free(file);
     return s;
 }
