@@ -624,7 +624,7 @@ static void save_not_violation(const char *adapter, bool expected, const char *d
 
 /* Runs `linfuzz triage ARGS` with stdout and stderr in out; returns its exit status. */
 static int run_triage(const char *args, char *out, size_t len) {
-    char cmd[1200];
+    char cmd[1600];
     snprintf(cmd, sizeof cmd, "LINFUZZ_PROGRESS=0 %s triage %s 2>&1", LINFUZZ_BIN, args);
     FILE *p = popen(cmd, "r");
     size_t n = p ? fread(out, 1, len - 1, p) : 0;
