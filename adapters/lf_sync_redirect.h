@@ -1,5 +1,6 @@
 /* Force-included (-include) into adapter sources: maps the POSIX locking, waiting and sleeping functions to
- * their lf_sync.h twins, which are scheduling points in controlled mode and the real functions otherwise.
+ * their lf_sync.h twins, which are scheduling points in controlled mode and the real functions otherwise, and
+ * free/realloc to theirs (no points: they drain a weak memory model's store buffer first).
  * The system headers come first, so their own declarations keep the POSIX names; every later call in the
  * adapter (and in the inline code of headers it includes) goes through the twins. The macros are
  * function-like, so a struct member or variable that happens to be called `poll` or `sleep` is left alone.
@@ -11,6 +12,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,5 +45,7 @@
 #define nanosleep(...) lf_nanosleep(__VA_ARGS__)
 #define sleep(...) lf_sleep(__VA_ARGS__)
 #define poll(...) lf_poll(__VA_ARGS__)
+#define free(...) lf_free(__VA_ARGS__)
+#define realloc(...) lf_realloc(__VA_ARGS__)
 
 #endif

@@ -5,7 +5,8 @@
  *            (the machine may be shared: wall time would count other processes), median of 7 interleaved
  *            rounds: with no instrumentation; with the ThreadSanitizer ABI that linfuzz uses, free-running
  *            (the callbacks' fast path: one thread-local load) and controlled (every access a scheduling point
- *            of a one-thread run that never switches), with and without the reads-from feedback; and with
+ *            of a one-thread run that never switches), with and without the reads-from feedback, and under
+ *            the weak memory models tso and c11 (weak chance 64/256; docs/memory-models.md); and with
  *            SanitizerCoverage's trace-loads/trace-stores (clang builds), free and controlled, the
  *            alternative instrumentation. One fetch-add per iteration for the atomic rows (trace-loads/stores
  *            does not see read-modify-writes at all).
@@ -74,11 +75,13 @@ static double cpu_seconds(clockid_t which) {
 static uint8_t feedback_counters[8192];
 static volatile uint64_t sink;
 
-/* The calling thread becomes worker 0 of a one-thread controlled run, inside its op 0. */
-static void controlled_begin(void) {
+/* The calling thread becomes worker 0 of a one-thread controlled run under memory model m, inside its op 0. */
+static void controlled_begin(lf_memory_model m) {
     size_t ops[1] = {1};
     lf_schedule sch;
     memset(&sch, 0, sizeof sch);
+    if (m != LF_MM_SC) lf_schedule_set_memory(&sch, m, 1);
+    sch.weak_chance = m != LF_MM_SC ? 64 : 0;
     lf_sched_run_begin(S, 1, ops, &sch);
     jmp_buf *escape = lf_sched_thread_attach(S, 0);
     if (setjmp(*escape)) abort(); /* one thread cannot deadlock with itself on no lock */
@@ -94,12 +97,13 @@ static void controlled_end(void) {
     if (!st.deterministic) fprintf(stderr, "bench: a run was released (watchdog or budget): figures are off\n");
 }
 
-typedef enum { FREE, CONTROLLED, CONTROLLED_FEEDBACK } ctx_kind;
+typedef enum { FREE, CONTROLLED, CONTROLLED_FEEDBACK, CONTROLLED_TSO, CONTROLLED_C11 } ctx_kind;
 
 /* Seconds for one pass of the kernel in the given context. */
 static double time_kernel(kernel_fn k, atomic_kernel_fn ak, ctx_kind ctx, uint64_t *a) {
     if (ctx == CONTROLLED_FEEDBACK) lf_sched_set_feedback(S, feedback_counters, sizeof feedback_counters, LF_FEEDBACK_RF);
-    if (ctx != FREE) controlled_begin();
+    if (ctx != FREE)
+        controlled_begin(ctx == CONTROLLED_TSO ? LF_MM_TSO : ctx == CONTROLLED_C11 ? LF_MM_C11 : LF_MM_SC);
     double t0 = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
     sink += k ? k(a, N_ELEMS, ROUNDS) : ak((_Atomic uint64_t *)a, N_ELEMS, ROUNDS);
     double t = cpu_seconds(CLOCK_THREAD_CPUTIME_ID) - t0;
@@ -124,7 +128,7 @@ typedef struct variant {
 static void bench_access(void) {
     uint64_t *a = calloc(N_ELEMS, sizeof *a);
     if (!a) return;
-    variant v[16];
+    variant v[24];
     size_t nv = 0;
 #define ADD(NAME, K, AK, CTX) v[nv++] = (variant){NAME, K, AK, CTX, {0}}
     ADD("no instrumentation", bench_kernel_plain, NULL, FREE);
@@ -132,6 +136,8 @@ static void bench_access(void) {
     ADD("TSan ABI, free-running", bench_kernel_tsan, NULL, FREE);
     ADD("TSan ABI, controlled", bench_kernel_tsan, NULL, CONTROLLED);
     ADD("TSan ABI, controlled + reads-from feedback", bench_kernel_tsan, NULL, CONTROLLED_FEEDBACK);
+    ADD("TSan ABI, controlled, tso", bench_kernel_tsan, NULL, CONTROLLED_TSO);
+    ADD("TSan ABI, controlled, c11", bench_kernel_tsan, NULL, CONTROLLED_C11);
 #endif
 #ifdef BENCH_SANCOV
     ADD("trace-loads/stores, free-running", bench_kernel_sancov, NULL, FREE);
@@ -142,6 +148,8 @@ static void bench_access(void) {
 #ifdef LINFUZZ_ACCESS_POINTS
     ADD("atomic: TSan ABI, free-running", NULL, bench_atomic_kernel_tsan, FREE);
     ADD("atomic: TSan ABI, controlled", NULL, bench_atomic_kernel_tsan, CONTROLLED);
+    ADD("atomic: TSan ABI, controlled, tso", NULL, bench_atomic_kernel_tsan, CONTROLLED_TSO);
+    ADD("atomic: TSan ABI, controlled, c11", NULL, bench_atomic_kernel_tsan, CONTROLLED_C11);
 #endif
 #ifdef BENCH_SANCOV
     ADD("atomic: trace-loads/stores (sees nothing)", NULL, bench_atomic_kernel_sancov, FREE);

@@ -40,15 +40,9 @@ printf '|%s|%s|%s|%s|%s|\n' "--------------------------------" "----------" "---
 while read -r name _ expected _; do
   [ -x "$bdir/bin/fuzz_$name" ] || continue
   progress "executions per second: fuzz_$name"
-  rm -rf "$tmp/work" && mkdir -p "$tmp/work"
-  LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_SECONDS=$exec_secs "$bdir/bin/fuzz_$name" -max_total_time=$((exec_secs + 10)) \
-    -artifact_prefix="$tmp/" "$tmp/work" "corpus/$name/seeds" >"$tmp/log" 2>&1 || true
-  s=$(grep -o 'linfuzz-fuzz: summary .*' "$tmp/log" | tail -1)
-  e=$(sed -n 's/.* executions=\([0-9]*\).*/\1/p' <<<"$s") r=$(sed -n 's/.* runs=\([0-9]*\).*/\1/p' <<<"$s")
-  v=$(sed -n 's/.* violations=\([0-9]*\).*/\1/p' <<<"$s")
+  read -r e r v < <(ci_fuzz_rates "$bdir/bin/fuzz_$name" "$exec_secs" "$tmp/run" -- "corpus/$name/seeds")
   progress_end
-  printf '| %-30s | %-8s | %9s | %9s | %10s |\n' "fuzz_$name" "$expected" "$(awk -v n="${e:-0}" -v t="$exec_secs" \
-    'BEGIN{printf "%.0f", n/t}')" "$(awk -v n="${r:-0}" -v t="$exec_secs" 'BEGIN{printf "%.0f", n/t}')" "${v:--}"
+  printf '| %-30s | %-8s | %9s | %9s | %10s |\n' "fuzz_$name" "$expected" "$e" "$r" "$v"
 done < <("$LF" adapters)
 echo
 fi
@@ -58,14 +52,9 @@ fi
 fuzz_once() {
   local a=$1 corpus=$2
   shift 2
-  rm -rf "$tmp/work" && mkdir -p "$tmp/work"
-  local dirs=("$tmp/work")
+  local dirs=()
   [ "$corpus" = seeds ] && dirs+=("corpus/$a/seeds")
-  env "$@" LINFUZZ_FUZZ_SECONDS="$cap" "$bdir/bin/fuzz_$a" -max_total_time=$((cap + 10)) -timeout=30 \
-    -artifact_prefix="$tmp/" "${dirs[@]}" >"$tmp/log" 2>&1 || true
-  local t
-  t=$(sed -n 's/.*linfuzz-fuzz: violation .* seconds=\([0-9.]*\) .*/\1/p' "$tmp/log" | head -1)
-  echo "${t:-inf}"
+  ci_first_violation "$bdir/bin/fuzz_$a" "$cap" "$tmp/run" "$@" -- ${dirs[@]+"${dirs[@]}"}
 }
 stress_once() {
   local a=$1 t0 t1
@@ -75,12 +64,6 @@ stress_once() {
   "$LF" stress "$a" --seconds "$cap" --out "$tmp/stress" -q >/dev/null 2>&1 || rc=$?
   t1=$(date +%s%N)
   if [ "$rc" = 1 ]; then awk -v d=$((t1 - t0)) 'BEGIN{printf "%.3f\n", d/1e9}'; else echo inf; fi
-}
-# median of the values on stdin ("inf" sorts last), with the number found: "0.123 (3/3)" or ">10 (1/3)"
-median_found() {
-  sort -g | awk -v cap="$cap" '{v[NR]=$1; if ($1 != "inf") f++} END {
-    m = v[int((NR + 1) / 2)]; if (m == "inf") m = ">" cap; else m = sprintf("%.3f", m);
-    printf "%s (%d/%d)", m, f, NR }'
 }
 
 read -r -a configs <<<"${CONFIGS:-stress seeds empty signal nomutator noperturb noperturb-signal}"
@@ -125,6 +108,6 @@ for a in $buggy; do
   done
   progress_end
   printf '| %-26s |' "$a" # the whole row at once: the progress line shares the terminal
-  for c in "${configs[@]}"; do printf ' %-18s |' "$(median_found <"$tmp/times-$c")"; done
+  for c in "${configs[@]}"; do printf ' %-18s |' "$(ci_median_found "$cap" <"$tmp/times-$c")"; done
   echo
 done

@@ -54,12 +54,9 @@ if [ "$exec_secs" != 0 ]; then
     [ -x "$bdir/bin/fuzz_$name" ] || continue
     printf '| %-28s |' "fuzz_$name"
     for mode in controlled free mixed; do
-      rm -rf "$tmp/work" && mkdir -p "$tmp/work"
-      LINFUZZ_FUZZ_MODE=$mode LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_SECONDS=$exec_secs "$bdir/bin/fuzz_$name" \
-        -max_total_time=$((exec_secs + 10)) -artifact_prefix="$tmp/" "$tmp/work" "corpus/$name/seeds" >"$tmp/log" 2>&1 || true
-      s=$(grep -o 'linfuzz-fuzz: summary .*' "$tmp/log" | tail -1)
-      e=$(sed -n 's/.* executions=\([0-9]*\).*/\1/p' <<<"$s") r=$(sed -n 's/.* runs=\([0-9]*\).*/\1/p' <<<"$s")
-      printf ' %-26s |' "$(awk -v e="${e:-0}" -v r="${r:-0}" -v t="$exec_secs" 'BEGIN{printf "%.0f (%.0f)", e/t, r/t}')"
+      read -r e r _ < <(ci_fuzz_rates "$bdir/bin/fuzz_$name" "$exec_secs" "$tmp/run" LINFUZZ_FUZZ_MODE="$mode" -- \
+        "corpus/$name/seeds")
+      printf ' %-26s |' "$e ($r)"
     done
     echo
   done
@@ -70,12 +67,7 @@ fi
 fuzz_once() { # ADAPTER ENV...: seconds to the first violation, or inf
   local a=$1
   shift
-  rm -rf "$tmp/work" && mkdir -p "$tmp/work"
-  env "$@" LINFUZZ_FUZZ_SECONDS="$cap" "$bdir/bin/fuzz_$a" -max_total_time=$((cap + 10)) -timeout=60 \
-    -artifact_prefix="$tmp/" "$tmp/work" "corpus/$a/seeds" >"$tmp/log" 2>&1 || true
-  local t
-  t=$(sed -n 's/.*linfuzz-fuzz: violation .* seconds=\([0-9.]*\) .*/\1/p' "$tmp/log" | head -1)
-  echo "${t:-inf}"
+  ci_first_violation "$bdir/bin/fuzz_$a" "$cap" "$tmp/run" "$@" -- "corpus/$a/seeds"
 }
 stress_once() { # ADAPTER MODE
   local t0 t1 rc=0
@@ -86,11 +78,6 @@ stress_once() { # ADAPTER MODE
   if [ "$rc" = 1 ]; then awk -v d=$((t1 - t0)) 'BEGIN{printf "%.3f\n", d/1e9}'; else echo inf; fi
 }
 median_value() { sort -g | awk -v cap="$cap" '{v[NR]=$1} END {m = v[int((NR + 1) / 2)]; print (m == "inf" ? cap : m)}'; }
-median() {
-  sort -g | awk -v cap="$cap" '{v[NR]=$1; if ($1 != "inf") f++} END {
-    m = v[int((NR + 1) / 2)]; if (m == "inf") m = ">" cap; else m = sprintf("%.3f", m);
-    printf "%s (%d/%d)", m, f, NR }'
-}
 one_run() { # ADAPTER CONFIG
   case $2 in
     mixed) fuzz_once "$1" ;;
@@ -124,7 +111,7 @@ for a in $buggy; do
   for ((i = 0; i < repeats; i++)); do
     for c in "${configs[@]}"; do one_run "$a" "$c" >>"$tmp/times-$c"; done
   done
-  for c in "${configs[@]}"; do printf ' %-16s |' "$(median <"$tmp/times-$c")"; done
+  for c in "${configs[@]}"; do printf ' %-16s |' "$(ci_median_found "$cap" <"$tmp/times-$c")"; done
   ratio=-
   if [ -s "$tmp/times-free" ] && [ -s "$tmp/times-controlled" ]; then
     ratio=$(awk -v f="$(median_value <"$tmp/times-free")" -v c="$(median_value <"$tmp/times-controlled")" \

@@ -82,6 +82,49 @@ ci_use_build() {
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
+# ---- fuzz target runs of the bench_* scripts ----
+
+# A fuzz target's run of SECONDS going on after violations (LINFUZZ_FUZZ_CONTINUE=1): prints its executions,
+# runs and violations per second, "EXEC/S RUNS/S VIOLATIONS" (the harness's summary line; 0 0 - without one).
+# Usage: ci_fuzz_rates BINARY SECONDS WORK_DIR [NAME=VALUE...] -- [CORPUS_DIR...]   (as ci_first_violation)
+ci_fuzz_rates() {
+  local bin=$1 secs=$2 work=$3 envs=() s e r v
+  shift 3
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1") && shift; done
+  [ $# -gt 0 ] && shift
+  rm -rf "$work" && mkdir -p "$work/corpus"
+  env ${envs[@]+"${envs[@]}"} LINFUZZ_FUZZ_CONTINUE=1 LINFUZZ_FUZZ_SECONDS="$secs" "$bin" \
+    -max_total_time=$((secs + 10)) -artifact_prefix="$work/" "$work/corpus" "$@" >"$work/log" 2>&1 || true
+  s=$(grep -o 'linfuzz-fuzz: summary .*' "$work/log" | tail -1)
+  e=$(sed -n 's/.* executions=\([0-9]*\).*/\1/p' <<<"$s") r=$(sed -n 's/.* runs=\([0-9]*\).*/\1/p' <<<"$s")
+  v=$(sed -n 's/.* violations=\([0-9]*\).*/\1/p' <<<"$s")
+  awk -v e="${e:-0}" -v r="${r:-0}" -v t="$secs" -v v="${v:--}" 'BEGIN{printf "%.0f %.0f %s\n", e/t, r/t, v}'
+}
+
+
+# Seconds from a fuzz target's start to its first violation (the harness's own time), or "inf" when it found
+# none within CAP seconds. Usage: ci_first_violation BINARY CAP WORK_DIR [NAME=VALUE...] -- [CORPUS_DIR...]
+# The environment settings go to the target; WORK_DIR (emptied first) holds its new corpus, artifacts and log.
+ci_first_violation() {
+  local bin=$1 cap=$2 work=$3 envs=() t
+  shift 3
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1") && shift; done
+  [ $# -gt 0 ] && shift
+  rm -rf "$work" && mkdir -p "$work/corpus"
+  env ${envs[@]+"${envs[@]}"} LINFUZZ_FUZZ_SECONDS="$cap" "$bin" -max_total_time=$((cap + 10)) -timeout=60 \
+    -artifact_prefix="$work/" "$work/corpus" "$@" >"$work/log" 2>&1 || true
+  t=$(sed -n 's/.*linfuzz-fuzz: violation .* seconds=\([0-9.]*\) .*/\1/p' "$work/log" | head -1)
+  echo "${t:-inf}"
+}
+
+# The median of the times on stdin ("inf": not found, sorts last) and how many found one: "0.123 (3/3)", or
+# ">CAP (1/3)" when the median found none. Usage: ci_median_found CAP
+ci_median_found() {
+  sort -g | awk -v cap="$1" '{v[NR]=$1; if ($1 != "inf") f++} END {
+    m = v[int((NR + 1) / 2)]; if (m == "inf") m = ">" cap; else m = sprintf("%.3f", m);
+    printf "%s (%d/%d)", m, f, NR }'
+}
+
 # ---- progress ----
 
 _progress_on=1

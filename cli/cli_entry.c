@@ -10,12 +10,26 @@
 #include "linfuzz/adapter.h"
 #include "testcase/fuzz_case.h"
 
+bool lf_cli_entry_input(const lf_violation_entry *e, uint8_t *out, const uint8_t **bytes, size_t *len) {
+    const char *format = lf_entry_meta(e, "workload_format"), *name = lf_entry_meta(e, "adapter");
+    const lf_adapter *a = name ? lf_adapter_find(name) : NULL;
+    *bytes = e->workload;
+    *len = e->workload_len;
+    if (!a || !lf_fuzz_case_format_known(format) || !strcmp(format, LF_FUZZ_CASE_FORMAT)) return false;
+    lf_method ms[LF_M_COUNT];
+    lf_fuzz_case c;
+    lf_fuzz_case_decode_as(format, e->workload, e->workload_len, lf_fuzz_case_methods(a, ms), &c);
+    *len = lf_fuzz_case_encode(&c, out);
+    *bytes = out;
+    return true;
+}
+
 lf_status lf_cli_load_entry(const char *path, lf_violation_entry *e, char *err, size_t errlen) {
     lf_status st = lf_entry_load(path, e, err, errlen);
     if (st != LF_OK) return st;
     uint32_t serial;
     const char *format = lf_entry_meta(e, "workload_format");
-    if (!lf_entry_serial_thread(e, &serial) && format && !strcmp(format, LF_FUZZ_CASE_FORMAT) && e->workload_len) {
+    if (!lf_entry_serial_thread(e, &serial) && lf_fuzz_case_format_scheduled(format) && e->workload_len) {
         /* The thread count does not depend on the adapter's methods: decode with any method count. */
         lf_fuzz_case c;
         lf_fuzz_case_decode(e->workload, e->workload_len, 1, &c);

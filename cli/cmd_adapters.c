@@ -27,6 +27,12 @@ static void print_declaration(const lf_adapter *a) {
         printf("%scapacity %llu", sep, (unsigned long long)a->capacity);
         sep = "; ";
     }
+    if (!lf_contract_is_default(&a->contract)) {
+        char text[96];
+        lf_contract_format(text, sizeof text, &a->contract);
+        printf("%scontract %s", sep, text);
+        sep = "; ";
+    }
     for (int g = 0; g < LF_MAX_GROUPS; g++)
         if (a->exclusive[g]) {
             printf("%sone worker: ", sep);
@@ -82,7 +88,14 @@ int lf_cmd_adapters(int argc, char **argv) {
         lf_method ms[LF_M_COUNT];
         unsigned nm = lf_adapter_methods(a, ms);
         for (unsigned k = 0; k < nm; k++) printf("%s\"%s\"", k ? ", " : "", lf_adapter_method_name(a, ms[k]));
-        printf("], \"capacity\": %llu, \"exclusive\": [", (unsigned long long)a->capacity);
+        printf("], \"capacity\": %llu", (unsigned long long)a->capacity);
+        if (!lf_contract_is_default(&a->contract)) {
+            char text[96];
+            lf_contract_format(text, sizeof text, &a->contract);
+            fputs(", \"contract\": ", stdout);
+            lf_json_string(stdout, text);
+        }
+        fputs(", \"exclusive\": [", stdout);
         bool first = true;
         for (int g = 0; g < LF_MAX_GROUPS; g++)
             if (a->exclusive[g]) {
@@ -104,8 +117,9 @@ int lf_cmd_adapters(int argc, char **argv) {
 static const lf_opt OPTIONS[] = {
     {.name = "--json", LF_OPT_FLAG_AT(adapters_args, json),
      .help = "one JSON array of {name, type, custom, spec, deterministic, linearizable, methods,\n"
-             "capacity, exclusive, may_block, summary} (custom: the type is the adapter's own; spec: it\n"
-             "has a specification; deterministic: it may serve as its own specification, --spec self)"},
+             "capacity, contract (when not linearizable), exclusive, may_block, summary} (custom: the\n"
+             "type is the adapter's own; spec: it has a specification; deterministic: it may serve as\n"
+             "its own specification, --spec self)"},
     {.name = "--names", LF_OPT_FLAG_AT(adapters_args, names), .help = "only the names, one per line"},
 };
 
@@ -120,9 +134,9 @@ const lf_cli_command lf_command_adapters = {
              "found at build time.\n"
              "\n"
              "What an adapter declares beyond that is appended in brackets: its capacity (a bounded container:\n"
-             "inserts may answer full), the methods only one worker calls (owner: ..., per exclusive group), and\n"
-             "the methods that may block. An adapter whose declaration is inconsistent is reported on stderr\n"
-             "(exit 2).",
+             "inserts may answer full), its contract when it promises less than linearizability\n"
+             "(docs/contracts.md), the methods only one worker calls (owner: ..., per exclusive group), and the\n"
+             "methods that may block. An adapter whose declaration is inconsistent is reported on stderr (exit 2).",
     .options = OPTIONS,
     .n_options = LF_CLI_N_OPTIONS(OPTIONS),
     .help_column = 11,

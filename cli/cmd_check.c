@@ -86,6 +86,12 @@ static void print_json_result(const char *path, const lf_history *h, const lf_re
     printf(",\"type\":");
     lf_json_string(stdout, lf_history_type_name(h));
     printf(",\"ops\":%zu,\"verdict\":\"%s\",\"engine\":\"%s\"", h->n, lf_verdict_name(r->verdict), r->engine);
+    if (!lf_contract_is_default(&h->contract)) {
+        char text[96];
+        lf_contract_format(text, sizeof text, &h->contract);
+        printf(",\"contract\":");
+        lf_json_string(stdout, text);
+    }
     if (r->depth >= 0) printf(",\"depth\":%d", r->depth);
     if (r->level != LF_LEVEL_NONE) printf(",\"level\":\"%s\"", lf_level_name(r->level));
     if (r->serial_nondeterminism) printf(",\"serial_nondeterminism\":true");
@@ -163,6 +169,7 @@ typedef struct check_args {
     uint64_t max_depth; /* 0: none given */
     lf_spec_mode spec;
     const char *adapter;
+    lf_cli_contract contract; /* --contract, instead of each history's own */
 } check_args;
 
 /* --timeout: a duration, or 0 or none for no budget. */
@@ -230,6 +237,15 @@ int lf_cmd_check(int argc, char **argv) {
         __atomic_store_n(&tracker.check_ns, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&tracker.start_ns, now_ns(), __ATOMIC_RELEASE);
         lf_status st = lf_history_read(path, &h, err, sizeof err);
+        if (st == LF_OK && args.contract.text) {
+            char why[256];
+            h.contract = args.contract.contract;
+            if (!lf_contract_valid(h.type, &h.contract, why, sizeof why)) {
+                snprintf(err, sizeof err, "%s: --contract: %s", path, why);
+                lf_history_free(&h);
+                st = LF_ERR_FORMAT;
+            }
+        }
         if (st != LF_OK) {
             file_done(line, &tracker);
             code = st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
@@ -298,6 +314,11 @@ static const lf_opt OPTIONS[] = {
     {.name = "--adapter", .value = "NAME", LF_OPT_STRING_AT(check_args, adapter),
      .help = "the adapter for --spec self (also: with --spec auto, its type's spec if it has\n"
              "one, else its self-spec)"},
+    {.name = "--contract", .value = "C", LF_OPT_PARSED_AT(check_args, contract, lf_cli_contract, lf_cli_parse_contract),
+     .expects = LF_CLI_CONTRACTS,
+     .help = "check every history under contract C instead of its own 'contract' line\n"
+             "(docs/contracts.md): linearizable, 'k-relaxed K', per-producer or bag, and/or\n"
+             "lagging-, quiescent-, weak- or unchecked-full-empty (e.g. 'bag weak-full-empty')"},
     {.name = "--quiet", .short_name = "-q", LF_OPT_FLAG_AT(check_args, quiet), .help = "print nothing; the exit code tells"},
     {.name = "--progress", LF_OPT_FLAG_AT(check_args, progress),
      .help = "show the progress line also when stderr is not a terminal (then a line of its\n"

@@ -18,13 +18,15 @@ typedef struct gen_args {
     bool spread, quiet;
     int shape; /* SHAPES */
     const char *out;
+    lf_cli_contract contract;
+    double spurious; /* -1: not given */
 } gen_args;
 
 static const char *const SHAPES[] = {"uniform", "work-stealing", NULL};
 _Static_assert(LF_GEN_UNIFORM == 0 && LF_GEN_WORK_STEALING == 1, "SHAPES in the order of lf_gen_shape");
 
 int lf_cmd_gen(int argc, char **argv) {
-    gen_args args = {0};
+    gen_args args = {.spurious = -1};
     lf_cli_operands positional;
     int status = lf_cli_parse(&lf_command_gen, argc, argv, &args, &positional);
     if (status != LF_CLI_GO_ON) return status;
@@ -40,6 +42,8 @@ int lf_cmd_gen(int argc, char **argv) {
     o.shape = (lf_gen_shape)args.shape;
     o.bad = (size_t)args.bad;
     o.spread = args.spread;
+    o.contract = args.contract.contract;
+    o.spurious = args.spurious >= 0 ? args.spurious : o.contract.full_empty != LF_FULL_EMPTY_EXACT ? 0.05 : 0;
     const char *out_path = args.out;
     bool quiet = args.quiet;
     if (!lf_type_from_name(positional.v[0], strlen(positional.v[0]), &o.type)) {
@@ -101,6 +105,16 @@ static const lf_opt OPTIONS[] = {
      .help = "apply K random corruptions (change a result, swap two results, move an op\n"
              "earlier), at most one per op (K <= N). The history is then USUALLY but NOT ALWAYS\n"
              "non-linearizable."},
+    {.name = "--contract", .value = "C", LF_OPT_PARSED_AT(gen_args, contract, lf_cli_contract, lf_cli_parse_contract),
+     .expects = LF_CLI_CONTRACTS,
+     .help = "stack, queue: the history's contract (docs/contracts.md; writes a 'contract C'\n"
+             "line), e.g. 'k-relaxed 4', per-producer, bag, lagging-full-empty: a relaxed order is\n"
+             "simulated (a remove takes a random value among those it allows); with lagging,\n"
+             "quiescent, weak or unchecked full/empty answers, answers the contract allows are\n"
+             "added on a thread of their own (see --spurious), and half of the --bad corruptions\n"
+             "are answers it forbids"},
+    {.name = "--spurious", .value = "P", LF_OPT_FRACTION_AT(gen_args, spurious),
+     .help = "with such a contract: the chance of an added answer at each stamp (default 0.05)"},
     {.name = "--spread-priorities", LF_OPT_FLAG_AT(gen_args, spread),
      .help = "pqueue only: distinct priorities spread over [0, 2^40) instead of rising with\n"
              "time, inserts likely early and rare late, so about N/3 values are present at\n"

@@ -6,7 +6,8 @@
  * the saved one ("replayed exactly: violation again, same history"). Last, the workload runs N times free
  * (the operating system's interleaving, other perturbation seeds each time) to tell how often the violation
  * shows without the schedule ([Cirisci20]: "witnessed, not reproduced" is a valid outcome for a rare race
- * in free mode). */
+ * in free mode); with --memory-model, the workload's controlled repetitions instead, under that memory model
+ * (docs/memory-models.md: does the bug show under tso as well as c11?). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -48,7 +49,7 @@ static int repro_stuck(const char *path, const lf_violation_entry *e, const lf_a
     const char *format = lf_entry_meta(e, "workload_format");
     if (runs == 0) {
         snprintf(note, sizeof note, "workload not re-run (--runs 0)");
-    } else if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0) {
+    } else if (!lf_fuzz_case_format_scheduled(format)) {
         snprintf(note, sizeof note, "workload not re-run: its format is %s, not '%s'", format ? format : "not recorded",
                  LF_FUZZ_CASE_FORMAT);
     } else if (!a) {
@@ -60,6 +61,7 @@ static int repro_stuck(const char *path, const lf_violation_entry *e, const lf_a
         o.runs = runs;
         o.seconds = seconds;
         o.balance_blocking = lf_blocking_from_meta(a, lf_entry_meta(e, "blocking")); /* as the target ran it */
+        o.format = format;
         lf_isolated_replay r;
         /* the child's own watchdog needs its deadline; the limit only catches a child that stops answering */
         lf_fc_replay_isolated(a, e->workload, e->workload_len, &o, seconds + 60, "linfuzz repro", &r);
@@ -169,7 +171,7 @@ static int replay_exactly(const lf_violation_entry *e, const lf_adapter *a, cons
 /* Runs the entry's workload free (testcase/case_replay.h); returns the number of violating runs (-1: could
  * not run). */
 static long rerun(const lf_violation_entry *e, const lf_adapter *a, const char *format, uint64_t runs,
-                  double seconds, double timeout, lf_spec_mode spec, bool quiet, uint64_t *done) {
+                  double seconds, double timeout, lf_spec_mode spec, int memory, bool quiet, uint64_t *done) {
     lf_replay_options o;
     lf_replay_options_default(&o);
     o.runs = runs;
@@ -177,7 +179,8 @@ static long rerun(const lf_violation_entry *e, const lf_adapter *a, const char *
     o.check_timeout = timeout;
     o.balance_blocking = lf_blocking_from_meta(a, lf_entry_meta(e, "blocking")); /* as the target ran it */
     o.format = format;
-    o.free_only = true;
+    o.free_only = memory == LF_FC_MEMORY_MIXED;
+    o.memory = memory; /* (a model: every run controlled under it) */
     o.spec = spec;
     lf_replay_result r;
     lf_adapter_history_init(&r.first, a);
@@ -248,10 +251,16 @@ typedef struct repro_args {
     uint64_t runs;
     double seconds, timeout;
     bool quiet, no_exact;
+    int memory; /* --memory-model: LF_FC_MEMORY_MIXED (not given: re-runs free) or one model */
 } repro_args;
 
+/* --memory-model: one model, not mixed */
+static bool parse_memory(const char *text, void *memory) {
+    return lf_fc_memory_from_name(text, memory) && *(int *)memory != LF_FC_MEMORY_MIXED;
+}
+
 int lf_cmd_repro(int argc, char **argv) {
-    repro_args args = {0};
+    repro_args args = {.memory = LF_FC_MEMORY_MIXED};
     lf_cli_operands entry;
     int status = lf_cli_parse(&lf_command_repro, argc, argv, &args, &entry);
     if (status != LF_CLI_GO_ON) return status;
@@ -259,6 +268,7 @@ int lf_cmd_repro(int argc, char **argv) {
     uint64_t runs = args.runs;
     double seconds = args.seconds, timeout = args.timeout;
     bool quiet = args.quiet, exact = !args.no_exact;
+    int memory = args.memory;
     lf_violation_entry e;
     char err[1024];
     lf_status st = lf_entry_load(path, &e, err, sizeof err);
@@ -327,7 +337,7 @@ int lf_cmd_repro(int argc, char **argv) {
     lf_method ms[LF_M_COUNT];
     lf_fuzz_case c;
     const char *why_not = NULL;
-    if (!format || (strcmp(format, LF_FUZZ_CASE_FORMAT) != 0 && strcmp(format, LF_FUZZ_CASE_FORMAT_V1) != 0)) {
+    if (!lf_fuzz_case_format_known(format)) {
         snprintf(rerun_note, sizeof rerun_note, "workload not re-run: its format is %s, not '%s'",
                  format ? format : "not recorded", LF_FUZZ_CASE_FORMAT);
         why_not = rerun_note;
@@ -371,15 +381,19 @@ int lf_cmd_repro(int argc, char **argv) {
             snprintf(rerun_note, sizeof rerun_note, "no free runs (--runs 0)");
         } else {
             found = rerun(&e, a, format, runs, seconds, timeout,
-                          spec_meta && !strcmp(spec_meta, "self") ? LF_SPEC_SELF : LF_SPEC_TYPE, quiet, &done);
+                          spec_meta && !strcmp(spec_meta, "self") ? LF_SPEC_SELF : LF_SPEC_TYPE, memory, quiet, &done);
             if (found < 0) {
                 lf_esc_printf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
                 lf_adapter_checker_free(&checker);
                 lf_entry_free(&e);
                 return LF_EXIT_IO;
             }
-            snprintf(rerun_note, sizeof rerun_note, "violation reappeared in %ld of %" PRIu64 " free runs (%.1f%%)",
-                     found, done, done ? 100.0 * (double)found / (double)done : 0.0);
+            char how[64];
+            snprintf(how, sizeof how, "%s", memory == LF_FC_MEMORY_MIXED ? "free"
+                                            : memory == LF_MM_SC ? "controlled sc"
+                                            : memory == LF_MM_TSO ? "controlled tso" : "controlled c11");
+            snprintf(rerun_note, sizeof rerun_note, "violation reappeared in %ld of %" PRIu64 " %s runs (%.1f%%)",
+                     found, done, how, done ? 100.0 * (double)found / (double)done : 0.0);
         }
     }
     lf_esc_printf(stdout, "%s: saved histories %s; %s%s%s\n", path,
@@ -397,6 +411,10 @@ static const lf_opt OPTIONS[] = {
      .help = "free runs of the workload (default 200; 0: none; with 0 and --no-exact, only the\n"
              "re-check of the histories)"},
     {.name = "--no-exact", LF_OPT_FLAG_AT(repro_args, no_exact), .help = "skip the exact replay of a controlled-mode entry"},
+    {.name = "--memory-model", .value = "M", LF_OPT_PARSED_AT(repro_args, memory, int, parse_memory),
+     .expects = "sc, tso or c11",
+     .help = "re-run the workload N times controlled under memory model M (sc, tso or c11:\n"
+             "its repetitions' schedules, docs/memory-models.md) instead of free"},
     {.name = "--seconds", .value = "S", LF_OPT_SECONDS_AT(repro_args, seconds, 0, LF_MAX_SECONDS), .def = "60",
      .help = "stop re-running after S seconds (default 60)"},
     {.name = "--timeout", .value = "SEC", LF_OPT_SECONDS_AT(repro_args, timeout, 0, LF_MAX_SECONDS), .def = "60",
@@ -416,7 +434,8 @@ const lf_cli_command lf_command_repro = {
              "  2. an entry found in controlled mode: replays the recorded run exactly (same schedule) and compares\n"
              "     its history with the saved one (\"replayed exactly: violation again, same history\"); an entry\n"
              "     with a minimized test (linfuzz minimize-test) replays that test's run exactly too;\n"
-             "  3. re-runs its workload free-running, N times with different perturbation seeds, checks every\n"
+             "  3. re-runs its workload free-running, N times with different perturbation seeds (with\n"
+             "     --memory-model: controlled under that model, its repetitions' schedules), checks every\n"
              "     run and reports how often the violation reappears.\n"
              "Histories are checked as they were when found: against the adapter's own serial behaviour (the\n"
              "self-spec) when the entry says so (meta spec: self). An entry of serial nondeterminism (category\n"

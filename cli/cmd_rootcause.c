@@ -33,12 +33,11 @@ static void print_candidate(size_t rank, const lf_rc_candidate *c) {
     lf_esc_printf(stdout, "  %zu. %s", rank, c->summary);
     if (c->passing) printf("; forbids %" PRIu64 "/%" PRIu64 " passing runs", c->forbids, c->passing);
     if (c->validated) {
+        const char *when = c->exclusion ? "enforced" : c->weak ? "strengthened" : "atomic";
         if (lf_rc_confirmed(c))
-            printf("; CONFIRMED: 0 violations in %" PRIu64 " schedules when %s", c->schedules,
-                   c->exclusion ? "enforced" : "atomic");
+            printf("; CONFIRMED: 0 violations in %" PRIu64 " runs when %s", c->schedules, when);
         else if (c->violations)
-            printf("; refuted: a violation within %" PRIu64 " schedules when %s", c->schedules,
-                   c->exclusion ? "enforced" : "atomic");
+            printf("; refuted: a violation within %" PRIu64 " runs when %s", c->schedules, when);
         else
             printf("; not confirmed: no schedule counted");
         if (c->discarded > c->spun)
@@ -105,7 +104,7 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
     const char *format = lf_entry_meta(&e, "workload_format");
     const lf_adapter *a = adapter_name ? lf_adapter_find(adapter_name) : NULL;
     int rc = LF_EXIT_USAGE;
-    if (!format || (strcmp(format, LF_FUZZ_CASE_FORMAT) != 0 && strcmp(format, LF_FUZZ_CASE_FORMAT_V1) != 0)) {
+    if (!lf_fuzz_case_format_known(format)) {
         lf_esc_printf(stderr, "linfuzz rootcause: %s: its workload format is %s, not '%s': nothing to re-run\n", path,
                       format ? format : "not recorded", LF_FUZZ_CASE_FORMAT);
         goto out;
@@ -142,13 +141,24 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
         lf_esc_printf(stdout, "violating run: %s\n",
                       r.violating_schedule == 0 ? "the recorded schedule, replayed"
                                                 : "found by searching other schedules");
+        if (r.weak == LF_RC_WEAK_NEEDED)
+            printf("memory model: %s; the violation needs its weak behaviour (%" PRIu64 " stale loads in the run; the "
+                   "same schedule under sc does not violate): which order is too weak\n",
+                   lf_memory_model_name((lf_memory_model)r.memory_model), r.weak_events);
+        else if (r.weak == LF_RC_WEAK_NOT_NEEDED)
+            printf("memory model: %s, but the violation needs no weak behaviour: the same schedule violates under sc; "
+                   "analysed in sc\n", lf_memory_model_name((lf_memory_model)r.memory_model));
         if (r.access_data)
             lf_esc_printf(stdout,
                           "accesses: %zu recorded, %zu conflict edges, %zu minimal cycles; sites symbolized by %s\n",
                           r.events, r.edges, r.cycles, r.symbolizer[0] ? r.symbolizer : "nothing (raw addresses)");
         if (r.note[0]) lf_esc_printf(stdout, "note: %s\n", r.note);
-        printf("baseline: %" PRIu64 " violations in %" PRIu64 " schedules with nothing made atomic\n",
-               r.baseline_violations, r.baseline_runs);
+        if (r.sequential)
+            printf("every call atomic: %" PRIu64 " violations in %" PRIu64 " schedules\n", r.serial_violations,
+                   r.serial_runs);
+        printf("baseline: %" PRIu64 " violations in %" PRIu64 " %s\n", r.baseline_violations, r.baseline_runs,
+               r.weak == LF_RC_WEAK_NEEDED && r.n && r.c[0].weak ? "weak runs with nothing strengthened"
+                                                                  : "schedules with nothing made atomic");
         printf("root-cause candidates (%zu; confirmed first, then fewest passing runs forbidden):\n", r.n);
         for (size_t k = 0; k < r.n; k++) print_candidate(k + 1, &r.c[k]);
     }
@@ -165,9 +175,15 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
             goto out;
         }
     }
-    lf_esc_printf(stdout, "%s: %s%s (%zu candidates, %zu confirmed, %.1f s)%s%s\n", path,
-                  best ? "root cause: " : "no confirmed root cause", best ? best->summary : "", r.n, confirmed,
-                  r.seconds, write ? "; written to " : "", write ? saved : "");
+    if (r.sequential)
+        lf_esc_printf(stdout,
+                      "%s: no interleaving explains it: it violates with every call atomic, so the structure's serial "
+                      "behaviour differs from its specification or contract (%.1f s)%s%s\n",
+                      path, r.seconds, write ? "; written to " : "", write ? saved : "");
+    else
+        lf_esc_printf(stdout, "%s: %s%s (%zu candidates, %zu confirmed, %.1f s)%s%s\n", path,
+                      best ? "root cause: " : "no confirmed root cause", best ? best->summary : "", r.n, confirmed,
+                      r.seconds, write ? "; written to " : "", write ? saved : "");
     rc = best ? LF_EXIT_OK : EXIT_NO_CAUSE;
     lf_rc_result_free(&r);
 out:
@@ -218,6 +234,10 @@ const lf_cli_command lf_command_rootcause = {
     .notes = "LINFUZZ_SYMBOLIZER=PATH picks the symbolizer, =none keeps raw addresses.\n"
              "\n"
              "Several entries are root-caused one after the other.\n"
+             "\n"
+             "A violation that happens even with every call atomic (the harness serializing all calls) has no\n"
+             "interleaving to blame: the structure's serial behaviour differs from its specification or contract\n"
+             "(docs/contracts.md); that is said instead of searching code regions (exit 3).\n"
              "\n"
              "exit: 0 a cause was confirmed (for every entry), 3 none confirmed, 6 no violating run under controlled\n"
              "      replay, 2 bad usage or not a valid entry, 4 unreadable entry or not writable (with several\n"

@@ -189,13 +189,19 @@ static int show_one(const char *path, bool stored, bool meta, const char *histor
         const lf_history *h = !strcmp(history, "full") ? &e.full : !strcmp(history, "test") ? &e.test_history : &e.minimized;
         if (lf_text_write_stream(stdout, h) != LF_OK) status = LF_EXIT_IO;
     } else if (input) {
-        if (lf_write_bytes_atomic(input, e.workload, e.workload_len, err, sizeof err) != LF_OK) {
+        /* An older format's bytes would read differently as today's: write the same case in today's format. */
+        const char *format = lf_entry_meta(&e, "workload_format");
+        uint8_t converted[LF_FC_MAX_ENCODED];
+        const uint8_t *bytes;
+        size_t n_bytes;
+        lf_cli_entry_input(&e, converted, &bytes, &n_bytes);
+        if (lf_write_bytes_atomic(input, bytes, n_bytes, err, sizeof err) != LF_OK) {
             lf_esc_printf(stderr, "linfuzz show: %s\n", err);
             status = LF_EXIT_IO;
         } else {
-            lf_esc_printf(
-                stderr, "%s: %zu input bytes (%s) written to %s\n", path, e.workload_len,
-                lf_entry_meta(&e, "workload_format") ? lf_entry_meta(&e, "workload_format") : "unknown format", input);
+            lf_esc_printf(stderr, "%s: %zu input bytes (%s%s) written to %s\n", path, n_bytes,
+                          format ? format : "unknown format", bytes == converted ? ", as " LF_FUZZ_CASE_FORMAT : "",
+                          input);
         }
     } else {
         const char *created = lf_entry_meta(&e, "created"), *version = lf_entry_meta(&e, "linfuzz_version");
@@ -277,7 +283,8 @@ static const lf_opt OPTIONS[] = {
              "entry has one)"},
     {.name = "--input", .value = "FILE", LF_OPT_STRING_AT(show_args, input),
      .help = "write the workload bytes (the fuzzer input) to FILE, to replay them with\n"
-             "build/bin/fuzz_ADAPTER FILE"},
+             "build/bin/fuzz_ADAPTER FILE (an entry of an older input format: its case in\n"
+             "today's format, which the fuzz target reads the same way)"},
     {.name = "--html", LF_OPT_FLAG_AT(show_args, html),
      .help = "write one self-contained HTML page per entry (no network access: inline CSS\n"
              "and JavaScript): timelines of the minimized and the recorded history, the\n"

@@ -2,9 +2,11 @@
  *
  * Run k uses the workload lf_workload_random(seed + k, threads, ops). Runs are controlled (runtime/sched: the
  * schedule lf_schedule_random(seed + k, ...) decides the interleaving) or free (the operating system's,
- * perturbed), as --mode says: mixed (the default) makes three runs in four controlled. A controlled run
- * replays exactly with `--seed <its seed> --runs 1 --mode controlled` (same threads and ops); of a free run
- * only the workload can be repeated that way. */
+ * perturbed), as --mode says: mixed (the default) makes three runs in four controlled. A controlled run has a
+ * memory model (--memory-model, docs/memory-models.md: mixed by default, drawn from the run's seed as the
+ * fuzz targets' bytes would). A controlled run replays exactly with `--seed <its seed> --runs 1 --mode
+ * controlled` and the same --memory-model (same threads and ops); of a free run only the workload can be
+ * repeated that way. */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -25,6 +27,7 @@
 #include "runtime/adapter_type.h"
 #include "runtime/runner.h"
 #include "options.h"
+#include "testcase/fuzz_case.h"
 #include "status_line.h"
 #include "util/clock.h"
 #include "util/parse.h"
@@ -45,10 +48,14 @@ typedef struct stress_options {
     lf_spec_mode spec;
     bool quiet, no_perturb;
     int blocking; /* BLOCKING_BALANCED or BLOCKING_ANY, -1 when not given */
+    lf_cli_contract contract; /* --contract: the adapter held to another contract than its own */
+    int memory;               /* --memory-model: LF_FC_MEMORY_MIXED or one model */
 } stress_options;
 
 /* --clock */
 static bool parse_clock(const char *text, void *clock) { return lf_clock_from_name(text, clock); }
+/* --memory-model */
+static bool parse_memory(const char *text, void *memory) { return lf_fc_memory_from_name(text, memory); }
 
 /* Whether run k is controlled. */
 static bool run_controlled(const stress_options *o, uint64_t k) {
@@ -66,9 +73,14 @@ static void describe_schedule(char *buf, size_t len, char *again, size_t again_l
     } else {
         snprintf(buf, len, "free%s", o->no_perturb ? " (no perturbation)" : "");
     }
-    snprintf(again, again_len, "linfuzz stress %s --seed %" PRIu64 " --runs 1 --threads %u --ops %u --mode %s%s",
+    const char *contract = o->contract.text;
+    snprintf(again, again_len,
+             "linfuzz stress %s --seed %" PRIu64 " --runs 1 --threads %u --ops %u --mode %s%s%s%s%s%s%s",
              a->name, w->seed, w->threads, w->ops_per_thread, r->controlled ? "controlled" : "free",
-             o->no_perturb ? " --no-perturb" : "");
+             o->no_perturb ? " --no-perturb" : "", r->controlled ? " --memory-model " : "",
+             r->controlled ? (o->memory == LF_FC_MEMORY_MIXED ? "mixed" : lf_memory_model_name((lf_memory_model)o->memory))
+                           : "",
+             contract ? " --contract '" : "", contract ? contract : "", contract ? "'" : "");
 }
 
 /* Writes the violating history; returns the exit status. */
@@ -187,6 +199,8 @@ static bool run_checked(lf_runner *r, const lf_adapter *a, const lf_workload *w,
                         lf_history *h, lf_result *res) {
     if (!lf_runner_run_workload(r, a, w, h)) return false;
     if (r->last_stuck) return true; /* a deadlocked controlled run is reported, not checked */
+    /* a weak run released mid-run (watchdog, point budget): the model was given up, the history proves nothing */
+    if (r->controlled && r->last_stats.memory_model != LF_MM_SC && !r->last_stats.deterministic) return true;
     lf_adapter_checker_new_case(c);
     lf_adapter_checker_check(c, h, res);
     return true;
@@ -195,6 +209,11 @@ static bool run_checked(lf_runner *r, const lf_adapter *a, const lf_workload *w,
 int lf_cmd_stress(int argc, char **argv) {
     stress_options o = {.blocking = -1};
     o.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)(lf_now_s() * 1e9);
+    const char *memory = getenv("LINFUZZ_MEMORY_MODEL");
+    if (!lf_fc_memory_from_name(memory && *memory ? memory : "mixed", &o.memory)) {
+        fprintf(stderr, "linfuzz stress: LINFUZZ_MEMORY_MODEL=%s: expected mixed, sc, tso or c11\n", memory);
+        return LF_EXIT_USAGE;
+    }
     lf_cli_operands adapter;
     int status = lf_cli_parse(&lf_command_stress, argc, argv, &o, &adapter);
     if (status != LF_CLI_GO_ON) return status;
@@ -204,6 +223,12 @@ int lf_cmd_stress(int argc, char **argv) {
     if (!a) {
         lf_esc_printf(stderr, "linfuzz stress: no adapter '%s' ('linfuzz adapters' lists them)\n", o.adapter);
         return LF_EXIT_USAGE;
+    }
+    lf_adapter with_contract; /* --contract: the adapter as declared, held to another contract */
+    if (o.contract.text) {
+        with_contract = *a;
+        with_contract.contract = o.contract.contract;
+        a = &with_contract;
     }
     char err[256];
     if (!lf_adapter_check(a, err, sizeof err)) {
@@ -259,7 +284,7 @@ int lf_cmd_stress(int argc, char **argv) {
     lf_history h;
     lf_adapter_history_init(&h, a);
     double start = lf_now_s(), next_report = start + 1;
-    uint64_t run = 0, ops_checked = 0, unknown = 0, controlled = 0, nondeterministic = 0;
+    uint64_t run = 0, ops_checked = 0, unknown = 0, controlled = 0, nondeterministic = 0, weak = 0;
     char first_unknown[512] = "";
     status = LF_EXIT_OK;
     for (; (!o.runs || run < o.runs) && lf_now_s() - start < o.seconds; run++) {
@@ -274,6 +299,10 @@ int lf_cmd_stress(int argc, char **argv) {
             size_t ops[LF_WORKLOAD_MAX_THREADS];
             for (unsigned t = 0; t < w.threads; t++) ops[t] = w.ops_per_thread;
             lf_schedule_random(&runner.schedule, w.seed, w.threads, ops);
+            /* the model: mixed draws it from the run's seed as a fuzz case's byte would */
+            lf_memory_model m = o.memory != LF_FC_MEMORY_MIXED ? (lf_memory_model)o.memory
+                                                               : lf_memory_model_of_byte((uint8_t)(w.seed * 0x9e3779b97f4a7c15ull >> 56));
+            if (m != LF_MM_SC) lf_schedule_set_memory(&runner.schedule, m, w.seed);
         }
         lf_result res;
         lf_result_init(&res);
@@ -287,6 +316,7 @@ int lf_cmd_stress(int argc, char **argv) {
         }
         controlled += runner.controlled;
         nondeterministic += runner.controlled && !runner.last_stats.deterministic;
+        weak += runner.controlled && runner.last_stats.memory_model != LF_MM_SC;
         if (runner.controlled && runner.last_stuck) { /* (reported by on_stuck, which ended the process) */
             status = LF_EXIT_STUCK;
             lf_result_free(&res);
@@ -325,8 +355,9 @@ int lf_cmd_stress(int argc, char **argv) {
     if (!o.quiet || status != LF_EXIT_OK)
         fprintf(stderr,
                 "linfuzz stress: %s: %" PRIu64 " runs in %.1fs (%.0f/s; %" PRIu64 " controlled, %" PRIu64
-                " of them not deterministic), %" PRIu64 " ops checked, %" PRIu64 " unknown, %s\n",
-                a->name, run, elapsed, elapsed > 0 ? run / elapsed : 0.0, controlled, nondeterministic, ops_checked,
+                " of them not deterministic, %" PRIu64 " under a weak memory model), %" PRIu64 " ops checked, %" PRIu64
+                " unknown, %s\n",
+                a->name, run, elapsed, elapsed > 0 ? run / elapsed : 0.0, controlled, nondeterministic, weak, ops_checked,
                 unknown,
                 status == LF_EXIT_VIOLATION ? "violation found"
                 : status == LF_EXIT_STUCK   ? "deadlock found"
@@ -362,6 +393,10 @@ static const lf_opt OPTIONS[] = {
      .def = "auto", .expects = LF_CLI_SPEC_MODES,
      .help = "what histories are checked against: auto (default: the spec of the adapter's type,\n"
              "else its own serial behaviour), type, or self (the self-spec, docs/custom-types.md)"},
+    {.name = "--contract", .value = "C", LF_OPT_PARSED_AT(stress_options, contract, lf_cli_contract, lf_cli_parse_contract),
+     .expects = LF_CLI_CONTRACTS,
+     .help = "hold the adapter to contract C instead of the one it declares (docs/contracts.md),\n"
+             "e.g. 'k-relaxed 4', per-producer, bag, lagging-full-empty, or linearizable"},
     {.name = "--timeout", .value = "SEC", LF_OPT_SECONDS_AT(stress_options, timeout, 0, LF_MAX_SECONDS), .def = "5",
      .help = "time budget per history for search engines (default 5; unknown when exceeded)"},
     {.name = "--no-perturb", LF_OPT_FLAG_AT(stress_options, no_perturb),
@@ -373,6 +408,12 @@ static const lf_opt OPTIONS[] = {
      .help = "balanced (the default for an adapter that declares blocking methods): plan no\n"
              "remove that could wait forever on a correct implementation, so that a STUCK run\n"
              "is a bug; any: plan them too (default: LINFUZZ_FUZZ_BLOCKING, as the fuzz targets)"},
+    {.name = "--memory-model", .value = "M", LF_OPT_PARSED_AT(stress_options, memory, int, parse_memory),
+     .expects = "mixed, sc, tso or c11",
+     .help = "the memory model of controlled runs (docs/memory-models.md): sc, tso (x86 store\n"
+             "buffers), c11 (the C11 model: stale reads that coherence allows), or mixed (default:\n"
+             "drawn per run, a quarter sc, a quarter tso, half c11); LINFUZZ_MEMORY_MODEL sets the\n"
+             "default"},
     {.name = "--quiet", .short_name = "-q", LF_OPT_FLAG_AT(stress_options, quiet), .help = "no progress lines"},
 };
 

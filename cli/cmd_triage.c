@@ -20,6 +20,7 @@
 #include "options.h"
 #include "status_line.h"
 #include "testcase/case_replay.h"
+#include "testcase/fuzz_case.h"
 #include "util/parse.h"
 #include "util/escape.h"
 
@@ -393,7 +394,21 @@ int lf_cmd_triage(int argc, char **argv) {
             continue;
         }
         c.entries++;
-        long item = lf_triage_add_violation(&t, f->path, false, &e, NULL);
+        /* a crash input that is the entry's: as the fuzz targets of this version read it (cli_entry.h) */
+        uint8_t converted[LF_FC_MAX_ENCODED];
+        const uint8_t *input;
+        size_t input_len;
+        if (lf_cli_entry_input(&e, converted, &input, &input_len)) {
+            uint8_t *copy = malloc(input_len ? input_len : 1);
+            ok = copy != NULL;
+            if (ok) {
+                memcpy(copy, input, input_len);
+                free(e.workload);
+                e.workload = copy;
+                e.workload_len = input_len;
+            }
+        }
+        long item = ok ? lf_triage_add_violation(&t, f->path, false, &e, NULL) : -1;
         ok = item >= 0;
         char why[600];
         if (ok && !minimized_violates(&e, why, sizeof why)) {

@@ -15,6 +15,14 @@ bool lf_cli_parse_engine(const char *text, void *engine) { return lf_engine_from
 
 bool lf_cli_parse_spec_mode(const char *text, void *mode) { return lf_spec_mode_from_name(text, mode); }
 
+bool lf_cli_parse_contract(const char *text, void *contract) {
+    lf_cli_contract *c = contract;
+    char why[256];
+    if (!lf_contract_parse(text, &c->contract, why, sizeof why)) return false;
+    c->text = text;
+    return true;
+}
+
 /* Appends to buf (at *n, of len bytes) what fmt says, as far as it fits. */
 static void append(char *buf, size_t len, size_t *n, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void append(char *buf, size_t len, size_t *n, const char *fmt, ...) {

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "linfuzz/history.h"
+
 /* What an option's value is, and the type of the field it is stored in. */
 typedef enum lf_opt_kind {
     LF_OPT_FLAG,     /* no value: the bool field becomes true */
@@ -120,6 +122,15 @@ void lf_cli_markdown(FILE *out);
 /* Values several subcommands take (LF_OPT_PARSED), with what they say about them. */
 bool lf_cli_parse_engine(const char *text, void *engine /* lf_engine */);
 bool lf_cli_parse_spec_mode(const char *text, void *mode /* lf_spec_mode */);
+/* --contract (docs/contracts.md): its text when given (NULL: not given), and the contract. */
+typedef struct lf_cli_contract {
+    const char *text;
+    lf_contract contract;
+} lf_cli_contract;
+bool lf_cli_parse_contract(const char *text, void *contract /* lf_cli_contract */);
+#define LF_CLI_CONTRACTS                                                                                        \
+    "a contract: 'k-relaxed K', per-producer or bag, and/or lagging-, quiescent-, weak- or unchecked-full-empty "  \
+    "(docs/contracts.md)"
 #define LF_CLI_ENGINES "auto, monitor, brute, wgl or hitting"
 #define LF_CLI_SPEC_MODES "auto, type or self"
 

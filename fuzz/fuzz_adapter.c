@@ -45,7 +45,11 @@
  * LINFUZZ_FUZZ_MINIMIZE_TEST=S (a controlled violation's test is minimized for up to S seconds before it is
  * saved, testcase/minimize_test.h; default 3, 0: off),
  * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|rf-presence|0 (schedule feedback of controlled runs; off by
- * default: measured in docs/scheduling.md, it helps a little on some bugs and a lot against others).
+ * default: measured in docs/scheduling.md, it helps a little on some bugs and a lot against others; in weak
+ * runs the reads-from pairs are the ones the memory model made),
+ * LINFUZZ_MEMORY_MODEL=mixed|sc|tso|c11, or the flag -memory_model=... (the memory model of controlled runs,
+ * docs/memory-models.md: mixed, the default, as each input says; otherwise every controlled run in that model,
+ * and an entry records the input with the model that ran).
  * LINFUZZ_SPEC=auto|type|self (what histories are checked against: the spec of the adapter's type, or the
  * adapter's own serial behaviour, the self-spec of linfuzz/selfspec.h; auto, the default, takes the type's spec
  * when there is one; runner/adapter_check.h). With the self-spec, serial nondeterminism of the adapter is saved
@@ -56,8 +60,10 @@
  * entry=.." at a STUCK run found by the watchdog ("linfuzz-fuzz: stuck adapter=.. executions=.. runs=.." at a
  * controlled deadlock), and "linfuzz-fuzz: summary adapter=.. executions=.. runs=.. violations=.. unknown=..
  * first=SECONDS|- entry=PATH|- captured=N controlled=.. free=.. nondeterministic=.. watchdog=.. budget=..
- * stuck=.." when the process exits normally (entry: the first one; controlled and free count runs;
- * nondeterministic = controlled runs the watchdog or the point budget released). */
+ * stuck=.. weak=.. weak_unchecked=.." when the process exits normally (entry: the first one; controlled and
+ * free count runs; nondeterministic = controlled runs the watchdog or the point budget released; weak =
+ * controlled runs under tso or c11, weak_unchecked = those of them released, whose histories are not checked:
+ * the model was given up mid-run). */
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -123,6 +129,8 @@ static struct {
     bool minimizing;                /* -minimize_crash: only inputs of the crash's own mode count */
     int pinned_mode;                /* minimizing: the mode of the first input (the crash), -1 before */
     unsigned feedback_parts;        /* LINFUZZ_FUZZ_SCHED_FEEDBACK */
+    int memory;                     /* LINFUZZ_MEMORY_MODEL: LF_FC_MEMORY_MIXED or a model for every case */
+    uint64_t weak_runs, weak_discarded; /* controlled runs under tso/c11; those released (not checked) */
     uint64_t controlled_runs, free_runs, nondeterministic, watchdog, over_budget, stuck;
     unsigned unseen; /* warnings of the adapter probe (testcase/probe.h): what controlled runs cannot see */
 } G;
@@ -196,13 +204,13 @@ static void print_summary(void) {
     snprintf(line, sizeof line,
              "linfuzz-fuzz: summary adapter=%s executions=%llu runs=%llu violations=%llu unknown=%llu first=%s "
              "entry=%s captured=%llu controlled=%llu free=%llu nondeterministic=%llu watchdog=%llu budget=%llu "
-             "stuck=%llu\n",
+             "stuck=%llu weak=%llu weak_unchecked=%llu\n",
              G.adapter->name, (unsigned long long)G.executions, (unsigned long long)G.runs,
              (unsigned long long)G.violations, (unsigned long long)G.unknown, first,
              G.first_entry[0] ? G.first_entry : "-", (unsigned long long)G.captured,
              (unsigned long long)G.controlled_runs, (unsigned long long)G.free_runs,
              (unsigned long long)G.nondeterministic, (unsigned long long)G.watchdog, (unsigned long long)G.over_budget,
-             (unsigned long long)G.stuck);
+             (unsigned long long)G.stuck, (unsigned long long)G.weak_runs, (unsigned long long)G.weak_discarded);
     lf_esc_printf(stderr, "%s", line);
     if (G.unseen)
         fprintf(stderr, "linfuzz-fuzz: warning: %u problem%s of what controlled runs can see were reported at the start "
@@ -256,8 +264,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
      * the input into a free-mode case could crash by luck and then not replay. So while minimizing, inputs of
      * another mode than the first one executed (the crash itself) are not run. */
     G.pinned_mode = -1;
-    for (int i = 1; i < *argc; i++)
-        if (!strncmp((*argv)[i], "-minimize_crash", 15)) G.minimizing = true;
+    const char *memory = getenv("LINFUZZ_MEMORY_MODEL");
+    for (int i = 1; i < *argc; i++) {
+        const char *arg = (*argv)[i];
+        if (!strncmp(arg, "-minimize_crash", 15)) G.minimizing = true;
+        if (!strncmp(arg, "-memory_model=", 14) || !strncmp(arg, "-memory-model=", 14)) memory = arg + 14;
+        if (!strncmp(arg, "--memory-model=", 15)) memory = arg + 15;
+    }
+    if (!lf_fc_memory_from_name(memory && *memory ? memory : "mixed", &G.memory)) {
+        fprintf(stderr, "linfuzz-fuzz: memory model '%s': expected mixed, sc, tso or c11\n", memory);
+        exit(2);
+    }
     lf_method ms[LF_M_COUNT];
     G.n_methods = lf_fuzz_case_methods(G.adapter, ms);
     /* The environment (util/env.h: one meaning for every flag; a malformed value stops the run). */
@@ -453,7 +470,7 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     /* Without perturbation, or in a mode other than the input's, the case that ran differs from the input:
      * save what ran. */
     uint8_t ran[LF_FC_MAX_ENCODED];
-    if (!G.perturb || G.mode != MODE_MIXED) {
+    if (!G.perturb || G.mode != MODE_MIXED || G.memory != LF_FC_MEMORY_MIXED) {
         size = lf_fuzz_case_encode(c, ran);
         data = ran;
     }
@@ -533,11 +550,13 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
         lf_esc_printf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path,
                       G.program, path);
     /* One line for scripts (ci/quickstart.sh, ci/bench_fuzz.sh). */
-    lf_esc_printf(stderr, "linfuzz-fuzz: %s adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s\n",
+    lf_esc_printf(stderr,
+                  "linfuzz-fuzz: %s adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s memory=%s\n",
                   nondet ? "nondeterminism" : "violation", G.adapter->name, found_after,
                   (unsigned long long)G.executions, (unsigned long long)G.runs,
                   controlled ? (info->stats.deterministic ? "controlled" : "controlled-nondeterministic") : "free",
-                  path[0] ? path : "-");
+                  path[0] ? path : "-",
+                  controlled ? lf_memory_model_name((lf_memory_model)info->stats.memory_model) : "machine");
     if (first) snprintf(G.first_entry, sizeof G.first_entry, "%s", path);
     fflush(stderr);
     if (!G.keep_going) abort();
@@ -556,6 +575,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!G.perturb) memset(&c.perturb, 0, sizeof c.perturb);
     if (G.mode == MODE_CONTROLLED) c.mode = LF_FC_CONTROLLED;
     if (G.mode == MODE_FREE) c.mode = LF_FC_FREE;
+    lf_fuzz_case_force_memory(&c, G.memory);
     if (G.minimizing) {
         if (G.pinned_mode < 0) G.pinned_mode = c.mode;
         if (c.mode != G.pinned_mode) return 0;
@@ -573,16 +593,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!lf_fc_execute(&G.executor, &plan, r, &G.history)) break;
         G.runs++;
         const lf_fc_run_info *info = &G.executor.last;
+        bool weak = info->mode == LF_FC_CONTROLLED && info->stats.memory_model != LF_MM_SC;
         if (info->mode == LF_FC_CONTROLLED) {
             G.controlled_runs++;
             G.nondeterministic += !info->stats.deterministic;
             G.watchdog += info->stats.watchdog;
             G.over_budget += info->stats.budget_exceeded;
+            G.weak_runs += weak;
         } else {
             G.free_runs++;
         }
         if (info->stuck) { /* (the STUCK handler has ended the process: lf_stuck_watch_deadlock) */
             G.stuck++;
+            continue;
+        }
+        if (weak && !info->stats.deterministic) { /* the model was given up mid-run: its history proves nothing */
+            G.weak_discarded++;
             continue;
         }
         lf_result res;

@@ -6,7 +6,8 @@
  * gives (free mode), a prefilled object drained at the end, and two long threads (256 calls each, for bugs
  * that need many updates inside one operation, such as a counter or tag that wraps). All but the free one
  * are controlled-mode cases (docs/scheduling.md) with PCT schedules of depth 2 or 3 or a choice sequence;
- * their repetitions explore other schedules. The fuzzer mutates from there. */
+ * their repetitions explore other schedules, each under a memory model of its own (mixed: sc, tso, c11,
+ * docs/memory-models.md). The fuzzer mutates from there. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,7 @@ static void build(lf_fuzz_case *c, const seed_shape *s, unsigned n_methods, unsi
     lf_schedule *sch = &c->schedule;
     sch->strategy = (uint8_t)s->strategy;
     sch->seed = 0x5c4ed000u + index;
+    sch->memory_model = LF_SCHED_MEMORY_MIXED; /* every repetition draws its memory model (docs/memory-models.md) */
     for (unsigned t = 0; t < s->threads; t++) sch->priority[t] = (uint8_t)(200 - 40 * t);
     if (s->strategy == LF_SCHED_CHOICES) {
         sch->n_choices = s->bound;

@@ -13,8 +13,10 @@
 #include "trace.h"
 #include "util/clock.h"
 #include "util/escape.h"
+#include "weak_cause.h"
 
 #define MAX_VALIDATE 8
+#define SERIAL_SCHEDULES 64 /* schedules tried with every call atomic (serial_violation) */
 #define MAX_SOURCE_LINES 40
 
 void lf_rc_options_default(lf_rc_options *o) {
@@ -168,7 +170,7 @@ static void add_pair(lf_rc_candidate *c, uintptr_t b, uintptr_t e) {
 }
 
 /* The lines lo..hi of file (at most MAX_SOURCE_LINES); none when it cannot be read. */
-static void read_source(lf_rc_candidate *c) {
+void lf_rc_read_source(lf_rc_candidate *c) {
     FILE *f = fopen(c->file, "r");
     if (!f) return;
     size_t want = c->hi - c->lo + 1;
@@ -209,7 +211,7 @@ static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t,
     if (!ok) return false;
     snprintf(r->symbolizer, sizeof r->symbolizer, "%s", sy.tool);
     if (sy.note[0]) snprintf(r->note, sizeof r->note, "%s", sy.note);
-    size_t cap = 0;
+    size_t cap = r->n; /* (weak candidates may be there already: the array holds at least them) */
     for (size_t i = 0; ok && i < cy->n; i++) {
         region rg[2];
         unsigned nr = 0;
@@ -261,7 +263,7 @@ static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t,
                 snprintf(c->function, sizeof c->function, "%s", rg[0].function);
                 c->lo = rg[0].lo;
                 c->hi = rg[0].hi;
-                read_source(c);
+                lf_rc_read_source(c);
             }
         }
         for (unsigned k = 0; k < cy->c[i].n; k++) add_pair(c, t->ev[first[k]].pc, t->ev[last[k]].pc);
@@ -283,6 +285,18 @@ static int by_rank(const void *pa, const void *pb) {
     return strcmp(a->summary, b->summary);
 }
 
+/* The confirmed candidates first, each part in its order (a stable partition). */
+static void confirmed_first(lf_rc_result *r) {
+    lf_rc_candidate *sorted = malloc((r->n ? r->n : 1) * sizeof *sorted);
+    if (!sorted) return; /* (the order only) */
+    size_t k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < r->n; i++)
+            if (lf_rc_confirmed(&r->c[i]) == (pass == 0)) sorted[k++] = r->c[i];
+    memcpy(r->c, sorted, r->n * sizeof *sorted);
+    free(sorted);
+}
+
 /* ---- method-level exclusions: the harness serializes the calls of two methods ---- */
 
 /* Method m of a's type by name (a custom type's declared name). */
@@ -295,8 +309,10 @@ static const lf_adapter *excl_inner;
 static lf_method excl_m[2];
 static pthread_mutex_t excl_lock = PTHREAD_MUTEX_INITIALIZER;
 
+static bool excl_all; /* every call, whatever its method */
+
 static lf_kind excl_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
-    if (m != excl_m[0] && m != excl_m[1]) return excl_inner->op(obj, m, args, value);
+    if (!excl_all && m != excl_m[0] && m != excl_m[1]) return excl_inner->op(obj, m, args, value);
     lf_mutex_lock(&excl_lock);
     lf_kind k = excl_inner->op(obj, m, args, value);
     lf_mutex_unlock(&excl_lock);
@@ -345,6 +361,22 @@ static bool run_family(lf_rc_runner *rn, const lf_rc_options *o, const char *wha
         }
     }
     return true;
+}
+
+/* Whether the test violates with every call atomic (the harness serializing all calls), in the first schedules of
+ * the family: then no interleaving inside the calls explains it. False on an error (*error set). */
+static bool serial_violation(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r, bool *error) {
+    lf_adapter wrapped = *rn->adapter;
+    wrapped.op = excl_op;
+    excl_inner = rn->adapter;
+    excl_all = true;
+    rn->plan.adapter = &wrapped;
+    uint64_t n = o->schedules < SERIAL_SCHEDULES ? o->schedules : SERIAL_SCHEDULES, discarded;
+    *error = !run_family(rn, o, "replaying with every call atomic", n, true, &r->serial_runs, &r->serial_violations,
+                         &discarded, NULL);
+    rn->plan.adapter = rn->adapter;
+    excl_all = false;
+    return !*error && r->serial_violations > 0;
 }
 
 static int exclusions(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r, char *err, size_t errlen) {
@@ -408,6 +440,46 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     size_t n_passing = 0;
     lf_rc_cycles cy = {0};
 
+    /* 0. a violation found under a weak memory model: does its schedule violate under sc too (an interleaving
+     * bug: the analysis below, in sc)? If not, which order is too weak (weak_cause.h). */
+    lf_schedule recorded;
+    lf_rc_schedule_at(&rn, 0, &recorded);
+    bool weak_run = recorded.memory_model == LF_MM_TSO || recorded.memory_model == LF_MM_C11;
+    r->memory_model = weak_run ? recorded.memory_model : LF_MM_SC;
+    if (weak_run && lf_sched_access_points_available()) {
+        progress(o, "replaying the violation", 0, 1);
+        lf_rc_outcome out = lf_rc_run(&rn, &recorded, NULL);
+        if (out == LF_RC_ERROR) {
+            snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+            goto done;
+        }
+        if (out == LF_RC_VIOLATION) {
+            lf_schedule sc = recorded;
+            sc.memory_model = LF_MM_SC;
+            lf_schedule_normalize(&sc);
+            out = lf_rc_run(&rn, &sc, NULL);
+            if (out == LF_RC_ERROR) {
+                snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+                goto done;
+            }
+            if (out == LF_RC_VIOLATION) { /* the same interleaving violates without weak behaviour */
+                r->weak = LF_RC_WEAK_NOT_NEEDED;
+                rn.base.memory_model = LF_MM_SC; /* the analysis below in sc: the same interleavings */
+                lf_schedule_normalize(&rn.base);
+            } else {
+                r->weak = LF_RC_WEAK_NEEDED;
+                if (lf_rc_weak_causes(&rn, &recorded, o, r, err, errlen) < 0) goto done;
+                bool any = false;
+                for (size_t k = 0; k < r->n; k++) any |= lf_rc_confirmed(&r->c[k]);
+                if (any) {
+                    confirmed_first(r); /* keeping weak_cause.c's order (the weakest fix first) */
+                    rc = 0;
+                    goto done;
+                }
+            }
+        }
+    }
+
     /* 1. the violating run */
     uint64_t search = o->search ? o->search : o->schedules;
     bool found = false;
@@ -431,6 +503,20 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
         goto done;
     }
     r->events = bad.n;
+    bool error = false;
+    if (serial_violation(&rn, o, r, &error)) {
+        r->sequential = true;
+        snprintf(r->note, sizeof r->note,
+                 "the test violates with every call atomic (the harness serializing all calls): no interleaving "
+                 "explains it; the structure's serial behaviour differs from what it is checked against (its type's "
+                 "specification or its contract, docs/contracts.md), so no code region is a root cause");
+        rc = 0;
+        goto baseline;
+    }
+    if (error) {
+        snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+        goto done;
+    }
     r->access_data = bad.n > 0 && lf_sched_access_points_available();
     if (!r->access_data) {
         snprintf(r->note, sizeof r->note, "no shared-memory accesses recorded (uninstrumented code): method-level "
@@ -481,6 +567,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     }
     for (size_t k = 0; k < r->n; k++) {
         lf_rc_candidate *c = &r->c[k];
+        if (c->weak) continue;
         c->passing = n_passing;
         for (size_t p = 0; p < n_passing; p++)
             c->forbids += lf_rc_pairs_forbid(&passing[p], c->begin_pc, c->end_pc, c->n_pairs);
@@ -496,6 +583,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     size_t confirmed = 0;
     for (size_t k = 0; k < r->n && k < MAX_VALIDATE && (k < o->validate || !confirmed); k++) {
         lf_rc_candidate *c = &r->c[k];
+        if (c->weak) continue; /* validated by strengthening (weak_cause.c) */
         if (!lf_rc_runner_set_pairs(&rn, c->begin_pc, c->end_pc, c->n_pairs)) continue;
         char what[900];
         snprintf(what, sizeof what, "validating %zu of %zu: %s", k + 1, r->n, c->summary);

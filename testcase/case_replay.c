@@ -33,6 +33,7 @@ void lf_replay_options_default(lf_replay_options *o) {
     o->on_stuck_ctx = NULL;
     o->format = NULL;
     o->free_only = false;
+    o->memory = LF_FC_MEMORY_MIXED;
     o->spec = LF_SPEC_AUTO;
 }
 
@@ -60,7 +61,7 @@ bool lf_fc_replay_run(const lf_adapter *a, const char *format, bool balance_bloc
 
 bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf_replay_options *o,
                   lf_replay_result *r) {
-    r->runs = r->violations = r->first_run = r->stuck = r->nondeterministic = 0;
+    r->runs = r->violations = r->first_run = r->stuck = r->nondeterministic = r->weak_unchecked = 0;
     r->first_reason[0] = 0;
     r->first_engine = NULL;
     r->first_nondeterministic = false;
@@ -74,6 +75,8 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
         return false;
     }
     if (o->free_only) c.mode = LF_FC_FREE;
+    if (o->memory != LF_FC_MEMORY_MIXED) c.mode = LF_FC_CONTROLLED; /* a model asked for: controlled runs */
+    lf_fuzz_case_force_memory(&c, o->memory);
     lf_fc_plan plan;
     lf_fc_executor x;
     lf_check_options co;
@@ -107,6 +110,10 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
         r->runs++;
         if (x.last.stuck) {
             r->stuck++;
+            continue;
+        }
+        if (x.last.mode == LF_FC_CONTROLLED && x.last.stats.memory_model != LF_MM_SC && !x.last.stats.deterministic) {
+            r->weak_unchecked++;
             continue;
         }
         lf_result res;
@@ -175,7 +182,9 @@ bool lf_entry_record_schedule(lf_violation_entry *e, const lf_fc_run_info *info,
                              : info->stats.watchdog      ? "no (watchdog)"
                                                          : "no (point budget)") &&
            (!controlled || (lf_entry_set_meta(e, "schedule", sched) &&
-                            lf_entry_set_meta(e, "schedule_build", lf_sched_build_id())));
+                            lf_entry_set_meta(e, "schedule_build", lf_sched_build_id()))) &&
+           lf_entry_set_meta(e, "memory_model",
+                             controlled ? lf_memory_model_name((lf_memory_model)info->stats.memory_model) : "machine");
 }
 
 /* ---- isolated replay: the child's answer on a pipe ---- */

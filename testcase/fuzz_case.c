@@ -135,7 +135,8 @@ static void decode_calls(byte_reader *r, lf_fuzz_case *c) {
     }
 }
 
-void lf_fuzz_case_decode(const uint8_t *data, size_t len, unsigned n_methods, lf_fuzz_case *c) {
+/* Formats 2 and 3; format 3 reads the memory model and its weak choices after the choice pairs. */
+static void decode_scheduled(const uint8_t *data, size_t len, unsigned n_methods, bool weak, lf_fuzz_case *c) {
     memset(c, 0, sizeof *c);
     byte_reader r = {data, len, 0};
     decode_header(&r, c);
@@ -145,13 +146,33 @@ void lf_fuzz_case_decode(const uint8_t *data, size_t len, unsigned n_methods, lf
         c->schedule.choices[i].after = next_byte(&r);
         c->schedule.choices[i].target = (uint8_t)(next_byte(&r) % LF_FC_MAX_THREADS);
     }
+    if (weak && r.pos < len) { /* (no memory-model bytes: mixed, each repetition draws its model) */
+        c->schedule.memory_model = (uint8_t)lf_memory_model_of_byte(next_byte(&r));
+        c->schedule.weak_chance = next_byte(&r);
+        c->schedule.weak_seed = next_u64(&r);
+    } else {
+        c->schedule.memory_model = weak ? LF_SCHED_MEMORY_MIXED : LF_MM_SC;
+    }
     lf_fuzz_case_normalize(c, n_methods);
+}
+
+void lf_fuzz_case_decode(const uint8_t *data, size_t len, unsigned n_methods, lf_fuzz_case *c) {
+    decode_scheduled(data, len, n_methods, true, c);
+}
+
+bool lf_fuzz_case_format_known(const char *format) {
+    return format && (!strcmp(format, LF_FUZZ_CASE_FORMAT) || !strcmp(format, LF_FUZZ_CASE_FORMAT_V2) ||
+                      !strcmp(format, LF_FUZZ_CASE_FORMAT_V1));
+}
+
+bool lf_fuzz_case_format_scheduled(const char *format) {
+    return format && (!strcmp(format, LF_FUZZ_CASE_FORMAT) || !strcmp(format, LF_FUZZ_CASE_FORMAT_V2));
 }
 
 bool lf_fuzz_case_decode_as(const char *format, const uint8_t *data, size_t len, unsigned n_methods,
                             lf_fuzz_case *c) {
-    if (format && !strcmp(format, LF_FUZZ_CASE_FORMAT)) {
-        lf_fuzz_case_decode(data, len, n_methods, c);
+    if (lf_fuzz_case_format_scheduled(format)) {
+        decode_scheduled(data, len, n_methods, !strcmp(format, LF_FUZZ_CASE_FORMAT), c);
         return true;
     }
     if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT_V1) != 0) return false;
@@ -208,7 +229,31 @@ size_t lf_fuzz_case_encode(const lf_fuzz_case *c, uint8_t *out) {
         out[n++] = c->schedule.choices[i].after;
         out[n++] = c->schedule.choices[i].target;
     }
+    if (sch->memory_model != LF_SCHED_MEMORY_MIXED) { /* (a mixed case ends here, as one of format 2) */
+        out[n++] = lf_memory_model_byte((lf_memory_model)sch->memory_model);
+        out[n++] = sch->weak_chance;
+        for (int i = 0; i < 8; i++) out[n++] = (uint8_t)(sch->weak_seed >> (8 * i));
+    }
     return n;
+}
+
+bool lf_fc_memory_from_name(const char *name, int *out) {
+    lf_memory_model m;
+    if (name && !strcmp(name, "mixed")) {
+        *out = LF_FC_MEMORY_MIXED;
+        return true;
+    }
+    if (!lf_memory_model_from_name(name, &m)) return false;
+    *out = (int)m;
+    return true;
+}
+
+void lf_fuzz_case_force_memory(lf_fuzz_case *c, int m) {
+    if (m == LF_FC_MEMORY_MIXED || m == c->schedule.memory_model) return;
+    if (m == LF_MM_SC || c->schedule.memory_model == LF_MM_SC || c->schedule.memory_model == LF_SCHED_MEMORY_MIXED)
+        lf_schedule_set_memory(&c->schedule, (lf_memory_model)m, c->schedule.seed ^ c->seed);
+    else
+        c->schedule.memory_model = (uint8_t)m; /* tso <-> c11: the same chance and seed */
 }
 
 /* ---- structured mutation ---- */
@@ -253,10 +298,29 @@ static lf_sched_position random_position(const lf_fuzz_case *c, uint64_t *rng) {
     return p;
 }
 
+/* A weak chance (out of 256): a few values that measured well, or any. */
+static uint8_t random_weak_chance(uint64_t *rng) {
+    static const uint8_t chances[] = {16, 32, 64, 128};
+    return rnd(rng, 4) ? chances[rnd(rng, 4)] : (uint8_t)(1 + rnd(rng, 255));
+}
+
 void lf_fuzz_case_mutate_schedule(lf_fuzz_case *c, uint64_t *rng) {
     lf_schedule *sch = &c->schedule;
     unsigned i;
-    switch (rnd(rng, 16)) {
+    switch (rnd(rng, 19)) {
+    case 16: /* the memory model: mixed (drawn per repetition), or one as the decoder's byte ranges */
+        sch->memory_model = rnd(rng, 4) == 0 ? LF_SCHED_MEMORY_MIXED : (uint8_t)lf_memory_model_of_byte((uint8_t)rnd(rng, 256));
+        if ((sch->memory_model == LF_MM_TSO || sch->memory_model == LF_MM_C11) && !sch->weak_chance) {
+            sch->weak_chance = random_weak_chance(rng);
+            sch->weak_seed = lf_rand_next(rng);
+        }
+        break;
+    case 17: /* how often weak choices are taken */
+        if (sch->memory_model == LF_MM_TSO || sch->memory_model == LF_MM_C11) sch->weak_chance = random_weak_chance(rng);
+        break;
+    case 18: /* other weak choices */
+        if (sch->memory_model == LF_MM_TSO || sch->memory_model == LF_MM_C11) sch->weak_seed = lf_rand_next(rng);
+        break;
     case 0: /* the mode: free one time in eight, as the decoder's byte range */
         c->mode = rnd(rng, 8) == 0 ? LF_FC_FREE : LF_FC_CONTROLLED;
         break;

@@ -242,6 +242,21 @@ static bool pass_knobs(tmin *m) {
 
 static bool pass_schedule(tmin *m) {
     bool any = false;
+    /* the memory model: sc when the bug needs no weak behaviour, else fewer weak choices (a lower chance takes
+     * a subset of the same generator's draws) */
+    uint8_t model = m->cur.schedule.memory_model;
+    if ((model == LF_MM_TSO || model == LF_MM_C11) && !m->out_of_budget) {
+        lf_fuzz_case cand = m->cur;
+        cand.schedule.memory_model = LF_MM_SC;
+        lf_schedule_normalize(&cand.schedule);
+        if (try_case(m, &cand)) return true;
+        while (m->cur.schedule.weak_chance > 1 && !m->out_of_budget) {
+            cand = m->cur;
+            cand.schedule.weak_chance /= 2;
+            if (!try_case(m, &cand)) break;
+            any = true;
+        }
+    }
     if (positional(&m->cur.schedule))
         for (unsigned i = 0; i < m->cur.schedule.bound && !m->out_of_budget;) {
             lf_fuzz_case cand = m->cur;
@@ -342,7 +357,7 @@ lf_status lf_entry_minimize_test(const lf_violation_entry *old, const lf_adapter
         snprintf(err, errlen, "a %s entry, not a violation", lf_entry_is_stuck(old) ? "STUCK" : "serial nondeterminism");
         return LF_ERR_FORMAT;
     }
-    if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT) != 0 || !mode || strcmp(mode, "controlled") != 0 ||
+    if (!lf_fuzz_case_format_scheduled(format) || !mode || strcmp(mode, "controlled") != 0 ||
         (run_text && !lf_parse_u64(run_text, 0, LF_FC_MAX_REPEATS - 1, &run))) {
         snprintf(err, errlen, "not a controlled-mode finding of format '%s' (meta schedule_mode: %s)", LF_FUZZ_CASE_FORMAT,
                  mode ? mode : "none");

@@ -22,6 +22,14 @@
                                            .op = op_};                                                                 \
     LF_REGISTER_ADAPTER(lf_adapter_##ident)
 
+/* One adapter of a family whose members differ only in name, expected verdict, create function and summary:
+ * the family's other fields (type, methods, capacity, exclusive groups, destroy, op...) follow as designated
+ * initialisers, usually a macro of the file written once for the family. */
+#define LF_DEFINE_VARIANT(ident, linearizable_, create_, summary_, ...)                                                \
+    const lf_adapter lf_adapter_##ident = {                                                                            \
+        .name = #ident, .summary = summary_, .linearizable = linearizable_, .create = create_, __VA_ARGS__};           \
+    LF_REGISTER_ADAPTER(lf_adapter_##ident)
+
 /* The same for an adapter whose serial runs are deterministic (lf_adapter.deterministic: it may serve as its
  * own specification, docs/custom-types.md), with its state fingerprint (NULL: none). */
 #define LF_DEFINE_DETERMINISTIC_ADAPTER(ident, type_, linearizable_, methods_, create_, destroy_, op_, fingerprint_,  \

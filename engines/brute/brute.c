@@ -302,10 +302,81 @@ static void apply_op_bounded(const lf_history *h, const lf_op *op, const uint8_t
     apply_op(h->type, op, in, len, out, out_len, res);
 }
 
+/* ---- relaxed orders (docs/contracts.md), written against the definitions ----
+ *
+ * A stack or queue under a relaxed order is a sequence of elements: the value (VAL_BYTES) and, for per-producer,
+ * the inserting thread (4 bytes); front first for a queue, bottom first for a stack. A remove may take the
+ * element at any position its order allows, so an op has several possible next states (moves). */
+
+static bool result_matches_value(const lf_op *op, const uint8_t *e);
+
+static size_t elem_bytes(const lf_history *h) {
+    return h->contract.order == LF_ORDER_PER_PRODUCER ? VAL_BYTES + 4 : VAL_BYTES;
+}
+
+/* Whether a remove or peek may take the element at position p of a sequence of `count` elements. */
+static bool may_take(const lf_history *h, const uint8_t *in, size_t count, size_t p) {
+    size_t w = elem_bytes(h);
+    switch ((lf_order)h->contract.order) {
+    case LF_ORDER_K_RELAXED:
+        return h->type == LF_TYPE_QUEUE ? p < h->contract.k : count - p <= h->contract.k;
+    case LF_ORDER_BAG: return true;
+    case LF_ORDER_PER_PRODUCER: /* the oldest element of its thread */
+        for (size_t q = 0; q < p; q++)
+            if (!memcmp(in + q * w + VAL_BYTES, in + p * w + VAL_BYTES, 4)) return false;
+        return true;
+    default: /* the exact order */
+        return h->type == LF_TYPE_QUEUE ? p == 0 : p + 1 == count;
+    }
+}
+
+/* The moves of op from state in (len bytes) that agree with its recorded result: each next state is written
+ * at outs + i * cap (length out_lens[i]). Returns their number. */
+static size_t relaxed_moves(const lf_history *h, const lf_op *op, const uint8_t *in, size_t len, uint8_t *outs,
+                            size_t *out_lens, size_t cap) {
+    size_t w = elem_bytes(h), count = len / w, moves = 0;
+    bool pending = lf_op_pending(op);
+    if (op->method == LF_M_ENQ || op->method == LF_M_PUSH) {
+        bool full = h->capacity && count >= h->capacity;
+        if (!pending && (op->res_kind == LF_K_FULL) != full) return 0;
+        copy_state(outs, out_lens, in, len);
+        if (!full) {
+            uint8_t e[VAL_BYTES + 4];
+            val_encode(e, lf_arg_is_nil(op, 0), op->arg[0]);
+            for (int i = 0; i < 4; i++) e[VAL_BYTES + i] = (uint8_t)(op->thread >> (24 - 8 * i));
+            splice_in(outs, out_lens, in, len, len, e, w);
+        }
+        return 1;
+    }
+    bool take = op->method == LF_M_DEQ || op->method == LF_M_POP;
+    if (count == 0 || (pending && !take)) {
+        if (!pending && op->res_kind != LF_K_EMPTY) return 0;
+        copy_state(outs, out_lens, in, len);
+        return 1;
+    }
+    for (size_t p = 0; p < count; p++) {
+        const uint8_t *e = in + p * w;
+        if (!may_take(h, in, count, p)) continue;
+        if (!pending && !result_matches_value(op, e)) continue;
+        uint8_t *out = outs + moves * cap;
+        if (take)
+            splice_out(out, &out_lens[moves], in, len, p * w, w);
+        else
+            copy_state(out, &out_lens[moves], in, len);
+        moves++;
+    }
+    return moves;
+}
+
 static bool result_matches(const lf_op *op, seq_result r) {
     if (lf_op_pending(op)) return true; /* a pending op's result was never observed */
     if (op->res_kind != r.kind) return false;
     return r.kind != LF_K_INT || op->res == r.value;
+}
+
+/* Whether op returned the value encoded at e. */
+static bool result_matches_value(const lf_op *op, const uint8_t *e) {
+    return result_matches(op, result_of_value(e, LF_K_EMPTY));
 }
 
 /* ---- memo table of explored configurations ---- */
@@ -417,6 +488,9 @@ typedef struct {
     double deadline; /* CLOCK_MONOTONIC seconds; 0 = none */
     lf_progress *progress;
     bool timed_out;
+    bool relaxed;      /* a relaxed order (contract): ops have several possible next states */
+    uint8_t *moves;    /* relaxed: per depth, room for n + 1 next states of state_cap bytes */
+    size_t *move_lens; /* per depth, n + 1 lengths */
 } search;
 
 
@@ -445,6 +519,23 @@ static search_outcome explore(search *S, uint64_t mask, size_t depth) {
             }
         }
         const lf_op *op = &S->h->ops[j];
+        if (S->relaxed) {
+            uint8_t *moves = S->moves + depth * (S->n + 1) * S->state_cap;
+            size_t *lens = S->move_lens + depth * (S->n + 1);
+            size_t k = relaxed_moves(S->h, op, cur, cur_len, moves, lens, S->state_cap);
+            for (size_t m = 0; m < k; m++) {
+                if (!memo_insert(&S->memo, mask | bit, moves + m * S->state_cap, lens[m])) {
+                    if (S->memo.over_budget) return SEARCH_ABORTED;
+                    continue;
+                }
+                memcpy(next, moves + m * S->state_cap, lens[m]);
+                S->state_len[depth + 1] = lens[m];
+                S->path[depth] = (uint32_t)j;
+                search_outcome o = explore(S, mask | bit, depth + 1);
+                if (o != SEARCH_FAILED) return o;
+            }
+            continue;
+        }
         seq_result res;
         size_t next_len;
         apply_op_bounded(S->h, op, cur, cur_len, next, &next_len, &res);
@@ -492,6 +583,119 @@ static void report_violation(search *S, lf_result *r) {
     }
 }
 
+/* ---- lagging and quiescent full/empty answers (docs/contracts.md), straight from the definition ---- */
+
+/* What an op moves and needs (single-value ops). */
+static void roles(const lf_op *op, bool *insert, bool *remove, unsigned *moved, unsigned *needed) {
+    bool ins = op->method == LF_M_ENQ || op->method == LF_M_PUSH, rem = op->method == LF_M_DEQ || op->method == LF_M_POP;
+    bool answer = op->res_kind == LF_K_FULL || op->res_kind == LF_K_EMPTY;
+    *insert = ins;
+    *remove = rem;
+    *moved = (ins || rem) && !answer ? 1 : 0; /* successful or pending */
+    *needed = answer ? 1 : 0;
+}
+
+/* Whether op j of one side (inserts or removes) is done at t: it returned before t, and (quiescent) some moment
+ * in (ret_j, t] had no op of that side in flight. Such a moment, if any, is just after ret_j or just after the
+ * return of another op of the side returning before t, so only those moments are tried. */
+static bool done_at(const lf_history *h, size_t j, bool insert_side, uint64_t t) {
+    const lf_op *op = &h->ops[j];
+    if (lf_op_pending(op) || !(op->ret < t)) return false;
+    if (h->contract.full_empty != LF_FULL_EMPTY_QUIESCENT) return true;
+    for (size_t e = 0; e < h->n; e++) {
+        const lf_op *oe = &h->ops[e];
+        if (lf_op_pending(oe) || oe->ret < op->ret || !(oe->ret < t)) continue;
+        bool covered = false; /* the moment ret_e + 1/2 */
+        for (size_t i = 0; i < h->n && !covered; i++) {
+            const lf_op *oi = &h->ops[i];
+            bool ins, rem;
+            unsigned moved, needed;
+            roles(oi, &ins, &rem, &moved, &needed);
+            if (!moved || (insert_side ? !ins : !rem)) continue;
+            covered = oi->call <= oe->ret && (lf_op_pending(oi) || oi->ret > oe->ret);
+        }
+        if (!covered) return true;
+    }
+    return false;
+}
+
+/* The count for answer d: empty side: values of inserts done at t_done minus values of removes called by t_call;
+ * full side: capacity minus values of inserts called by t_call plus values of removes done at t_done. At one moment
+ * t = t_done = t_call; a weak answer takes its call as t_done and its return as t_call. */
+static int64_t count_at(const lf_history *h, size_t d, bool full_side, uint64_t t_done, uint64_t t_call) {
+    int64_t c = full_side ? (int64_t)h->capacity : 0;
+    for (size_t j = 0; j < h->n; j++) {
+        if (j == d) continue;
+        bool ins, rem;
+        unsigned moved, needed;
+        roles(&h->ops[j], &ins, &rem, &moved, &needed);
+        if (!moved) continue;
+        bool adds = full_side ? rem : ins, subtracts = full_side ? ins : rem;
+        if (adds && done_at(h, j, !full_side, t_done)) c += moved;
+        if (subtracts && h->ops[j].call <= t_call) c -= moved;
+    }
+    return c;
+}
+
+/* Every full and empty answer against the count rule, trying every stamp where a count can change. */
+static bool count_rule_holds(const lf_history *h, lf_result *r) {
+    for (size_t d = 0; d < h->n && h->contract.full_empty != LF_FULL_EMPTY_UNCHECKED; d++) {
+        const lf_op *op = &h->ops[d];
+        bool ins, rem;
+        unsigned moved, needed;
+        roles(op, &ins, &rem, &moved, &needed);
+        if (!needed || lf_op_pending(op)) continue;
+        bool ok = false;
+        if (h->contract.full_empty == LF_FULL_EMPTY_WEAK) ok = count_at(h, d, ins, op->call, op->ret) < (int64_t)needed;
+        for (size_t j = 0; j <= h->n && !ok && h->contract.full_empty != LF_FULL_EMPTY_WEAK; j++) { /* t: the answer's call, and every call and return + 1 in it */
+            uint64_t ts[2] = {j == h->n ? op->call : h->ops[j].call, 0};
+            int nts = 1;
+            if (j < h->n && !lf_op_pending(&h->ops[j]) && h->ops[j].ret < UINT64_MAX) ts[nts++] = h->ops[j].ret + 1;
+            for (int k = 0; k < nts && !ok; k++)
+                if (ts[k] >= op->call && ts[k] <= op->ret) ok = count_at(h, d, ins, ts[k], ts[k]) < (int64_t)needed;
+        }
+        if (!ok) {
+            char desc[200];
+            lf_op_describe(desc, sizeof desc, op);
+            lf_result_set(r, LF_VIOLATION, "brute", "op %zu (%s) answered %s at no moment its count allows", d, desc,
+                          ins ? "full" : "empty");
+            lf_result_add_culprit(r, (uint32_t)d);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A lagging or quiescent history: the count rule, then the order on the history without the answers. */
+static void brute_full_empty(const lf_history *h, const lf_brute_options *o, lf_result *r) {
+    if (!count_rule_holds(h, r)) return;
+    bool *keep = malloc((h->n ? h->n : 1) * sizeof *keep);
+    uint32_t *orig = malloc((h->n ? h->n : 1) * sizeof *orig);
+    lf_history rest;
+    size_t k = 0;
+    for (size_t i = 0; keep && orig && i < h->n; i++) {
+        bool ins, rem;
+        unsigned moved, needed;
+        roles(&h->ops[i], &ins, &rem, &moved, &needed);
+        keep[i] = lf_op_pending(&h->ops[i]) || !needed;
+        if (keep[i]) orig[k++] = (uint32_t)i;
+    }
+    if (!keep || !orig || !lf_history_select(&rest, h, keep)) {
+        free(keep);
+        free(orig);
+        lf_result_set(r, LF_UNKNOWN, "brute", "out of memory");
+        return;
+    }
+    free(keep);
+    rest.contract.full_empty = LF_FULL_EMPTY_EXACT;
+    lf_brute_check(&rest, o, r);
+    for (size_t i = 0; i < r->witness_len; i++) r->witness[i] = orig[r->witness[i]];
+    for (size_t i = 0; i < r->prefix_len; i++) r->prefix[i] = orig[r->prefix[i]];
+    for (size_t i = 0; i < r->n_culprits; i++) r->culprits[i] = orig[r->culprits[i]];
+    lf_history_free(&rest);
+    free(orig);
+}
+
 void lf_brute_check(const lf_history *h, const lf_brute_options *o, lf_result *r) {
     lf_brute_options defaults;
     if (!o) {
@@ -515,6 +719,11 @@ void lf_brute_check(const lf_history *h, const lf_brute_options *o, lf_result *r
         return;
     }
 
+    if (h->contract.full_empty != LF_FULL_EMPTY_EXACT) {
+        brute_full_empty(h, o, r);
+        return;
+    }
+
     search *S = calloc(1, sizeof *S);
     if (!S) {
         lf_result_set(r, LF_UNKNOWN, "brute", "out of memory");
@@ -530,10 +739,15 @@ void lf_brute_check(const lf_history *h, const lf_brute_options *o, lf_result *r
     S->state_cap = max_state_bytes(h);
     S->states = malloc((h->n + 1) * S->state_cap);
     S->state_len = malloc((h->n + 1) * sizeof *S->state_len);
+    S->relaxed = h->contract.order != LF_ORDER_EXACT;
+    if (S->relaxed) {
+        S->moves = malloc((h->n + 1) * (h->n + 1) * S->state_cap);
+        S->move_lens = malloc((h->n + 1) * (h->n + 1) * sizeof *S->move_lens);
+    }
     S->memo.budget = o->max_memory_bytes ? o->max_memory_bytes : (size_t)1 << 30;
     if (o->timeout_s > 0) S->deadline = lf_now_s() + o->timeout_s;
     S->progress = o->progress;
-    if (!S->states || !S->state_len) {
+    if (!S->states || !S->state_len || (S->relaxed && (!S->moves || !S->move_lens))) {
         lf_result_set(r, LF_UNKNOWN, "brute", "out of memory");
     } else {
         initial_state(h, S->states, &S->state_len[0]);
@@ -559,6 +773,8 @@ void lf_brute_check(const lf_history *h, const lf_brute_options *o, lf_result *r
         }
     }
     memo_free(&S->memo);
+    free(S->moves);
+    free(S->move_lens);
     free(S->states);
     free(S->state_len);
     free(S);

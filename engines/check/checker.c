@@ -5,9 +5,11 @@
 
 #include "brute/brute.h"
 #include "budget/deadline.h"
+#include "check/dispatch.h"
 #include "check/levels.h"
 #include "check/pipeline.h"
 #include "budget/progress.h"
+#include "contract/contract.h"
 #include "history/validate.h"
 #include "linfuzz/selfspec.h"
 #include "linfuzz/spec.h"
@@ -105,12 +107,21 @@ static void classify(const lf_history *h, const lf_check_options *o, double dead
 }
 
 void lf_check(const lf_history *h, const lf_check_options *o, lf_result *r) {
+    /* One deadline for every stage, classification included (docs/budgets.md). */
+    double deadline = lf_deadline_from_timeout(o->timeout_s);
+    if (!lf_contract_is_default(&h->contract)) { /* docs/contracts.md */
+        lf_contract_check(h, o, deadline, r, lf_check_dispatch);
+        return;
+    }
     if (o->self) {
         lf_selfspec_check(o->self, h, o, r);
         return;
     }
-    /* One deadline for every stage, classification included (docs/budgets.md). */
-    double deadline = lf_deadline_from_timeout(o->timeout_s);
+    lf_check_dispatch(h, o, deadline, r, true);
+}
+
+void lf_check_dispatch(const lf_history *h, const lf_check_options *o, double deadline, lf_result *r,
+                       bool classify_levels) {
     switch (o->engine) {
     case LF_ENGINE_MONITOR: {
         if (o->spec) {
@@ -140,12 +151,12 @@ void lf_check(const lf_history *h, const lf_check_options *o, lf_result *r) {
     }
     case LF_ENGINE_WGL:
         run_wgl(h, o, deadline, r);
-        classify(h, o, deadline, r);
+        if (classify_levels) classify(h, o, deadline, r);
         return;
     case LF_ENGINE_HITTING:
     case LF_ENGINE_AUTO:
         run_pipeline(h, o, deadline, r);
-        classify(h, o, deadline, r);
+        if (classify_levels) classify(h, o, deadline, r);
         return;
     }
 }

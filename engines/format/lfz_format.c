@@ -51,6 +51,10 @@ _Static_assert(LF_M_COUNT <= 32 && LF_CUSTOM_MAX_METHODS <= 32 && LF_K_COUNT <= 
  * so that files written by either branch read unchanged; the type name, read first, tells them apart. */
 #define INIT_CAPACITY 3
 #define INIT_CUSTOM_DECL 3
+/* After a built-in stack or queue name: a contract other than linearizability (docs/contracts.md), with the
+ * capacity (0: none) before it. Only histories with such a contract are written with it, so every other file is
+ * byte for byte what it was; earlier readers refuse it ("init flag 4"), never misread it. */
+#define INIT_CONTRACT 4
 
 const char *lf_lfz_kind_name(lf_lfz_kind k) {
     switch (k) {
@@ -297,7 +301,7 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
     /* shapes: name length, name (at most 32), result code, nil mask; a custom declaration: count, then per
      * method name length, name, arity, results, flags */
     size_t decl_bytes = h->type == LF_TYPE_CUSTOM ? VARINT_MAX + LF_CUSTOM_MAX_METHODS * (2 * VARINT_MAX + 34) : 0;
-    if (!buf_reserve(b, 3 * VARINT_MAX + type_len + 1 + decl_bytes + n_shapes * (VARINT_MAX + 2 + 32))) {
+    if (!buf_reserve(b, 5 * VARINT_MAX + 2 + type_len + 1 + decl_bytes + n_shapes * (VARINT_MAX + 2 + 32))) {
         s = nomem(err, errlen);
         goto done;
     }
@@ -319,6 +323,12 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
             put_varint(b, d->results);
             b->p[b->len++] = d->flags;
         }
+    } else if (!lf_contract_is_default(&h->contract)) {
+        b->p[b->len++] = INIT_CONTRACT;
+        put_varint(b, h->capacity);
+        b->p[b->len++] = h->contract.order;
+        b->p[b->len++] = h->contract.full_empty;
+        if (h->contract.order == LF_ORDER_K_RELAXED) put_varint(b, h->contract.k);
     } else if (h->capacity) {
         b->p[b->len++] = INIT_CAPACITY;
         put_varint(b, h->capacity);
@@ -592,6 +602,25 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
         if ((why = rd_varint(&c, &cap))) return sec_fail(sc, c.pos, "capacity: %s", why);
         if (cap == 0) return sec_fail(sc, c.pos - 1, "capacity 0 (a capacity is at least 1)");
         h->capacity = cap;
+        init = 0;
+    } else if (init == INIT_CONTRACT && builtin && (type == LF_TYPE_QUEUE || type == LF_TYPE_STACK)) {
+        size_t at = c.pos - 1;
+        uint64_t cap, k = 0;
+        uint8_t order, fe;
+        h->type = type;
+        if ((why = rd_varint(&c, &cap))) return sec_fail(sc, c.pos, "capacity: %s", why);
+        if (cap && !lf_type_boundable(type))
+            return sec_fail(sc, at, "a capacity is only allowed for stack, queue, pqueue and deque, not %s",
+                            lf_type_name(type));
+        if ((why = rd_u8(&c, &order)) || (why = rd_u8(&c, &fe))) return sec_fail(sc, c.pos, "contract: %s", why);
+        if (order == LF_ORDER_K_RELAXED && (why = rd_varint(&c, &k))) return sec_fail(sc, c.pos, "contract K: %s", why);
+        lf_contract ct = {order, fe, k <= LF_CONTRACT_MAX_K ? (uint32_t)k : 0};
+        char cwhy[200];
+        if (lf_contract_is_default(&ct))
+            return sec_fail(sc, at, "init flag 4 with the default contract (written as flag 0 or 3)");
+        if (!lf_contract_valid(type, &ct, cwhy, sizeof cwhy)) return sec_fail(sc, at, "%s", cwhy);
+        h->capacity = cap;
+        h->contract = ct;
         init = 0;
     } else {
         h->type = type;

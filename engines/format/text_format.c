@@ -37,6 +37,7 @@ typedef struct parser {
     bool have_type;
     bool have_init;
     bool have_capacity;
+    bool have_contract;
     bool seen_op;
     /* Line of each op, for validation messages, as runs: op i >= runs[k].op (the last such run) is on line
      * runs[k].line + (i - runs[k].op). Consecutive op lines share one run. */
@@ -385,6 +386,22 @@ static lf_status parse_line(parser *p, const char *s, size_t len) {
         p->have_capacity = true;
         return LF_OK;
     }
+    if (tok_is(t[0], "contract")) {
+        if (!p->have_type) return fail(p, "'contract' before the 'type' line");
+        if (p->have_contract) return fail(p, "a second 'contract' line");
+        if (p->seen_op) return fail(p, "'contract' after the first operation");
+        const char *words[16];
+        size_t lens[16];
+        for (int i = 1; i < n; i++) words[i - 1] = t[i].s, lens[i - 1] = t[i].n;
+        char why[256];
+        lf_contract c;
+        if (!lf_contract_parse_words(words, lens, n - 1, &c, why, sizeof why) ||
+            !lf_contract_valid(p->h->type, &c, why, sizeof why))
+            return fail(p, "%s", why);
+        p->h->contract = c;
+        p->have_contract = true;
+        return LF_OK;
+    }
     return parse_op(p, t, n);
 }
 
@@ -614,6 +631,13 @@ lf_status lf_text_write_header(FILE *f, const lf_history *h) {
     return LF_OK;
 }
 
+lf_status lf_text_write_contract(FILE *f, const lf_history *h) {
+    if (lf_contract_is_default(&h->contract)) return LF_OK;
+    char text[96];
+    lf_contract_format(text, sizeof text, &h->contract);
+    return fprintf(f, "contract %s\n", text) < 0 ? LF_ERR_IO : LF_OK;
+}
+
 lf_status lf_text_write_stream(FILE *f, const lf_history *h) {
     if (fputs("# linfuzz history 1\n", f) < 0 || lf_text_write_header(f, h) != LF_OK) return LF_ERR_IO;
     if (h->has_init) {
@@ -623,6 +647,7 @@ lf_status lf_text_write_stream(FILE *f, const lf_history *h) {
             return LF_ERR_IO;
     }
     if (h->capacity && fprintf(f, "capacity %" PRIu64 "\n", h->capacity) < 0) return LF_ERR_IO;
+    if (lf_text_write_contract(f, h) != LF_OK) return LF_ERR_IO;
     enum { BUF = 1 << 16 };
     char *buf = malloc(BUF);
     if (!buf) return LF_ERR_IO;

@@ -75,6 +75,11 @@ typedef struct {
     bool *kv_present;  /* kv: by key 1..kv_keys */
     int64_t *kv_val;
     uint64_t kv_keys;
+    /* per-producer queues: the values in items[0..inserted) in insertion order, each thread's linked by pp_next
+     * from pp_head to pp_tail; the threads with values listed in pp_nonempty (pp_slot: a thread's place there) */
+    size_t inserted, pp_total;
+    uint32_t *pp_next, *pp_head, *pp_tail, *pp_count, *pp_nonempty, *pp_slot;
+    uint32_t pp_n_nonempty;
 } sim;
 
 static bool chance(sim *s, double p) { return p > 0 && lf_rng_unit(&s->rng) < p; }
@@ -341,6 +346,88 @@ static void step_container(sim *s) {
     }
 }
 
+/* ---- stacks and queues under a relaxed order (docs/contracts.md) ---- */
+
+static void pp_append(sim *s, uint32_t t, int64_t v) {
+    uint32_t i = (uint32_t)s->inserted++;
+    s->items[i] = v;
+    s->pp_next[i] = UINT32_MAX;
+    if (s->pp_count[t]++ == 0) {
+        s->pp_head[t] = i;
+        s->pp_slot[t] = s->pp_n_nonempty;
+        s->pp_nonempty[s->pp_n_nonempty++] = t;
+    } else {
+        s->pp_next[s->pp_tail[t]] = i;
+    }
+    s->pp_tail[t] = i;
+    s->pp_total++;
+}
+
+/* A value the order allows a remove (take) or a peek to return, taken out when take. */
+static int64_t relaxed_take(sim *s, bool take) {
+    const lf_contract *c = &s->o->contract;
+    bool stack = s->o->type == LF_TYPE_STACK;
+    if (c->order == LF_ORDER_PER_PRODUCER) { /* the oldest value of a random thread that has one */
+        uint32_t t = s->pp_nonempty[lf_rng_below(&s->rng, s->pp_n_nonempty)], i = s->pp_head[t];
+        if (!take) return s->items[i];
+        s->pp_head[t] = s->pp_next[i];
+        s->pp_total--;
+        if (--s->pp_count[t] == 0) { /* out of the list of threads with values */
+            uint32_t last = s->pp_nonempty[--s->pp_n_nonempty];
+            s->pp_nonempty[s->pp_slot[t]] = last;
+            s->pp_slot[last] = s->pp_slot[t];
+        }
+        return s->items[i];
+    }
+    size_t len = s->len, w = c->order == LF_ORDER_BAG ? len : c->k < len ? c->k : len, j = lf_rng_below(&s->rng, w);
+    /* j counts from the front (queue) or the top (stack) */
+    size_t pos = stack ? len - 1 - j : s->head + j;
+    int64_t v = s->items[pos];
+    if (!take) return v;
+    if (stack) {
+        if (c->order == LF_ORDER_BAG)
+            s->items[pos] = s->items[len - 1];
+        else
+            memmove(&s->items[pos], &s->items[pos + 1], (len - 1 - pos) * sizeof *s->items);
+    } else {
+        if (c->order == LF_ORDER_BAG)
+            s->items[pos] = s->items[s->head];
+        else
+            memmove(&s->items[s->head + 1], &s->items[s->head], j * sizeof *s->items);
+        s->head++;
+    }
+    s->len--;
+    return v;
+}
+
+static void step_relaxed(sim *s) {
+    bool stack = s->o->type == LF_TYPE_STACK, pp = s->o->contract.order == LF_ORDER_PER_PRODUCER;
+    uint32_t thread = pp ? (uint32_t)lf_rng_below(&s->rng, s->o->threads) : 0; /* per-producer: threads now */
+    size_t len = pp ? s->pp_total : s->len;
+    action a = choose_action(s, len == 0);
+    lf_op *op;
+    if (a == DO_INSERT) {
+        int64_t v = value_to_insert(s);
+        op = emit(s, stack ? LF_M_PUSH : LF_M_ENQ);
+        op->arg[0] = v;
+        if (s->o->capacity && len >= s->o->capacity)
+            op->res_kind = LF_K_FULL;
+        else if (pp)
+            pp_append(s, thread, v);
+        else if (stack)
+            s->items[s->len++] = v;
+        else
+            s->items[s->head + s->len++] = v;
+    } else if (a == DO_REMOVE || a == DO_OBSERVE) {
+        op = emit(s, a == DO_OBSERVE ? LF_M_PEEK : stack ? LF_M_POP : LF_M_DEQ);
+        res_int(op, relaxed_take(s, a == DO_REMOVE));
+    } else {
+        op = emit(s, a == DO_OBSERVE_EMPTY ? LF_M_PEEK : stack ? LF_M_POP : LF_M_DEQ);
+        op->res_kind = LF_K_EMPTY;
+    }
+    op->thread = thread;
+}
+
 /* Work stealing on a deque: the owner (thread 0) pushes and pops at the back, thieves (threads 1..) take from
  * the front; a thief that finds nothing to steal gives its turn to the owner unless an empty result is kept. */
 static void step_work_stealing(sim *s) {
@@ -397,7 +484,12 @@ static void simulate(sim *s) {
         case LF_TYPE_COUNTER: step_counter(s); break;
         case LF_TYPE_SET: step_set(s); break;
         case LF_TYPE_KV: step_kv(s); break;
-        default: step_container(s); break;
+        default:
+            if (s->o->contract.order != LF_ORDER_EXACT)
+                step_relaxed(s);
+            else
+                step_container(s);
+            break;
         }
     }
 }
@@ -619,9 +711,133 @@ static bool corrupt(sim *s, size_t count) {
     return ok;
 }
 
+/* ---- lagging and quiescent full/empty answers (docs/contracts.md): extra answers the contract allows, and
+ * ones it forbids ---- */
+
+typedef struct gen_iv {
+    uint64_t call, ret;
+    bool pending;
+    size_t op;
+} gen_iv;
+
+static int cmp_gen_iv(const void *pa, const void *pb) {
+    const gen_iv *a = pa, *b = pb;
+    return (a->call > b->call) - (a->call < b->call);
+}
+
+/* The two halves of the contract's count at every stamp 1..max: done[t], the values of the ops done at t (the
+ * inserts for the empty side, the removes for the full side; plus the capacity for the full side), and called[t],
+ * the values of the ops of the other side called by t. At one moment t the count is done[t] - called[t]; a weak
+ * answer over [a, b] counts done[a] - called[b]. An op is done after its return (lagging, weak), or after the end
+ * of the run of overlapping intervals of its side that it belongs to (quiescent). */
+static bool count_profile(const sim *s, bool full_side, uint64_t max, int64_t *done, int64_t *called) {
+    size_t n = s->n;
+    int64_t *d = calloc(max + 2, sizeof *d), *c = calloc(max + 2, sizeof *c);
+    gen_iv *iv = malloc((n ? n : 1) * sizeof *iv);
+    if (!d || !c || !iv) {
+        free(d);
+        free(c);
+        free(iv);
+        return false;
+    }
+    bool quiescent = s->o->contract.full_empty == LF_FULL_EMPTY_QUIESCENT;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const lf_op *op = &s->ops[i];
+        bool insert = op->method == LF_M_ENQ || op->method == LF_M_PUSH, remove = op->method == LF_M_DEQ || op->method == LF_M_POP;
+        if ((!insert && !remove) || op->res_kind == LF_K_FULL || op->res_kind == LF_K_EMPTY) continue;
+        if (full_side ? insert : remove) c[op->call]++;
+        else iv[k++] = (gen_iv){op->call, op->ret, lf_op_pending(op), i};
+    }
+    qsort(iv, k, sizeof *iv, cmp_gen_iv);
+    for (size_t a = 0, b; a < k; a = b) {
+        uint64_t end = iv[a].ret;
+        bool never = iv[a].pending;
+        for (b = a + 1; b < k && (never || iv[b].call <= end); b++) {
+            never |= iv[b].pending;
+            if (!iv[b].pending && iv[b].ret > end) end = iv[b].ret;
+        }
+        for (size_t j = a; j < b; j++) {
+            if (iv[j].pending || (quiescent && never)) continue; /* never done */
+            uint64_t key = quiescent ? end : iv[j].ret;
+            if (key + 1 <= max) d[key + 1]++;
+        }
+    }
+    int64_t dr = full_side ? (int64_t)s->o->capacity : 0, cr = 0;
+    for (uint64_t t = 1; t <= max; t++) {
+        done[t] = dr += d[t];
+        called[t] = cr += c[t];
+    }
+    free(d);
+    free(c);
+    free(iv);
+    return true;
+}
+
+/* An answer at [t, u] on the answers' own thread: a remove answering empty, or an insert answering full. */
+static void add_answer(sim *s, uint64_t t, uint64_t u, bool full, uint32_t thread) {
+    bool stack = s->o->type == LF_TYPE_STACK;
+    lf_op *op = emit(s, full ? (stack ? LF_M_PUSH : LF_M_ENQ) : stack ? LF_M_POP : LF_M_DEQ);
+    if (full) op->arg[0] = value_to_insert(s);
+    op->res_kind = full ? LF_K_FULL : LF_K_EMPTY;
+    op->call = t;
+    op->ret = u;
+    op->thread = thread;
+}
+
+/* Adds the answers the contract allows (chance o->spurious at each stamp, at most o->n_ops / 4) and `bugs` that
+ * it forbids, on thread o->threads + o->bad: each at one stamp, weak answers over up to 8 stamps (one after the
+ * other, so the thread stays sequential). */
+static bool add_answers(sim *s, size_t bugs) {
+    uint64_t max = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->ops[i].call > max) max = s->ops[i].call;
+        if (!lf_op_pending(&s->ops[i]) && s->ops[i].ret > max) max = s->ops[i].ret;
+    }
+    bool bounded = s->o->capacity != 0, weak = s->o->contract.full_empty == LF_FULL_EMPTY_WEAK;
+    int64_t *e_done = malloc((max + 2) * sizeof *e_done), *e_called = malloc((max + 2) * sizeof *e_called);
+    int64_t *f_done = bounded ? malloc((max + 2) * sizeof *f_done) : NULL;
+    int64_t *f_called = bounded ? malloc((max + 2) * sizeof *f_called) : NULL;
+    uint8_t *used = calloc(max + 2, 1);
+    bool ok = e_done && e_called && used && (!bounded || (f_done && f_called)) &&
+              count_profile(s, false, max, e_done, e_called) &&
+              (!bounded || count_profile(s, true, max, f_done, f_called));
+    uint32_t thread = s->o->threads + (uint32_t)s->o->bad;
+    size_t limit = s->o->n_ops / 4;
+    for (uint64_t t = 1; ok && t <= max && limit; t++) {
+        if (!chance(s, s->o->spurious)) continue;
+        uint64_t u = weak ? t + lf_rng_below(&s->rng, 8) : t;
+        if (u > max) u = max;
+        bool full = bounded && coin(s);
+        int64_t count = full ? f_done[t] - f_called[u] : e_done[t] - e_called[u];
+        if (count >= 1 && s->o->contract.full_empty != LF_FULL_EMPTY_UNCHECKED) continue;
+        add_answer(s, t, u, full, thread);
+        for (uint64_t x = t; x <= u; x++) used[x] = 1;
+        limit--;
+        t = u + 1; /* the next one is called after this one returned */
+    }
+    for (size_t b = 0; ok && b < bugs && max && s->o->contract.full_empty != LF_FULL_EMPTY_UNCHECKED; b++)
+        for (int tries = 0; tries < 64; tries++) {
+            uint64_t t = 1 + lf_rng_below(&s->rng, max);
+            bool full = bounded && coin(s);
+            if (used[t] || (full ? f_done[t] - f_called[t] < 1 : e_done[t] - e_called[t] < 1)) continue;
+            add_answer(s, t, t, full, thread);
+            used[t] = 1;
+            break;
+        }
+    free(e_done), free(e_called), free(f_done), free(f_called), free(used);
+    return ok;
+}
+
 /* ---- the generator ---- */
 
 static void sim_free(sim *s) {
+    free(s->pp_next);
+    free(s->pp_head);
+    free(s->pp_tail);
+    free(s->pp_count);
+    free(s->pp_nonempty);
+    free(s->pp_slot);
     free(s->items);
     free(s->set_pos);
     free(s->kv_present);
@@ -653,17 +869,39 @@ bool lf_gen_history(const lf_gen_options *o, lf_history *h, char *err, size_t er
         snprintf(err, errlen, "a capacity is only for stack, queue, pqueue and deque, not %s", lf_type_name(o->type));
         return false;
     }
+    if (!lf_contract_valid(o->type, &o->contract, err, errlen)) return false;
+    if (!(o->spurious >= 0 && o->spurious <= 1)) {
+        snprintf(err, errlen, "generator options out of range");
+        return false;
+    }
+    bool relaxed_answers = o->contract.full_empty != LF_FULL_EMPTY_EXACT;
+    size_t count_bugs = 0;
+    lf_rng split; /* which corruptions are forbidden answers: drawn apart, so the other ones stay as they were */
+    lf_rng_seed(&split, o->seed ^ 0x636f756e74ULL);
+    for (size_t c = 0; relaxed_answers && c < o->bad; c++) count_bugs += lf_rng_next(&split) >> 63;
     h->capacity = o->capacity;
+    h->contract = o->contract;
     sim s;
     memset(&s, 0, sizeof s);
     s.o = o;
     s.next_value = 1;
     lf_rng_seed(&s.rng, o->seed);
     size_t n = o->n_ops;
-    s.ops = malloc((n ? n : 1) * sizeof *s.ops);
+    size_t room = relaxed_answers ? n + n / 4 + o->bad + 1 : n; /* the answers come after the ops */
+    s.ops = malloc((room ? room : 1) * sizeof *s.ops);
     s.items = malloc((2 * n + 2) * sizeof *s.items);
     s.head = o->type == LF_TYPE_DEQUE ? n + 1 : 0;
     bool ok = s.ops && s.items;
+    bool pp = o->contract.order == LF_ORDER_PER_PRODUCER;
+    if (ok && pp) {
+        s.pp_next = malloc((n ? n : 1) * sizeof *s.pp_next);
+        s.pp_head = calloc(o->threads, sizeof *s.pp_head);
+        s.pp_tail = calloc(o->threads, sizeof *s.pp_tail);
+        s.pp_count = calloc(o->threads, sizeof *s.pp_count);
+        s.pp_nonempty = calloc(o->threads, sizeof *s.pp_nonempty);
+        s.pp_slot = calloc(o->threads, sizeof *s.pp_slot);
+        ok = s.pp_next && s.pp_head && s.pp_tail && s.pp_count && s.pp_nonempty && s.pp_slot;
+    }
     if (ok && o->type == LF_TYPE_SET) {
         s.max_value = o->values ? o->values : n + 1;
         s.set_pos = malloc((s.max_value + 1) * sizeof *s.set_pos);
@@ -678,9 +916,9 @@ bool lf_gen_history(const lf_gen_options *o, lf_history *h, char *err, size_t er
     }
     if (ok) {
         simulate(&s);
-        ok = place_stamps(s.ops, s.n, o->threads, o->shape == LF_GEN_WORK_STEALING, &s.rng) &&
+        ok = place_stamps(s.ops, s.n, o->threads, o->shape == LF_GEN_WORK_STEALING || pp, &s.rng) &&
              make_pending(s.ops, s.n, o->threads, o->pending, &s.rng) &&
-             corrupt(&s, o->bad);
+             corrupt(&s, o->bad - count_bugs) && (!relaxed_answers || add_answers(&s, count_bugs));
     }
     if (!ok) {
         snprintf(err, errlen, "out of memory generating %zu ops", n);
@@ -689,7 +927,7 @@ bool lf_gen_history(const lf_gen_options *o, lf_history *h, char *err, size_t er
         return false;
     }
     h->ops = s.ops;
-    h->cap = n ? n : 1;
+    h->cap = room ? room : 1;
     h->n = s.n;
     sim_free(&s);
     return true;
@@ -765,6 +1003,7 @@ static bool gen_random_ops(const lf_gen_options *o, lf_history *h) {
     h->cap = n ? n : 1;
     h->n = n;
     h->capacity = o->capacity;
+    h->contract = o->contract;
     return true;
 }
 
@@ -783,6 +1022,8 @@ bool lf_gen_small(uint64_t seed, const lf_gen_small_options *so, lf_history *h) 
     o.empty = so->empty;
     o.pending = so->pending;
     o.capacity = so->capacity;
+    o.contract = so->contract;
+    if (so->contract.full_empty != LF_FULL_EMPTY_EXACT) o.spurious = 0.2;
     if (so->mode == LF_GEN_CORRUPTED) o.bad = 1 + lf_rng_below(&rng, 2);
     if (o.bad > o.n_ops) o.bad = o.n_ops;
     if (so->mode == LF_GEN_RANDOM) return gen_random_ops(&o, h);

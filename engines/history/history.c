@@ -370,6 +370,7 @@ size_t lf_history_validate_within(const lf_history *h, lf_deadline *dl, bool *la
         snprintf(err, errlen, "%zu ops: more than the 4294967295 a history may hold", h->n);
         return 0;
     }
+    if (!lf_contract_is_default(&h->contract) && !lf_contract_valid(h->type, &h->contract, err, errlen)) return 0;
     for (size_t i = 0; i < h->n; i++) {
         const lf_op *op = &h->ops[i];
         if (lf_deadline_every(dl, i)) goto out_of_time;

@@ -104,6 +104,7 @@ static bool init_like(lf_history *out, const lf_history *h) {
     out->init_kind = h->init_kind;
     out->init = h->init;
     out->capacity = h->capacity;
+    out->contract = h->contract;
     return lf_history_set_type_of(out, h);
 }
 
@@ -207,7 +208,9 @@ static bool apply_keep(lf_history *cur, const bool *keep, build_fn build) {
  * containers: a value's ops change the size, and with it which full answers are legal (capacity 1:
  * `enq 1; enq 2 -> full; deq -> 1` is linearizable, without value 1 it is not). */
 static size_t drop_values(minimizer *m, lf_history *cur) {
-    if (cur->capacity) return 0;
+    /* Lagging and quiescent full/empty answers (docs/contracts.md) are judged by counting every value: a value's ops
+     * change the counts too. */
+    if (cur->capacity || cur->contract.full_empty != LF_FULL_EMPTY_EXACT) return 0;
     size_t n = cur->n, n_refs = 0;
     if (m->generic) { /* only keys, and only when every op is keyed (P-compositionality, [Horn15]) */
         for (size_t i = 0; i < n; i++) {
@@ -469,6 +472,8 @@ static long latest_violating_suffix(minimizer *m, const lf_history *cur, const s
  * whenever the suffix from F is. Later such points give shorter suffixes, and a violating suffix makes every
  * longer one a violation, so the search is a binary search. Returns 1 when cur was cut, 0 if not, -1 on OOM. */
 static int drop_forced_prefix(minimizer *m, lf_history *cur) {
+    /* a lagging or quiescent empty answer forces nothing: values may be inside (docs/contracts.md) */
+    if (cur->contract.full_empty != LF_FULL_EMPTY_EXACT) return 0;
     size_t n = cur->n, n_points = 0;
     size_t *points = malloc((n ? n : 1) * sizeof *points);
     if (!points) return -1;

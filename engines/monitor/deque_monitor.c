@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reason/reason.h"
 #include "monitor/monitor.h"
 #include "monitor/monitors.h"
 #include "monitor/segment_tree.h"
@@ -108,25 +109,6 @@ static uint32_t latest(const deque_ctx *d, uint32_t i, int end) {
     return p >= a && p != 0 ? p : NONE;
 }
 
-/* Rewrites "op N" in a reason of the stack monitor (N: index in the projection) to the history's index. */
-static void translate_ops(const char *in, const uint32_t *map, size_t n_map, char *out, size_t len) {
-    size_t k = 0;
-    for (const char *p = in; *p && k + 1 < len;) {
-        if (strncmp(p, "op ", 3) == 0 && p[3] >= '0' && p[3] <= '9') {
-            char *end;
-            unsigned long idx = strtoul(p + 3, &end, 10);
-            int w = idx < n_map ? snprintf(out + k, len - k, "op %" PRIu32, map[idx])
-                                : snprintf(out + k, len - k, "op ?");
-            if (w < 0 || (size_t)w >= len - k) break;
-            k += (size_t)w;
-            p = end;
-        } else {
-            out[k++] = *p++;
-        }
-    }
-    out[k] = '\0';
-}
-
 /* Checks the ops of the values of class c (FF or BB) as a stack history. Returns LF_LINEARIZABLE, or the
  * stack monitor's verdict with r filled in (ops named by their index in h). */
 static lf_verdict check_stack_part(const deque_ctx *d, int c, lf_result *r) {
@@ -167,7 +149,7 @@ static lf_verdict check_stack_part(const deque_ctx *d, int c, lf_result *r) {
                 v = lf_monitor_late(r, "deque");
             } else if (sr.verdict != LF_LINEARIZABLE) {
                 char t[sizeof sr.reason];
-                translate_ops(sr.reason, map, n, t, sizeof t);
+                lf_reason_map_ops(sr.reason, map, n, t, sizeof t);
                 lf_result_set(r, sr.verdict, "monitor", "the values %s form a stack, and as a stack (push = push_%s, "
                               "pop = pop_%s) they are not linearizable: %.380s",
                               class_name(c), c == C_FF ? "front" : "back", c == C_FF ? "front" : "back", t);

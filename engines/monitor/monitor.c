@@ -8,7 +8,7 @@
  * more inserts (pending ones included) than the capacity took effect. Otherwise every linearization of
  * the unbounded type keeps the size within the capacity and the monitors decide the history as if it
  * were unbounded. The monitors' per-value intervals do not track the size, so they decide nothing else. */
-static bool capacity_reachable(const lf_history *h, lf_deadline *dl) {
+bool lf_monitor_capacity_reachable(const lf_history *h, lf_deadline *dl) {
     uint64_t inserts = 0;
     for (size_t i = 0; i < h->n && !lf_deadline_every(dl, i); i++) {
         const lf_op *op = &h->ops[i];
@@ -30,7 +30,7 @@ void lf_monitor_check(const lf_history *h, lf_deadline *dl, lf_result *r) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "time budget exhausted before the monitor started");
         return;
     }
-    if (h->capacity && capacity_reachable(h, dl)) {
+    if (h->capacity && lf_monitor_capacity_reachable(h, dl)) {
         lf_result_set(r, LF_UNKNOWN, "monitor",
                       "unsupported: a bounded %s that may be full (capacity %llu): the monitors do not track the "
                       "size",

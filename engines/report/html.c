@@ -783,7 +783,12 @@ bool lf_report_html_write(FILE *f, const lf_report_input *in, const lf_report_ht
                                                                       : lf_violation_shape(h);
     if (o->headline)
         escf(f, "adapter %s, type %s: %s", in->adapter ? in->adapter : "-", lf_history_type_name(h), o->headline);
-    else
+    else if (!lf_contract_is_default(&h->contract)) {
+        char contract[96];
+        lf_contract_format(contract, sizeof contract, &h->contract);
+        escf(f, "adapter %s, type %s: violates its contract '%s' (%s; docs/contracts.md)",
+             in->adapter ? in->adapter : "-", lf_history_type_name(h), contract, shape);
+    } else
         escf(f, "adapter %s, type %s: not linearizable (%s)", in->adapter ? in->adapter : "-",
              lf_history_type_name(h), shape);
     fprintf(f, "</p>\n<p id=\"lf-status\" data-ready=\"no\">static page (the script has not run)</p>\n");

@@ -8,6 +8,7 @@
 #include <xxhash.h>
 
 #include "linfuzz/format.h"
+#include "contract/contract.h"
 #include "report/ops.h"
 #include "util/escape.h"
 
@@ -321,8 +322,17 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
     free(lf_rep_threads(h, &n_threads));
     const char *shape = in->n_why && in->why[0].level != LF_LEVEL_NONE ? lf_level_name(in->why[0].level)
                                                                       : lf_violation_shape(h);
-    fprintf(f, "=== LINEARIZABILITY VIOLATION  adapter=%s  type=%s  shape=%s ===\n", in->adapter ? in->adapter : "-",
-            lf_history_type_name(h), shape);
+    char contract[96] = "";
+    if (!lf_contract_is_default(&h->contract)) lf_contract_format(contract, sizeof contract, &h->contract);
+    if (contract[0])
+        lf_esc_printf(f, "=== CONTRACT VIOLATION  adapter=%s  type=%s  contract=%s  shape=%s ===\n",
+                      in->adapter ? in->adapter : "-", lf_history_type_name(h), contract, shape);
+    else
+        lf_esc_printf(f, "=== LINEARIZABILITY VIOLATION  adapter=%s  type=%s  shape=%s ===\n",
+                      in->adapter ? in->adapter : "-", lf_history_type_name(h), shape);
+    if (contract[0])
+        fprintf(f, "contract:   %s (what the structure promises instead of linearizability: docs/contracts.md)\n",
+                contract);
     if (in->origin) lf_esc_printf(f, "found by:   %s\n", in->origin);
     if (in->workload) lf_esc_printf(f, "workload:   %s\n", in->workload);
     if (in->full_ops)
@@ -359,6 +369,7 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
             fprintf(f, "init %" PRId64 "\n", h->init);
     }
     if (h->capacity) fprintf(f, "capacity %" PRIu64 "\n", h->capacity);
+    lf_text_write_contract(f, h);
     for (size_t k = 0; order && k < h->n && k < 4 * LF_REPORT_TIMELINE_MAX_OPS; k++) {
         char text[LF_TEXT_OP_MAX], tag[24], note[224];
         text[lf_text_format_history_op(text, h, &h->ops[order[k]])] = 0; /* it does not terminate */
@@ -534,6 +545,27 @@ static const char *capacity_shape(const lf_history *h) {
     return NULL;
 }
 
+/* Under a contract: the full or empty answer the count rule refuses (EMPTY_BY_COUNT, FULL_BY_COUNT), else where
+ * the order went wrong: K_RELAXED_ORDER, PRODUCER_ORDER, BAG_CONTENT, FIFO_ORDER, LIFO_ORDER. */
+static const char *contract_shape(const lf_history *h) {
+    if (h->contract.full_empty != LF_FULL_EMPTY_EXACT) {
+        lf_result r;
+        lf_result_init(&r);
+        bool done = lf_count_rule_check(h, NULL, &r);
+        const char *s = NULL;
+        if (done && r.verdict == LF_VIOLATION && r.n_culprits)
+            s = h->ops[r.culprits[0]].res_kind == LF_K_FULL ? "FULL_BY_COUNT" : "EMPTY_BY_COUNT";
+        lf_result_free(&r);
+        if (s) return s;
+    }
+    switch ((lf_order)h->contract.order) {
+    case LF_ORDER_K_RELAXED: return "K_RELAXED_ORDER";
+    case LF_ORDER_PER_PRODUCER: return "PRODUCER_ORDER";
+    case LF_ORDER_BAG: return "BAG_CONTENT";
+    default: return h->type == LF_TYPE_STACK ? "LIFO_ORDER" : "FIFO_ORDER";
+    }
+}
+
 const char *lf_violation_shape(const lf_history *h) {
     switch (h->type) {
     case LF_TYPE_COUNTER:
@@ -542,9 +574,12 @@ const char *lf_violation_shape(const lf_history *h) {
     case LF_TYPE_QUEUE:
     case LF_TYPE_PQUEUE:
     case LF_TYPE_DEQUE: {
+        /* The facts hold under every contract (docs/contracts.md): a value certainly inside throughout an empty
+         * answer, or fewer values than the capacity at every moment of a full one, is beyond even weak answers. */
         const char *s = value_shape(h);
         if (!s) s = capacity_shape(h);
         if (s) return s;
+        if (!lf_contract_is_default(&h->contract)) return contract_shape(h);
         return h->type == LF_TYPE_STACK ? "LIFO_ORDER"
                : h->type == LF_TYPE_QUEUE ? "FIFO_ORDER"
                : h->type == LF_TYPE_PQUEUE ? "PRIORITY_ORDER"

@@ -33,6 +33,20 @@ void lf_yield_point(void);
 #define LF_YIELD() ((void)0)
 #endif
 
+/* LF_OPAQUE_SYNC(): the code around here synchronises where linfuzz cannot see it, so the weak memory models
+ * of controlled runs (docs/memory-models.md) would miss that synchronisation: a barrier in inline assembly, a
+ * call into compiled code that is neither instrumented nor reached through linfuzz's library wrappers (those,
+ * the functions of the shared libraries given to linfuzz_add_fuzz_target, are fences already, with the
+ * library's callbacks). Put it where the adapter's own loads and stores rely on that synchronisation (a node's
+ * fields written before the opaque publication, read after the opaque receipt): it is a seq_cst fence in every
+ * model. Nothing outside the harness or in free runs. */
+#ifdef LINFUZZ_HARNESS
+void lf_opaque_sync(void);
+#define LF_OPAQUE_SYNC() lf_opaque_sync()
+#else
+#define LF_OPAQUE_SYNC() ((void)0)
+#endif
+
 /* Bit of method m in lf_adapter.methods. */
 #define LF_METHOD_BIT(m) (UINT32_C(1) << (m))
 
@@ -104,6 +118,15 @@ typedef struct lf_adapter {
     /* Required when a method is declared LF_MF_BLOCKS: whether calling it now (serially, no op in flight)
      * would block. The self-spec asks before calling it in a serial replay and never calls it then. */
     bool (*would_block)(void *obj, lf_method m, const int64_t *args);
+    /* ---- optional: a contract weaker than linearizability (docs/contracts.md) ---- */
+    /* Stacks and queues: what the structure promises, when it is less than linearizability with respect to its
+     * type: the order in which values come out (k-relaxed, per-producer, bag) and how exact its full and empty
+     * answers are (lagging, quiescent). Every history recorded from the adapter carries it (its text's 'contract'
+     * line), and everything that checks them (fuzz targets, repro, show, triage, stress, check --adapter)
+     * holds the adapter to it. All zero: linearizable. E.g. a DPDK MP/MC ring:
+     *     .contract = {.full_empty = LF_FULL_EMPTY_LAGGING}
+     * a k-FIFO queue with segments of 4: .contract = {.order = LF_ORDER_K_RELAXED, .k = 4}. */
+    lf_contract contract;
 } lf_adapter;
 
 /* ---- registration: one line in the adapter's own file ----

@@ -65,6 +65,8 @@ size_t lf_text_format_op(char *buf, lf_type type, const lf_op *op);
 size_t lf_text_format_history_op(char *buf, const lf_history *h, const lf_op *op);
 /* Writes h's header lines: "type NAME", and for a custom type its "method ..." declarations. */
 lf_status lf_text_write_header(FILE *f, const lf_history *h);
+/* Writes h's "contract ..." line (docs/contracts.md), or nothing when h has the default contract. */
+lf_status lf_text_write_contract(FILE *f, const lf_history *h);
 
 #ifdef __cplusplus
 }

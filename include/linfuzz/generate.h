@@ -64,6 +64,14 @@ typedef struct lf_gen_options {
     lf_gen_shape shape;
     uint64_t capacity; /* stack, queue, pqueue, deque: bounded to this many values; an insert chosen when the
                         * container is full answers full (default 0: unbounded) */
+    /* Stack and queue: the history's contract (docs/contracts.md; default: linearizable). A relaxed order is
+     * simulated as such (a remove takes a random value among those its order allows). With relaxed full/empty
+     * answers (lagging, quiescent, weak, unchecked), extra answers are added on a thread of their own (id threads +
+     * bad) where the contract allows them: `spurious` is the chance of one at each stamp (at most n_ops / 4 of
+     * them; weak ones span up to 8 stamps). With `bad`, half of the corruptions are then such an answer at a stamp
+     * where the contract forbids it (a violation for sure; none under unchecked answers). */
+    lf_contract contract;
+    double spurious;
 } lf_gen_options;
 
 void lf_gen_options_default(lf_gen_options *o);
@@ -90,6 +98,7 @@ typedef struct lf_gen_small_options {
     double peek, empty;      /* as in lf_gen_options (defaults 0.3, 0.3) */
     double pending;          /* as in lf_gen_options (default 0) */
     uint64_t capacity;       /* as in lf_gen_options (default 0) */
+    lf_contract contract;    /* as in lf_gen_options (default: linearizable); spurious answers at 0.2 */
 } lf_gen_small_options;
 
 void lf_gen_small_options_default(lf_gen_small_options *o, lf_type type, lf_gen_small_mode mode);

@@ -129,6 +129,70 @@ typedef struct lf_op {
     uint8_t reserved;
 } lf_op;
 
+/* ---- contracts (docs/contracts.md) ----
+ *
+ * What a history of a stack or queue promises, when it is weaker than linearizability with respect to its type.
+ * A contract has two independent parts: the order in which values come out, and how exact the full and empty
+ * answers are. The zero contract is linearizability (the default everywhere: nothing changes for a history or an
+ * adapter that names none). Written in the text format as one header line, e.g. "contract k-relaxed 4". */
+typedef enum lf_order {
+    LF_ORDER_EXACT = 0,     /* the type's own order: FIFO (queue), LIFO (stack) */
+    LF_ORDER_K_RELAXED,     /* "k-relaxed K": a remove or peek may take any of the K oldest (queue) or newest (stack)
+                             * values: the out-of-order relaxation of [Henzinger13]; K = 1 is the type's own order */
+    LF_ORDER_PER_PRODUCER,  /* "per-producer", queue only: FIFO among the values each thread inserted; a remove takes
+                             * the oldest value of any one thread */
+    LF_ORDER_BAG,           /* "bag": a remove or peek may take any value inside (a pool) */
+    LF_ORDER_COUNT
+} lf_order;
+
+typedef enum lf_full_empty {
+    LF_FULL_EMPTY_EXACT = 0, /* full and empty answers are linearized with the rest */
+    LF_FULL_EMPTY_LAGGING,   /* "lagging-full-empty": they may lag behind operations in flight (counted: an insert
+                              * counts for removes once it returned, a remove frees room once it returned, and each
+                              * counts against the other side from its call): DPDK's rings, rte_stack */
+    LF_FULL_EMPTY_QUIESCENT, /* "quiescent-full-empty": as lagging, but a returned insert (remove) counts only from
+                              * the first moment after its return when no insert (remove) is in flight: Vyukov's
+                              * bounded queue, DPDK's RTS rings */
+    LF_FULL_EMPTY_WEAK,      /* "weak-full-empty": counted over the whole answer instead of at one moment of it: an
+                              * empty answer holds unless values certainly stayed inside throughout (inserted by
+                              * inserts that returned before its call, more than removes called by its return could
+                              * take): a remove that scans slots one by one (Scal's k-FIFO) */
+    LF_FULL_EMPTY_UNCHECKED, /* "unchecked-full-empty": full and empty answers promise nothing (only the values are
+                              * checked): a pool whose per-thread caches hide values from other threads (DPDK's
+                              * mempool with caches) */
+    LF_FULL_EMPTY_COUNT
+} lf_full_empty;
+
+#define LF_CONTRACT_MAX_K 65536u /* the largest K of "k-relaxed K" */
+
+typedef struct lf_contract {
+    uint8_t order;      /* lf_order */
+    uint8_t full_empty; /* lf_full_empty */
+    uint32_t k;         /* LF_ORDER_K_RELAXED: 1..LF_CONTRACT_MAX_K; 0 otherwise */
+} lf_contract;
+
+/* Whether c is the default contract (linearizability). */
+static inline bool lf_contract_is_default(const lf_contract *c) {
+    return c->order == LF_ORDER_EXACT && c->full_empty == LF_FULL_EMPTY_EXACT;
+}
+/* Whether a and b are the same contract. */
+static inline bool lf_contract_equal(const lf_contract *a, const lf_contract *b) {
+    return a->order == b->order && a->full_empty == b->full_empty && a->k == b->k;
+}
+/* Whether histories of type t may have contract c (the default: every type; the others: stack and queue, and
+ * per-producer only queue); with a message naming what is wrong when not. */
+bool lf_contract_valid(lf_type t, const lf_contract *c, char *err, size_t errlen);
+/* The contract's text: "linearizable", "k-relaxed 4", "bag lagging-full-empty", ... (its words in the text format's
+ * contract line, order first). Returns the number of characters of the whole text, like snprintf. */
+int lf_contract_format(char *buf, size_t len, const lf_contract *c);
+/* Parses the words of a contract line (without "contract"): each of "linearizable", "k-relaxed K",
+ * "per-producer", "bag", "lagging-full-empty", "quiescent-full-empty", "weak-full-empty", "unchecked-full-empty",
+ * at most one order and one full/empty word. On error, false with a message. */
+bool lf_contract_parse_words(const char *const *words, const size_t *lens, int n, lf_contract *out, char *err,
+                             size_t errlen);
+/* The same from one string of space-separated words ("k-relaxed 4 lagging-full-empty"). */
+bool lf_contract_parse(const char *text, lf_contract *out, char *err, size_t errlen);
+
 typedef struct lf_history {
     lf_type type;
     bool has_init;     /* registers: an "init" line was given; without one, init_kind is LF_K_INT and init 0 */
@@ -138,6 +202,8 @@ typedef struct lf_history {
      * full one answers LF_K_FULL and changes nothing, and an insert into one that is not full must succeed.
      * 0: unbounded (then no op may answer full). The text format's "capacity N" line. */
     uint64_t capacity;
+    /* What the history promises (docs/contracts.md); zero: linearizability. The text format's "contract" line. */
+    lf_contract contract;
     lf_op *ops;
     size_t n, cap;
     /* type == LF_TYPE_CUSTOM: the type's declaration. Either a descriptor that outlives the history (an

@@ -8,7 +8,8 @@
  *    (register, stack, queue, pqueue, deque), or every op on key k (set, kv: P-compositionality). Projecting a
  *    legal sequential history of these types onto the other values leaves it legal, so a linearizable H
  *    would give a linearizable R(H). Not for bounded containers (a capacity): a value's ops change the
- *    size, and with it which "full" answers are legal;
+ *    size, and with it which "full" answers are legal; nor under lagging or quiescent full/empty answers
+ *    (docs/contracts.md), which are judged by counting every value;
  *  - drop a state-preserving op: an observer (read, contains, peek, get) or an update whose result says it
  *    did nothing (add/remove/delete -> false, pop/deq/poll -> empty, cas -> fail, push/enq/insert -> full).
  *    Removing such an op from
@@ -31,7 +32,12 @@
  *    it was called or was called after it returned) that fixes the state whatever came before and is legal
  *    on the initial state (a register write; an empty result of a stack, queue, pqueue or deque; on a set or
  *    kv history of one key, a result saying the key was absent, or a put), every linearisation passes through
- *    that same state, so a violating suffix from there proves the whole history a violation.
+ *    that same state, so a violating suffix from there proves the whole history a violation (not under lagging
+ *    or quiescent full/empty answers, where an empty answer forces nothing).
+ *
+ * Contracts (docs/contracts.md): a relaxed order keeps every reduction above (dropping a value only brings the
+ * others nearer the front, never out of reach); lagging and quiescent full/empty answers keep the cut, the
+ * state-preserving ops and the capacity drop.
  *
  * A reduction is kept only when the checker says "violation" for the smaller history; "unknown" (a budget ran
  * out) keeps the larger one, so budgets only make the result less minimal, never unsound. cas-register and

@@ -92,8 +92,10 @@ void lf_report_timeline(FILE *f, const lf_history *h, const bool *marked, bool h
  * VALUE_RETURNED_TWICE, EMPTY_WHILE_PRESENT, LOST_UPDATE, COUNT_TOO_HIGH, COUNT_WENT_BACK, for bounded
  * containers FULL_WHILE_NOT_FULL (full although fewer than capacity values can have been inside) and
  * OVER_CAPACITY (more than capacity values certainly inside at once), or by type
- * FIFO_ORDER, LIFO_ORDER, PRIORITY_ORDER, DEQUE_ORDER, SET_MEMBERSHIP, REGISTER_VALUE, KV_VALUE, COUNTER_VALUE. The first
- * ones are definite facts about the history; the per-type ones only say where the impossibility lies. Custom
+ * FIFO_ORDER, LIFO_ORDER, PRIORITY_ORDER, DEQUE_ORDER, SET_MEMBERSHIP, REGISTER_VALUE, KV_VALUE, COUNTER_VALUE; under a
+ * contract (docs/contracts.md) EMPTY_BY_COUNT, FULL_BY_COUNT (an answer its full/empty rule refuses),
+ * K_RELAXED_ORDER, PRODUCER_ORDER, BAG_CONTENT. The first ones are definite facts about the history (under every
+ * contract); the per-type ones only say where the impossibility lies. Custom
  * types have no such facts: CUSTOM_RESULT (a checker's lf_result.level tells more: lf_level_name). */
 const char *lf_violation_shape(const lf_history *h);
 

@@ -19,6 +19,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stddef.h>
 #include <time.h>
 
 #ifdef __cplusplus
@@ -55,6 +56,12 @@ int lf_sem_wait(sem_t *s);
 int lf_sem_trywait(sem_t *s);
 int lf_sem_timedwait(sem_t *s, const struct timespec *abstime);
 int lf_sem_post(sem_t *s);
+
+/* free and realloc of adapter code: the real functions, after (in a controlled run under the tso memory model,
+ * docs/memory-models.md) the calling thread's buffered stores drained, so that none lands later in memory the
+ * allocator has handed to another thread. No scheduling point. */
+void lf_free(void *p);
+void *lf_realloc(void *p, size_t size);
 
 int lf_sched_yield(void);
 int lf_usleep(unsigned long usec); /* usleep's useconds_t */

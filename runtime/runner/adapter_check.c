@@ -118,13 +118,23 @@ void lf_adapter_checker_check(lf_adapter_checker *c, const lf_history *h, lf_res
             lf_selfspec_forget(c->self);
         }
     }
+    if (c->adapter && !lf_contract_is_default(&c->adapter->contract) && lf_contract_is_default(&h->contract)) {
+        lf_history view = *h; /* a history of the adapter without a contract of its own: the adapter's */
+        view.contract = c->adapter->contract;
+        lf_check(&view, &c->check, r);
+        return;
+    }
     lf_check(h, &c->check, r);
 }
 
 const char *lf_adapter_checker_describe(const lf_adapter_checker *c, char *buf, size_t len) {
     if (c->mode == LF_SPEC_SELF && c->adapter)
         snprintf(buf, len, "the self-spec (%s's own serial behaviour)", c->adapter->name);
-    else if (c->adapter)
+    else if (c->adapter && !lf_contract_is_default(&c->adapter->contract)) {
+        char text[96];
+        lf_contract_format(text, sizeof text, &c->adapter->contract);
+        snprintf(buf, len, "the spec of %s under contract '%s'", lf_adapter_type_name(c->adapter), text);
+    } else if (c->adapter)
         snprintf(buf, len, "the spec of %s", lf_adapter_type_name(c->adapter));
     else
         snprintf(buf, len, "the spec of the history's type");

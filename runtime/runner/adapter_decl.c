@@ -80,6 +80,11 @@ bool lf_adapter_check(const lf_adapter *a, char *err, size_t errlen) {
                  lf_adapter_type_name(a));
         return false;
     }
+    char why[200];
+    if (!lf_contract_valid(a->type, &a->contract, why, sizeof why)) {
+        snprintf(err, errlen, "adapter %s: %s", name, why);
+        return false;
+    }
     return true;
 }
 

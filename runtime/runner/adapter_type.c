@@ -26,6 +26,7 @@ void lf_adapter_history_init(lf_history *h, const lf_adapter *a) {
     else
         lf_history_init(h, a->type);
     h->capacity = a->capacity;
+    h->contract = a->contract;
 }
 
 void lf_adapter_history_reset(lf_history *h, const lf_adapter *a) {
@@ -37,6 +38,7 @@ void lf_adapter_history_reset(lf_history *h, const lf_adapter *a) {
     h->init_kind = LF_K_INT;
     h->init = 0;
     h->capacity = a->capacity;
+    h->contract = a->contract;
     h->n = 0;
 }
 

@@ -15,9 +15,15 @@
  *   3. saves the result registers and calls lf_call_out_leave: the scheduling point of the return (no address),
  *      which gives back the caller's return address, and returns there.
  * A free-running thread passes both without a point (only the stack of return addresses), as at any access.
+ * Under a weak memory model (docs/memory-models.md) the call and the return are seq_cst fences too, with or
+ * without points, and so are the entry into and the return from instrumented code the library calls back (a
+ * hash or match function: __tsan_func_entry at the depth of the call, tsan_access.c): the library's own loads
+ * and stores are real ones, which the model does not see, so the synchronisation they make must not be lost
+ * (as LF_OPAQUE_SYNC()).
  * x86-64 (System V) only; elsewhere no wrapper is made and the start-of-campaign check says so
  * (testcase/probe.c). The return registers rax, rdx, xmm0 and xmm1 are kept; an x87 long double result is not
  * touched by the helpers, which use no floating point. */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +37,7 @@
 typedef struct call_out_frame {
     uintptr_t ret;
     const void *obj;
+    unsigned library_at; /* the controlled thread's lf_sched_thread.library_at before the call */
 } call_out_frame;
 
 static _Thread_local call_out_frame stack[CALL_OUT_DEPTH];
@@ -68,10 +75,14 @@ void lf_call_out_enter(uintptr_t ret, const void *obj) {
                         "library callback?\n", CALL_OUT_DEPTH);
         abort();
     }
-    stack[depth++] = (call_out_frame){ret, obj};
-    calls_out++;
     lf_sched_thread *th = lf_sched_self;
+    stack[depth++] = (call_out_frame){ret, obj, th ? th->library_at : UINT_MAX};
+    calls_out++;
     if (th && points_on()) lf_sched_point(th, LF_EV_LIBCALL, obj, obj ? 1 : 0, ret);
+    if (th) {
+        th->library_at = th->n_calls; /* an instrumented function entered at this depth is a callback */
+        lf_sched_opaque_sync(th);     /* the library's accesses are real ones, unseen by a weak model */
+    }
 }
 
 uintptr_t lf_call_out_leave(void) {
@@ -81,6 +92,10 @@ uintptr_t lf_call_out_leave(void) {
     }
     call_out_frame f = stack[--depth];
     lf_sched_thread *th = lf_sched_self;
+    if (th) {
+        lf_sched_opaque_sync(th);
+        th->library_at = f.library_at;
+    }
     /* (no address: the library's accesses were made before this point, at the call's; a switch here only lets
      * other threads run between the return and what the caller does next) */
     if (th && points_on()) lf_sched_point(th, LF_EV_LIBCALL, NULL, 0, f.ret);

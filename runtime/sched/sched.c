@@ -2,6 +2,7 @@
  * deadlock detection and release to free running (sched.h describes the model). */
 #include "runtime/sched.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,11 @@ lf_sched *lf_sched_create(const lf_sched_options *o) {
     atomic_init(&s->progress, 0);
     atomic_init(&s->run_id, 0);
     atomic_init(&s->wd_active, false);
+    s->wm = lf_wm_create();
+    if (!s->wm) {
+        free(s);
+        return NULL;
+    }
     for (unsigned t = 0; t < LF_SCHED_MAX_THREADS; t++) {
         s->threads[t].sched = s;
         s->threads[t].index = t;
@@ -68,6 +74,7 @@ void lf_sched_destroy(lf_sched *s) {
     if (!s) return;
     lf_watchdog_stop(s);
     lf_feedback_free(&s->feedback);
+    lf_wm_destroy(s->wm);
     free(s);
 }
 
@@ -89,6 +96,27 @@ bool lf_sched_add_atomic_pair(lf_sched *s, uintptr_t begin_pc, uintptr_t end_pc)
     return add_region(s, begin_pc, end_pc, true);
 }
 void lf_sched_clear_atomic_regions(lf_sched *s) { s->n_regions = 0; }
+
+void lf_sched_set_weak_observer(lf_sched *s, lf_wm_observer fn, void *ctx) {
+    s->weak_observer = fn;
+    s->weak_observer_ctx = ctx;
+}
+
+void lf_sched_set_weak_fixes(lf_sched *s, const lf_wm_fix *fixes, unsigned n) { lf_wm_set_fixes(s->wm, fixes, n); }
+
+/* What the weak model saw, for the reads-from feedback (the pair of the load's site and the site of the store
+ * it read, with whether that store was older than the newest) and for a tool's observer. */
+static void weak_observe(void *ctx, const lf_wm_event *e) {
+    lf_sched *s = ctx;
+    if (s->feedback.counters && e->pc &&
+        (e->kind == LF_WM_EV_LOAD || e->kind == LF_WM_EV_PLAIN_LOAD || e->kind == LF_WM_EV_RMW))
+        lf_feedback_pair(&s->feedback, e->pc, e->read_pc, e->stale);
+    if (s->weak_observer) {
+        lf_wm_event ev = *e;
+        ev.op = s->threads[e->thread].op;
+        s->weak_observer(s->weak_observer_ctx, &ev);
+    }
+}
 
 void lf_sched_set_feedback(lf_sched *s, uint8_t *counters, size_t n, unsigned parts) {
     if (!lf_feedback_configure(&s->feedback, counters, n, parts)) lf_feedback_configure(&s->feedback, NULL, 0, 0);
@@ -124,7 +152,21 @@ void lf_sched_run_begin(lf_sched *s, unsigned threads, const size_t *ops, const 
         th->pair_closing = false;
         th->quiet_point = th->event_first = false;
         th->n_calls = 0;
+        th->library_at = UINT_MAX;
         th->n_held = 0;
+    }
+    s->weak = (s->sch.memory_model == LF_MM_TSO || s->sch.memory_model == LF_MM_C11) && threads <= LF_WM_MAX_THREADS &&
+              lf_sched_access_points_available();
+    s->stats.memory_model = s->weak ? s->sch.memory_model : LF_MM_SC;
+    if (s->weak) {
+        lf_wm_random_init(&s->weak_rng, s->sch.weak_chance, s->sch.weak_seed);
+        lf_wm_set_chooser(s->wm, lf_wm_random_choose, &s->weak_rng);
+        lf_wm_set_observer(s->wm, s->feedback.counters || s->weak_observer ? weak_observe : NULL, s);
+        lf_wm_run_begin(s->wm, (lf_memory_model)s->sch.memory_model, threads);
+    }
+    for (unsigned t = 0; t < threads; t++) {
+        s->threads[t].wm = s->weak ? s->wm : NULL;
+        s->threads[t].weak_released = false;
     }
     lf_strategy_begin(s);
     lf_feedback_run_begin(&s->feedback);
@@ -138,6 +180,12 @@ lf_sched_outcome lf_sched_run_end(lf_sched *s, lf_sched_stats *st) {
     s->stats.watchdog = reason == LF_RELEASE_WATCHDOG;
     s->stats.budget_exceeded = reason == LF_RELEASE_BUDGET;
     s->stats.deterministic = reason == LF_RELEASE_NONE;
+    if (s->weak) {
+        /* released: each thread put its part of the model into memory when it went on freely */
+        if (reason == LF_RELEASE_NONE) lf_wm_run_end(s->wm, &s->stats.weak);
+        else lf_wm_abandon(s->wm, &s->stats.weak);
+        for (unsigned t = 0; t < s->nthreads; t++) s->threads[t].wm = NULL;
+    }
     if (st) *st = s->stats;
     return atomic_load(&s->flags) & LF_FLAG_STUCK ? LF_SCHED_STUCK : LF_SCHED_DONE;
 }
@@ -155,11 +203,24 @@ static bool may_continue(void *arg) {
            atomic_load_explicit(&w->s->flags, memory_order_seq_cst) != 0;
 }
 
-/* Waits until th holds the baton, the run is released, or it is STUCK (then: to the escape point). */
+/* A weak run was released while th was in it: th's part of the model goes into memory, once (its buffered
+ * stores, a stale value it was shown), and the thread goes on without the model. */
+static void weak_release(lf_sched_thread *th) {
+    if (!th->wm || th->weak_released) return;
+    th->weak_released = true;
+    lf_wm_release_thread(th->wm, th->index);
+}
+
+/* Waits until th holds the baton, the run is released, or it is STUCK (then: to the escape point). Under a
+ * weak model the thread's view is put in when it holds the baton again. */
 static void wait_for_baton(lf_sched *s, lf_sched_thread *th) {
     wait_arg w = {s, (int)th->index};
     lf_baton_wait(&th->baton, may_continue, &w, s->opt.spin_iterations);
     if (atomic_load(&s->flags) & LF_FLAG_STUCK) longjmp(th->escape, 1);
+    if (th->wm) {
+        if (lf_sched_released(s)) weak_release(th);
+        else lf_wm_switch_in(th->wm, th->index);
+    }
 }
 
 static void hand_to(lf_sched *s, int next) {
@@ -263,7 +324,15 @@ static int pass_on(lf_sched *s, lf_sched_thread *th) {
 void lf_sched_thread_end(lf_sched *s) {
     lf_sched_thread *th = lf_sched_self;
     lf_sched_self = NULL;
-    if (!th || lf_sched_released(s)) return;
+    if (!th) return;
+    if (lf_sched_released(s)) {
+        weak_release(th);
+        return;
+    }
+    if (th->wm) { /* its buffered stores drain: a thread's end synchronises with the run's end */
+        lf_wm_thread_end(th->wm, th->index);
+        lf_wm_switch_out(th->wm, th->index);
+    }
     th->state = LF_TS_FINISHED;
     pass_on(s, th);
 }
@@ -330,9 +399,25 @@ static void emit(lf_sched *s, lf_sched_thread *th, lf_sched_event_kind kind, con
     s->event_fn(s->event_ctx, &e);
 }
 
+/* Where the weak models keep the synchronisation of the recorder's call and return stamps (seq_cst fetch-adds
+ * of its counter: acquire-release through one location; docs/memory-models.md). */
+static const char stamp_counter;
+
 void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *addr, unsigned size, uintptr_t pc) {
     lf_sched *s = th->sched;
-    if (lf_sched_released(s)) return;
+    if (lf_sched_released(s)) {
+        weak_release(th);
+        return;
+    }
+    lf_wm *wm = th->wm;
+    if (wm) {
+        /* what the thread's previous access left pending, first; then the return stamp (the recorder's
+         * seq_cst RMW, made before this point), a lock's release, a pause: synchronisation */
+        lf_wm_enter(wm, th->index);
+        if (kind == LF_EV_RETURN) lf_wm_sync_object(wm, th->index, &stamp_counter);
+        if (kind == LF_EV_SYNC) lf_wm_sync_object(wm, th->index, addr);
+        if (kind == LF_EV_PAUSE) lf_wm_drain(wm, th->index);
+    }
     uint64_t seq = s->points++;
     atomic_store_explicit(&s->progress, seq + 1, memory_order_relaxed);
     uint32_t step = th->step;
@@ -341,13 +426,14 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
         emit(s, th, kind, addr, size, pc, step);
         th->quiet_point = true;
     }
-    if (s->feedback.counters && pc) {
+    if (s->feedback.counters && pc && !wm) { /* (a weak model gives the pairs it really made: weak_observe) */
         if (kind == LF_EV_READ || kind == LF_EV_RMW) lf_feedback_read(&s->feedback, th->index, addr, pc);
         if (kind == LF_EV_WRITE || kind == LF_EV_RMW) lf_feedback_write(&s->feedback, th->index, addr, pc);
     }
     th->idle += idle_weight(th, kind, addr);
     if (s->points > s->opt.point_budget) {
         lf_sched_release(s, LF_RELEASE_BUDGET);
+        weak_release(th);
         return;
     }
     th->pair_closing = false; /* the access of the previous point is done */
@@ -355,21 +441,28 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
     if (th->pair_end && ++th->pair_points > LF_SCHED_REGION_POINTS) { /* spinning inside an atomic pair */
         s->stats.region_spins = 1;
         lf_sched_release(s, LF_RELEASE_BUDGET);
+        weak_release(th);
         return;
     }
+    /* a thread about to be demoted for spinning waits for the others: their buffered stores become visible */
+    if (wm && may_preempt && th->idle >= s->opt.idle_limit) lf_wm_spin(wm, th->index);
     int next = lf_strategy_at_point(s, th, may_preempt);
     th->step++;
     if (next != (int)th->index) {
         if (s->feedback.counters && pc) lf_feedback_preempt(&s->feedback, pc);
+        if (wm) lf_wm_switch_out(wm, th->index);
         hand_to(s, next);
         wait_for_baton(s, th);
     }
+    /* the call stamp is made after this point, when the thread goes on */
+    if (kind == LF_EV_CALL && th->wm && !lf_sched_released(s)) lf_wm_sync_object(th->wm, th->index, &stamp_counter);
     emit(s, th, kind, addr, size, pc, step);
 }
 
 void lf_sched_note_access(lf_sched_thread *th, lf_sched_event_kind kind, const void *addr, unsigned size,
                           uintptr_t pc) {
     th->quiet_point = false;
+    if (th->wm && !lf_sched_released(th->sched)) lf_wm_sync_object(th->wm, th->index, addr); /* a lock acquired */
     emit(th->sched, th, kind, addr, size, pc, th->step);
 }
 
@@ -395,6 +488,12 @@ void lf_sched_op_end(lf_sched *s) {
     lf_sched_point(th, LF_EV_RETURN, NULL, 0, 0);
 }
 
+void lf_sched_opaque_sync(lf_sched_thread *th) {
+    if (th && th->wm && !lf_sched_released(th->sched)) lf_wm_sync(th->wm, th->index);
+}
+
+void lf_opaque_sync(void) { lf_sched_opaque_sync(lf_sched_self); }
+
 bool lf_sched_yield_point(uintptr_t pc) {
     lf_sched_thread *th = lf_sched_self;
     if (!th) return false;
@@ -406,7 +505,10 @@ bool lf_sched_yield_point(uintptr_t pc) {
 
 lf_wait_result lf_sched_block(lf_sched_thread *th, lf_wait_kind kind, const void *obj, bool timed) {
     lf_sched *s = th->sched;
-    if (lf_sched_released(s)) return LF_WAIT_RELEASED;
+    if (lf_sched_released(s)) {
+        weak_release(th);
+        return LF_WAIT_RELEASED;
+    }
     th->state = LF_TS_BLOCKED;
     th->wait_kind = (uint8_t)kind;
     th->wait_obj = obj;
@@ -415,10 +517,15 @@ lf_wait_result lf_sched_block(lf_sched_thread *th, lf_wait_kind kind, const void
     th->wait_seq = s->wait_seq++;
     s->stats.blocks++;
     if (th->pair_end || th->pair_closing) s->stats.region_blocks++;
+    if (th->wm) lf_wm_switch_out(th->wm, th->index);
     int next = pass_on(s, th);
     if (next < 0) longjmp(th->escape, 1); /* STUCK: this thread leaves its operation too */
     if (next != (int)th->index) wait_for_baton(s, th);
-    if (lf_sched_released(s)) return LF_WAIT_RELEASED;
+    else if (th->wm && !lf_sched_released(s)) lf_wm_switch_in(th->wm, th->index);
+    if (lf_sched_released(s)) {
+        weak_release(th);
+        return LF_WAIT_RELEASED;
+    }
     th->wait_obj = NULL;
     th->idle = 0;
     return th->timed_out ? LF_WAIT_TIMEDOUT : LF_WAIT_WOKEN;

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "sched/baton.h"
+#include "sched/weak_memory.h"
 #include "runtime/feedback.h"
 #include "runtime/sched.h"
 
@@ -49,6 +50,8 @@ struct lf_sched_thread {
     lf_baton baton;
     _Atomic int cpu_clock; /* the thread's CPU-time clock (a clockid_t), -1 when unknown: read by the watchdog */
     uintptr_t stack_lo, stack_hi; /* the worker's stack (lf_sched_progressed), empty when unknown */
+    lf_wm *wm;          /* the run's weak memory model (NULL: sc), set at the run's start */
+    bool weak_released; /* the run was released: this thread's part of the model was put into memory */
     /* Bookkeeping below is touched only by the thread holding the baton (handoffs order it). */
     uint8_t state;      /* LF_TS_* */
     uint8_t wait_kind;  /* lf_wait_kind, while blocked */
@@ -64,6 +67,9 @@ struct lf_sched_thread {
      * outermost first; n_calls may exceed LF_SCHED_MAX_CALLS (the deeper ones are not kept) */
     uintptr_t calls[LF_SCHED_MAX_CALLS];
     unsigned n_calls;
+    /* n_calls when the innermost call into an uninstrumented library began (call_out.c), UINT_MAX outside one:
+     * an instrumented function entered at that depth is the library calling back (a weak model's fence) */
+    unsigned library_at;
     uint32_t cp_op, cp_step; /* this thread's next armed change point (UINT32_MAX: none) */
     uintptr_t pair_end; /* an atomic pair is open until the point at this pc (0: none) */
     uint32_t pair_points; /* points since the open pair began */
@@ -117,6 +123,13 @@ struct lf_sched {
     unsigned n_regions;
     lf_feedback feedback;
 
+    /* Weak memory (weak_memory.h, docs/memory-models.md): the model of this run when it is not sc. */
+    lf_wm *wm;
+    bool weak;                  /* this run has a weak model */
+    lf_wm_random weak_rng;      /* its choices */
+    lf_wm_observer weak_observer; /* a tool's observer of modelled accesses (root causing), or NULL */
+    void *weak_observer_ctx;
+
     /* Watchdog (watchdog.c). */
     pthread_t wd_thread;
     bool wd_started;
@@ -157,6 +170,10 @@ void lf_sched_note_held(lf_sched_thread *th, const void *obj, bool held);
  * previous holder's release however long the thread waited (the waiting itself is no access). */
 void lf_sched_note_access(lf_sched_thread *th, lf_sched_event_kind kind, const void *addr, unsigned size,
                           uintptr_t pc);
+
+/* Synchronisation the weak memory model cannot see, made by th (NULL: not controlled, nothing): a seq_cst
+ * fence that drains (tso): LF_OPAQUE_SYNC(), the calls into uninstrumented libraries (call_out.c). */
+void lf_sched_opaque_sync(lf_sched_thread *th);
 
 /* Ends controlled scheduling for the rest of the run (why: LF_RELEASE_*): every thread runs freely. Safe
  * from any thread (the watchdog uses it). */

@@ -20,6 +20,11 @@ void lf_schedule_normalize(lf_schedule *s) {
     if (s->bound > LF_SCHED_MAX_CHANGES) s->bound = LF_SCHED_MAX_CHANGES;
     if (s->n_choices > LF_SCHED_MAX_CHOICES) s->n_choices = LF_SCHED_MAX_CHOICES;
     for (unsigned i = s->n_choices; i < LF_SCHED_MAX_CHOICES; i++) s->choices[i] = (lf_sched_choice){0, 0};
+    if (s->memory_model > LF_SCHED_MEMORY_MIXED) s->memory_model = LF_MM_SC;
+    if (s->memory_model == LF_MM_SC || s->memory_model == LF_SCHED_MEMORY_MIXED) {
+        s->weak_chance = 0;
+        s->weak_seed = 0;
+    }
 }
 
 /* A thread with ops, drawn uniformly (thread 0 when none has any). */
@@ -62,6 +67,13 @@ void lf_schedule_for_run(const lf_schedule *base, uint64_t salt, unsigned run, u
                          lf_schedule *out) {
     *out = *base;
     lf_schedule_normalize(out);
+    if (out->memory_model == LF_SCHED_MEMORY_MIXED) {
+        uint64_t mrng = base->seed ^ (0x632be59bd9b4e019ull * (run + 1)) ^ (salt * 0x9e3779b97f4a7c15ull);
+        uint64_t draw = lf_rand_next(&mrng);
+        lf_memory_model m = lf_memory_model_of_byte((uint8_t)(draw >> 56));
+        if (m == LF_MM_SC) out->memory_model = LF_MM_SC;
+        else lf_schedule_set_memory(out, m, lf_rand_next(&mrng));
+    }
     if (run == 0) return;
     uint64_t rng = base->seed ^ (0x9e3779b97f4a7c15ull * (run + 1)) ^ (salt * 0xd1342543de82ef95ull);
     out->seed = lf_rand_next(&rng);
@@ -75,6 +87,7 @@ void lf_schedule_for_run(const lf_schedule *base, uint64_t salt, unsigned run, u
         out->change[i] = i < bound ? random_position(&rng, threads, ops) : (lf_sched_position){0, 0, 0};
     if (out->strategy == LF_SCHED_CHOICES) random_choices(out, &rng, 1 + (unsigned)lf_rand_below(&rng, 6));
     if (out->strategy == LF_SCHED_WALK && out->walk_chance == 0) out->walk_chance = (uint8_t)(1 + lf_rand_below(&rng, 64));
+    if (out->memory_model != LF_MM_SC) out->weak_seed = lf_rand_next(&rng); /* same model and chance, new choices */
 }
 
 void lf_schedule_random(lf_schedule *out, uint64_t seed, unsigned threads, const size_t *ops) {
@@ -90,6 +103,19 @@ void lf_schedule_random(lf_schedule *out, uint64_t seed, unsigned threads, const
     for (unsigned i = 0; i < out->bound; i++) out->change[i] = random_position(&rng, threads, ops);
     if (out->strategy == LF_SCHED_CHOICES) random_choices(out, &rng, 1 + (unsigned)lf_rand_below(&rng, 8));
     lf_schedule_normalize(out);
+}
+
+lf_memory_model lf_memory_model_of_byte(uint8_t b) { return b < 64 ? LF_MM_SC : b < 128 ? LF_MM_TSO : LF_MM_C11; }
+
+uint8_t lf_memory_model_byte(lf_memory_model m) { return m == LF_MM_TSO ? 64 : m == LF_MM_C11 ? 128 : 0; }
+
+void lf_schedule_set_memory(lf_schedule *s, lf_memory_model m, uint64_t seed) {
+    static const uint8_t chances[] = {16, 32, 64, 128};
+    uint64_t rng = seed * 0x9e3779b97f4a7c15ull + 0x3c6ef372fe94f82bull;
+    s->memory_model = (uint8_t)m;
+    s->weak_chance = chances[lf_rand_below(&rng, 4)];
+    s->weak_seed = lf_rand_next(&rng);
+    lf_schedule_normalize(s);
 }
 
 int lf_schedule_describe(char *buf, size_t len, const lf_schedule *s, unsigned threads) {
@@ -115,6 +141,11 @@ int lf_schedule_describe(char *buf, size_t len, const lf_schedule *s, unsigned t
         PUT(" chance=%u/4096", s->walk_chance);
     }
     PUT(" seed=%llu", (unsigned long long)s->seed);
+    if (s->memory_model == LF_SCHED_MEMORY_MIXED)
+        PUT(" memory=mixed");
+    else if (s->memory_model != LF_MM_SC)
+        PUT(" memory=%s weak=%u/256 wseed=%llu", lf_memory_model_name((lf_memory_model)s->memory_model), s->weak_chance,
+            (unsigned long long)s->weak_seed);
 #undef PUT
     return (int)w;
 }

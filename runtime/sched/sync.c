@@ -10,6 +10,7 @@
  * the wait falls back to the real primitive (a condition wait returns: a spurious wake-up, which POSIX
  * allows). */
 #include <errno.h>
+#include <stdlib.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -256,6 +257,20 @@ int lf_sem_post(sem_t *s) {
         lf_sched_point(th, LF_EV_SYNC, s, 0, RET_PC);
     }
     return rc;
+}
+
+/* ---- the allocator: memory handed back must not receive buffered stores later (tso) ---- */
+
+void lf_free(void *p) {
+    lf_sched_thread *th = ctl();
+    if (th && th->wm) lf_wm_drain(th->wm, th->index);
+    free(p);
+}
+
+void *lf_realloc(void *p, size_t size) {
+    lf_sched_thread *th = ctl();
+    if (th && th->wm) lf_wm_drain(th->wm, th->index);
+    return realloc(p, size);
 }
 
 /* ---- yielding and sleeping: a pause point, no real waiting (time is not modelled) ---- */

@@ -7,9 +7,11 @@
  * it). This file implements all of them:
  *   - free-running (the calling thread is not controlled: lf_sched_self == NULL): nothing for plain accesses;
  *     atomics are performed with exactly the memory order asked for, so weak-memory behaviour is preserved;
- *   - controlled: a scheduling point first (the strategy may hand the baton on), then the access; atomics
- *     are performed sequentially consistent (only one thread runs, so that is what they are anyway), and a
- *     read-modify-write or store that changed memory counts as progress for the spin detection.
+ *   - controlled: a scheduling point first (the strategy may hand the baton on), then the access; under the
+ *     run's memory model: sc performs atomics sequentially consistent (only one thread runs, so that is what
+ *     they are anyway), a weak model (weak_memory.h: tso, c11) performs them and chooses what they read, and
+ *     sees every plain access too; a read-modify-write or store that changed memory counts as progress for
+ *     the spin detection.
  * The list follows compiler-rt's tsan_interface.h and tsan_interface_atomic.h; the symbols clang 14 and
  * gcc 12 emit for the bundled adapters are a subset (nm on the objects, docs/scheduling.md).
  * Not built into the ThreadSanitizer build (LINFUZZ_TSAN), where the real runtime owns these symbols. */
@@ -44,25 +46,46 @@ static inline void point(lf_sched_event_kind kind, const void *addr, unsigned si
     lf_sched_point(th, kind, addr, size, pc);
 }
 
-/* Plain accesses: a point before the compiler's own load or store. A store counts as progress. */
+/* The run's weak memory model for an access at addr, or NULL: sc, a released run, or the thread's own stack
+ * (nobody else reads it; docs/memory-models.md). */
+static inline lf_wm *weak_of(lf_sched_thread *th, const volatile void *addr) {
+    lf_wm *wm = th->wm;
+    if (__builtin_expect(wm == NULL, 1) || lf_sched_released(th->sched)) return NULL;
+    if ((uintptr_t)addr - th->stack_lo < th->stack_hi - th->stack_lo) return NULL;
+    return wm;
+}
+
+/* A plain load: a point, then (weak model) the value the load may read is put into memory for it. */
+static inline void read_point(const void *addr, unsigned size, uintptr_t pc) {
+    lf_sched_thread *th = lf_sched_self;
+    if (LIKELY_FREE(th) || coverage_counter(addr, size)) return;
+    lf_sched_point(th, LF_EV_READ, addr, size, pc);
+    lf_wm *wm = weak_of(th, addr);
+    if (wm) lf_wm_plain_read(wm, th->index, addr, size, pc);
+}
+
+/* Plain accesses: a point before the compiler's own load or store. A store counts as progress; a weak model
+ * captures its value at the thread's next callback. */
 static inline void write_point(const void *addr, unsigned size, uintptr_t pc) {
     lf_sched_thread *th = lf_sched_self;
     if (LIKELY_FREE(th) || coverage_counter(addr, size)) return;
     lf_sched_point(th, LF_EV_WRITE, addr, size, pc);
     lf_sched_progressed(th, addr);
+    lf_wm *wm = weak_of(th, addr);
+    if (wm) lf_wm_plain_write(wm, th->index, (void *)(uintptr_t)addr, size, pc);
 }
 
 #define PLAIN(N)                                                                              \
-    void __tsan_read##N(void *a) { point(LF_EV_READ, a, N, RET_PC); }                         \
+    void __tsan_read##N(void *a) { read_point(a, N, RET_PC); }                                \
     void __tsan_write##N(void *a) { write_point(a, N, RET_PC); }                              \
-    void __tsan_read##N##_pc(void *a, void *pc) { point(LF_EV_READ, a, N, (uintptr_t)pc); }   \
+    void __tsan_read##N##_pc(void *a, void *pc) { read_point(a, N, (uintptr_t)pc); }          \
     void __tsan_write##N##_pc(void *a, void *pc) { write_point(a, N, (uintptr_t)pc); }        \
-    void __tsan_volatile_read##N(void *a) { point(LF_EV_READ, a, N, RET_PC); }                \
+    void __tsan_volatile_read##N(void *a) { read_point(a, N, RET_PC); }                       \
     void __tsan_volatile_write##N(void *a) { write_point(a, N, RET_PC); }
 #define UNALIGNED(N)                                                                          \
-    void __tsan_unaligned_read##N(void *a) { point(LF_EV_READ, a, N, RET_PC); }               \
+    void __tsan_unaligned_read##N(void *a) { read_point(a, N, RET_PC); }                      \
     void __tsan_unaligned_write##N(void *a) { write_point(a, N, RET_PC); }                    \
-    void __tsan_unaligned_volatile_read##N(void *a) { point(LF_EV_READ, a, N, RET_PC); }      \
+    void __tsan_unaligned_volatile_read##N(void *a) { read_point(a, N, RET_PC); }             \
     void __tsan_unaligned_volatile_write##N(void *a) { write_point(a, N, RET_PC); }
 
 /* The prototypes, for -Wmissing-prototypes and to document the ABI in one place. */
@@ -104,6 +127,7 @@ void __tsan_init(void) {}
 void __tsan_func_entry(void *call_pc) {
     lf_sched_thread *th = lf_sched_self;
     if (LIKELY_FREE(th)) return;
+    if (th->n_calls == th->library_at) lf_sched_opaque_sync(th); /* an uninstrumented library calls back */
     if (th->n_calls < LF_SCHED_MAX_CALLS) th->calls[th->n_calls] = (uintptr_t)call_pc;
     th->n_calls++;
 }
@@ -111,6 +135,7 @@ void __tsan_func_exit(void) {
     lf_sched_thread *th = lf_sched_self;
     if (LIKELY_FREE(th)) return;
     if (th->n_calls) th->n_calls--;
+    if (th->n_calls == th->library_at) lf_sched_opaque_sync(th); /* ... and its callback returns to it */
 }
 
 void __tsan_read_range(void *a, unsigned long size) { point(LF_EV_READ, a, (unsigned)(size > 255 ? 255 : size), RET_PC); }
@@ -172,6 +197,8 @@ static inline lf_sched_thread *controlled(void) { return lf_sched_self; }
             }                                                                                                  \
         }                                                                                                      \
         lf_sched_point(th, LF_EV_READ, (const void *)a, N / 8, RET_PC);                                       \
+        lf_wm *wm = weak_of(th, a);                                                                           \
+        if (wm) return (T)lf_wm_load(wm, th->index, a, N / 8, mo, RET_PC);                                    \
         return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                           \
     }                                                                                                          \
     void __tsan_atomic##N##_store(volatile T *a, T v, lf_morder mo) {                                         \
@@ -184,15 +211,22 @@ static inline lf_sched_thread *controlled(void) { return lf_sched_self; }
             }                                                                                                  \
         }                                                                                                      \
         lf_sched_point(th, LF_EV_WRITE, (const void *)a, N / 8, RET_PC);                                      \
-        if (__atomic_exchange_n(a, v, __ATOMIC_SEQ_CST) != v) lf_sched_progressed(th, (const void *)a);                        \
+        lf_wm *wm = weak_of(th, a);                                                                           \
+        if (wm) {                                                                                              \
+            T before = *a;                                                                                     \
+            lf_wm_store(wm, th->index, a, N / 8, (uint64_t)v, mo, RET_PC);                                    \
+            if (before != v) lf_sched_progressed(th, (const void *)a);                                         \
+            return;                                                                                            \
+        }                                                                                                      \
+        if (__atomic_exchange_n(a, v, __ATOMIC_SEQ_CST) != v) lf_sched_progressed(th, (const void *)a);       \
     }                                                                                                          \
-    RMW(N, T, exchange, __atomic_exchange_n(a, v, ORDER), old != v)                                           \
-    RMW(N, T, fetch_add, __atomic_fetch_add(a, v, ORDER), v != 0)                                             \
-    RMW(N, T, fetch_sub, __atomic_fetch_sub(a, v, ORDER), v != 0)                                             \
-    RMW(N, T, fetch_and, __atomic_fetch_and(a, v, ORDER), (T)(old & v) != old)                                \
-    RMW(N, T, fetch_or, __atomic_fetch_or(a, v, ORDER), (T)(old | v) != old)                                  \
-    RMW(N, T, fetch_xor, __atomic_fetch_xor(a, v, ORDER), v != 0)                                             \
-    RMW(N, T, fetch_nand, __atomic_fetch_nand(a, v, ORDER), (T) ~(old & v) != old)                            \
+    RMW(N, T, exchange, LF_RMW_XCHG, __atomic_exchange_n(a, v, ORDER), old != v)                                           \
+    RMW(N, T, fetch_add, LF_RMW_ADD, __atomic_fetch_add(a, v, ORDER), v != 0)                                             \
+    RMW(N, T, fetch_sub, LF_RMW_SUB, __atomic_fetch_sub(a, v, ORDER), v != 0)                                             \
+    RMW(N, T, fetch_and, LF_RMW_AND, __atomic_fetch_and(a, v, ORDER), (T)(old & v) != old)                                \
+    RMW(N, T, fetch_or, LF_RMW_OR, __atomic_fetch_or(a, v, ORDER), (T)(old | v) != old)                                  \
+    RMW(N, T, fetch_xor, LF_RMW_XOR, __atomic_fetch_xor(a, v, ORDER), v != 0)                                             \
+    RMW(N, T, fetch_nand, LF_RMW_NAND, __atomic_fetch_nand(a, v, ORDER), (T) ~(old & v) != old)                            \
     int __tsan_atomic##N##_compare_exchange_strong(volatile T *a, T *c, T v, lf_morder mo, lf_morder fmo) {   \
         return cas_##N(a, c, v, mo, fmo, RET_PC);                                                              \
     }                                                                                                          \
@@ -207,7 +241,7 @@ static inline lf_sched_thread *controlled(void) { return lf_sched_self; }
 
 /* A read-modify-write: free-running with the order asked for, controlled as a point + seq_cst. CHANGED is an
  * expression of old and v: whether memory changed (progress for the spin detection). */
-#define RMW(N, T, NAME, OP, CHANGED)                                                                           \
+#define RMW(N, T, NAME, WOP, OP, CHANGED)                                                                      \
     T __tsan_atomic##N##_##NAME(volatile T *a, T v, lf_morder mo) {                                           \
         lf_sched_thread *th = controlled();                                                                   \
         T old;                                                                                                 \
@@ -222,7 +256,10 @@ static inline lf_sched_thread *controlled(void) { return lf_sched_self; }
             }                                                                                                  \
         }                                                                                                      \
         lf_sched_point(th, LF_EV_RMW, (const void *)a, N / 8, RET_PC);                                        \
-        {                                                                                                      \
+        lf_wm *wm = weak_of(th, a);                                                                           \
+        if (wm) {                                                                                              \
+            old = (T)lf_wm_rmw(wm, th->index, a, N / 8, WOP, (uint64_t)v, mo, RET_PC);                        \
+        } else {                                                                                               \
             enum { ORDER = __ATOMIC_SEQ_CST };                                                                 \
             old = OP;                                                                                          \
         }                                                                                                      \
@@ -248,7 +285,15 @@ static inline lf_sched_thread *controlled(void) { return lf_sched_self; }
         }                                                                                                      \
         lf_sched_point(th, LF_EV_RMW, (const void *)a, N / 8, pc);                                            \
         T expected = *c;                                                                                       \
-        int ok = __atomic_compare_exchange_n(a, c, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                  \
+        int ok;                                                                                                \
+        lf_wm *wm = weak_of(th, a);                                                                           \
+        if (wm) {                                                                                              \
+            uint64_t seen = (uint64_t)expected;                                                                \
+            ok = lf_wm_cas(wm, th->index, a, N / 8, &seen, (uint64_t)v, mo, fmo, pc);                          \
+            if (!ok) *c = (T)seen;                                                                             \
+        } else {                                                                                               \
+            ok = __atomic_compare_exchange_n(a, c, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                  \
+        }                                                                                                      \
         if (ok && expected != v) lf_sched_progressed(th, (const void *)a);                                                      \
         return ok;                                                                                             \
     }
@@ -285,21 +330,33 @@ int __tsan_atomic128_compare_exchange_strong(volatile u128 *a, u128 *c, u128 v, 
 int __tsan_atomic128_compare_exchange_weak(volatile u128 *a, u128 *c, u128 v, lf_morder mo, lf_morder fmo);
 u128 __tsan_atomic128_compare_exchange_val(volatile u128 *a, u128 c, u128 v, lf_morder mo, lf_morder fmo);
 
-/* The point of a 128-bit operation (controlled threads only); kind READ or RMW. */
-static inline lf_sched_thread *point128(lf_sched_event_kind kind, const volatile u128 *a, uintptr_t pc) {
+/* The point of a 128-bit operation (controlled threads only); kind READ or RMW. Under a weak model the
+ * operation reads the newest values of both words (docs/memory-models.md): *wm is then set, and the
+ * operation goes between lf_wm_direct_begin and weak128_end. */
+static inline lf_sched_thread *point128(lf_sched_event_kind kind, const volatile u128 *a, uintptr_t pc, int mo,
+                                        lf_wm **wm) {
     lf_sched_thread *th = controlled();
-    if (!LIKELY_FREE(th)) lf_sched_point(th, kind, (const void *)a, 16, pc);
+    *wm = NULL;
+    if (!LIKELY_FREE(th)) {
+        lf_sched_point(th, kind, (const void *)a, 16, pc);
+        *wm = weak_of(th, a);
+        if (*wm) lf_wm_direct_begin(*wm, th->index, (volatile void *)(uintptr_t)a, 16, mo);
+    }
     return th;
+}
+static inline void weak128_end(lf_wm *wm, lf_sched_thread *th, volatile u128 *a, int mo, bool wrote, uintptr_t pc) {
+    if (wm) lf_wm_direct_end(wm, th->index, a, 16, mo, wrote, pc);
 }
 
 /* Applies f(old, v) atomically; returns old. */
 #define RMW128(NAME, NEW)                                                                                      \
     u128 __tsan_atomic128_##NAME(volatile u128 *a, u128 v, lf_morder mo) {                                    \
-        (void)mo;                                                                                              \
-        lf_sched_thread *th = point128(LF_EV_RMW, a, RET_PC);                                                  \
+        lf_wm *wm;                                                                                             \
+        lf_sched_thread *th = point128(LF_EV_RMW, a, RET_PC, mo, &wm);                                         \
         u128 old = load128(a), seen;                                                                           \
         while ((seen = cas128(a, old, (NEW))) != old) old = seen;                                              \
-        if (th && (u128)(NEW) != old) lf_sched_progressed(th, (const void *)a);                                                 \
+        weak128_end(wm, th, a, mo, true, RET_PC);                                                              \
+        if (th && (u128)(NEW) != old) lf_sched_progressed(th, (const void *)a);                                \
         return old;                                                                                            \
     }
 RMW128(exchange, v)
@@ -311,38 +368,40 @@ RMW128(fetch_xor, old ^ v)
 RMW128(fetch_nand, ~(old & v))
 
 u128 __tsan_atomic128_load(const volatile u128 *a, lf_morder mo) {
-    (void)mo;
-    point128(LF_EV_READ, a, RET_PC);
-    return load128((volatile u128 *)a);
+    lf_wm *wm;
+    lf_sched_thread *th = point128(LF_EV_READ, a, RET_PC, mo, &wm);
+    u128 v = load128((volatile u128 *)a);
+    weak128_end(wm, th, (volatile u128 *)a, mo, false, RET_PC);
+    return v;
 }
 void __tsan_atomic128_store(volatile u128 *a, u128 v, lf_morder mo) {
-    (void)mo;
-    lf_sched_thread *th = point128(LF_EV_WRITE, a, RET_PC);
+    lf_wm *wm;
+    lf_sched_thread *th = point128(LF_EV_WRITE, a, RET_PC, mo, &wm);
     u128 old = load128(a), seen;
     while ((seen = cas128(a, old, v)) != old) old = seen;
+    weak128_end(wm, th, a, mo, true, RET_PC);
     if (th && old != v) lf_sched_progressed(th, (const void *)a);
 }
-static int cas_128(volatile u128 *a, u128 *c, u128 v, uintptr_t pc) {
-    lf_sched_thread *th = point128(LF_EV_RMW, a, pc);
+static int cas_128(volatile u128 *a, u128 *c, u128 v, int mo, uintptr_t pc) {
+    lf_wm *wm;
+    lf_sched_thread *th = point128(LF_EV_RMW, a, pc, mo, &wm);
     u128 expected = *c, seen = cas128(a, expected, v);
     *c = seen;
+    weak128_end(wm, th, a, mo, seen == expected, pc);
     if (th && seen == expected && expected != v) lf_sched_progressed(th, (const void *)a);
     return seen == expected;
 }
 int __tsan_atomic128_compare_exchange_strong(volatile u128 *a, u128 *c, u128 v, lf_morder mo, lf_morder fmo) {
-    (void)mo;
     (void)fmo;
-    return cas_128(a, c, v, RET_PC);
+    return cas_128(a, c, v, mo, RET_PC);
 }
 int __tsan_atomic128_compare_exchange_weak(volatile u128 *a, u128 *c, u128 v, lf_morder mo, lf_morder fmo) {
-    (void)mo;
     (void)fmo;
-    return cas_128(a, c, v, RET_PC);
+    return cas_128(a, c, v, mo, RET_PC);
 }
 u128 __tsan_atomic128_compare_exchange_val(volatile u128 *a, u128 c, u128 v, lf_morder mo, lf_morder fmo) {
-    (void)mo;
     (void)fmo;
-    cas_128(a, &c, v, RET_PC);
+    cas_128(a, &c, v, mo, RET_PC);
     return c;
 }
 #endif
@@ -360,7 +419,10 @@ void __tsan_atomic_thread_fence(lf_morder mo) {
         }
     }
     lf_sched_point(th, LF_EV_FENCE, NULL, 0, RET_PC);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (th->wm && !lf_sched_released(th->sched))
+        lf_wm_fence(th->wm, th->index, mo, RET_PC);
+    else
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 void __tsan_atomic_signal_fence(lf_morder mo) {

@@ -4,7 +4,8 @@
 # one marked "THE BUG"; treiber_aba: pop's read of top / next through its CAS on head), and validation must
 # have run. --write stores it in the entry: `linfuzz show`, `show --html` and `linfuzz triage` use it. Also
 # usage errors and the exit codes. Line numbers are read from the adapters' sources, not written here. Stored
-# source paths are relative to --source-root, LINFUZZ_SOURCE_ROOT or the current directory.
+# source paths are relative to --source-root, LINFUZZ_SOURCE_ROOT or the current directory. A violation that
+# happens with every call atomic (scal_k_fifo's relaxed order) is said to have no interleaving to blame.
 # R2 add: the unlocked traversal through the write lock; R2 remove: the unlocked traversal and key check through the
 # write lock (at most the unlink); R3 add and remove: the unlocked validation through the locks.
 # Usage: test_rootcause.sh LINFUZZ_BIN TEST_DATA_DIR
@@ -144,6 +145,17 @@ expect_rc 0 "two entries" "$LF" rootcause -q --schedules 100 "$e1" "$entry"
 [ "$(grep -c ": root cause: " "$tmp/out")" = 2 ] && ok || bad "two entries, two summary lines: $(cat "$tmp/out")"
 expect_rc 4 "an entry and a missing file" "$LF" rootcause -q --schedules 100 "$e1" "$tmp/missing.lfz"
 grep -q ": root cause: " "$tmp/out" && ok || bad "the first entry is still root-caused: $(cat "$tmp/out")"
+
+# a violation no interleaving explains: scal_k_fifo is relaxed by design (checked here for FIFO order), so it
+# violates with every call atomic too; root causing says so instead of searching code regions (exit 3)
+scal=$(controlled scal_k_fifo)
+expect_rc 3 "scal_k_fifo: serial behaviour" "$LF" rootcause --schedules 200 "$scal"
+has "$tmp/out" "no interleaving explains it" "scal_k_fifo: said"
+has "$tmp/out" "every call atomic: [1-9][0-9]* violations" "scal_k_fifo: the serialized runs"
+grep -q "candidates (0;" "$tmp/out" && ok || bad "scal_k_fifo: no region searched: $(tail -3 "$tmp/out")"
+# and a concurrency bug is not mistaken for one: R1's serialized runs pass (it was confirmed above)
+e1=$(controlled r1_afek_stack_no_swap)
+expect_rc 0 "R1 is not serial" "$LF" rootcause -q --schedules 100 "$e1"
 
 # without a symbolizer the sites stay raw, and it says so
 LINFUZZ_SYMBOLIZER=none "$LF" rootcause --schedules 50 --validate 1 "$entry" >"$tmp/out" 2>&1

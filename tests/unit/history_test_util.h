@@ -1,7 +1,8 @@
-/* Helpers the unit tests share about histories, written once: a history as text (for a failing comparison, or
- * to compare with), one engine's verdict and the brute-force oracle's, the names of the small generator's modes, and the variants of a
- * history the differential tests check as well, which must not change what the engines may answer: stamps
- * halved (neighbours tie: equal stamps are concurrent) and the value 1 written as nil. */
+/* Helpers the unit tests share about histories, written once: a history read from text (or refused), a history
+ * as text (for a failing comparison, or to compare with), one engine's verdict and the brute-force oracle's, the
+ * names of the small generator's modes, and the variants of a history the differential tests check as well, which
+ * must not change what the engines may answer: stamps halved (neighbours tie: equal stamps are concurrent) and the
+ * value 1 written as nil. */
 #ifndef LINFUZZ_HISTORY_TEST_UTIL_H
 #define LINFUZZ_HISTORY_TEST_UTIL_H
 
@@ -9,12 +10,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "brute/brute.h"
 #include "linfuzz/check.h"
 #include "linfuzz/format.h"
 #include "linfuzz/generate.h"
 #include "linfuzz/history.h"
+#include "test_util.h"
 
 /* h in the text format, from the canonical writer (malloc'ed); NULL when it cannot be written. */
 static inline char *history_text(const lf_history *h) {
@@ -29,6 +32,21 @@ static inline char *history_text(const lf_history *h) {
         return NULL;
     }
     return buf;
+}
+
+/* Reads text (in the text format) into h, as the file "t.hist". */
+static inline lf_status read_text(const char *text, lf_history *h, char *err, size_t errlen) {
+    return lf_text_read_buffer(text, strlen(text), "t.hist", h, err, errlen);
+}
+
+/* The text reader refuses text with a message containing want. */
+static inline void expect_refused(const char *text, const char *want) {
+    lf_history h;
+    char err[512] = "";
+    lf_status st = read_text(text, &h, err, sizeof err);
+    CHECKF(st == LF_ERR_FORMAT && strstr(err, want), "expected an error with '%s', got %d '%s' for:\n%s", want, st,
+           err, text);
+    if (st == LF_OK) lf_history_free(&h);
 }
 
 /* h as text on stderr (after what stdout holds), for a failing comparison. */

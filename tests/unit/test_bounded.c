@@ -18,20 +18,6 @@
 #include "linfuzz/report.h"
 #include "test_util.h"
 
-static lf_status read_text(const char *text, lf_history *h, char *err, size_t errlen) {
-    return lf_text_read_buffer(text, strlen(text), "t.hist", h, err, errlen);
-}
-
-/* The text reader refuses text with a message containing want. */
-static void expect_refused(const char *text, const char *want) {
-    lf_history h;
-    char err[512] = "";
-    lf_status st = read_text(text, &h, err, sizeof err);
-    CHECKF(st == LF_ERR_FORMAT && strstr(err, want), "expected an error with '%s', got %d '%s' for:\n%s", want, st,
-           err, text);
-    if (st == LF_OK) lf_history_free(&h);
-}
-
 static void test_text_format(void) {
     const char *text = "# linfuzz history 1\ntype queue\ncapacity 2\n0 1 2 enq 1\n0 3 4 enq 2\n0 5 6 enq 3 -> full\n"
                        "1 7 8 deq -> 1\n";

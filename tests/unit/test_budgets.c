@@ -6,6 +6,8 @@
  *    searches get: the answer is the full run's verdict or unknown for the time budget (never another
  *    verdict), and it comes within the budget plus a slack that only a machine stalling the test could
  *    exceed (the benchmark, ci/bench_budgets.sh, measures the lateness itself);
+ *  - the same for the stages of contracts weaker than linearizability (docs/contracts.md): the count rule of
+ *    full/empty answers, the monitors of relaxed orders, the searches with a relaxed spec;
  *  - the deadline object, and the radix sorts that stop on it.
  * The cases are a fixed list (seeded generator), fewer ops under sanitizers. */
 #include <inttypes.h>
@@ -15,6 +17,7 @@
 #include <string.h>
 
 #include "budget/deadline.h"
+#include "contract_test_util.h"
 #include "linfuzz/check.h"
 #include "linfuzz/generate.h"
 #include "test_util.h"
@@ -26,20 +29,10 @@
  * (docs/budgets.md), but a loaded 2-core CI machine may stall a thread for a few hundred (a run under ASan). */
 #define SLACK_S 1.0
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(undefined_behavior_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
+static size_t ops_for_cases(void) { return LF_TEST_SANITIZED ? 20000 : 100000; }
 
-static size_t ops_for_cases(void) { return SANITIZED ? 20000 : 100000; }
-
-static bool gen(const char *type, size_t n, uint64_t values, lf_history *h) {
+/* A generated history of type under contract (NULL: linearizability). */
+static bool gen_under(const char *type, const char *contract, size_t n, uint64_t values, lf_history *h) {
     lf_gen_options g;
     lf_gen_options_default(&g);
     if (!lf_type_from_name(type, strlen(type), &g.type)) return false;
@@ -48,11 +41,19 @@ static bool gen(const char *type, size_t n, uint64_t values, lf_history *h) {
     g.threads = 8;
     g.peek = 0.2;
     g.values = values;
+    if (contract) { /* as ci/bench_contracts.sh: empty answers, no peeks of values (the relaxed monitors' range) */
+        g.contract = contract_of(contract);
+        g.spurious = g.contract.full_empty ? 0.05 : 0;
+        g.peek = 0;
+        g.empty = 0.2;
+    }
     char err[256];
     bool ok = lf_gen_history(&g, h, err, sizeof err);
     if (!ok) fprintf(stderr, "gen %s: %s\n", type, err);
     return ok;
 }
+
+static bool gen(const char *type, size_t n, uint64_t values, lf_history *h) { return gen_under(type, NULL, n, values, h); }
 
 /* lf_check with engine e and the budget; returns its wall time. */
 static double check(const lf_history *h, lf_engine e, double timeout, lf_result *r) {
@@ -161,27 +162,57 @@ static void test_passed_deadline(void) {
     }
 }
 
+/* Every stage of a contract: the count rule (lagging, quiescent, weak), the monitors of relaxed orders and the
+ * searches with a relaxed spec, on their own (--engine monitor, wgl) and in the pipeline. */
+static const char *const CONTRACTS[] = {"lagging-full-empty", "quiescent-full-empty", "weak-full-empty", "k-relaxed 4",
+                                        "bag", "per-producer", "k-relaxed 2 lagging-full-empty"};
+
+static void test_passed_deadline_contracts(void) {
+    const lf_engine engines[] = {LF_ENGINE_AUTO, LF_ENGINE_MONITOR, LF_ENGINE_WGL};
+    for (size_t c = 0; c < sizeof CONTRACTS / sizeof *CONTRACTS; c++)
+        for (int stack = 0; stack < 2; stack++) {
+            if (stack && !strcmp(CONTRACTS[c], "per-producer")) continue; /* queues only */
+            lf_history h;
+            if (!gen_under(stack ? "stack" : "queue", CONTRACTS[c], 20000, 0, &h)) continue;
+            for (size_t e = 0; e < sizeof engines / sizeof *engines; e++) {
+                lf_result r;
+                check(&h, engines[e], 1e-9, &r);
+                CHECKF(timed_out(&r) && r.steps == 0 && strstr(r.reason, CONTRACTS[c]), "%s %s %s, passed deadline: %s "
+                       "%" PRIu64 " steps: %s", stack ? "stack" : "queue", CONTRACTS[c], lf_engine_name(engines[e]),
+                       lf_verdict_name(r.verdict), r.steps, r.reason);
+                lf_result_free(&r);
+            }
+            lf_history_free(&h);
+        }
+}
+
 /* ---- budgets spread over every stage ---- */
 
 typedef struct stage_case {
     const char *type;
     uint64_t values; /* 0: unambiguous (the monitors'), else values 1..V (the searches') */
     lf_engine engine;
+    const char *contract; /* NULL: linearizability */
 } stage_case;
 
 static void test_spread_budgets(void) {
     const stage_case cases[] = {
-        {"register", 0, LF_ENGINE_MONITOR}, {"set", 0, LF_ENGINE_MONITOR},    {"stack", 0, LF_ENGINE_MONITOR},
-        {"queue", 0, LF_ENGINE_MONITOR},    {"pqueue", 0, LF_ENGINE_MONITOR}, {"deque", 0, LF_ENGINE_MONITOR},
-        {"queue", 0, LF_ENGINE_AUTO},       {"kv", 5, LF_ENGINE_AUTO},        {"counter", 5, LF_ENGINE_WGL},
-        {"cas-register", 5, LF_ENGINE_WGL}, {"register", 3, LF_ENGINE_HITTING},
+        {"register", 0, LF_ENGINE_MONITOR, NULL}, {"set", 0, LF_ENGINE_MONITOR, NULL},
+        {"stack", 0, LF_ENGINE_MONITOR, NULL},    {"queue", 0, LF_ENGINE_MONITOR, NULL},
+        {"pqueue", 0, LF_ENGINE_MONITOR, NULL},   {"deque", 0, LF_ENGINE_MONITOR, NULL},
+        {"queue", 0, LF_ENGINE_AUTO, NULL},       {"kv", 5, LF_ENGINE_AUTO, NULL},
+        {"counter", 5, LF_ENGINE_WGL, NULL},      {"cas-register", 5, LF_ENGINE_WGL, NULL},
+        {"register", 3, LF_ENGINE_HITTING, NULL},
+        {"queue", 0, LF_ENGINE_AUTO, "lagging-full-empty"}, {"stack", 0, LF_ENGINE_AUTO, "quiescent-full-empty"},
+        {"queue", 0, LF_ENGINE_AUTO, "k-relaxed 4 weak-full-empty"}, {"queue", 0, LF_ENGINE_MONITOR, "per-producer"},
+        {"stack", 0, LF_ENGINE_MONITOR, "bag"}, {"stack", 3, LF_ENGINE_WGL, "bag"},
     };
     const double fractions[] = {0.02, 0.1, 0.3, 0.6, 0.9};
     double worst = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const stage_case *k = &cases[c];
         lf_history h;
-        if (!gen(k->type, ops_for_cases(), k->values, &h)) continue;
+        if (!gen_under(k->type, k->contract, ops_for_cases(), k->values, &h)) continue;
         lf_result full;
         /* The full run, within a budget of its own (a search may not finish: then its own verdict is unknown). */
         double t_full = check(&h, k->engine, 3, &full);
@@ -191,12 +222,12 @@ static void test_spread_budgets(void) {
             lf_result r;
             double t = check(&h, k->engine, budget, &r);
             bool same = r.verdict == full.verdict;
-            CHECKF(same || timed_out(&r), "%s %s, budget %.4f s of %.4f: %s (%s), full run %s", k->type,
-                   lf_engine_name(k->engine), budget, t_full, lf_verdict_name(r.verdict), r.reason,
-                   lf_verdict_name(full.verdict));
+            CHECKF(same || timed_out(&r), "%s %s %s, budget %.4f s of %.4f: %s (%s), full run %s", k->type,
+                   k->contract ? k->contract : "", lf_engine_name(k->engine), budget, t_full,
+                   lf_verdict_name(r.verdict), r.reason, lf_verdict_name(full.verdict));
             if (timed_out(&r)) {
-                CHECKF(t < budget + SLACK_S, "%s %s: budget %.4f s answered after %.4f s", k->type,
-                       lf_engine_name(k->engine), budget, t);
+                CHECKF(t < budget + SLACK_S, "%s %s %s: budget %.4f s answered after %.4f s", k->type,
+                       k->contract ? k->contract : "", lf_engine_name(k->engine), budget, t);
                 if (t - budget > worst) worst = t - budget;
             }
             lf_result_free(&r);
@@ -210,6 +241,7 @@ static void test_spread_budgets(void) {
 int main(void) {
     test_deadline();
     test_passed_deadline();
+    test_passed_deadline_contracts();
     test_spread_budgets();
     TEST_DONE();
 }

@@ -191,9 +191,10 @@ static void snapshot_in_flight(void) {
 static int report_fd = -1;
 static void child_handler(void *ctx, const lf_stuck_event *ev) {
     (void)ctx;
-    char line[128];
-    int n = snprintf(line, sizeof line, "%zu %zu %d", ev->history->n, ev->stuck,
-                     ev->history->n && lf_op_pending(&ev->history->ops[ev->history->n - 1]));
+    char line[128], contract[64];
+    lf_contract_format(contract, sizeof contract, &ev->history->contract);
+    int n = snprintf(line, sizeof line, "%zu %zu %d %s", ev->history->n, ev->stuck,
+                     ev->history->n && lf_op_pending(&ev->history->ops[ev->history->n - 1]), contract);
     if (write(report_fd, line, (size_t)n) != n) _exit(9);
 }
 
@@ -212,7 +213,10 @@ static void watchdog_fires(void) {
         lf_stuck_watch_set_handler(w, child_handler, NULL);
         void *obj = wq_create(8);
         int64_t v = 5;
-        lf_stuck_watch_arm(w, &r, &waitq_adapter, 3);
+        /* the history it hands over keeps the contract the adapter promised (docs/contracts.md) */
+        lf_adapter promised = waitq_adapter;
+        promised.contract = (lf_contract){.order = LF_ORDER_BAG, .full_empty = LF_FULL_EMPTY_LAGGING};
+        lf_stuck_watch_arm(w, &r, &promised, 3);
         lf_recorder_call(&r, 0, &waitq_adapter, obj, LF_M_ENQ, &v, 1);
         lf_recorder_call(&r, 0, &waitq_adapter, obj, LF_M_DEQ, &v, 0);
         lf_recorder_call(&r, 0, &waitq_adapter, obj, LF_M_DEQ, &v, 0); /* waits forever */
@@ -225,7 +229,7 @@ static void watchdog_fires(void) {
     waitpid(pid, &status, 0);
     unsetenv("LINFUZZ_STUCK_SECONDS");
     close(fds[0]);
-    CHECKF(got > 0 && !strcmp(buf, "3 1 1"), "the handler got '%s'", got > 0 ? buf : "");
+    CHECKF(got > 0 && !strcmp(buf, "3 1 1 bag lagging-full-empty"), "the handler got '%s'", got > 0 ? buf : "");
     CHECKF(WIFEXITED(status) && WEXITSTATUS(status) == LF_STUCK_EXIT_STATUS, "the child's status %d", status);
     CHECK(time(NULL) - start < 30);
 }

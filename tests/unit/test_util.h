@@ -5,6 +5,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* LF_TEST_SANITIZED: 1 in a sanitizer build (tests run fewer random cases there, or allow more time). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define LF_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer) || \
+    __has_feature(undefined_behavior_sanitizer)
+#define LF_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef LF_TEST_SANITIZED
+#define LF_TEST_SANITIZED 0
+#endif
+
 static int lf_test_failures;
 static int lf_test_checks;
 

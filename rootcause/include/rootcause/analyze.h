@@ -15,7 +15,11 @@
  *     counted: the repaired code would not have taken that path);
  *  5. without access data (an adapter whose code is not instrumented), method-level exclusions instead: for
  *     each pair of methods of the violating run, the same N schedules with the harness making every call of
- *     one wait for the calls of the other ("pop must not overlap pop"). */
+ *     one wait for the calls of the other ("pop must not overlap pop").
+ * Before 2: when the test still violates with every call atomic (the harness serializing all calls), no
+ * interleaving explains the violation: the structure's serial behaviour itself differs from its specification (or
+ * contract, docs/contracts.md), and no code region can be a root cause. The result says so (sequential) and has no
+ * candidates. */
 #ifndef LINFUZZ_RC_ANALYZE_H
 #define LINFUZZ_RC_ANALYZE_H
 
@@ -24,6 +28,7 @@
 #include <stdint.h>
 
 #include "linfuzz/adapter.h"
+#include "runtime/memory_model.h"
 
 #define LF_RC_MAX_PAIRS 16 /* the scheduler's regions */
 
@@ -43,8 +48,15 @@ typedef struct lf_rc_options {
 
 void lf_rc_options_default(lf_rc_options *o);
 
+#define LF_RC_MAX_FIXES 4
+
 typedef struct lf_rc_candidate {
     bool exclusion;           /* method-level exclusion (methods[]) instead of a region */
+    /* A memory order that is too weak (weak_cause.h): the runs validating it strengthen the accesses of
+     * fixes[] (an order raised, a fence added after an access); file and lo..hi name their lines. */
+    bool weak;
+    lf_wm_fix fixes[LF_RC_MAX_FIXES];
+    unsigned n_fixes;
     char methods[2][32];
     bool resolved;            /* region: file and lines known (else only raw sites) */
     char file[512], function[128];
@@ -70,9 +82,22 @@ typedef struct lf_rc_result {
     uint64_t baseline_runs, baseline_violations, baseline_discarded;
     size_t events, edges, cycles;
     char symbolizer[64];      /* the tool used, or "" */
+    /* The memory model of the violating run (lf_memory_model) and, when it was weak (tso, c11), whether the
+     * violation needs the weak behaviour: LF_RC_WEAK_* */
+    uint8_t memory_model;
+    uint8_t weak;
+    uint64_t weak_events;     /* weak behaviours of the violating run (stale loads, delayed stores) */
     char note[512];           /* what limited the analysis, or "" */
+    bool sequential;          /* the test violates with every call atomic: serial behaviour, not an interleaving */
+    uint64_t serial_runs, serial_violations; /* those runs (every call atomic), and how many violated */
     double seconds;
 } lf_rc_result;
+
+enum {
+    LF_RC_WEAK_NONE,       /* the violating run was sc */
+    LF_RC_WEAK_NOT_NEEDED, /* weak, but its schedule violates under sc too: an interleaving bug */
+    LF_RC_WEAK_NEEDED,     /* weak, and its schedule does not violate under sc: candidates name orders */
+};
 
 void lf_rc_result_free(lf_rc_result *r);
 

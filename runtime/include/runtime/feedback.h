@@ -77,6 +77,14 @@ static inline void lf_feedback_write(lf_feedback *f, unsigned thread, const void
     e->generation = f->generation;
 }
 
+/* A load at load_pc read the store made at store_pc (weak memory models: the store the model chose, `stale`
+ * when a newer one existed). */
+static inline void lf_feedback_pair(const lf_feedback *f, uintptr_t load_pc, uintptr_t store_pc, bool stale) {
+    if (!(f->parts & LF_FEEDBACK_RF) || !f->n_rf) return;
+    uint32_t h = (lf_feedback_site(load_pc) * 31u) ^ lf_feedback_site(store_pc) ^ (stale ? 0x5bd1e995u : 0);
+    lf_feedback_bump(f, &f->counters[h % f->n_rf]);
+}
+
 static inline void lf_feedback_preempt(lf_feedback *f, uintptr_t pc) {
     if (!(f->parts & LF_FEEDBACK_PREEMPT) || f->n <= f->n_rf) return;
     lf_feedback_bump(f, &f->counters[f->n_rf + lf_feedback_site(pc) % (f->n - f->n_rf)]);

@@ -41,6 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/memory_model.h"
 #include "runtime/schedule.h"
 
 typedef struct lf_sched lf_sched;
@@ -103,6 +104,9 @@ typedef struct lf_sched_stats {
     bool watchdog;            /* the watchdog released the run (not deterministic) */
     bool budget_exceeded;     /* the point budget ran out (livelock?): released (not deterministic) */
     bool deterministic;       /* neither of the two */
+    uint8_t memory_model;     /* the model the run had (lf_memory_model): the schedule's, or sc when the run
+                                 could not have it (more than LF_WM_MAX_THREADS threads, no access points) */
+    lf_wm_stats weak;         /* what the weak model did (zero under sc) */
 } lf_sched_stats;
 
 typedef struct lf_sched_options {
@@ -184,6 +188,11 @@ bool lf_sched_add_atomic_region(lf_sched *s, uintptr_t lo, uintptr_t hi);
 /* No preemption from the point at begin_pc until the same thread's point at end_pc or its op's return. */
 bool lf_sched_add_atomic_pair(lf_sched *s, uintptr_t begin_pc, uintptr_t end_pc);
 void lf_sched_clear_atomic_regions(lf_sched *s);
+
+/* Weak memory models (docs/memory-models.md): observe every modelled access of weak runs (NULL: stop); the
+ * fixes of the next runs (strengthened accesses, root causing; n = 0: none). */
+void lf_sched_set_weak_observer(lf_sched *s, lf_wm_observer fn, void *ctx);
+void lf_sched_set_weak_fixes(lf_sched *s, const lf_wm_fix *fixes, unsigned n);
 
 /* Schedule feedback (feedback.h): reads-from pairs and preemption sites of controlled runs are counted into
  * counters[0..n-1] (libFuzzer's extra counters); NULL switches it off. */

@@ -28,9 +28,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/memory_model.h"
+
 #define LF_SCHED_MAX_THREADS 64 /* the runner's limit (lf_workload) */
 #define LF_SCHED_MAX_CHANGES 3  /* change points / preemptions of PCT and PREEMPT */
 #define LF_SCHED_MAX_CHOICES 32 /* switches of a choice sequence */
+#define LF_SCHED_MEMORY_MIXED LF_MM_COUNT /* lf_schedule.memory_model: drawn per repetition */
 
 typedef enum lf_sched_strategy {
     LF_SCHED_PCT,
@@ -63,21 +66,37 @@ typedef struct lf_schedule {
     lf_sched_position change[LF_SCHED_MAX_CHANGES];
     uint8_t n_choices;
     lf_sched_choice choices[LF_SCHED_MAX_CHOICES];
+    /* The memory model of the run (docs/memory-models.md) and its weak choices: with chance weak_chance/256,
+     * drawn from weak_seed, a load reads an older store, a store stays buffered, ... (sc: both 0).
+     * LF_SCHED_MEMORY_MIXED (fuzz cases without memory-model bytes): each repetition draws its own model,
+     * chance and seed (lf_schedule_for_run), so that one input runs sc and weak. */
+    uint8_t memory_model; /* lf_memory_model, or LF_SCHED_MEMORY_MIXED */
+    uint8_t weak_chance;
+    uint64_t weak_seed;
 } lf_schedule;
 
 /* Scheduling points before a choice's switch: `after` read on a scale that is fine for short waits and
  * still reaches a few thousand points (0..127 as is, then steps of 16 up to 2160). */
 uint32_t lf_sched_choice_steps(uint8_t after);
 
-/* Brings every field into range (strategy, bound, n_choices); unused entries are zeroed. */
+/* Brings every field into range (strategy, bound, n_choices, the memory model); unused entries are zeroed (the
+ * weak fields of an sc schedule too). */
 void lf_schedule_normalize(lf_schedule *s);
 
 /* The schedule of repetition `run` of a case whose schedule is base, for threads whose op counts are
  * ops[0..threads-1]: run 0 is base itself; later runs keep base's strategy and draw priorities, change points
- * and choices from (base->seed, salt, run). salt is a hash of the test the schedule drives (the fuzz case's
+ * and choices from (base->seed, salt, run), and a new weak seed. A mixed memory model becomes one model per
+ * run, drawn from (base->seed, salt, run), run 0 included (a quarter sc, a quarter tso, half c11). salt is a hash of the test the schedule drives (the fuzz case's
  * calls), so that a mutated test also gets fresh interleavings in its repetitions. Deterministic. */
 void lf_schedule_for_run(const lf_schedule *base, uint64_t salt, unsigned run, unsigned threads, const size_t *ops,
                          lf_schedule *out);
+
+/* The memory model a byte selects (fuzz cases, mixed runs): 0-63 sc, 64-127 tso, 128-255 c11; and the byte that
+ * encodes a model (0, 64, 128). */
+lf_memory_model lf_memory_model_of_byte(uint8_t b);
+uint8_t lf_memory_model_byte(lf_memory_model m);
+/* Puts s under model m, with a weak chance and seed drawn from `seed` (sc: none). */
+void lf_schedule_set_memory(lf_schedule *s, lf_memory_model m, uint64_t seed);
 
 /* A random schedule for `linfuzz stress` (strategy, bound and everything else drawn from seed). */
 void lf_schedule_random(lf_schedule *out, uint64_t seed, unsigned threads, const size_t *ops);

@@ -40,6 +40,8 @@ typedef struct lf_replay_options {
     void *on_stuck_ctx;
     const char *format;   /* the bytes' format (default NULL: LF_FUZZ_CASE_FORMAT) */
     bool free_only;       /* every run in free mode, whatever the case says (default false) */
+    int memory;           /* the memory model of controlled runs: LF_FC_MEMORY_MIXED (default: the case's) or
+                             one for every run (lf_fuzz_case_force_memory), and then every run controlled */
     lf_spec_mode spec;    /* what the histories are checked against (default LF_SPEC_AUTO, runner/adapter_check.h) */
 } lf_replay_options;
 
@@ -49,6 +51,7 @@ typedef struct lf_replay_result {
     uint64_t runs;       /* runs done */
     uint64_t violations; /* violating runs among them */
     uint64_t stuck;      /* controlled runs that deadlocked (not checked) */
+    uint64_t weak_unchecked; /* weak runs released mid-run (their histories prove nothing: not checked) */
     uint64_t first_run;  /* index of the first violating run (when violations > 0) */
     lf_history first;    /* its history (initialised and owned by the caller) */
     lf_fc_run_info first_info; /* how that run was scheduled */
@@ -85,7 +88,8 @@ bool lf_histories_identical(const lf_history *a, const lf_history *b);
 /* Records in e's metadata how the run that found it was scheduled (docs/scheduling.md, "Entries"):
  * schedule_mode (controlled | free), schedule_run (the repetition), schedule_deterministic (yes, or no and
  * why) and, controlled, schedule (the schedule that run followed) and schedule_build (lf_sched_build_id: an
- * exact replay is promised within the same build). False when out of memory. */
+ * exact replay is promised within the same build); memory_model (the model the run had: sc, tso or c11, or
+ * "machine" for a free run, docs/memory-models.md). False when out of memory. */
 bool lf_entry_record_schedule(lf_violation_entry *e, const lf_fc_run_info *info, unsigned run, unsigned threads);
 
 typedef enum lf_replay_outcome {

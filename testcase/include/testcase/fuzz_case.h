@@ -15,9 +15,11 @@
  * byte mutations change one knob or one call; lf_fuzz_case_mutate mutates the structure directly, and
  * lf_fuzz_case_mutate_schedule only the schedule.
  *
- * Formats: "fuzz-case 2" (this one: a 53-byte header with the mode and the schedule, the choice sequence
- * after the prefix) and "fuzz-case 1" (the 20-byte header of the first version, recorded in older corpus
- * entries: it decodes as a free-mode case with lf_fuzz_case_decode_as). */
+ * Formats: "fuzz-case 3" (this one: a 53-byte header with the mode and the schedule, the choice sequence
+ * after the prefix, then the memory model of controlled runs and its weak choices, docs/memory-models.md),
+ * "fuzz-case 2" (the same without the memory model: sc whatever follows the choices) and "fuzz-case 1" (the
+ * 20-byte header of the first version, recorded in older corpus entries: it decodes as a free-mode case). An
+ * sc case of format 3 has the bytes of format 2. */
 #ifndef LINFUZZ_FUZZ_CASE_H
 #define LINFUZZ_FUZZ_CASE_H
 
@@ -29,7 +31,8 @@
 #include "runtime/perturb.h"
 #include "runtime/schedule.h"
 
-#define LF_FUZZ_CASE_FORMAT "fuzz-case 2"    /* recorded in corpus entries as workload_format */
+#define LF_FUZZ_CASE_FORMAT "fuzz-case 3"    /* recorded in corpus entries as workload_format */
+#define LF_FUZZ_CASE_FORMAT_V2 "fuzz-case 2" /* the second: no memory model (sc), trailing bytes ignored */
 #define LF_FUZZ_CASE_FORMAT_V1 "fuzz-case 1" /* the first version: no mode or schedule (free mode) */
 
 #define LF_FC_MAX_THREADS 8
@@ -44,9 +47,10 @@
 #define LF_FC_HEADER_BYTES_V1 20
 #define LF_FC_FREE_MODE_BYTE 224 /* mode byte values from here on mean free mode (1 in 8 random bytes) */
 /* Largest canonical encoding: header, per thread a length byte and its body, the prefix, the choices. */
+#define LF_FC_WEAK_BYTES 10 /* memory model, weak chance, weak seed: after the choices, only when not sc */
 #define LF_FC_MAX_ENCODED                                                                                    \
     (LF_FC_HEADER_BYTES + LF_FC_MAX_THREADS * (1 + 2 * LF_FC_MAX_BODY) + 2 * LF_FC_MAX_PREFIX +              \
-     2 * LF_SCHED_MAX_CHOICES)
+     2 * LF_SCHED_MAX_CHOICES + LF_FC_WEAK_BYTES)
 
 /* How a case's runs are scheduled. */
 typedef enum lf_fc_mode {
@@ -86,10 +90,14 @@ lf_method lf_fuzz_case_call_method(const lf_fuzz_case *c, const lf_adapter *a, u
 
 /* Decodes any bytes into a case for an adapter with n_methods methods (>= 1). */
 void lf_fuzz_case_decode(const uint8_t *data, size_t len, unsigned n_methods, lf_fuzz_case *c);
-/* The same for bytes of the named format (LF_FUZZ_CASE_FORMAT or LF_FUZZ_CASE_FORMAT_V1); false when the
- * format is not one of them. */
+/* The same for bytes of the named format (LF_FUZZ_CASE_FORMAT, _V2 or _V1); false when the format is not one
+ * of them. */
 bool lf_fuzz_case_decode_as(const char *format, const uint8_t *data, size_t len, unsigned n_methods,
                             lf_fuzz_case *c);
+/* Whether the named format is one lf_fuzz_case_decode_as reads; whether it has a mode and a schedule (a
+ * controlled finding replays exactly). */
+bool lf_fuzz_case_format_known(const char *format);
+bool lf_fuzz_case_format_scheduled(const char *format);
 /* Writes the canonical bytes of c into out (at least LF_FC_MAX_ENCODED bytes); returns their number. */
 size_t lf_fuzz_case_encode(const lf_fuzz_case *c, uint8_t *out);
 /* Brings c into its canonical form (fields in range, unused calls zeroed, rounds within the op budget). */
@@ -99,8 +107,17 @@ void lf_fuzz_case_normalize(lf_fuzz_case *c, unsigned n_methods);
  * ..., or one of lf_fuzz_case_mutate_schedule's) drawn from *rng; the result is normalised. */
 void lf_fuzz_case_mutate(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng);
 /* Mutates only the schedule part: the mode (free 1 time in 8), the strategy, the bound, a priority, a change
- * point moved by a little or put somewhere new, a choice added, dropped or changed, the seed. */
+ * point moved by a little or put somewhere new, a choice added, dropped or changed, the seed, the memory
+ * model, the weak chance, the weak seed. */
 void lf_fuzz_case_mutate_schedule(lf_fuzz_case *c, uint64_t *rng);
+
+/* The memory model the controlled runs of a tool use: each case its own (LF_FC_MEMORY_MIXED), or one for every
+ * case (an lf_memory_model). From "mixed", "sc", "tso" or "c11"; false for anything else. */
+#define LF_FC_MEMORY_MIXED (-1)
+bool lf_fc_memory_from_name(const char *name, int *out);
+/* Puts c under model m (LF_FC_MEMORY_MIXED: leaves it as it is). A case that had no weak choices gets a weak
+ * chance and seed drawn from its own bytes, so the same input always runs the same way. */
+void lf_fuzz_case_force_memory(lf_fuzz_case *c, int m);
 
 /* Concurrent calls of one run (sum of bodies times rounds). */
 size_t lf_fuzz_case_run_ops(const lf_fuzz_case *c);

@@ -5,11 +5,12 @@
  * the violating repetition is pinned (repeats = 1 and the schedule that repetition followed made the case's
  * own, so that run 0 is the same run), then threads are dropped, rounds lowered, calls dropped from the
  * bodies (chunks, then one by one) and the prefix, the drain and keys tried away, and the schedule
- * simplified (a change point or a choice less). A candidate is kept only when its run 0, checked with the
- * entry's checker (runner/adapter_check.h), is again a violation and the run was deterministic. Positions of
- * the schedule (thread, op, step) are carried over when a thread or a call is dropped, so that the remaining
- * ops keep their interleaving. Each kept candidate is smaller (fewer calls, threads, keys, change points or
- * choices), so the search ends; a budget of runs and seconds bounds it too.
+ * simplified (a change point or a choice less; the memory model sc, or a lower weak chance: fewer weak
+ * choices, docs/memory-models.md). A candidate is kept only when its run 0, checked with the entry's checker
+ * (runner/adapter_check.h), is again a violation and the run was deterministic. Positions of the schedule
+ * (thread, op, step) are carried over when a thread or a call is dropped, so that the remaining ops keep
+ * their interleaving. Each kept candidate is smaller (fewer calls, threads, keys, change points, choices or
+ * weak choices), so the search ends; a budget of runs and seconds bounds it too.
  *
  * The result is a test whose recorded history really happened, is small, and keeps the op that caused the
  * bug even when its own result looks innocent; the history minimizer then runs on that history. */
