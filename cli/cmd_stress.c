@@ -211,7 +211,7 @@ int lf_cmd_stress(int argc, char **argv) {
     o.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)(lf_now_s() * 1e9);
     const char *memory = getenv("LINFUZZ_MEMORY_MODEL");
     if (!lf_fc_memory_from_name(memory && *memory ? memory : "mixed", &o.memory)) {
-        fprintf(stderr, "linfuzz stress: LINFUZZ_MEMORY_MODEL=%s: expected mixed, sc, tso or c11\n", memory);
+        lf_esc_printf(stderr, "linfuzz stress: LINFUZZ_MEMORY_MODEL=%s: expected mixed, sc, tso or c11\n", memory);
         return LF_EXIT_USAGE;
     }
     lf_cli_operands adapter;

@@ -272,7 +272,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         if (!strncmp(arg, "--memory-model=", 15)) memory = arg + 15;
     }
     if (!lf_fc_memory_from_name(memory && *memory ? memory : "mixed", &G.memory)) {
-        fprintf(stderr, "linfuzz-fuzz: memory model '%s': expected mixed, sc, tso or c11\n", memory);
+        lf_esc_printf(stderr, "linfuzz-fuzz: memory model '%s' (LINFUZZ_MEMORY_MODEL or -memory_model=): expected "
+                              "mixed, sc, tso or c11\n", memory);
         exit(2);
     }
     lf_method ms[LF_M_COUNT];

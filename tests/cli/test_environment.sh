@@ -25,7 +25,7 @@ values=(maybe -1 nan inf 1e308 99999999999999999999999 $'\xff\xfe\x1b]0;T\x07' "
 [ -x "$FUZZ" ] || echo "test_environment: no fuzz targets in this build: only the commands' variables tested"
 [ -x "$FUZZ" ] && for var in LINFUZZ_FUZZ_SIGNAL LINFUZZ_FUZZ_MUTATOR LINFUZZ_FUZZ_PERTURB LINFUZZ_KEEP_DUPLICATES LINFUZZ_FUZZ_CONTINUE \
   LINFUZZ_FUZZ_CAPTURE LINFUZZ_FUZZ_SECONDS LINFUZZ_FUZZ_MINIMIZE_TEST LINFUZZ_FUZZ_MODE LINFUZZ_FUZZ_SCHED_FEEDBACK \
-  LINFUZZ_FUZZ_BLOCKING LINFUZZ_SPEC LINFUZZ_STUCK_SECONDS LINFUZZ_ADAPTER LINFUZZ_FUZZ_PROBE; do
+  LINFUZZ_FUZZ_BLOCKING LINFUZZ_SPEC LINFUZZ_STUCK_SECONDS LINFUZZ_ADAPTER LINFUZZ_FUZZ_PROBE LINFUZZ_MEMORY_MODEL; do
   for v in "${values[@]}"; do
     env "$var=$v" "$FUZZ" -runs=1 "$SEED" >/dev/null 2>"$tmp/err"; rc=$?
     [ "$rc" = 2 ] && grep -q "${var}\|no adapter" "$tmp/err" && ok || bad "$var=${v:0:20}: exit $rc ($(head -c 200 "$tmp/err"))"
@@ -37,6 +37,9 @@ for v in "${values[@]}"; do
   env LINFUZZ_STUCK_SECONDS="$v" "$LF" stress lock_queue --runs 1 --out "$tmp" >/dev/null 2>"$tmp/err"; rc=$?
   [ "$rc" = 2 ] && grep -q LINFUZZ_STUCK_SECONDS "$tmp/err" && ok || bad "stress, LINFUZZ_STUCK_SECONDS=${v:0:20}: exit $rc"
   no_controls "$tmp/err" "stress, LINFUZZ_STUCK_SECONDS=${v:0:20}"
+  env LINFUZZ_MEMORY_MODEL="$v" "$LF" stress lock_queue --runs 1 --out "$tmp" >/dev/null 2>"$tmp/err"; rc=$?
+  [ "$rc" = 2 ] && grep -q LINFUZZ_MEMORY_MODEL "$tmp/err" && ok || bad "stress, LINFUZZ_MEMORY_MODEL=${v:0:20}: exit $rc"
+  no_controls "$tmp/err" "stress, LINFUZZ_MEMORY_MODEL=${v:0:20}"
   env LINFUZZ_PROGRESS=1 LINFUZZ_PROGRESS_SECONDS="$v" "$LF" triage "$SEED" --adapter lock_queue --runs 1 >/dev/null 2>"$tmp/err"
   grep -q "LINFUZZ_PROGRESS_SECONDS=.*(progress line off)" "$tmp/err" && ok || bad "triage, LINFUZZ_PROGRESS_SECONDS=${v:0:20}: $(head -c 200 "$tmp/err")"
   no_controls "$tmp/err" "triage, LINFUZZ_PROGRESS_SECONDS=${v:0:20}"
