@@ -9,8 +9,11 @@
 #     declaring 16 M ops in 2 KB, 1.3 M ops of junk within the decoding budget; 100 MB of junk named .lfz; a
 #     FIFO fed endless zeros; symlinks to /dev/zero and /dev/urandom) and on ordinary ones (generated histories
 #     of 10^6 ops, the committed entries), and `check --timeout` through the command line on 10^6 ops.
+#  3. The promises of docs/security.md that take time or memory: how long a replay child outlives its parent
+#     killed with SIGKILL (triage replaying an input of a correct adapter), and triage's reading of fuzzer
+#     inputs (100 MB of junk named as an input, a FIFO nobody writes to, a symlink to /dev/zero).
 # Usage: ci/bench_budgets.sh [BUILD_DIR [bench_budgets options: --sizes N,N --engines E,E --types T,T --reps R]]
-#        (default build-bench, Release; SKIP_STAGES=1 skips part 1, SKIP_FILES=1 part 2)
+#        (default build-bench, Release; SKIP_STAGES=1 skips part 1, SKIP_FILES=1 parts 2 and 3)
 # Run it on a quiet machine: lateness is wall-clock time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -104,4 +107,49 @@ for f in stack-1m.hist queue-1m.lfz counter-1m.lfz; do
       echo "| $f | $e | $t | $rc | $ms | $kb |"
     done
   done
+done
+
+echo
+echo "## A replay child after its parent is killed (docs/security.md)"
+echo
+# triage replays an input of lock_queue (a correct adapter: the replay would run its full 60 s); once its child
+# runs, triage is killed with SIGKILL and /proc is polled until the child is gone (or a zombie)
+HEX=0123456789abcdef0123456789abcdef01234567
+mkdir -p "$W/lock_queue"
+"$LF" show --input "$W/lock_queue/crash-$HEX" "$(find corpus/k3_trylock_queue/violations -name '*.lfz' | sort | head -1)" \
+  2>/dev/null
+child_of() { { grep -l "^PPid:[[:space:]]*$1\$" /proc/[0-9]*/status 2>/dev/null || true; } | head -1 | cut -d/ -f3; }
+gone() { local st; st=$(awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
+lat=()
+exec 4>&2 2>/dev/null # (bash reports each killed triage: not a finding)
+for rep in 1 2 3 4 5; do
+  LINFUZZ_PROGRESS=0 "$LF" triage -q --runs 1000000000 --seconds 60 "$W/lock_queue/crash-$HEX" >/dev/null 2>&1 &
+  parent=$! child=""
+  for _ in $(seq 400); do child=$(child_of "$parent"); [ -n "$child" ] && break; sleep 0.01; done
+  [ -n "$child" ] || { kill -9 "$parent"; wait "$parent" 2>/dev/null; echo "no replay child seen"; continue; }
+  sleep 0.3
+  t0=$(date +%s%N)
+  kill -9 "$parent"
+  while ! gone "$child"; do
+    [ $(($(date +%s%N) - t0)) -gt 30000000000 ] && { kill -9 "$child"; break; }
+  done
+  lat+=($((($(date +%s%N) - t0) / 1000)))
+  wait "$parent" 2>/dev/null || true
+done
+exec 2>&4 4>&-
+printf '%s\n' "${lat[@]}" | sort -n | awk '{ v[NR] = $1 } END {
+  printf "replay child gone after its parent'"'"'s SIGKILL, %d runs: median %.1f ms, max %.1f ms\n", NR, v[int((NR + 1) / 2)] / 1000, v[NR] / 1000 }'
+
+echo
+echo "## triage reading fuzzer inputs (read at most 1 MiB + 1 byte; no wait on a FIFO; devices refused)"
+echo
+echo "| input | bytes | exit | ms | peak KB |"
+echo "|---|---:|---:|---:|---:|"
+mkdir -p "$W/inputs"
+truncate -s 100M "$W/inputs/big-crash-$HEX"
+mkfifo "$W/inputs/fifo-crash-$HEX"
+ln -s /dev/zero "$W/inputs/zero-crash-$HEX"
+for f in big fifo zero; do
+  read -r rc ms kb < <(measure "$LF" triage -q --adapter lock_queue --runs 1 "$W/inputs/$f-crash-$HEX")
+  echo "| $f-crash-... | $(stat -L -c %s "$W/inputs/$f-crash-$HEX" 2>/dev/null || echo -) | $rc | $ms | $kb |"
 done

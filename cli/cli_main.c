@@ -1,6 +1,9 @@
 /* `linfuzz` subcommand dispatch. Dispatches to one subcommand per file (cmd_*.c, each described by its table:
  * options.h); lf_cli_main is also what a fuzz target runs when its first argument is a subcommand
  * (fuzz/fuzz_adapter.c). */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,6 +11,7 @@
 #include "linfuzz/version.h"
 #include "options.h"
 #include "runtime/stuck_watch.h"
+#include "util/escape.h"
 
 _Static_assert(LF_EXIT_STUCK == LF_STUCK_EXIT_STATUS, "one exit code for STUCK");
 
@@ -45,11 +49,23 @@ static int help(int argc, char **argv) {
     } else if (argc == 3 && c) {
         lf_cli_help(stdout, c);
     } else {
-        fprintf(stderr, "linfuzz help: expected a command or --markdown, not '%s'\n\n", argv[argc == 3 ? 2 : 3]);
+        lf_esc_printf(stderr, "linfuzz help: expected a command or --markdown, not '%s'\n\n", argv[argc == 3 ? 2 : 3]);
         lf_cli_usage(stderr);
         return LF_EXIT_USAGE;
     }
-    return fflush(stdout) == 0 ? LF_EXIT_OK : LF_EXIT_IO;
+    return LF_EXIT_OK; /* (a failure to write it: lf_cli_main) */
+}
+
+/* The exit status of a command that returned status, once its output is out: a result that could not be
+ * written (a full disk, a closed pipe, /dev/full) is a failure to write, 4, whatever the result was. */
+static int output_written(const char *command, int status) {
+    int why = fflush(stdout) != 0 ? errno : 0;
+    bool out_failed = why || ferror(stdout);
+    if (out_failed && status != LF_EXIT_IO) /* (a command that saw it said so already) */
+        lf_esc_printf(stderr, "linfuzz %s: cannot write to standard output: %s\n", command,
+                      why ? strerror(why) : "a write failed");
+    bool err_failed = fflush(stderr) != 0 || ferror(stderr);
+    return out_failed || err_failed ? LF_EXIT_IO : status;
 }
 
 static const char *program = "linfuzz";
@@ -65,14 +81,18 @@ int lf_cli_main(int argc, char **argv) {
         lf_cli_usage(stderr);
         return LF_EXIT_USAGE;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) return help(argc, argv);
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
+        return output_written("help", help(argc, argv));
     if (!strcmp(argv[1], "--version")) {
         printf("linfuzz %s\n", LF_VERSION);
-        return LF_EXIT_OK;
+        return output_written("--version", LF_EXIT_OK);
     }
+    /* A file-size limit (ulimit -f) makes a write fail with EFBIG, reported with exit 4, instead of killing
+     * the command (SIGXFSZ): the rule for every failure to write. */
+    signal(SIGXFSZ, SIG_IGN);
     const lf_cli_command *c = lf_cli_find(argv[1]);
-    if (c) return c->run(argc - 1, argv + 1);
-    fprintf(stderr, "linfuzz: unknown command '%s'\n\n", argv[1]);
+    if (c) return output_written(c->name, c->run(argc - 1, argv + 1));
+    lf_esc_printf(stderr, "linfuzz: unknown command '%s'\n\n", argv[1]);
     lf_cli_usage(stderr);
     return LF_EXIT_USAGE;
 }

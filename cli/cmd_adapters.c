@@ -8,6 +8,7 @@
 #include "linfuzz/spec.h"
 #include "options.h"
 #include "runtime/adapter_type.h"
+#include "util/escape.h"
 
 /* Writes the names of the methods in mask, separated by sep; JSON strings when json. */
 static void print_methods(const lf_adapter *a, uint32_t mask, const char *sep, bool json) {
@@ -62,7 +63,7 @@ int lf_cmd_adapters(int argc, char **argv) {
         const lf_adapter *a = lf_adapter_at(i);
         char err[256];
         if (!lf_adapter_check(a, err, sizeof err)) {
-            fprintf(stderr, "linfuzz adapters: %s\n", err);
+            lf_esc_printf(stderr, "linfuzz adapters: %s\n", err);
             status = LF_EXIT_USAGE;
         }
         if (names && !json) {

@@ -18,6 +18,7 @@
 #include "status_line.h"
 #include "util/clock.h"
 #include "util/parse.h"
+#include "util/escape.h"
 
 /* The time budget per history when --timeout is not given: long enough for what the engines can decide,
  * short enough that an undecidable history (a million overlapping counter ops, say) ends with "unknown"
@@ -47,17 +48,19 @@ static void print_engine_tag(FILE *out, const lf_result *r) {
 static void hint_self_spec(const lf_history *h) {
     if (h->type != LF_TYPE_CUSTOM || lf_spec_of_history(h)) return;
     fflush(stdout);
-    fprintf(stderr, "linfuzz check: type %s has no specification here; check it against an adapter's serial behaviour "
-                    "with --spec self --adapter NAME", lf_history_type_name(h));
+    lf_esc_printf(stderr,
+                  "linfuzz check: type %s has no specification here; check it against an adapter's serial behaviour "
+                  "with --spec self --adapter NAME",
+                  lf_history_type_name(h));
     const char *sep = " (adapters of this type: ";
     for (size_t i = 0; i < lf_adapter_count(); i++) {
         const lf_adapter *a = lf_adapter_at(i);
         if (a->type == LF_TYPE_CUSTOM && lf_type_desc_equal(a->custom, h->custom)) {
-            fprintf(stderr, "%s%s", sep, a->name);
+            lf_esc_printf(stderr, "%s%s", sep, a->name);
             sep = ", ";
         }
     }
-    fprintf(stderr, "%s\n", sep[0] == ',' ? ")" : "");
+    lf_esc_printf(stderr, "%s\n", sep[0] == ',' ? ")" : "");
 }
 
 static void print_witness(FILE *out, const lf_history *h, const lf_result *r) {
@@ -197,7 +200,7 @@ int lf_cmd_check(int argc, char **argv) {
     lf_adapter_checker checker;
     bool use_adapter = adapter_name != NULL;
     if (spec_mode == LF_SPEC_SELF && !adapter_name) {
-        fprintf(stderr, "linfuzz check: --spec self needs --adapter NAME (whose serial behaviour is the spec)\n");
+        lf_esc_printf(stderr, "linfuzz check: --spec self needs --adapter NAME (whose serial behaviour is the spec)\n");
         return LF_EXIT_USAGE;
     }
     check_tracker tracker;
@@ -212,12 +215,12 @@ int lf_cmd_check(int argc, char **argv) {
         const lf_adapter *ad = lf_adapter_find(adapter_name);
         char why[512];
         if (!ad) {
-            fprintf(stderr, "linfuzz check: no adapter '%s' ('linfuzz adapters' lists them)\n", adapter_name);
+            lf_esc_printf(stderr, "linfuzz check: no adapter '%s' ('linfuzz adapters' lists them)\n", adapter_name);
             lf_status_stop(line);
             return LF_EXIT_USAGE;
         }
         if (!lf_adapter_checker_init(&checker, ad, spec_mode, &opt, why, sizeof why)) {
-            fprintf(stderr, "linfuzz check: %s\n", why);
+            lf_esc_printf(stderr, "linfuzz check: %s\n", why);
             lf_status_stop(line);
             return LF_EXIT_USAGE;
         }
@@ -246,7 +249,7 @@ int lf_cmd_check(int argc, char **argv) {
         if (st != LF_OK) {
             file_done(line, &tracker);
             code = st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
-            fprintf(stderr, "linfuzz check: %s\n", err);
+            lf_esc_printf(stderr, "linfuzz check: %s\n", err);
             if (json && !quiet) {
                 printf("{\"file\":");
                 lf_json_string(stdout, path);
@@ -272,11 +275,11 @@ int lf_cmd_check(int argc, char **argv) {
             } else if (json) {
                 print_json_result(path, &h, &r, ms);
             } else if (r.verdict == LF_LINEARIZABLE) {
-                printf("%s: linearizable", path);
+                lf_esc_printf(stdout, "%s: linearizable", path);
                 print_engine_tag(stdout, &r);
                 if (opt.want_witness) print_witness(stdout, &h, &r);
             } else {
-                printf("%s: %s: %s", path, lf_verdict_name(r.verdict), r.reason);
+                lf_esc_printf(stdout, "%s: %s: %s", path, lf_verdict_name(r.verdict), r.reason);
                 print_engine_tag(stdout, &r);
             }
             if (hint) hint_self_spec(&h);
@@ -287,8 +290,7 @@ int lf_cmd_check(int argc, char **argv) {
     }
     lf_status_stop(line);
     if (use_adapter) lf_adapter_checker_free(&checker);
-    if (fflush(stdout) != 0) return LF_EXIT_IO;
-    return exit_code;
+    return exit_code; /* (output that could not be written: exit 4, lf_cli_main) */
 }
 
 static const lf_opt OPTIONS[] = {

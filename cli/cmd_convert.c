@@ -9,6 +9,7 @@
 #include "linfuzz/lfz.h"
 #include "options.h"
 #include "status_line.h"
+#include "util/escape.h"
 
 static int exit_code_of(lf_status s) {
     switch (s) {
@@ -36,7 +37,7 @@ int lf_cmd_convert(int argc, char **argv) {
     bool quiet = args.quiet;
     const char *in = files.v[0], *out = files.v[1];
     if (section && lf_format_of_path(in) != LF_FMT_LFZ) {
-        fprintf(stderr, "linfuzz convert: --section applies only to an .lfz input, not '%s'\n", in);
+        lf_esc_printf(stderr, "linfuzz convert: --section applies only to an .lfz input, not '%s'\n", in);
         return LF_EXIT_USAGE;
     }
     char err[1024];
@@ -47,7 +48,7 @@ int lf_cmd_convert(int argc, char **argv) {
                           : lf_history_read(in, &h, err, sizeof err);
     if (s != LF_OK) {
         lf_status_stop(line);
-        fprintf(stderr, "linfuzz convert: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz convert: %s\n", err);
         return exit_code_of(s);
     }
     lf_status_set(line, "writing %zu ops to %s", h.n, out);
@@ -58,7 +59,7 @@ int lf_cmd_convert(int argc, char **argv) {
     lf_status_stop(line);
     lf_history_free(&h);
     if (s != LF_OK) {
-        fprintf(stderr, "linfuzz convert: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz convert: %s\n", err);
         /* The history was read fine, so any failure now is about the output file. */
         return LF_EXIT_IO;
     }

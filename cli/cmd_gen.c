@@ -10,6 +10,7 @@
 #include "options.h"
 #include "status_line.h"
 #include "util/parse.h"
+#include "util/escape.h"
 
 typedef struct gen_args {
     uint64_t threads, seed, values, capacity, bad;
@@ -46,12 +47,13 @@ int lf_cmd_gen(int argc, char **argv) {
     const char *out_path = args.out;
     bool quiet = args.quiet;
     if (!lf_type_from_name(positional.v[0], strlen(positional.v[0]), &o.type)) {
-        fprintf(stderr, "linfuzz gen: unknown type '%s' (see --help)\n", positional.v[0]);
+        lf_esc_printf(stderr, "linfuzz gen: unknown type '%s' (see --help)\n", positional.v[0]);
         return LF_EXIT_USAGE;
     }
     uint64_t n;
     if (!lf_parse_u64(positional.v[1], 0, UINT32_MAX - 1, &n)) {
-        fprintf(stderr, "linfuzz gen: N must be a number of ops, not '%s'\n", positional.v[1]);
+        lf_esc_printf(stderr, "linfuzz gen: N must be a number of ops in 0..%u, not '%s'\n", UINT32_MAX - 1,
+                      positional.v[1]);
         return LF_EXIT_USAGE;
     }
     o.n_ops = (size_t)n;
@@ -62,7 +64,7 @@ int lf_cmd_gen(int argc, char **argv) {
     lf_status_set(line, "generating %zu %s ops", o.n_ops, positional.v[0]);
     if (!lf_gen_history(&o, &h, err, sizeof err)) {
         lf_status_stop(line);
-        fprintf(stderr, "linfuzz gen: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz gen: %s\n", err);
         return LF_EXIT_USAGE;
     }
     lf_status_set(line, "writing %zu %s ops to %s", h.n, positional.v[0], out_path ? out_path : "standard output");

@@ -17,6 +17,7 @@
 #include "testcase/fuzz_case.h"
 #include "testcase/minimize_test.h"
 #include "util/parse.h"
+#include "util/escape.h"
 
 typedef struct progress_ctx {
     lf_status_line *line;
@@ -42,7 +43,7 @@ int lf_cmd_minimize_test(int argc, char **argv) {
     int status = lf_cli_parse(&lf_command_minimize_test, argc, argv, &args, &entries);
     if (status != LF_CLI_GO_ON) return status;
     if (args.out_dir && args.replace) {
-        fprintf(stderr, "linfuzz minimize-test: -o and --replace exclude each other\n");
+        lf_esc_printf(stderr, "linfuzz minimize-test: -o and --replace exclude each other\n");
         lf_cli_help(stderr, &lf_command_minimize_test);
         return LF_EXIT_USAGE;
     }

@@ -32,6 +32,7 @@
 #include "util/parse.h"
 #include "options.h"
 #include "status_line.h"
+#include "util/escape.h"
 
 /* Whether the workload of a STUCK or CRASH entry can be re-run here; when not, note says why. */
 static bool can_rerun(const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, char *note, size_t note_len) {
@@ -52,12 +53,13 @@ static bool can_rerun(const lf_violation_entry *e, const lf_adapter *a, uint64_t
 static int repro_stuck(const char *path, const lf_violation_entry *e, const lf_adapter *a, uint64_t runs, double seconds,
                        bool quiet) {
     if (!quiet) {
-        printf("saved history (%zu ops): %s", e->full.n, e->verdict ? e->verdict : "\n");
+        printf("saved history (%zu ops): ", e->full.n);
+        lf_esc_puts(stdout, e->verdict ? e->verdict : "\n", LF_ESC_KEEP_NEWLINE); /* its lines: one per verdict */
         for (size_t i = 0; i < e->full.n; i++)
             if (lf_op_pending(&e->full.ops[i])) {
                 char d[160];
                 lf_history_describe_op(&e->full, &e->full.ops[i], d, sizeof d);
-                printf("  never returned: %s\n", d);
+                lf_esc_printf(stdout, "  never returned: %s\n", d);
             }
     }
     char note[512];
@@ -72,7 +74,7 @@ static int repro_stuck(const char *path, const lf_violation_entry *e, const lf_a
         /* the child's own watchdog needs its deadline; the limit only catches a child that stops answering */
         lf_fc_replay_isolated(a, e->workload, e->workload_len, &o, seconds + 60, "linfuzz repro", &r);
         if (r.outcome == LF_REPLAY_STUCK && r.has_entry) {
-            if (!quiet) printf("re-run: %s\n", r.detail);
+            if (!quiet) lf_esc_printf(stdout, "re-run: %s\n", r.detail);
             snprintf(note, sizeof note, "stuck again (%s, shape %s)", lf_entry_meta(&r.entry, "stuck_methods"),
                      lf_entry_meta(&r.entry, "shape"));
         } else if (r.outcome == LF_REPLAY_CLEAN) {
@@ -87,8 +89,8 @@ static int repro_stuck(const char *path, const lf_violation_entry *e, const lf_a
         }
         lf_entry_free(&r.entry);
     }
-    printf("%s: STUCK entry (%s: %s never returned); %s\n", path, lf_entry_meta(e, "shape"),
-           lf_entry_meta(e, "stuck_methods"), note);
+    lf_esc_printf(stdout, "%s: STUCK entry (%s: %s never returned); %s\n", path, lf_entry_meta(e, "shape"),
+                  lf_entry_meta(e, "stuck_methods"), note);
     return LF_EXIT_STUCK;
 }
 
@@ -225,7 +227,9 @@ static lf_verdict recheck(const char *what, const lf_history *h, lf_adapter_chec
     lf_status_set(line, "re-checking the saved %s (%zu ops)", what, h->n);
     lf_adapter_checker_check(c, h, &r);
     lf_status_stop(line);
-    if (!quiet) printf("  %-9s (%zu ops): %s [%s]: %s\n", what, h->n, lf_verdict_name(r.verdict), r.engine, r.reason);
+    if (!quiet)
+        lf_esc_printf(stdout, "  %-9s (%zu ops): %s [%s]: %s\n", what, h->n, lf_verdict_name(r.verdict), r.engine,
+                      r.reason);
     lf_verdict v = r.verdict;
     lf_result_free(&r);
     return v;
@@ -268,12 +272,13 @@ static int replay_exactly(const lf_violation_entry *e, const lf_adapter *a, cons
                  violated ? "violation again" : lf_verdict_name(r.verdict),
                  same ? "same history" : "a DIFFERENT history", why);
         if (!quiet && other_build)
-            printf("  the entry was recorded by build %s, this is %s\n", build ? build : "(not recorded)",
-                   lf_sched_build_id());
+            lf_esc_printf(stdout, "  the entry was recorded by build %s, this is %s\n",
+                          build ? build : "(not recorded)", lf_sched_build_id());
         if (!quiet)
-            printf("  exact replay of %srun %llu (%zu ops, %llu scheduling points, %llu switches): %s [%s]: %s\n",
-                   what, (unsigned long long)run + 1, h.n, (unsigned long long)info.stats.points,
-                   (unsigned long long)info.stats.switches, lf_verdict_name(r.verdict), r.engine, r.reason);
+            lf_esc_printf(
+                stdout, "  exact replay of %srun %llu (%zu ops, %llu scheduling points, %llu switches): %s [%s]: %s\n",
+                what, (unsigned long long)run + 1, h.n, (unsigned long long)info.stats.points,
+                (unsigned long long)info.stats.switches, lf_verdict_name(r.verdict), r.engine, r.reason);
         lf_result_free(&r);
     }
     lf_history_free(&h);
@@ -302,7 +307,7 @@ static long rerun(const lf_violation_entry *e, const lf_adapter *a, const char *
     bool ok = lf_fc_replay(a, e->workload, e->workload_len, &o, &r);
     lf_status_stop(progress.line);
     *done = r.runs;
-    if (!ok) fprintf(stderr, "linfuzz repro: cannot run the workload: %s\n", r.error);
+    if (!ok) lf_esc_printf(stderr, "linfuzz repro: cannot run the workload: %s\n", r.error);
     bool nondet_entry = lf_entry_category(e) != NULL;
     uint64_t found = nondet_entry ? r.nondeterministic : r.violations;
     if (ok && found && !quiet)
@@ -322,7 +327,7 @@ static long replay_evidence(const lf_violation_entry *e, const lf_adapter *a, ui
     char err[400];
     lf_adapter_oracle ao;
     if (!lf_adapter_oracle_init(&ao, a, h->n + 1, err, sizeof err) || !lf_adapter_can_replay(a, h, err, sizeof err)) {
-        fprintf(stderr, "linfuzz repro: cannot replay the serial evidence: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz repro: cannot replay the serial evidence: %s\n", err);
         return -1;
     }
     long differed = 0;
@@ -387,7 +392,7 @@ int lf_cmd_repro(int argc, char **argv) {
     char err[1024];
     lf_status st = lf_entry_load(path, &e, err, sizeof err);
     if (st != LF_OK) {
-        fprintf(stderr, "linfuzz repro: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz repro: %s\n", err);
         return st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
     }
     const char *adapter_name = lf_entry_meta(&e, "adapter");
@@ -399,25 +404,30 @@ int lf_cmd_repro(int argc, char **argv) {
         return code;
     }
     if (lf_entry_is_stuck(&e)) {
-        if (!quiet) printf("%s: adapter %s, type %s, STUCK\n", path, adapter_name, lf_history_type_name(&e.full));
+        if (!quiet)
+            lf_esc_printf(stdout, "%s: adapter %s, type %s, STUCK\n", path, adapter_name,
+                          lf_history_type_name(&e.full));
         int code = repro_stuck(path, &e, a, runs, seconds, quiet);
         lf_entry_free(&e);
         return code;
     }
     if (lf_entry_category(&e)) {
         /* serial nondeterminism: the evidence is a serial run, replayed as such */
-        if (!quiet) printf("%s: adapter %s, type %s: serial nondeterminism (%s)\n", path, adapter_name,
-                           lf_history_type_name(&e.full), lf_entry_meta(&e, "reason"));
+        if (!quiet)
+            lf_esc_printf(stdout, "%s: adapter %s, type %s: serial nondeterminism (%s)\n", path, adapter_name,
+                          lf_history_type_name(&e.full), lf_entry_meta(&e, "reason"));
         long differed = !a || runs == 0 ? 0 : replay_evidence(&e, a, runs, quiet);
         if (differed < 0) {
             lf_entry_free(&e);
             return LF_EXIT_IO;
         }
         if (!a)
-            printf("%s: serial nondeterminism; not replayed: adapter '%s' is not in this build\n", path, adapter_name);
+            lf_esc_printf(stdout, "%s: serial nondeterminism; not replayed: adapter '%s' is not in this build\n", path,
+                          adapter_name);
         else
-            printf("%s: serial nondeterminism reappeared in %ld of %" PRIu64 " serial replays of its evidence\n", path,
-                   differed, runs);
+            lf_esc_printf(stdout,
+                          "%s: serial nondeterminism reappeared in %ld of %" PRIu64 " serial replays of its evidence\n",
+                          path, differed, runs);
         lf_entry_free(&e);
         return differed > 0 ? LF_EXIT_VIOLATION : LF_EXIT_OK;
     }
@@ -427,14 +437,14 @@ int lf_cmd_repro(int argc, char **argv) {
     const char *spec_meta = lf_entry_meta(&e, "spec");
     lf_adapter_checker checker;
     if (!lf_adapter_checker_for_saved(&checker, adapter_name, spec_meta, &o, err, sizeof err)) {
-        fprintf(stderr, "linfuzz repro: %s: cannot re-check it: %s\n", path, err);
+        lf_esc_printf(stderr, "linfuzz repro: %s: cannot re-check it: %s\n", path, err);
         lf_entry_free(&e);
         return LF_EXIT_USAGE;
     }
     if (!quiet) {
         char against[200];
-        printf("%s: adapter %s, type %s, checked against %s\n", path, adapter_name, lf_history_type_name(&e.full),
-               lf_adapter_checker_describe(&checker, against, sizeof against));
+        lf_esc_printf(stdout, "%s: adapter %s, type %s, checked against %s\n", path, adapter_name,
+                      lf_history_type_name(&e.full), lf_adapter_checker_describe(&checker, against, sizeof against));
         printf("saved histories:\n");
     }
     lf_verdict vf = recheck("history", &e.full, &checker, quiet), vm = recheck("minimized", &e.minimized, &checker, quiet);
@@ -470,7 +480,7 @@ int lf_cmd_repro(int argc, char **argv) {
         if (!quiet) {
             char desc[4096];
             lf_fuzz_case_describe(desc, sizeof desc, &c, a);
-            printf("workload (%s): %s\n", format, desc);
+            lf_esc_printf(stdout, "workload (%s): %s\n", format, desc);
         }
         if (!exact) {
             snprintf(exact_note, sizeof exact_note, "no exact replay (--no-exact)");
@@ -492,7 +502,7 @@ int lf_cmd_repro(int argc, char **argv) {
                 exact_found = t < 0 ? t : exact_found > 0 || t > 0;
             }
             if (exact_found < 0) {
-                fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
+                lf_esc_printf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
                 lf_adapter_checker_free(&checker);
                 lf_entry_free(&e);
                 return LF_EXIT_IO;
@@ -504,7 +514,7 @@ int lf_cmd_repro(int argc, char **argv) {
             found = rerun(&e, a, format, runs, seconds, timeout,
                           spec_meta && !strcmp(spec_meta, "self") ? LF_SPEC_SELF : LF_SPEC_TYPE, memory, quiet, &done);
             if (found < 0) {
-                fprintf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
+                lf_esc_printf(stderr, "linfuzz repro: cannot run the workload (out of memory or threads)\n");
                 lf_adapter_checker_free(&checker);
                 lf_entry_free(&e);
                 return LF_EXIT_IO;
@@ -517,11 +527,11 @@ int lf_cmd_repro(int argc, char **argv) {
                      found, done, how, done ? 100.0 * (double)found / (double)done : 0.0);
         }
     }
-    printf("%s: saved histories %s; %s%s%s\n", path,
-           vf == LF_VIOLATION && vm == LF_VIOLATION ? "are violations"
-           : saved_violation                        ? "partly violations"
-                                                    : "are NOT violations",
-           exact_note, exact_note[0] ? "; " : "", rerun_note);
+    lf_esc_printf(stdout, "%s: saved histories %s; %s%s%s\n", path,
+                  vf == LF_VIOLATION && vm == LF_VIOLATION ? "are violations"
+                  : saved_violation                        ? "partly violations"
+                                                           : "are NOT violations",
+                  exact_note, exact_note[0] ? "; " : "", rerun_note);
     lf_adapter_checker_free(&checker);
     lf_entry_free(&e);
     return saved_violation || found > 0 || exact_found > 0 ? LF_EXIT_VIOLATION : LF_EXIT_OK;

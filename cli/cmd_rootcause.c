@@ -16,6 +16,7 @@
 #include "status_line.h"
 #include "testcase/fuzz_case.h"
 #include "util/parse.h"
+#include "util/escape.h"
 
 enum { EXIT_NO_CAUSE = 3, EXIT_NOT_REPRODUCED = 6 };
 
@@ -29,7 +30,7 @@ static void on_progress(void *ctx, const char *what, uint64_t done, uint64_t tot
 }
 
 static void print_candidate(size_t rank, const lf_rc_candidate *c) {
-    printf("  %zu. %s", rank, c->summary);
+    lf_esc_printf(stdout, "  %zu. %s", rank, c->summary);
     if (c->passing) printf("; forbids %" PRIu64 "/%" PRIu64 " passing runs", c->forbids, c->passing);
     if (c->validated) {
         const char *when = c->exclusion ? "enforced" : c->weak ? "strengthened" : "atomic";
@@ -45,7 +46,8 @@ static void print_candidate(size_t rank, const lf_rc_candidate *c) {
             printf(" (%" PRIu64 " runs discarded: the region spun, over %d points)", c->spun, LF_SCHED_REGION_POINTS);
     }
     printf("\n");
-    for (size_t l = 0; l < c->n_source && l < 12; l++) printf("       %5u | %s\n", c->lo + (unsigned)l, c->source[l]);
+    for (size_t l = 0; l < c->n_source && l < 12; l++)
+        lf_esc_printf(stdout, "       %5u | %s\n", c->lo + (unsigned)l, c->source[l]);
 }
 
 /* The worse of two exit statuses, for several entries: unreadable, bad, not reproduced, no cause, confirmed. */
@@ -74,7 +76,7 @@ int lf_cmd_rootcause(int argc, char **argv) {
     int status = lf_cli_parse(&lf_command_rootcause, argc, argv, &args, &entries);
     if (status != LF_CLI_GO_ON) return status;
     if ((args.out_dir || args.source_root) && !args.write) {
-        fprintf(stderr, "linfuzz rootcause: %s goes with --write\n", args.out_dir ? "--out" : "--source-root");
+        lf_esc_printf(stderr, "linfuzz rootcause: %s goes with --write\n", args.out_dir ? "--out" : "--source-root");
         return LF_EXIT_USAGE;
     }
     lf_rc_options o;
@@ -95,7 +97,7 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
     char err[1024];
     lf_status st = lf_entry_load(path, &e, err, sizeof err);
     if (st != LF_OK) {
-        fprintf(stderr, "linfuzz rootcause: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz rootcause: %s\n", err);
         return st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
     }
     const char *adapter_name = lf_entry_meta(&e, "adapter");
@@ -103,13 +105,13 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
     const lf_adapter *a = adapter_name ? lf_adapter_find(adapter_name) : NULL;
     int rc = LF_EXIT_USAGE;
     if (!lf_fuzz_case_format_known(format)) {
-        fprintf(stderr, "linfuzz rootcause: %s: its workload format is %s, not '%s': nothing to re-run\n", path,
-                format ? format : "not recorded", LF_FUZZ_CASE_FORMAT);
+        lf_esc_printf(stderr, "linfuzz rootcause: %s: its workload format is %s, not '%s': nothing to re-run\n", path,
+                      format ? format : "not recorded", LF_FUZZ_CASE_FORMAT);
         goto out;
     }
     if (!a || a->type != e.full.type) {
-        fprintf(stderr, "linfuzz rootcause: %s: adapter '%s' is %s\n", path, adapter_name ? adapter_name : "?",
-                a ? "of another type in this build" : "not in this build");
+        lf_esc_printf(stderr, "linfuzz rootcause: %s: adapter '%s' is %s\n", path, adapter_name ? adapter_name : "?",
+                      a ? "of another type in this build" : "not in this build");
         goto out;
     }
     uint64_t run = 0;
@@ -123,21 +125,22 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
     int arc = lf_rc_analyze(a, format, e.workload, e.workload_len, (unsigned)run, &o, &r, err, sizeof err);
     lf_status_stop(pc.line);
     if (arc < 0) {
-        fprintf(stderr, "linfuzz rootcause: %s: %s\n", path, err);
+        lf_esc_printf(stderr, "linfuzz rootcause: %s: %s\n", path, err);
         rc = LF_EXIT_IO;
         goto out;
     }
     if (arc > 0) {
-        printf("%s: not reproduced: %s\n", path, err);
+        lf_esc_printf(stdout, "%s: not reproduced: %s\n", path, err);
         rc = EXIT_NOT_REPRODUCED;
         goto out;
     }
     size_t confirmed = 0;
     for (size_t k = 0; k < r.n; k++) confirmed += lf_rc_confirmed(&r.c[k]);
     if (!quiet) {
-        printf("%s: adapter %s\n", path, adapter_name);
-        printf("violating run: %s\n", r.violating_schedule == 0 ? "the recorded schedule, replayed"
-                                                                 : "found by searching other schedules");
+        lf_esc_printf(stdout, "%s: adapter %s\n", path, adapter_name);
+        lf_esc_printf(stdout, "violating run: %s\n",
+                      r.violating_schedule == 0 ? "the recorded schedule, replayed"
+                                                : "found by searching other schedules");
         if (r.weak == LF_RC_WEAK_NEEDED)
             printf("memory model: %s; the violation needs its weak behaviour (%" PRIu64 " stale loads in the run; the "
                    "same schedule under sc does not violate): which order is too weak\n",
@@ -146,9 +149,10 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
             printf("memory model: %s, but the violation needs no weak behaviour: the same schedule violates under sc; "
                    "analysed in sc\n", lf_memory_model_name((lf_memory_model)r.memory_model));
         if (r.access_data)
-            printf("accesses: %zu recorded, %zu conflict edges, %zu minimal cycles; sites symbolized by %s\n", r.events,
-                   r.edges, r.cycles, r.symbolizer[0] ? r.symbolizer : "nothing (raw addresses)");
-        if (r.note[0]) printf("note: %s\n", r.note);
+            lf_esc_printf(stdout,
+                          "accesses: %zu recorded, %zu conflict edges, %zu minimal cycles; sites symbolized by %s\n",
+                          r.events, r.edges, r.cycles, r.symbolizer[0] ? r.symbolizer : "nothing (raw addresses)");
+        if (r.note[0]) lf_esc_printf(stdout, "note: %s\n", r.note);
         if (r.sequential)
             printf("every call atomic: %" PRIu64 " violations in %" PRIu64 " schedules\n", r.serial_violations,
                    r.serial_runs);
@@ -165,19 +169,21 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
         st = lf_rc_store(path, args->out_dir, root && root[0] ? root : NULL, &e, &r, saved, sizeof saved, err,
                          sizeof err);
         if (st != LF_OK) {
-            fprintf(stderr, "linfuzz rootcause: %s\n", err);
+            lf_esc_printf(stderr, "linfuzz rootcause: %s\n", err);
             lf_rc_result_free(&r);
             rc = st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
             goto out;
         }
     }
     if (r.sequential)
-        printf("%s: no interleaving explains it: it violates with every call atomic, so the structure's serial "
-               "behaviour differs from its specification or contract (%.1f s)%s%s\n",
-               path, r.seconds, write ? "; written to " : "", write ? saved : "");
+        lf_esc_printf(stdout,
+                      "%s: no interleaving explains it: it violates with every call atomic, so the structure's serial "
+                      "behaviour differs from its specification or contract (%.1f s)%s%s\n",
+                      path, r.seconds, write ? "; written to " : "", write ? saved : "");
     else
-        printf("%s: %s%s (%zu candidates, %zu confirmed, %.1f s)%s%s\n", path, best ? "root cause: " : "no confirmed root cause",
-           best ? best->summary : "", r.n, confirmed, r.seconds, write ? "; written to " : "", write ? saved : "");
+        lf_esc_printf(stdout, "%s: %s%s (%zu candidates, %zu confirmed, %.1f s)%s%s\n", path,
+                      best ? "root cause: " : "no confirmed root cause", best ? best->summary : "", r.n, confirmed,
+                      r.seconds, write ? "; written to " : "", write ? saved : "");
     rc = best ? LF_EXIT_OK : EXIT_NO_CAUSE;
     lf_rc_result_free(&r);
 out:

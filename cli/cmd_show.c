@@ -17,9 +17,10 @@
 #include "testcase/fuzz_case.h"
 #include "linfuzz/format.h"
 #include "options.h"
+#include "util/escape.h"
 
 static int load_error(const char *err, lf_status st) {
-    fprintf(stderr, "linfuzz show: %s\n", err);
+    lf_esc_printf(stderr, "linfuzz show: %s\n", err);
     return st == LF_ERR_IO ? LF_EXIT_IO : LF_EXIT_USAGE;
 }
 
@@ -58,12 +59,13 @@ static int show_html(const char *const *paths, size_t n_paths, const char *out) 
         size_t ol = strlen(out);
         to_dir = n_paths > 1 || (ol && out[ol - 1] == '/') || (stat(out, &st) == 0 && S_ISDIR(st.st_mode));
         if (to_dir && !lf_mkdirs(out)) {
-            fprintf(stderr, "linfuzz show: cannot create the directory %s: %s\n", out, strerror(errno));
+            lf_esc_printf(stderr, "linfuzz show: cannot create the directory %s: %s\n", out, strerror(errno));
             return LF_EXIT_IO;
         }
     } else if (n_paths > 1) {
-        fprintf(stderr, "linfuzz show: %zu entries: --html writes one page per entry, give a directory with -o DIR\n",
-                n_paths);
+        lf_esc_printf(stderr,
+                      "linfuzz show: %zu entries: --html writes one page per entry, give a directory with -o DIR\n",
+                      n_paths);
         return LF_EXIT_USAGE;
     }
     char bin[PATH_MAX];
@@ -81,14 +83,14 @@ static int show_html(const char *const *paths, size_t n_paths, const char *out) 
         lf_adapter_checker checker;
         if (!lf_adapter_checker_for_saved(&checker, lf_entry_meta(&e, "adapter"), lf_entry_meta(&e, "spec"), NULL, err,
                                           sizeof err)) {
-            fprintf(stderr, "linfuzz show: %s: %s; its page explains it against the spec of its type\n", paths[i],
-                    err);
+            lf_esc_printf(stderr, "linfuzz show: %s: %s; its page explains it against the spec of its type\n", paths[i],
+                          err);
             lf_adapter_checker_for_saved(&checker, NULL, NULL, NULL, err, sizeof err);
         }
         html_job job = {&e, paths[i], bin, &checker.check};
         if (!out) {
             if (fill_html(stdout, &job) != LF_OK || fflush(stdout) != 0) {
-                fprintf(stderr, "linfuzz show: cannot write the page of %s to standard output\n", paths[i]);
+                lf_esc_printf(stderr, "linfuzz show: cannot write the page of %s to standard output\n", paths[i]);
                 status = worse(status, LF_EXIT_IO);
             }
         } else {
@@ -98,10 +100,10 @@ static int show_html(const char *const *paths, size_t n_paths, const char *out) 
             else
                 snprintf(page, sizeof page, "%s", out);
             if (lf_write_file_atomic(page, fill_html, &job, err, sizeof err) != LF_OK) {
-                fprintf(stderr, "linfuzz show: %s\n", err);
+                lf_esc_printf(stderr, "linfuzz show: %s\n", err);
                 status = worse(status, LF_EXIT_IO);
             } else {
-                fprintf(stderr, "%s: %s\n", paths[i], page);
+                lf_esc_printf(stderr, "%s: %s\n", paths[i], page);
             }
         }
         lf_adapter_checker_free(&checker);
@@ -126,7 +128,7 @@ static int reminimize(const char *const *paths, size_t n_paths, const char *dir)
         lf_adapter_checker checker;
         if (!lf_adapter_checker_for_saved(&checker, lf_entry_meta(&old, "adapter"), lf_entry_meta(&old, "spec"), NULL,
                                           err, sizeof err)) {
-            fprintf(stderr, "linfuzz show: %s: %s\n", paths[i], err);
+            lf_esc_printf(stderr, "linfuzz show: %s: %s\n", paths[i], err);
             status = worse(status, LF_EXIT_USAGE);
             lf_entry_free(&old);
             continue;
@@ -143,22 +145,22 @@ static int reminimize(const char *const *paths, size_t n_paths, const char *dir)
             lf_fuzz_case_decode_as(format, old.workload, old.workload_len, lf_fuzz_case_methods(a, ms), &c)) {
             snprintf(threads, sizeof threads, "%u", c.threads);
             if (!lf_entry_set_meta(&old, "serial_thread", threads)) {
-                fprintf(stderr, "linfuzz show: out of memory\n");
+                lf_esc_printf(stderr, "linfuzz show: out of memory\n");
                 status = worse(status, LF_EXIT_IO);
             }
         }
         st = lf_capture_again(&old, &checker.check, &e, err, sizeof err);
         lf_adapter_checker_free(&checker);
         if (st != LF_OK) {
-            fprintf(stderr, "linfuzz show: %s: %s\n", paths[i], err);
+            lf_esc_printf(stderr, "linfuzz show: %s: %s\n", paths[i], err);
             status = worse(status, LF_EXIT_USAGE);
         } else {
             if (lf_entry_save(&e, dir, saved, sizeof saved, err, sizeof err) != LF_OK) {
-                fprintf(stderr, "linfuzz show: %s\n", err);
+                lf_esc_printf(stderr, "linfuzz show: %s\n", err);
                 status = worse(status, LF_EXIT_IO);
             } else {
-                fprintf(stderr, "%s: %zu -> %zu ops (was %zu): %s\n", paths[i], e.full.n, e.minimized.n,
-                        old.minimized.n, saved);
+                lf_esc_printf(stderr, "%s: %zu -> %zu ops (was %zu): %s\n", paths[i], e.full.n, e.minimized.n,
+                              old.minimized.n, saved);
             }
             lf_entry_free(&e);
         }
@@ -176,12 +178,12 @@ static int show_one(const char *path, bool stored, bool meta, const char *histor
     if (st != LF_OK) return load_error(err, st);
     int status = LF_EXIT_OK;
     if (stored) {
-        fputs(e.report, stdout);
+        lf_esc_puts(stdout, e.report, LF_ESC_KEEP_NEWLINE | LF_ESC_KEEP_TAB);
     } else if (meta) {
-        for (size_t i = 0; i < e.n_meta; i++) printf("%s: %s\n", e.meta[i].key, e.meta[i].value);
+        for (size_t i = 0; i < e.n_meta; i++) lf_esc_printf(stdout, "%s: %s\n", e.meta[i].key, e.meta[i].value);
     } else if (history && !strcmp(history, "test") && !e.has_test) {
-        fprintf(stderr, "linfuzz show: %s has no minimized test (a controlled finding gets one from the fuzz target or "
-                        "from 'linfuzz minimize-test')\n", path);
+        lf_esc_printf(stderr, "linfuzz show: %s has no minimized test (a controlled finding gets one from the fuzz target "
+                              "or from 'linfuzz minimize-test')\n", path);
         status = LF_EXIT_USAGE;
     } else if (history) {
         const lf_history *h = !strcmp(history, "full") ? &e.full : !strcmp(history, "test") ? &e.test_history : &e.minimized;
@@ -193,27 +195,26 @@ static int show_one(const char *path, bool stored, bool meta, const char *histor
         const uint8_t *bytes;
         size_t n_bytes;
         lf_cli_entry_input(&e, converted, &bytes, &n_bytes);
-        FILE *f = fopen(input, "wb");
-        bool written = f && fwrite(bytes, 1, n_bytes, f) == n_bytes;
-        if (f && fclose(f) != 0) written = false;
-        if (!written) {
-            fprintf(stderr, "linfuzz show: cannot write %s\n", input);
+        if (lf_write_bytes_atomic(input, bytes, n_bytes, err, sizeof err) != LF_OK) {
+            lf_esc_printf(stderr, "linfuzz show: %s\n", err);
             status = LF_EXIT_IO;
         } else {
-            fprintf(stderr, "%s: %zu input bytes (%s%s) written to %s\n", path, n_bytes,
-                    format ? format : "unknown format", bytes == converted ? ", as " LF_FUZZ_CASE_FORMAT : "", input);
+            lf_esc_printf(stderr, "%s: %zu input bytes (%s%s) written to %s\n", path, n_bytes,
+                          format ? format : "unknown format", bytes == converted ? ", as " LF_FUZZ_CASE_FORMAT : "",
+                          input);
         }
     } else {
         const char *created = lf_entry_meta(&e, "created"), *version = lf_entry_meta(&e, "linfuzz_version");
         const char *expected = lf_entry_meta(&e, "expected");
-        printf("entry:      %s\n", path);
-        printf("saved:      %s by linfuzz %s (adapter expected %s)\n", created ? created : "?", version ? version : "?",
-               expected ? expected : "?");
+        /* text from the entry (and its name) shown escaped (util/escape.h), the report's included */
+        lf_esc_printf(stdout, "entry:      %s\n", path);
+        lf_esc_printf(stdout, "saved:      %s by linfuzz %s (adapter expected %s)\n", created ? created : "?",
+                      version ? version : "?", expected ? expected : "?");
         /* the saved verdicts, one per line, aligned under the header */
         const char *line = e.verdict;
         for (int k = 0; *line; k++) {
             size_t len = strcspn(line, "\n");
-            printf("%s%.*s\n", k ? "            " : "verdicts:   ", (int)len, line);
+            lf_esc_printf(stdout, "%s%.*s\n", k ? "            " : "verdicts:   ", (int)len, line);
             line += len + (line[len] == '\n');
         }
         putchar('\n');
@@ -221,8 +222,8 @@ static int show_one(const char *path, bool stored, bool meta, const char *histor
         lf_adapter_checker checker;
         if (!lf_adapter_checker_for_saved(&checker, lf_entry_meta(&e, "adapter"), lf_entry_meta(&e, "spec"), NULL, err,
                                           sizeof err)) {
-            fprintf(stderr, "linfuzz show: cannot explain the entry again: %s; its stored report follows\n", err);
-            fputs(e.report, stdout);
+            lf_esc_printf(stderr, "linfuzz show: cannot explain the entry again: %s; its stored report follows\n", err);
+            lf_esc_puts(stdout, e.report, LF_ESC_KEEP_NEWLINE | LF_ESC_KEEP_TAB);
         } else {
             lf_entry_write_report(stdout, &e, &checker.check);
             lf_adapter_checker_free(&checker);
@@ -252,16 +253,18 @@ int lf_cmd_show(int argc, char **argv) {
     size_t n_paths = entries.n;
     int modes = stored + meta + (history != NULL) + (input != NULL) + html + (again != NULL);
     if (modes > 1) {
-        fprintf(stderr, "linfuzz show: --stored, --meta, --history, --input, --html and --reminimize exclude each other\n");
+        lf_esc_printf(
+            stderr, "linfuzz show: --stored, --meta, --history, --input, --html and --reminimize exclude each other\n");
         return LF_EXIT_USAGE;
     }
     if (out && !html) {
-        fprintf(stderr, "linfuzz show: -o goes with --html\n");
+        lf_esc_printf(stderr, "linfuzz show: -o goes with --html\n");
         return LF_EXIT_USAGE;
     }
     if (n_paths > 1 && !html && !again) {
-        fprintf(stderr, "linfuzz show: one entry at a time ('%s' is extra; --html and --reminimize take several)\n",
-                paths[1]);
+        lf_esc_printf(stderr,
+                      "linfuzz show: one entry at a time ('%s' is extra; --html and --reminimize take several)\n",
+                      paths[1]);
         return LF_EXIT_USAGE;
     }
     if (html) return show_html(paths, n_paths, out);

@@ -31,6 +31,7 @@
 #include "status_line.h"
 #include "util/clock.h"
 #include "util/parse.h"
+#include "util/escape.h"
 
 typedef enum stress_mode { MODE_MIXED, MODE_CONTROLLED, MODE_FREE } stress_mode;
 static const char *const MODE_NAMES[] = {"mixed", "controlled", "free", NULL};
@@ -89,18 +90,18 @@ static int report_violation(const stress_options *o, const lf_adapter *a, const 
     snprintf(path, sizeof path, "%s/violation-%s-%" PRIu64 ".hist", o->out_dir, a->name, w->seed);
     lf_workload_describe(desc, sizeof desc, w, a);
     describe_schedule(how, sizeof how, again, sizeof again, o, a, r, w);
-    fprintf(stderr, "linfuzz stress: %s: VIOLATION in run %" PRIu64 " (%zu ops, engine %s): %s\n", a->name,
-            run + 1, h->n, res->engine, res->reason);
-    fprintf(stderr, "  workload: %s\n", desc);
-    fprintf(stderr, "  schedule: %s\n", how);
-    fprintf(stderr, "  %s: %s\n", r->controlled && r->last_stats.deterministic ? "replay exactly" : "same workload",
-            again);
+    lf_esc_printf(stderr, "linfuzz stress: %s: VIOLATION in run %" PRIu64 " (%zu ops, engine %s): %s\n", a->name,
+                  run + 1, h->n, res->engine, res->reason);
+    lf_esc_printf(stderr, "  workload: %s\n", desc);
+    lf_esc_printf(stderr, "  schedule: %s\n", how);
+    lf_esc_printf(stderr, "  %s: %s\n",
+                  r->controlled && r->last_stats.deterministic ? "replay exactly" : "same workload", again);
     if (lf_history_write(path, h, err, sizeof err) != LF_OK) {
-        fprintf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
         return LF_EXIT_IO;
     }
-    fprintf(stderr, "  history written to %s\n", path);
-    printf("%s\n", path);
+    lf_esc_printf(stderr, "  history written to %s\n", path);
+    lf_esc_printf(stdout, "%s\n", path);
     return LF_EXIT_VIOLATION;
 }
 
@@ -133,22 +134,23 @@ static void on_stuck(void *p, const lf_stuck_event *ev) {
                          .may_block = lf_adapter_blocking(cx->a), .origin = origin, .workload_desc = desc,
                          .history = ev->history, .detector = detected};
     lf_violation_entry e;
-    fprintf(stderr, "linfuzz stress: %s: STUCK in run %" PRIu64 ": %zu op%s never returned\n", cx->a->name, cx->run + 1,
-            ev->stuck, ev->stuck == 1 ? "" : "s");
+    lf_esc_printf(stderr, "linfuzz stress: %s: STUCK in run %" PRIu64 ": %zu op%s never returned\n", cx->a->name,
+                  cx->run + 1, ev->stuck, ev->stuck == 1 ? "" : "s");
     if (ev->deadlock) report_deadlock(cx);
     if (lf_capture_stuck(&in, &e, err, sizeof err) == LF_OK) {
-        fputs(e.report, stderr);
+        lf_esc_puts(stderr, e.report, LF_ESC_KEEP_NEWLINE | LF_ESC_KEEP_TAB);
         lf_entry_free(&e);
     }
     snprintf(path, sizeof path, "%s/stuck-%s-%" PRIu64 ".hist", cx->o->out_dir, cx->a->name, cx->w->seed);
-    if (lf_history_write(path, ev->history, err, sizeof err) == LF_OK) {
-        fprintf(stderr, "  history written to %s\n", path);
-        printf("%s\n", path);
+    bool written = lf_history_write(path, ev->history, err, sizeof err) == LF_OK;
+    if (written) {
+        lf_esc_printf(stderr, "  history written to %s\n", path);
+        lf_esc_printf(stdout, "%s\n", path);
     } else {
-        fprintf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz stress: cannot write the history: %s\n", err);
     }
-    fflush(NULL);
-    _exit(LF_EXIT_STUCK);
+    written &= fflush(NULL) == 0 && !ferror(stdout);
+    _exit(written ? LF_EXIT_STUCK : LF_EXIT_IO); /* a finding that could not be kept is a failure to write */
 }
 
 /* A controlled run deadlocked: where each worker is, its schedule, and the command that replays it. */
@@ -160,28 +162,33 @@ static void report_deadlock(const stuck_context *cx) {
         lf_runner_describe_stuck(where, sizeof where, cx->runner, &p);
         lf_plan_free(&p);
     }
-    fprintf(stderr, "  a deadlock: every unfinished thread is blocked\n%s", where);
-    fprintf(stderr, "  schedule: %s\n  replay exactly: %s\n", how, again);
+    fprintf(stderr, "  a deadlock: every unfinished thread is blocked\n");
+    lf_esc_write(stderr, where, strlen(where), LF_ESC_KEEP_NEWLINE); /* its lines: one per worker */
+    lf_esc_printf(stderr, "  schedule: %s\n", how);
+    lf_esc_printf(stderr, "  replay exactly: %s\n", again);
 }
 
 /* Writes the serial evidence of the adapter's nondeterminism; returns the exit status. */
 static int report_nondeterminism(const stress_options *o, const lf_adapter *a, const lf_workload *w,
                                  lf_adapter_checker *c, const lf_history *h, const lf_result *res, uint64_t run) {
     char path[PATH_MAX], err[512];
-    fprintf(stderr, "linfuzz stress: %s: SERIAL NONDETERMINISM in run %" PRIu64 " (%zu ops): %s\n", a->name, run + 1,
-            h->n, res->reason);
-    fprintf(stderr, "  not a linearizability violation: the adapter's serial runs differ, so its self-spec is void\n");
+    lf_esc_printf(stderr, "linfuzz stress: %s: SERIAL NONDETERMINISM in run %" PRIu64 " (%zu ops): %s\n", a->name,
+                  run + 1, h->n, res->reason);
+    lf_esc_printf(stderr,
+                  "  not a linearizability violation: the adapter's serial runs differ, so its self-spec is void\n");
     lf_history ev;
     if (!lf_selfspec_nondeterminism(c->self, h, &ev)) return LF_EXIT_UNKNOWN;
     snprintf(path, sizeof path, "%s/nondeterminism-%s-%" PRIu64 ".hist", o->out_dir, a->name, w->seed);
     int status = LF_EXIT_UNKNOWN;
     if (lf_history_write(path, &ev, err, sizeof err) != LF_OK) {
-        fprintf(stderr, "linfuzz stress: cannot write the evidence: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz stress: cannot write the evidence: %s\n", err);
         status = LF_EXIT_IO;
     } else {
-        fprintf(stderr, "  serial evidence (ops from a fresh object, the last one answered otherwise on a replay) "
-                        "written to %s\n", path);
-        printf("%s\n", path);
+        lf_esc_printf(stderr,
+                      "  serial evidence (ops from a fresh object, the last one answered otherwise on a replay) "
+                      "written to %s\n",
+                      path);
+        lf_esc_printf(stdout, "%s\n", path);
     }
     lf_history_free(&ev);
     return status;
@@ -204,7 +211,7 @@ int lf_cmd_stress(int argc, char **argv) {
     o.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)(lf_now_s() * 1e9);
     const char *memory = getenv("LINFUZZ_MEMORY_MODEL");
     if (!lf_fc_memory_from_name(memory && *memory ? memory : "mixed", &o.memory)) {
-        fprintf(stderr, "linfuzz stress: LINFUZZ_MEMORY_MODEL=%s: expected mixed, sc, tso or c11\n", memory);
+        lf_esc_printf(stderr, "linfuzz stress: LINFUZZ_MEMORY_MODEL=%s: expected mixed, sc, tso or c11\n", memory);
         return LF_EXIT_USAGE;
     }
     lf_cli_operands adapter;
@@ -214,7 +221,7 @@ int lf_cmd_stress(int argc, char **argv) {
 
     const lf_adapter *a = lf_adapter_find(o.adapter);
     if (!a) {
-        fprintf(stderr, "linfuzz stress: no adapter '%s' ('linfuzz adapters' lists them)\n", o.adapter);
+        lf_esc_printf(stderr, "linfuzz stress: no adapter '%s' ('linfuzz adapters' lists them)\n", o.adapter);
         return LF_EXIT_USAGE;
     }
     lf_adapter with_contract; /* --contract: the adapter as declared, held to another contract */
@@ -225,21 +232,21 @@ int lf_cmd_stress(int argc, char **argv) {
     }
     char err[256];
     if (!lf_adapter_check(a, err, sizeof err)) {
-        fprintf(stderr, "linfuzz stress: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz stress: %s\n", err);
         return LF_EXIT_USAGE;
     }
     if (!lf_clock_available(o.clock)) {
-        fprintf(stderr, "linfuzz stress: clock '%s' is not available on this machine\n", lf_clock_name(o.clock));
+        lf_esc_printf(stderr, "linfuzz stress: clock '%s' is not available on this machine\n", lf_clock_name(o.clock));
         return LF_EXIT_USAGE;
     }
     struct stat st;
     if (stat(o.out_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "linfuzz stress: --out %s is not a directory\n", o.out_dir);
+        lf_esc_printf(stderr, "linfuzz stress: --out %s is not a directory\n", o.out_dir);
         return LF_EXIT_IO;
     }
     lf_runner runner;
     if (!lf_runner_init(&runner, (unsigned)o.threads, o.clock)) {
-        fprintf(stderr, "linfuzz stress: cannot start %" PRIu64 " threads\n", o.threads);
+        lf_esc_printf(stderr, "linfuzz stress: cannot start %" PRIu64 " threads\n", o.threads);
         return LF_EXIT_IO;
     }
     lf_check_options copt;
@@ -249,23 +256,24 @@ int lf_cmd_stress(int argc, char **argv) {
     lf_adapter_checker checker;
     char why[512], against[200];
     if (!lf_adapter_checker_init(&checker, a, o.spec, &copt, why, sizeof why)) {
-        fprintf(stderr, "linfuzz stress: %s\n", why);
+        lf_esc_printf(stderr, "linfuzz stress: %s\n", why);
         lf_runner_free(&runner);
         return LF_EXIT_USAGE;
     }
 
     if (!o.quiet)
-        fprintf(stderr, "linfuzz stress: %s (%s, expected %s), %" PRIu64 " threads x %" PRIu64 " ops, seed %" PRIu64
-                        ", clock %s, engine %s, mode %s, checked against %s\n",
-                a->name, lf_adapter_type_name(a), a->linearizable ? "linearizable" : "buggy", o.threads, o.ops,
-                o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine), MODE_NAMES[o.mode],
-                lf_adapter_checker_describe(&checker, against, sizeof against));
+        lf_esc_printf(stderr,
+                      "linfuzz stress: %s (%s, expected %s), %" PRIu64 " threads x %" PRIu64 " ops, seed %" PRIu64
+                      ", clock %s, engine %s, mode %s, checked against %s\n",
+                      a->name, lf_adapter_type_name(a), a->linearizable ? "linearizable" : "buggy", o.threads, o.ops,
+                      o.seed, lf_clock_name(o.clock), lf_engine_name(o.engine), MODE_NAMES[o.mode],
+                      lf_adapter_checker_describe(&checker, against, sizeof against));
 
     bool balanced;
     if (o.blocking >= 0) {
         balanced = o.blocking == BLOCKING_BALANCED;
     } else if (!lf_blocking_balanced(a, &balanced, err, sizeof err)) {
-        fprintf(stderr, "linfuzz stress: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz stress: %s\n", err);
         lf_runner_free(&runner);
         return LF_EXIT_USAGE;
     }
@@ -301,7 +309,7 @@ int lf_cmd_stress(int argc, char **argv) {
         if (!run_checked(&runner, a, &w, &checker, &h, &res)) {
             lf_status_stop(line);
             line = NULL;
-            fprintf(stderr, "linfuzz stress: out of memory or threads\n");
+            lf_esc_printf(stderr, "linfuzz stress: out of memory or threads\n");
             status = LF_EXIT_IO;
             lf_result_free(&res);
             break;
@@ -356,7 +364,7 @@ int lf_cmd_stress(int argc, char **argv) {
                 : status == LF_EXIT_OK      ? "no violation"
                 : status == LF_EXIT_UNKNOWN ? "serial nondeterminism"
                                             : "error");
-    if (unknown) fprintf(stderr, "  first unknown verdict: %s\n", first_unknown);
+    if (unknown) lf_esc_printf(stderr, "  first unknown verdict: %s\n", first_unknown);
     lf_history_free(&h);
     lf_adapter_checker_free(&checker);
     lf_runner_free(&runner);

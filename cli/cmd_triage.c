@@ -10,7 +10,10 @@
 #include "linfuzz/adapter.h"
 #include "cli_entry.h"
 #include "cli/commands.h"
+#include "findings/capture.h"
 #include "findings/entry.h"
+#include "findings/stuck.h"
+#include "runtime/adapter_check.h"
 #include "findings/triage.h"
 #include "json_out.h"
 #include "runtime/workload.h"
@@ -19,8 +22,10 @@
 #include "testcase/case_replay.h"
 #include "testcase/fuzz_case.h"
 #include "util/parse.h"
+#include "util/escape.h"
 
 #define MAX_INPUT_BYTES (1u << 20) /* a fuzz case is at most a few hundred bytes; libFuzzer's -max_len 4096 */
+#define RECHECK_SECONDS 10          /* budget of the re-check of an entry's minimized history */
 
 typedef struct options {
     const char *adapter, *save;
@@ -70,32 +75,18 @@ static const lf_adapter *infer_adapter(const char *path) {
     return lf_adapter_count() == 1 ? lf_adapter_at(0) : NULL;
 }
 
-/* Reads a whole small file; NULL with err set on failure (*io: unreadable rather than malformed). */
+/* Reads a whole small file (bounded, without waiting on a FIFO: lf_read_file_bounded); NULL with err set on
+ * failure (*io: unreadable rather than malformed). */
 static uint8_t *read_input(const char *path, size_t *len, char *err, size_t errlen, bool *io) {
-    FILE *f = fopen(path, "rb");
-    *io = true;
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    uint8_t *buf = malloc(MAX_INPUT_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, MAX_INPUT_BYTES + 1, f) : 0;
-    bool bad = !buf || ferror(f);
-    fclose(f);
-    if (bad) {
-        snprintf(err, errlen, "%s: cannot read%s", path, buf ? "" : " (out of memory)");
-        free(buf);
-        return NULL;
-    }
-    if (n > MAX_INPUT_BYTES) {
-        *io = false;
-        snprintf(err, errlen, "%s: %u bytes or more: too large to be a fuzzer input of linfuzz", path,
-                 MAX_INPUT_BYTES + 1);
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
+    uint8_t *data;
+    char why[4400];
+    lf_status st = lf_read_file_bounded(path, MAX_INPUT_BYTES, &data, len, why, sizeof why);
+    *io = st != LF_ERR_FORMAT;
+    if (st == LF_ERR_FORMAT)
+        snprintf(err, errlen, "%s: too large to be a fuzzer input of linfuzz", why);
+    else if (st != LF_OK)
+        snprintf(err, errlen, "%s", why);
+    return st == LF_OK ? data : NULL;
 }
 
 static const char *base_name(const char *path) {
@@ -106,7 +97,33 @@ static const char *base_name(const char *path) {
 typedef struct counts {
     size_t entries, inputs, replayed, duplicates, ignored;
     size_t violations, unexpected; /* findings so far: violations, and BUG/CRASH/STUCK ones among all */
+    size_t unsaved;                /* captured entries --save could not write (exit 4) */
 } counts;
+
+/* Whether an entry's minimized history is still a violation for the checker it was found with (or cannot be
+ * told here: a self-spec without its adapter, a budget that ran out); false with why when it is linearizable.
+ * STUCK and serial-nondeterminism entries carry no violation to re-check. */
+static bool minimized_violates(const lf_violation_entry *e, char *why, size_t len) {
+    if (lf_entry_is_stuck(e) || lf_entry_category(e)) return true;
+    lf_check_options co;
+    lf_check_options_default(&co);
+    co.timeout_s = RECHECK_SECONDS;
+    lf_adapter_checker checker;
+    char err[256];
+    if (!lf_adapter_checker_for_saved(&checker, lf_entry_meta(e, "adapter"), lf_entry_meta(e, "spec"), &co, err,
+                                      sizeof err))
+        return true;
+    lf_result r;
+    lf_result_init(&r);
+    lf_adapter_checker_check(&checker, &e->minimized, &r);
+    bool violates = r.verdict != LF_LINEARIZABLE;
+    if (!violates)
+        snprintf(why, len, "its minimized history (%zu ops) is linearizable for this checker [%s]: the checker changed, "
+                 "or the entry is wrong", e->minimized.n, r.engine);
+    lf_result_free(&r);
+    lf_adapter_checker_free(&checker);
+    return violates;
+}
 
 /* Replays one input and records what it did. False when out of memory. */
 static bool triage_input(lf_triage *t, const char *path, const options *o, counts *c) {
@@ -141,7 +158,7 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
         lf_replay_options ro = o->replay;
         char err_b[256];
         if (!lf_blocking_balanced(a, &ro.balance_blocking, err_b, sizeof err_b)) { /* as the target ran it */
-            fprintf(stderr, "linfuzz triage: %s\n", err_b);
+            lf_esc_printf(stderr, "linfuzz triage: %s\n", err_b);
             ro.balance_blocking = a->may_block != 0;
         }
         lf_fc_replay_isolated(a, data, len, &ro, ro.seconds + 60, origin, &r);
@@ -156,8 +173,9 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
                 if (bucket && lf_entry_find_bucket(dir, bucket, found, sizeof found)) {
                     snprintf(saved, sizeof saved, "%s", found);
                 } else if (lf_entry_save(&r.entry, dir, saved, sizeof saved, err, sizeof err) != LF_OK) {
-                    lf_status_printf(o->line, stderr, "linfuzz triage: %s\n", err);
+                    lf_status_printf(o->line, stderr, "linfuzz triage: cannot save the entry of %s: %s\n", path, err);
                     saved[0] = 0;
+                    c->unsaved++;
                 }
             }
             ok = lf_triage_add_violation(t, path, true, &r.entry, saved[0] ? saved : NULL) >= 0;
@@ -185,14 +203,16 @@ static bool triage_input(lf_triage *t, const char *path, const options *o, count
     return ok;
 }
 
-/* Prints s for a markdown table cell: '|' escaped, at most max bytes ("..." after). */
+/* Prints s for a markdown table cell, escaped (util/escape.h: '|', line breaks and controls); at most max bytes
+ * of it, never a character cut in two ("..." after). */
 static void cell(const char *s, size_t max) {
-    size_t n = 0;
-    for (; *s && n < max; s++, n++) {
-        if (*s == '|') putchar('\\');
-        putchar(*s == '\n' ? ' ' : *s);
+    size_t n = strlen(s), shown = n;
+    if (n > max) {
+        shown = max;
+        while (shown && ((unsigned char)s[shown] & 0xc0) == 0x80) shown--;
     }
-    if (*s) fputs("...", stdout);
+    lf_esc_write(stdout, s, shown, LF_ESC_CELL);
+    if (shown < n) fputs("...", stdout);
 }
 
 static void print_table(const lf_triage *t, const counts *c, const char *bin) {
@@ -205,7 +225,9 @@ static void print_table(const lf_triage *t, const counts *c, const char *bin) {
         lf_triage_repro_command(t, g, bin, cmd, sizeof cmd);
         char size[64] = "";
         if (s->min_ops) snprintf(size, sizeof size, " (%zu ops)", s->min_ops);
-        printf("| %zu | %s | %zu | %s | ", i + 1, lf_triage_category_name(g->category), g->count, g->adapter);
+        printf("| %zu | %s | %zu | ", i + 1, lf_triage_category_name(g->category), g->count);
+        cell(g->adapter, SIZE_MAX);
+        printf(" | ");
         cell(g->label, 300);
         if (g->n_variants && s->variant) {
             printf(" | %zu: `", g->n_variants);
@@ -214,7 +236,11 @@ static void print_table(const lf_triage *t, const counts *c, const char *bin) {
         } else {
             printf(" | -");
         }
-        printf(" | %s | %s%s | `%s` |\n", g->first_seen, s->example ? s->example : s->path, size, cmd);
+        printf(" | %s | ", g->first_seen);
+        cell(s->example ? s->example : s->path, SIZE_MAX);
+        printf("%s | `", size);
+        cell(cmd, SIZE_MAX);
+        printf("` |\n");
     }
     size_t differs = 0;
     for (size_t i = 0; i < t->n_items; i++) differs += !t->items[i].is_input && t->items[i].bucket_differs;
@@ -222,6 +248,7 @@ static void print_table(const lf_triage *t, const counts *c, const char *bin) {
            "%zu other files ignored; %zu refused%s\n",
            t->n_groups, c->entries, c->inputs, c->replayed, c->duplicates, c->ignored, t->n_errors,
            t->n_errors ? " (listed on stderr)" : "");
+    if (c->unsaved) printf("NOT SAVED: %zu captured entries could not be written to --save (listed on stderr)\n", c->unsaved);
     if (differs)
         printf("note: %zu entries carry a bucket computed by another version; grouped by the recomputed one\n",
                differs);
@@ -310,8 +337,9 @@ static void print_json(const lf_triage *t, const counts *c, const char *bin) {
         lf_json_string(stdout, t->errors[i].message);
         printf(", \"unreadable\": %s}", t->errors[i].io ? "true" : "false");
     }
-    printf("],\n \"entries\": %zu, \"inputs\": %zu, \"replayed\": %zu, \"duplicates\": %zu, \"ignored\": %zu}\n",
-           c->entries, c->inputs, c->replayed, c->duplicates, c->ignored);
+    printf("],\n \"entries\": %zu, \"inputs\": %zu, \"replayed\": %zu, \"duplicates\": %zu, \"ignored\": %zu, "
+           "\"unsaved\": %zu}\n",
+           c->entries, c->inputs, c->replayed, c->duplicates, c->ignored, c->unsaved);
 }
 
 /* --by */
@@ -325,7 +353,8 @@ int lf_cmd_triage(int argc, char **argv) {
     int status = lf_cli_parse(&lf_command_triage, argc, argv, &o, &paths);
     if (status != LF_CLI_GO_ON) return status;
     if (o.adapter && !lf_adapter_find(o.adapter)) {
-        fprintf(stderr, "linfuzz triage: no adapter '%s' in this build (linfuzz adapters lists them)\n", o.adapter);
+        lf_esc_printf(stderr, "linfuzz triage: no adapter '%s' in this build (linfuzz adapters lists them)\n",
+                      o.adapter);
         return LF_EXIT_USAGE;
     }
     o.line = lf_status_start("linfuzz triage", o.quiet);
@@ -381,7 +410,13 @@ int lf_cmd_triage(int argc, char **argv) {
                 e.workload_len = input_len;
             }
         }
-        ok = ok && lf_triage_add_violation(&t, f->path, false, &e, NULL) >= 0;
+        long item = ok ? lf_triage_add_violation(&t, f->path, false, &e, NULL) : -1;
+        ok = item >= 0;
+        char why[600];
+        if (ok && !minimized_violates(&e, why, sizeof why)) {
+            lf_status_printf(o.line, stderr, "linfuzz triage: %s: WARNING: %s; listed as NOT_REPRODUCED\n", f->path, why);
+            ok = lf_triage_mark_not_violation(&t, (size_t)item, why);
+        }
         lf_entry_free(&e);
     }
     for (size_t i = 0, k = 0; ok && i < fs.n; i++) {
@@ -394,7 +429,7 @@ int lf_cmd_triage(int argc, char **argv) {
     ok = ok && lf_triage_group_all(&t);
     lf_status_stop(o.line);
     if (!ok) {
-        fprintf(stderr, "linfuzz triage: out of memory\n");
+        lf_esc_printf(stderr, "linfuzz triage: out of memory\n");
         lf_triage_free(&t);
         lf_triage_files_free(&fs);
         return LF_EXIT_IO;
@@ -414,6 +449,7 @@ int lf_cmd_triage(int argc, char **argv) {
     for (size_t i = 0; i < t.n_groups; i++) unexpected |= lf_triage_category_unexpected(t.groups[i].category);
     lf_triage_free(&t);
     lf_triage_files_free(&fs);
+    io |= c.unsaved > 0; /* a finding that could not be kept: as bad as a file that could not be read */
     return io ? LF_EXIT_IO : malformed ? LF_EXIT_USAGE : unexpected ? LF_EXIT_VIOLATION : LF_EXIT_OK;
 }
 
@@ -472,8 +508,8 @@ const lf_cli_command lf_command_triage = {
     .n_options = LF_CLI_N_OPTIONS(OPTIONS),
     .help_column = 19,
     .notes = "exit: 0 triaged, nothing unexpected; 1 some BUG, CRASH, STUCK or SERIAL_NONDETERMINISM group; 2 bad\n"
-             "      usage or some file\n"
-             "      malformed (the rest triaged); 4 some file unreadable.",
+             "      usage or some file malformed (the rest triaged); 4 some file unreadable, an entry --save could\n"
+             "      not write, or the output not written.",
     .min_operands = 1,
     .max_operands = LF_CLI_MANY,
     .missing = "which directories or files?",

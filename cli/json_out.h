@@ -4,7 +4,9 @@
 
 #include <stdio.h>
 
-/* Writes s as a JSON string literal (quotes, backslashes and control characters escaped). */
+/* Writes s as a JSON string literal, valid UTF-8 whatever s holds: '"' and '\' escaped; control characters,
+ * bidirectional formatting characters and line separators (util/escape.h) as \uXXXX; every byte that starts
+ * no well-formed UTF-8 character as \ufffd (U+FFFD, the replacement character); the rest as it is. */
 void lf_json_string(FILE *out, const char *s);
 
 #endif

@@ -9,6 +9,7 @@
 #include "linfuzz/check.h"
 #include "runtime/adapter_check.h"
 #include "util/parse.h"
+#include "util/escape.h"
 
 bool lf_cli_parse_engine(const char *text, void *engine) { return lf_engine_from_name(text, engine); }
 
@@ -107,7 +108,7 @@ int lf_cli_parse(const lf_cli_command *c, int argc, char **argv, void *args, lf_
     for (size_t k = 0; k < c->n_options; k++) {
         const lf_opt *o = &c->options[k];
         if (o->def && !set_value(o, o->def, args)) { /* (every default parses: tests/unit/test_cli_options.c) */
-            fprintf(stderr, "linfuzz %s: the default '%s' of %s does not parse\n", c->name, o->def, o->name);
+            lf_esc_printf(stderr, "linfuzz %s: the default '%s' of %s does not parse\n", c->name, o->def, o->name);
             return LF_EXIT_USAGE;
         }
     }
@@ -130,7 +131,7 @@ int lf_cli_parse(const lf_cli_command *c, int argc, char **argv, void *args, lf_
         }
         const lf_opt *o = find_option(c, a);
         if (!o) {
-            fprintf(stderr, "linfuzz %s: unknown option '%s' (see --help)\n", c->name, a);
+            lf_esc_printf(stderr, "linfuzz %s: unknown option '%s' (see --help)\n", c->name, a);
             return LF_EXIT_USAGE;
         }
         if (o->kind == LF_OPT_FLAG) {
@@ -140,24 +141,24 @@ int lf_cli_parse(const lf_cli_command *c, int argc, char **argv, void *args, lf_
         lf_cli_expects(o, expects, sizeof expects);
         const char *v = i + 1 < argc ? argv[++i] : NULL;
         if (!v || (o->kind == LF_OPT_STRING && !v[0])) {
-            fprintf(stderr, "linfuzz %s: %s needs a value: %s\n", c->name, a, expects);
+            lf_esc_printf(stderr, "linfuzz %s: %s needs a value: %s\n", c->name, a, expects);
             return LF_EXIT_USAGE;
         }
         if (!set_value(o, v, args)) {
-            fprintf(stderr, "linfuzz %s: %s takes %s, not '%s'\n", c->name, a, expects, v);
+            lf_esc_printf(stderr, "linfuzz %s: %s takes %s, not '%s'\n", c->name, a, expects, v);
             return LF_EXIT_USAGE;
         }
     }
     ops->v = argv + 1;
     ops->n = n;
     if (n < c->min_operands) {
-        fprintf(stderr, "linfuzz %s: %s\n", c->name, c->missing);
+        lf_esc_printf(stderr, "linfuzz %s: %s\n", c->name, c->missing);
         if (c->help_on_missing) lf_cli_help(stderr, c);
         return LF_EXIT_USAGE;
     }
     if (n > c->max_operands) {
-        fprintf(stderr, "linfuzz %s: ", c->name);
-        fprintf(stderr, c->extra ? c->extra : "unexpected argument '%s' (see --help)", ops->v[c->max_operands]);
+        lf_esc_printf(stderr, "linfuzz %s: ", c->name);
+        lf_esc_printf(stderr, c->extra ? c->extra : "unexpected argument '%s' (see --help)", ops->v[c->max_operands]);
         fputc('\n', stderr);
         return LF_EXIT_USAGE;
     }

@@ -24,6 +24,7 @@
 
 #include "util/clock.h"
 #include "util/env.h"
+#include "util/escape.h"
 
 #define TTY_DELAY_S 0.5   /* a command done within this never draws on a terminal */
 #define TTY_REDRAW_S 0.2  /* how often the terminal line is redrawn */
@@ -68,12 +69,13 @@ static void erase(lf_status_line *s) {
 
 /* Draws the line; mu held. */
 static void draw(lf_status_line *s, double now) {
-    char text[512], line[640];
+    char raw[512], text[512], line[640];
     if (s->source)
-        s->source(s->source_ctx, text, sizeof text);
+        s->source(s->source_ctx, raw, sizeof raw);
     else
-        snprintf(text, sizeof text, "%s", s->text);
-    if (!text[0]) return;
+        snprintf(raw, sizeof raw, "%s", s->text);
+    if (!raw[0]) return;
+    lf_esc_str(text, sizeof text, raw, 0); /* file names in it: shown escaped (util/escape.h) */
     unsigned secs = (unsigned)(now - s->start);
     char elapsed[32];
     if (secs < 10)
@@ -87,6 +89,7 @@ static void draw(lf_status_line *s, double now) {
     if (s->tty) {
         size_t width = terminal_width(s->fd); /* never wrap: a wrapped line cannot be redrawn in place */
         if (len > width) len = width;         /* the \r does not take a column */
+        while (len > 1 && (line[len] & 0xc0) == 0x80) len--; /* never a character cut in two */
         memcpy(line + len, "\033[K", 4);
         len += 3;
     } else {
@@ -139,7 +142,7 @@ lf_status_line *lf_status_start(const char *command, bool quiet) {
     if (quiet) return NULL;
     if (!lf_env_flag("LINFUZZ_PROGRESS", true, &on, err, sizeof err) ||
         !lf_env_seconds("LINFUZZ_PROGRESS_SECONDS", LOG_PERIOD_S, 0.01, 3600, &period, err, sizeof err)) {
-        fprintf(stderr, "%s: %s (progress line off)\n", command, err);
+        lf_esc_printf(stderr, "%s: %s (progress line off)\n", command, err);
         return NULL;
     }
     if (!on) return NULL;
@@ -196,7 +199,7 @@ void lf_status_printf(lf_status_line *s, FILE *out, const char *fmt, ...) {
         pthread_mutex_lock(&s->mu);
         erase(s);
     }
-    vfprintf(out, fmt, ap);
+    lf_esc_vprintf(out, fmt, ap); /* messages name files and quote inputs */
     fflush(out);
     if (s) pthread_mutex_unlock(&s->mu); /* the next tick draws the line again */
     va_end(ap);

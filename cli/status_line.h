@@ -34,7 +34,7 @@ void lf_status_set(lf_status_line *s, const char *fmt, ...) __attribute__((forma
 void lf_status_set_source(lf_status_line *s, lf_status_source source, void *ctx);
 /* Prints to out (stdout or stderr; printf format, with its own newlines) without mixing it with the line: the
  * line is erased first and drawn again at the next tick. A command prints everything through this while
- * its line runs. */
+ * its line runs. The text is escaped as lf_esc_printf does (util/escape.h), and so is the line itself. */
 void lf_status_printf(lf_status_line *s, FILE *out, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Erases the line and frees s; call before printing results. */
 void lf_status_stop(lf_status_line *s);

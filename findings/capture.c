@@ -10,6 +10,7 @@
 #include "findings/stuck.h"
 #include "linfuzz/format.h"
 #include "linfuzz/report.h"
+#include "util/escape.h"
 
 #include <xxhash.h>
 
@@ -118,11 +119,11 @@ static void write_nondeterminism_report(FILE *f, const lf_violation_entry *e, co
     const char *workload = lf_entry_meta(e, "workload"), *bucket = lf_entry_meta(e, "bucket");
     fprintf(f, "=== SERIAL NONDETERMINISM  adapter=%s  type=%s ===\n", lf_entry_meta(e, "adapter"),
             lf_history_type_name(h));
-    if (origin) fprintf(f, "found by:   %s\n", origin);
-    if (workload) fprintf(f, "workload:   %s\n", workload);
+    if (origin) lf_esc_printf(f, "found by:   %s\n", origin);
+    if (workload) lf_esc_printf(f, "workload:   %s\n", workload);
     fprintf(f, "history:    %zu ops recorded; the serial evidence: %zu ops\n", e->full.n, h->n);
-    if (bucket) fprintf(f, "bucket:     %s\n", bucket);
-    fprintf(f, "\nwhy: %s\n\n", reason ? reason : "-");
+    if (bucket) lf_esc_printf(f, "bucket:     %s\n", bucket);
+    lf_esc_printf(f, "\nwhy: %s\n\n", reason ? reason : "-");
     fprintf(f, "Not a linearizability violation: the adapter, marked deterministic, gave different results (or\n"
                "states) for the same serial ops from a fresh object, so its serial runs cannot serve as its\n"
                "specification. Make it deterministic, or declare the method nondeterministic (LF_MF_NONDET),\n"
@@ -158,8 +159,8 @@ lf_verdict lf_entry_write_report(FILE *f, const lf_violation_entry *e, const lf_
     in.why = why;
     in.n_why = v == LF_VIOLATION ? n_why : 0;
     if (v != LF_VIOLATION)
-        fprintf(f, "NOTE: the minimized history is no longer a violation for this checker (%s: %s)\n\n",
-                lf_verdict_name(v), why[0].reason);
+        lf_esc_printf(f, "NOTE: the minimized history is no longer a violation for this checker (%s: %s)\n\n",
+                      lf_verdict_name(v), why[0].reason);
     lf_report_write(f, &in);
     lf_rootcause_free(&rc);
     for (size_t i = 0; i < n_why; i++) lf_result_free(&why[i]);

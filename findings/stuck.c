@@ -11,6 +11,7 @@
 #include "linfuzz/check.h"
 #include "linfuzz/format.h"
 #include "linfuzz/report.h"
+#include "util/escape.h"
 
 /* What the returned ops leave in a container: values inserted by returned inserts, less values taken by
  * returned removes (never below 0). */
@@ -175,11 +176,11 @@ static void write_report(FILE *f, const lf_history *h, uint32_t may_block, const
     for (size_t i = 0; i < h->n; i++) stuck += lf_op_pending(&h->ops[i]);
     fprintf(f, "=== STUCK  adapter=%s  type=%s  shape=%s ===\n", adapter ? adapter : "-", lf_history_type_name(h),
             lf_stuck_shape(h, may_block));
-    if (origin) fprintf(f, "found by:   %s\n", origin);
-    if (workload) fprintf(f, "workload:   %s\n", workload);
-    if (detector) fprintf(f, "detected:   %s\n", detector);
+    if (origin) lf_esc_printf(f, "found by:   %s\n", origin);
+    if (workload) lf_esc_printf(f, "workload:   %s\n", workload);
+    if (detector) lf_esc_printf(f, "detected:   %s\n", detector);
     fprintf(f, "history:    %zu ops recorded, %zu never returned (shown pending, '>')\n", h->n, stuck);
-    if (bucket) fprintf(f, "bucket:     %s\n", bucket);
+    if (bucket) lf_esc_printf(f, "bucket:     %s\n", bucket);
     fputc('\n', f);
     write_why(f, h, may_block);
     fputc('\n', f);

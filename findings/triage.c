@@ -63,7 +63,7 @@ static bool add_file(lf_triage_files *fs, const char *path, lf_triage_kind kind,
 
 static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* Walks dir (depth bounds symlink loops). */
+/* Walks dir (symbolic links to directories are not followed; depth bounds nesting all the same). */
 static bool walk(lf_triage_files *fs, const char *dir, int depth) {
     char msg[4200];
     if (depth > 32) {
@@ -103,10 +103,14 @@ static bool walk(lf_triage_files *fs, const char *dir, int depth) {
             break;
         }
         snprintf(path, len, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", names[i]);
-        struct stat st;
-        if (stat(path, &st) != 0) {
+        struct stat st, link;
+        if (lstat(path, &link) != 0 || stat(path, &st) != 0) {
             snprintf(msg, sizeof msg, "%s: %s", path, strerror(errno));
             ok = add_file(fs, path, LF_TRIAGE_FILE_ERROR, msg);
+        } else if (S_ISDIR(st.st_mode) && S_ISLNK(link.st_mode)) {
+            /* not followed (as grep -r and find do): a link to .. or / would walk the same entries again and
+             * again, or the whole file system; a directory named on the command line is followed */
+            ok = add_file(fs, path, LF_TRIAGE_FILE_OTHER, NULL);
         } else if (S_ISDIR(st.st_mode)) {
             ok = walk(fs, path, depth + 1);
         } else if (S_ISREG(st.st_mode)) {
@@ -374,6 +378,18 @@ long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, cons
     return (long)(t->n_items - 1);
 }
 
+bool lf_triage_mark_not_violation(lf_triage *t, size_t item, const char *why) {
+    if (item >= t->n_items) return false;
+    lf_triage_item *it = &t->items[item];
+    char *detail = strdup(why);
+    if (!detail) return false;
+    free(it->detail);
+    it->detail = detail;
+    it->category = LF_TRIAGE_NOT_REPRODUCED;
+    it->not_violation = true;
+    return true;
+}
+
 long lf_triage_add_duplicate(lf_triage *t, const char *path, size_t of) {
     if (of >= t->n_items) return -1;
     lf_triage_item *it = new_item(t, path, t->items[of].adapter);
@@ -381,6 +397,7 @@ long lf_triage_add_duplicate(lf_triage *t, const char *path, size_t of) {
     const lf_triage_item *src = &t->items[of]; /* after new_item: items may have moved */
     it->is_input = true;
     it->category = src->category;
+    it->not_violation = src->not_violation;
     file_time(path, it->first_seen);
     memcpy(it->bucket, src->bucket, sizeof it->bucket);
     it->bucket_differs = src->bucket_differs;
@@ -457,7 +474,9 @@ static bool is_violation(lf_triage_category c) {
 }
 /* An item with a signature: a violation (or a serial nondeterminism), or a STUCK run captured as an entry
  * (an input that merely hung has none). */
-static bool has_signature(const lf_triage_item *it) { return is_violation(it->category) || it->sig.shape != NULL; }
+static bool has_signature(const lf_triage_item *it) {
+    return !it->not_violation && (is_violation(it->category) || it->sig.shape != NULL);
+}
 
 /* The group label of an item (malloc'ed). */
 static char *label_of(const lf_triage *t, const lf_triage_item *it) {
@@ -492,6 +511,8 @@ static char *label_of(const lf_triage *t, const lf_triage_item *it) {
         snprintf(buf, sizeof buf, "replay %s", it->detail ? it->detail : "crashed");
     } else if (it->category == LF_TRIAGE_STUCK) {
         snprintf(buf, sizeof buf, "replay hung");
+    } else if (it->not_violation) {
+        snprintf(buf, sizeof buf, "entry whose minimized history is not a violation here");
     } else {
         snprintf(buf, sizeof buf, "no violation on replay");
     }

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "util/escape.h"
+
 void lf_bug_id_letters(const char id[17], char out[17]) {
     for (int i = 0; i < 16; i++) {
         char c = id[i];
@@ -61,10 +63,10 @@ void lf_bug_report_die(const char *what, const lf_violation_entry *e) {
         snprintf(id, sizeof id, "%016llx", (unsigned long long)XXH64(adapter, strlen(adapter), 0));
     }
     lf_bug_id_letters(id, letters);
-    fprintf(stderr, "linfuzz-fuzz: bug %s = triage group %s: %s %s: %s\n", letters, id,
+    lf_esc_printf(stderr, "linfuzz-fuzz: bug %s = triage group %s: %s %s: %s\n", letters, id,
             lf_triage_category_name(category), adapter, label);
     /* the line ClusterFuzz takes the crash type (ASSERT) and the first line of the crash state from */
-    fprintf(stderr, "[linfuzz-fuzz] ASSERTION FAILED: %s %s in %s: %s\n", what, letters, adapter, label);
+    lf_esc_printf(stderr, "[linfuzz-fuzz] ASSERTION FAILED: %s %s in %s: %s\n", what, letters, adapter, label);
     bug_frames[(unsigned)(letters[0] - 'a') * 16u + (unsigned)(letters[1] - 'a')]();
     abort(); /* (the frame does not return) */
 }

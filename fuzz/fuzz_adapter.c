@@ -71,6 +71,7 @@
  * free count runs; nondeterministic = controlled runs the watchdog or the point budget released; weak =
  * controlled runs under tso or c11, weak_unchecked = those of them released, whose histories are not checked:
  * the model was given up mid-run). */
+#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -102,6 +103,7 @@
 #include "util/clock.h"
 #include "util/env.h"
 #include "util/parse.h"
+#include "util/escape.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
@@ -199,13 +201,13 @@ static void probe_adapter(void) {
     char err[256];
     bool on = true;
     if (!lf_env_flag("LINFUZZ_FUZZ_PROBE", true, &on, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     if (!on) return;
     lf_probe_report r;
     if (!lf_probe_adapter(G.adapter, &r, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     G.unseen = lf_probe_warn(stderr, "linfuzz-fuzz: ", G.adapter, &r);
@@ -224,7 +226,7 @@ static void print_summary(void) {
              (unsigned long long)G.controlled_runs, (unsigned long long)G.free_runs,
              (unsigned long long)G.nondeterministic, (unsigned long long)G.watchdog, (unsigned long long)G.over_budget,
              (unsigned long long)G.stuck, (unsigned long long)G.weak_runs, (unsigned long long)G.weak_discarded);
-    fputs(line, stderr);
+    lf_esc_printf(stderr, "%s", line);
     if (G.unseen)
         fprintf(stderr, "linfuzz-fuzz: warning: %u problem%s of what controlled runs can see were reported at the start "
                         "(above): a clean result may have tested nothing inside the operations named\n",
@@ -232,10 +234,11 @@ static void print_summary(void) {
     /* libFuzzer's -fork mode keeps its children's stderr to itself: the line also goes to a file, appended
      * (one short write: lines of parallel processes do not interleave). */
     const char *file = getenv("LINFUZZ_FUZZ_SUMMARY_FILE");
-    FILE *f = file && *file ? fopen(file, "a") : NULL;
-    if (f) {
-        fputs(line, f);
-        fclose(f);
+    if (file && *file) { /* appended, not replaced (docs/security.md, "Writing"): a log of parallel processes */
+        FILE *f = fopen(file, "a");
+        bool written = f && fputs(line, f) >= 0;
+        if (f && fclose(f) != 0) written = false;
+        if (!written) lf_esc_printf(stderr, "linfuzz-fuzz: cannot append the summary to %s: %s\n", file, strerror(errno));
     }
 }
 
@@ -248,7 +251,7 @@ static const lf_adapter *select_adapter(const char *program) {
     if (wanted && *wanted) {
         const lf_adapter *a = lf_adapter_find(wanted);
         if (a) return a;
-        fprintf(stderr, "linfuzz-fuzz: no adapter '%s' in this binary", wanted);
+        lf_esc_printf(stderr, "linfuzz-fuzz: no adapter '%s' in this binary", wanted);
     } else if (lf_adapter_count() == 1) {
         return lf_adapter_at(0);
     } else {
@@ -267,7 +270,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     if (!G.adapter) exit(2);
     char err[256];
     if (!lf_adapter_check(G.adapter, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     snprintf(G.program, sizeof G.program, "%s", *argc >= 1 ? (*argv)[0] : "linfuzz");
@@ -284,7 +287,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         if (!strncmp(arg, "--memory-model=", 15)) memory = arg + 15;
     }
     if (!lf_fc_memory_from_name(memory && *memory ? memory : "mixed", &G.memory)) {
-        fprintf(stderr, "linfuzz-fuzz: memory model '%s': expected mixed, sc, tso or c11\n", memory);
+        lf_esc_printf(stderr, "linfuzz-fuzz: memory model '%s' (LINFUZZ_MEMORY_MODEL or -memory_model=): expected "
+                              "mixed, sc, tso or c11\n", memory);
         exit(2);
     }
     lf_method ms[LF_M_COUNT];
@@ -305,7 +309,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
              lf_env_seconds("LINFUZZ_FUZZ_SECONDS", 0, 0, LF_MAX_SECONDS, &G.budget, err, sizeof err) &&
              lf_env_seconds("LINFUZZ_FUZZ_MINIMIZE_TEST", 3, 0, LF_MAX_SECONDS, &G.tmin_seconds, err, sizeof err);
     if (!env_ok) {
-        fprintf(stderr, "linfuzz-fuzz: %s (LINFUZZ_FUZZ_SIGNAL also takes overlap, witness or nearmiss)\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s%s\n", err,
+                      strncmp(err, "LINFUZZ_FUZZ_SIGNAL=", 20) ? "" : " (it also takes overlap, witness or nearmiss)");
         exit(2);
     }
     /* Root causing names the bug in the crash report (bug_report.h): on by default when a violation ends the
@@ -314,37 +319,44 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
                     sizeof err) ||
         !lf_env_u64("LINFUZZ_FUZZ_TWIN", 1000, 0, 100000000, &G.twin_schedules, err, sizeof err) ||
         !lf_env_seconds("LINFUZZ_FUZZ_TWIN_SECONDS", 10, 0.001, LF_MAX_SECONDS, &G.twin_seconds, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     if (!lf_blocking_balanced(G.adapter, &G.balanced, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     lf_spec_mode spec_mode;
     if (!lf_spec_mode_from_env(&spec_mode, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     lf_check_options base;
     lf_check_options_default(&base);
     base.timeout_s = 5;
     if (!lf_adapter_checker_init(&G.checker, G.adapter, spec_mode, &base, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     G.first_violation = -1;
     if (!read_mode(&G.mode, err, sizeof err) || !read_feedback(&G.feedback_parts, err, sizeof err)) {
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
     const char *dir = getenv("LINFUZZ_VIOLATIONS_DIR"), *corpus = getenv("LINFUZZ_CORPUS");
+    int dir_len;
     if (dir && *dir)
-        snprintf(G.violations_dir, sizeof G.violations_dir, "%s", dir);
+        dir_len = snprintf(G.violations_dir, sizeof G.violations_dir, "%s", dir);
     else if (corpus && *corpus)
-        snprintf(G.violations_dir, sizeof G.violations_dir, "%s/%s/violations", corpus, G.adapter->name);
+        dir_len = snprintf(G.violations_dir, sizeof G.violations_dir, "%s/%s/violations", corpus, G.adapter->name);
     else
-        snprintf(G.violations_dir, sizeof G.violations_dir, "violations/%s", G.adapter->name);
+        dir_len = snprintf(G.violations_dir, sizeof G.violations_dir, "violations/%s", G.adapter->name);
+    if (dir_len < 0 || (size_t)dir_len >= sizeof G.violations_dir - LF_ENTRY_NAME_MAX - 1) { /* never cut short */
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s=%.60s...: the directory name is longer than %zu bytes\n",
+                      dir && *dir ? "LINFUZZ_VIOLATIONS_DIR" : "LINFUZZ_CORPUS", dir && *dir ? dir : corpus,
+                      sizeof G.violations_dir - LF_ENTRY_NAME_MAX - 2);
+        exit(2);
+    }
     if (!lf_fc_executor_init(&G.executor, LF_CLOCK_TICKET)) {
         fprintf(stderr, "linfuzz-fuzz: cannot start %d worker threads\n", LF_FC_MAX_THREADS);
         exit(2);
@@ -356,7 +368,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     G.start = lf_now_s();
     atexit(print_summary);
     char checked[160];
-    fprintf(stderr,
+    lf_esc_printf(stderr,
             "linfuzz-fuzz: adapter %s (%s, %s, checked against %s), mode %s, schedule feedback %s, history signal "
             "%s, structured mutator %s, perturbation %s, build %s, violations -> %s\n",
             G.adapter->name, lf_adapter_type_name(G.adapter),
@@ -386,7 +398,7 @@ static const char *save_entry(const lf_violation_entry *e, char *path, size_t pa
     if (!G.keep_duplicates && lf_entry_find_bucket(G.violations_dir, bucket, path, path_len))
         return "existing entry of the same bucket";
     if (lf_entry_save(e, G.violations_dir, path, path_len, err, sizeof err) == LF_OK) return "saved";
-    fprintf(stderr, "linfuzz-fuzz: cannot save the entry: %s\n", err);
+    lf_esc_printf(stderr, "linfuzz-fuzz: cannot save the entry: %s\n", err);
     path[0] = 0;
     return "not saved";
 }
@@ -418,8 +430,8 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
                  "free run, watchdog: no call and no return for %.1f s (deadline %.1f s from the run's size; "
                  "LINFUZZ_STUCK_SECONDS sets it)",
                  ev->waited_s, ev->deadline_s);
-    fprintf(stderr, "\nlinfuzz-fuzz: STUCK in %s: %zu op%s never returned\n", origin, ev->stuck,
-            ev->stuck == 1 ? "" : "s");
+    lf_esc_printf(stderr, "\nlinfuzz-fuzz: STUCK in %s: %zu op%s never returned\n", origin, ev->stuck,
+                  ev->stuck == 1 ? "" : "s");
     lf_stuck_input in = {
         .adapter = G.adapter->name,
         .expected_linearizable = G.adapter->linearizable,
@@ -436,20 +448,23 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
     const char *saved = "not saved";
     bool captured = lf_capture_stuck(&in, &e, err, sizeof err) == LF_OK;
     if (!captured) {
-        fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
     } else {
         if (G.adapter->may_block && !lf_entry_set_meta(&e, "blocking", G.balanced ? "balanced" : "any"))
             fprintf(stderr, "linfuzz-fuzz: out of memory\n");
         /* how the run was scheduled: a controlled deadlock replays exactly (x->last is the finished run's) */
         if (c && !lf_entry_record_schedule(&e, &G.executor.last, G.cur_run, c->threads))
             fprintf(stderr, "linfuzz-fuzz: out of memory recording the schedule\n");
-        fputs(e.report, stderr);
+        lf_esc_puts(stderr, e.report, LF_ESC_KEEP_NEWLINE | LF_ESC_KEEP_TAB);
         saved = save_entry(&e, path, sizeof path);
     }
-    fprintf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
-    if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path, G.program, path);
-    fprintf(stderr, "linfuzz-fuzz: stuck adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n", G.adapter->name,
-            lf_now_s() - G.start, (unsigned long long)G.executions, (unsigned long long)G.runs, path[0] ? path : "-");
+    lf_esc_printf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
+    if (path[0])
+        lf_esc_printf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path,
+                      G.program, path);
+    lf_esc_printf(stderr, "linfuzz-fuzz: stuck adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n",
+                  G.adapter->name, lf_now_s() - G.start, (unsigned long long)G.executions, (unsigned long long)G.runs,
+                  path[0] ? path : "-");
     fflush(stderr);
     if (captured) lf_bug_report_die("STUCK bug", &e); /* one crash per bug (bug_report.h) */
     abort();
@@ -473,12 +488,12 @@ static void attach_root_cause(lf_violation_entry *e, const uint8_t *data, size_t
         return;
     }
     const lf_rc_candidate *best = r.n && lf_rc_confirmed(&r.c[0]) ? &r.c[0] : NULL;
-    fprintf(stderr, "linfuzz-fuzz: %s%s (%zu candidates, %.1f s)\n", best ? "root cause: " : "no confirmed root cause",
-            best ? best->summary : "", r.n, r.seconds);
+    lf_esc_printf(stderr, "linfuzz-fuzz: %s%s (%zu candidates, %.1f s)\n", best ? "root cause: " : "no confirmed root cause",
+                  best ? best->summary : "", r.n, r.seconds);
     /* source files relative to LINFUZZ_SOURCE_ROOT, else the working directory (docs/rootcause.md) */
     const char *root = getenv("LINFUZZ_SOURCE_ROOT");
     if (lf_rc_attach(e, &r, root && root[0] ? root : NULL, err, sizeof err) != LF_OK)
-        fprintf(stderr, "linfuzz-fuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
     lf_rc_result_free(&r);
 }
 
@@ -509,7 +524,7 @@ static lf_status capture_run(const uint8_t *data, size_t size, const lf_fuzz_cas
                                        &test_h, &ts, why, sizeof why);
         lf_fc_executor_on_stuck(&G.executor, on_stuck, NULL);
         if (has_test) lf_tmin_describe(test_summary, sizeof test_summary, &ts);
-        fprintf(stderr, "linfuzz-fuzz: minimizing the test: %s\n", has_test ? test_summary : why);
+        lf_esc_printf(stderr, "linfuzz-fuzz: minimizing the test: %s\n", has_test ? test_summary : why);
     }
     lf_minimize_options mo;
     lf_minimize_options_default(&mo);
@@ -637,9 +652,9 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     bool has_twin = false;
     const char *saved = "not saved";
     if (st != LF_OK) {
-        fprintf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
     } else {
-        fputs(e.report, stderr);
+        lf_esc_puts(stderr, e.report, LF_ESC_KEEP_NEWLINE | LF_ESC_KEEP_TAB);
         if (!nondet && !controlled && G.twin_schedules > 0) has_twin = find_twin(data, size, &e, origin, &te);
         if (!nondet && G.rc_schedules > 0 && !G.minimizing) {
             /* root-caused on the twin when there is one: its run replays; the free entry gets the same causes */
@@ -655,24 +670,28 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
             const char *name = strrchr(path, '/');
             if (path[0] && !lf_entry_set_meta(&te, "twin_of", name ? name + 1 : path))
                 fprintf(stderr, "linfuzz-fuzz: out of memory\n");
-            fputs(te.report, stderr);
+            lf_esc_puts(stderr, te.report, LF_ESC_KEEP_NEWLINE | LF_ESC_KEEP_TAB);
             const char *twin_saved = save_entry(&te, twin_path, sizeof twin_path);
-            fprintf(stderr, "\nlinfuzz-fuzz: controlled twin (%s, replays exactly): %s\n", twin_saved,
-                    twin_path[0] ? twin_path : "-");
+            lf_esc_printf(stderr, "\nlinfuzz-fuzz: controlled twin (%s, replays exactly): %s\n", twin_saved,
+                          twin_path[0] ? twin_path : "-");
         }
     }
-    fprintf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
+    lf_esc_printf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
     /* This binary answers linfuzz's subcommands with the adapters it carries (an out-of-tree adapter too). */
-    if (path[0]) fprintf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path, G.program, path);
+    if (path[0])
+        lf_esc_printf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path,
+                      G.program, path);
     if (twin_path[0])
-        fprintf(stderr, "linfuzz-fuzz: its controlled twin: %s repro %s ; %s rootcause %s\n", G.program, twin_path,
-                G.program, twin_path);
+        lf_esc_printf(stderr, "linfuzz-fuzz: its controlled twin: %s repro %s ; %s rootcause %s\n", G.program,
+                      twin_path, G.program, twin_path);
     /* One line for scripts (ci/quickstart.sh, ci/bench_fuzz.sh). */
-    fprintf(stderr, "linfuzz-fuzz: %s adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s memory=%s\n",
-            nondet ? "nondeterminism" : "violation", G.adapter->name, found_after, (unsigned long long)G.executions,
-            (unsigned long long)G.runs,
-            controlled ? (info->stats.deterministic ? "controlled" : "controlled-nondeterministic") : "free",
-            path[0] ? path : "-", controlled ? lf_memory_model_name((lf_memory_model)info->stats.memory_model) : "machine");
+    lf_esc_printf(stderr,
+                  "linfuzz-fuzz: %s adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s memory=%s\n",
+                  nondet ? "nondeterminism" : "violation", G.adapter->name, found_after,
+                  (unsigned long long)G.executions, (unsigned long long)G.runs,
+                  controlled ? (info->stats.deterministic ? "controlled" : "controlled-nondeterministic") : "free",
+                  path[0] ? path : "-",
+                  controlled ? lf_memory_model_name((lf_memory_model)info->stats.memory_model) : "machine");
     if (first) snprintf(G.first_entry, sizeof G.first_entry, "%s", path);
     fflush(stderr);
     if (!G.keep_going && st == LF_OK) /* one crash per bug (bug_report.h) */
@@ -689,15 +708,15 @@ static void on_crash(void *ctx, const lf_violation_entry *e) {
     (void)ctx;
     char path[PATH_MAX] = "";
     const char *saved = save_entry(e, path, sizeof path);
-    fprintf(stderr, "\nlinfuzz-fuzz: CRASH of %s in execution %llu, run %u: %s\n", G.adapter->name,
-            (unsigned long long)G.executions, G.cur_run + 1, lf_entry_meta(e, "reason"));
-    fprintf(stderr, "linfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
+    lf_esc_printf(stderr, "\nlinfuzz-fuzz: CRASH of %s in execution %llu, run %u: %s\n", G.adapter->name,
+                  (unsigned long long)G.executions, G.cur_run + 1, lf_entry_meta(e, "reason"));
+    lf_esc_printf(stderr, "linfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
     if (path[0])
-        fprintf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path, G.program,
-                path);
-    fprintf(stderr, "linfuzz-fuzz: crash adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s\n",
-            G.adapter->name, lf_now_s() - G.start, (unsigned long long)G.executions, (unsigned long long)G.runs,
-            lf_entry_meta(e, "schedule_mode") ? lf_entry_meta(e, "schedule_mode") : "-", path[0] ? path : "-");
+        lf_esc_printf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path,
+                      G.program, path);
+    lf_esc_printf(stderr, "linfuzz-fuzz: crash adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s\n",
+                  G.adapter->name, lf_now_s() - G.start, (unsigned long long)G.executions, (unsigned long long)G.runs,
+                  lf_entry_meta(e, "schedule_mode") ? lf_entry_meta(e, "schedule_mode") : "-", path[0] ? path : "-");
     fflush(stderr);
 }
 

@@ -16,6 +16,7 @@
 #include "linfuzz/adapter.h"
 #include "findings/entry.h"
 #include "testcase/fuzz_case.h"
+#include "util/escape.h"
 
 typedef struct seed_shape {
     const char *name;
@@ -75,7 +76,7 @@ static int write_seeds(const char *root, const lf_adapter *a) {
     char dir[4096], path[4200];
     snprintf(dir, sizeof dir, "%s/%s/seeds", root, a->name);
     if (!lf_mkdirs(dir)) {
-        fprintf(stderr, "linfuzz-make-seeds: cannot create %s: %s\n", dir, strerror(errno));
+        lf_esc_printf(stderr, "linfuzz-make-seeds: cannot create %s: %s\n", dir, strerror(errno));
         return 4;
     }
     lf_method ms[LF_M_COUNT];
@@ -86,13 +87,13 @@ static int write_seeds(const char *root, const lf_adapter *a) {
         build(&c, &SHAPES[k], nm, k);
         size_t len = lf_fuzz_case_encode(&c, bytes);
         snprintf(path, sizeof path, "%s/%s", dir, SHAPES[k].name);
-        FILE *f = fopen(path, "wb");
-        if (!f || fwrite(bytes, 1, len, f) != len || fclose(f) != 0) {
-            fprintf(stderr, "linfuzz-make-seeds: cannot write %s\n", path);
+        char err[4400];
+        if (lf_write_bytes_atomic(path, bytes, len, err, sizeof err) != LF_OK) {
+            lf_esc_printf(stderr, "linfuzz-make-seeds: %s\n", err);
             return 4;
         }
     }
-    printf("%s: %zu seeds\n", dir, sizeof SHAPES / sizeof SHAPES[0]);
+    lf_esc_printf(stdout, "%s: %zu seeds\n", dir, sizeof SHAPES / sizeof SHAPES[0]);
     return 0;
 }
 
@@ -109,7 +110,7 @@ int main(int argc, char **argv) {
     for (int i = 2; i < argc && !status; i++) {
         const lf_adapter *a = lf_adapter_find(argv[i]);
         if (!a) {
-            fprintf(stderr, "linfuzz-make-seeds: no adapter '%s'\n", argv[i]);
+            lf_esc_printf(stderr, "linfuzz-make-seeds: no adapter '%s'\n", argv[i]);
             return 2;
         }
         status = write_seeds(argv[1], a);

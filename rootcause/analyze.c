@@ -12,6 +12,7 @@
 #include "symbolize.h"
 #include "trace.h"
 #include "util/clock.h"
+#include "util/escape.h"
 #include "weak_cause.h"
 
 #define MAX_VALIDATE 8
@@ -352,7 +353,7 @@ static bool run_family(lf_rc_runner *rn, const lf_rc_options *o, const char *wha
                 lf_rc_trace t;
                 lf_rc_trace_init(&t);
                 lf_rc_run(rn, &sch, &t);
-                fprintf(stderr, "%s: violation at schedule %" PRIu64 "\n", what, i);
+                lf_esc_printf(stderr, "%s: violation at schedule %" PRIu64 "\n", what, i);
                 debug_trace(&t);
                 lf_rc_trace_free(&t);
             }
@@ -575,8 +576,8 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     if (getenv("LINFUZZ_ROOTCAUSE_DEBUG"))
         for (size_t k = 0; k < r->n; k++)
             for (size_t p = 0; p < r->c[k].n_pairs; p++)
-                fprintf(stderr, "candidate %zu: %s pair %#lx..%#lx\n", k + 1, r->c[k].summary,
-                        (unsigned long)r->c[k].begin_pc[p], (unsigned long)r->c[k].end_pc[p]);
+                lf_esc_printf(stderr, "candidate %zu: %s pair %#lx..%#lx\n", k + 1, r->c[k].summary,
+                              (unsigned long)r->c[k].begin_pc[p], (unsigned long)r->c[k].end_pc[p]);
 
     /* 4. validation */
     size_t confirmed = 0;

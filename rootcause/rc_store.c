@@ -75,16 +75,6 @@ static char *format_section(const lf_rc_result *r, const char *root) {
     return text;
 }
 
-typedef struct fill_job {
-    const uint8_t *bytes;
-    size_t len;
-} fill_job;
-
-static lf_status fill(FILE *f, void *ctx) {
-    const fill_job *j = ctx;
-    return fwrite(j->bytes, 1, j->len, f) == j->len ? LF_OK : LF_ERR_IO;
-}
-
 lf_status lf_rc_attach(lf_violation_entry *e, const lf_rc_result *r, const char *root, char *err, size_t errlen) {
     char *text = format_section(r, root);
     if (!text) {
@@ -114,15 +104,14 @@ lf_status lf_rc_store(const char *path, const char *out_dir, const char *root, l
     }
     if (out_dir) return lf_entry_save(e, out_dir, saved, saved_len, err, errlen);
     /* in place: the same name (the content hash does not cover the rootcause section), replaced atomically */
-    fill_job j = {0};
     uint8_t *bytes = NULL;
-    st = lf_entry_encode(e, &bytes, &j.len, why, sizeof why);
+    size_t len = 0;
+    st = lf_entry_encode(e, &bytes, &len, why, sizeof why);
     if (st != LF_OK) {
         snprintf(err, errlen, "%s: %s", path, why);
         return st;
     }
-    j.bytes = bytes;
-    st = lf_write_file_atomic(path, fill, &j, err, errlen);
+    st = lf_write_bytes_atomic(path, bytes, len, err, errlen);
     free(bytes);
     if (st == LF_OK && saved) snprintf(saved, saved_len, "%s", path);
     return st;

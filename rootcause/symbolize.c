@@ -5,13 +5,14 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "util/child.h"
 
 extern char **environ;
 
@@ -71,17 +72,41 @@ static int find_object(struct dl_phdr_info *info, size_t size, void *ctx) {
     return 0;
 }
 
-/* Runs argv with stdin from in_path and stdout to out_path; true when it exited 0. */
+/* The file that runs program: itself when it names a path, else the first executable of that name in $PATH. */
+static bool find_program(const char *program, char *out, size_t len) {
+    if (strchr(program, '/')) {
+        snprintf(out, len, "%s", program);
+        return access(out, X_OK) == 0;
+    }
+    const char *dirs = getenv("PATH");
+    for (const char *d = dirs && *dirs ? dirs : "/usr/bin:/bin"; *d;) {
+        size_t n = strcspn(d, ":");
+        struct stat st;
+        if ((size_t)snprintf(out, len, "%.*s/%s", (int)n, n ? d : ".", program) < len && access(out, X_OK) == 0 &&
+            stat(out, &st) == 0 && S_ISREG(st.st_mode))
+            return true;
+        d += n + (d[n] == ':');
+    }
+    return false;
+}
+
+/* Runs argv with stdin from in_path and stdout to out_path, in a child that dies with this process
+ * (util/child.h); true when it exited 0. */
 static bool run_tool(char *const argv[], const char *in_path, const char *out_path) {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, in_path, O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) return false;
+    char exe[PATH_MAX];
+    if (!find_program(argv[0], exe, sizeof exe)) return false;
+    int in = open(in_path, O_RDONLY | O_CLOEXEC), out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    pid_t parent = getpid(), pid = in >= 0 && out >= 0 && null >= 0 ? fork() : -1;
+    if (pid == 0) { /* only async-signal-safe calls until execve */
+        lf_child_die_with_parent(parent);
+        if (dup2(in, 0) >= 0 && dup2(out, 1) >= 0 && dup2(null, 2) >= 0) execve(exe, argv, environ);
+        _exit(127);
+    }
+    if (in >= 0) close(in);
+    if (out >= 0) close(out);
+    if (null >= 0) close(null);
+    if (pid < 0) return false;
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) return false;

@@ -20,6 +20,7 @@
 #include "testcase/crash_watch.h"
 #include "testcase/fuzz_case.h"
 #include "util/clock.h"
+#include "util/child.h"
 #include "util/hang.h"
 
 void lf_replay_options_default(lf_replay_options *o) {
@@ -374,13 +375,14 @@ lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data
     int fds[2];
     if (pipe(fds) != 0) return fail(out, LF_REPLAY_FAILED, "cannot create a pipe: %s", strerror(errno));
     fflush(NULL); /* or the child's exit could write this process's buffered output twice */
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid < 0) {
         close(fds[0]);
         close(fds[1]);
         return fail(out, LF_REPLAY_FAILED, "cannot fork: %s", strerror(errno));
     }
     if (pid == 0) {
+        lf_child_die_with_parent(parent); /* killed with its parent: nobody would read its answer */
         close(fds[0]);
         child_main(fds[1], a, data, len, o, origin);
     }

@@ -10,6 +10,7 @@
 #include "findings/crash.h"
 #include "runtime/adapter_type.h"
 #include "testcase/case_replay.h"
+#include "util/escape.h"
 
 /* AddressSanitizer's report callback, when the process has the sanitizer (weak: absent otherwise). */
 extern void __asan_set_error_report_callback(void (*callback)(const char *)) __attribute__((weak));
@@ -51,7 +52,7 @@ static void capture(const char *report) {
     };
     lf_violation_entry e;
     if (lf_capture_crash(&in, &e, err, sizeof err) != LF_OK) {
-        fprintf(stderr, "linfuzz: a crash, but no entry: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz: a crash, but no entry: %s\n", err);
         lf_history_free(&h);
         return;
     }

@@ -174,3 +174,18 @@ lf_status lf_write_file_atomic(const char *path, lf_fill_fn fill, void *ctx, cha
     free(dir);
     return s;
 }
+
+typedef struct bytes_job {
+    const void *data;
+    size_t len;
+} bytes_job;
+
+static lf_status fill_bytes(FILE *f, void *ctx) {
+    const bytes_job *j = ctx;
+    return fwrite(j->data, 1, j->len, f) == j->len ? LF_OK : LF_ERR_IO;
+}
+
+lf_status lf_write_bytes_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen) {
+    bytes_job j = {data, len};
+    return lf_write_file_atomic(path, fill_bytes, &j, err, errlen);
+}

@@ -42,7 +42,7 @@ lf_status lf_history_write(const char *path, const lf_history *h, char *err, siz
     if (strcmp(path, "-") == 0) {
         lf_status s = lf_text_write_stream(stdout, h);
         if (s == LF_OK && fflush(stdout) != 0) s = LF_ERR_IO;
-        if (s) snprintf(err, errlen, "<stdout>: write error: %s", strerror(errno));
+        if (s) snprintf(err, errlen, "cannot write to standard output: %s", strerror(errno));
         return s;
     }
     if (lf_format_of_path(path) == LF_FMT_LFZ)

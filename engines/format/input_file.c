@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -62,4 +63,30 @@ size_t lf_input_read(lf_input *in, void *buf, size_t n) {
 void lf_input_close(lf_input *in) {
     if (in->fd >= 0) close(in->fd);
     in->fd = -1;
+}
+
+lf_status lf_read_file_bounded(const char *path, size_t max, uint8_t **data, size_t *len, char *err, size_t errlen) {
+    *data = NULL;
+    *len = 0;
+    lf_input in;
+    lf_status st = lf_open_input(path, &in, err, errlen);
+    if (st != LF_OK) return st;
+    size_t cap = in.regular && in.size < max ? (size_t)in.size + 1 : max + 1; /* one more: to see it is larger */
+    uint8_t *buf = malloc(cap ? cap : 1);
+    size_t n = buf ? lf_input_read(&in, buf, cap) : 0;
+    int saved = errno;
+    lf_input_close(&in);
+    if (!buf || n == SIZE_MAX) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, buf ? strerror(saved) : "out of memory");
+        free(buf);
+        return buf ? LF_ERR_IO : LF_ERR_NOMEM;
+    }
+    if (n > max) {
+        snprintf(err, errlen, "%s: more than %zu bytes", path, max);
+        free(buf);
+        return LF_ERR_FORMAT;
+    }
+    *data = buf;
+    *len = n;
+    return LF_OK;
 }

@@ -14,6 +14,7 @@
 #include "format/type_decl.h"
 #include "history/seq_check.h"
 #include "util/big_alloc.h"
+#include "util/escape.h"
 #include <xxhash.h>
 
 static const uint8_t MAGIC[8] = {0x89, 'L', 'F', 'Z', '\r', '\n', 0x1a, '\n'};
@@ -147,36 +148,13 @@ static bool valid_name(const char *s, size_t n, size_t max) {
     return true;
 }
 
-/* Well-formed UTF-8 without NUL, overlong forms, surrogates or code points above U+10FFFF. Returns the
- * offset of the first bad byte, or n when the text is fine. */
+/* Well-formed UTF-8 (lf_utf8_char) without NUL. Returns the offset of the first bad byte, or n when the text
+ * is fine. */
 static size_t utf8_bad_offset(const uint8_t *s, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        uint8_t c = s[i];
-        if (c >= 0x01 && c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        uint32_t cp, min;
-        if (c >= 0xc2 && c <= 0xdf) {
-            len = 2, cp = c & 0x1f, min = 0x80;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            len = 3, cp = c & 0x0f, min = 0x800;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            len = 4, cp = c & 0x07, min = 0x10000;
-        } else {
-            return i; /* NUL, a continuation byte, or a lead byte that can only start an overlong form */
-        }
-        if (n - i < len) return i;
-        for (size_t k = 1; k < len; k++) {
-            if ((s[i + k] & 0xc0) != 0x80) return i;
-            cp = cp << 6 | (s[i + k] & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-        i += len;
-    }
-    return n;
+    size_t i = 0, len;
+    uint32_t cp;
+    while (i < n && (len = lf_utf8_char(s + i, n - i, &cp)) != 0 && cp != 0) i += len;
+    return i;
 }
 
 /* ---- writer ---- */
@@ -469,16 +447,6 @@ lf_status lf_lfz_encode(const lf_lfz_writer *w, int level, uint8_t **out, size_t
     return LF_OK;
 }
 
-typedef struct {
-    const uint8_t *data;
-    size_t len;
-} byte_span;
-
-static lf_status write_span(FILE *f, void *ctx) {
-    const byte_span *s = ctx;
-    return fwrite(s->data, 1, s->len, f) == s->len ? LF_OK : LF_ERR_IO;
-}
-
 lf_status lf_lfz_save(const lf_lfz_writer *w, const char *path, int level, char *err, size_t errlen) {
     uint8_t *file;
     size_t len;
@@ -488,8 +456,7 @@ lf_status lf_lfz_save(const lf_lfz_writer *w, const char *path, int level, char 
         snprintf(err, errlen, "%s: %s", path, msg);
         return s;
     }
-    byte_span span = {file, len};
-    s = lf_write_file_atomic(path, write_span, &span, err, errlen);
+    s = lf_write_bytes_atomic(path, file, len, err, errlen);
     free(file);
     return s;
 }

@@ -22,14 +22,16 @@
 #include "linfuzz/selfspec.h"
 #include "linfuzz/spec.h"
 #include "report/ops.h"
+#include "util/escape.h"
 
 /* ---- escaping ---- */
 
-/* Writes s with &, <, >, " and ' escaped: safe in text and in double- or single-quoted attributes. Bytes
- * that are not printable ASCII or UTF-8 are left as they are (the page declares UTF-8); control characters
- * other than tab and newline become U+FFFD. */
+/* Writes s with &, <, >, " and ' escaped: safe in text and in double- or single-quoted attributes. The page
+ * is valid UTF-8 (it declares it): a byte that starts no UTF-8 character, a control character other than tab
+ * and newline, and the other characters util/escape.h shows escaped (bidirectional formatting, line
+ * separators) become U+FFFD. */
 static void esc_n(FILE *f, const char *s, size_t n) {
-    for (size_t i = 0; i < n && s[i]; i++) {
+    for (size_t i = 0; i < n && s[i];) {
         unsigned char c = (unsigned char)s[i];
         switch (c) {
         case '&': fputs("&amp;", f); break;
@@ -37,12 +39,18 @@ static void esc_n(FILE *f, const char *s, size_t n) {
         case '>': fputs("&gt;", f); break;
         case '"': fputs("&quot;", f); break;
         case '\'': fputs("&#39;", f); break;
-        default:
-            if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+        default: {
+            uint32_t cp;
+            size_t len = lf_utf8_char(s + i, n - i, &cp);
+            if (!len || (lf_char_is_unsafe(cp) && cp != '\n' && cp != '\t'))
                 fputs("\xef\xbf\xbd", f);
             else
-                fputc(c, f);
+                fwrite(s + i, 1, len, f);
+            i += len ? len : 1;
+            continue;
         }
+        }
+        i++;
     }
 }
 

@@ -10,6 +10,7 @@
 #include "linfuzz/format.h"
 #include "contract/contract.h"
 #include "report/ops.h"
+#include "util/escape.h"
 
 /* ---- parts (serial prefix, drain) and recorded results ---- */
 
@@ -288,19 +289,20 @@ static void write_causes(FILE *f, const lf_report_input *in) {
                      lf_report_cause_confirmed(c) ? "confirmed" : "not confirmed", c->violations, c->schedules,
                      c->exclusion ? "enforced" : "atomic");
         if (k == 0) {
-            fprintf(f, "root cause (candidate %u of %zu): %s\n", c->rank, in->n_causes, c->summary ? c->summary : "-");
+            lf_esc_printf(f, "root cause (candidate %u of %zu): %s\n", c->rank, in->n_causes,
+                          c->summary ? c->summary : "-");
             fprintf(f, "  %s", status);
             if (c->passing) fprintf(f, "; would forbid %" PRIu64 " of %" PRIu64 " passing runs", c->forbids, c->passing);
             fputc('\n', f);
             if (!c->exclusion && c->file) {
-                fprintf(f, "  %s:%u-%u%s%s%s\n", c->file, c->line_lo, c->line_hi, c->function ? " (in " : "",
-                        c->function ? c->function : "", c->function ? ")" : "");
+                lf_esc_printf(f, "  %s:%u-%u%s%s%s\n", c->file, c->line_lo, c->line_hi, c->function ? " (in " : "",
+                              c->function ? c->function : "", c->function ? ")" : "");
                 for (size_t l = 0; c->source && l < c->n_source; l++)
-                    fprintf(f, "  %6zu | %s\n", (size_t)c->line_lo + l, c->source[l]);
+                    lf_esc_printf(f, "  %6zu | %s\n", (size_t)c->line_lo + l, c->source[l]);
             }
         } else {
             if (k == 1) fprintf(f, "other candidates:\n");
-            fprintf(f, "  %u. %s (%s)\n", c->rank, c->summary ? c->summary : "-", status);
+            lf_esc_printf(f, "  %u. %s (%s)\n", c->rank, c->summary ? c->summary : "-", status);
         }
     }
     if (in->n_causes) fputc('\n', f);
@@ -323,21 +325,21 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
     char contract[96] = "";
     if (!lf_contract_is_default(&h->contract)) lf_contract_format(contract, sizeof contract, &h->contract);
     if (contract[0])
-        fprintf(f, "=== CONTRACT VIOLATION  adapter=%s  type=%s  contract=%s  shape=%s ===\n",
-                in->adapter ? in->adapter : "-", lf_history_type_name(h), contract, shape);
+        lf_esc_printf(f, "=== CONTRACT VIOLATION  adapter=%s  type=%s  contract=%s  shape=%s ===\n",
+                      in->adapter ? in->adapter : "-", lf_history_type_name(h), contract, shape);
     else
-        fprintf(f, "=== LINEARIZABILITY VIOLATION  adapter=%s  type=%s  shape=%s ===\n", in->adapter ? in->adapter : "-",
-                lf_history_type_name(h), shape);
+        lf_esc_printf(f, "=== LINEARIZABILITY VIOLATION  adapter=%s  type=%s  shape=%s ===\n",
+                      in->adapter ? in->adapter : "-", lf_history_type_name(h), shape);
     if (contract[0])
         fprintf(f, "contract:   %s (what the structure promises instead of linearizability: docs/contracts.md)\n",
                 contract);
-    if (in->origin) fprintf(f, "found by:   %s\n", in->origin);
-    if (in->workload) fprintf(f, "workload:   %s\n", in->workload);
+    if (in->origin) lf_esc_printf(f, "found by:   %s\n", in->origin);
+    if (in->workload) lf_esc_printf(f, "workload:   %s\n", in->workload);
     if (in->full_ops)
         fprintf(f, "history:    %zu ops recorded, shown: %zu ops on %zu threads\n", in->full_ops, h->n, n_threads);
-    if (in->test_summary) fprintf(f, "test:       %s\n", in->test_summary);
-    if (in->minimize_summary) fprintf(f, "minimized:  %s\n", in->minimize_summary);
-    if (in->bucket) fprintf(f, "bucket:     %s\n", in->bucket);
+    if (in->test_summary) lf_esc_printf(f, "test:       %s\n", in->test_summary);
+    if (in->minimize_summary) lf_esc_printf(f, "minimized:  %s\n", in->minimize_summary);
+    if (in->bucket) lf_esc_printf(f, "bucket:     %s\n", in->bucket);
     size_t *order = lf_rep_call_order(h);
     for (size_t k = 0; order && in->has_cut && k < h->n; k++) {
         const lf_op *op = &h->ops[order[k]];
@@ -350,8 +352,7 @@ void lf_report_write(FILE *f, const lf_report_input *in) {
     }
     fputc('\n', f);
     write_causes(f, in);
-    for (size_t w = 0; w < in->n_why; w++)
-        fprintf(f, "why (%s): %s\n", in->why[w].engine, in->why[w].reason);
+    for (size_t w = 0; w < in->n_why; w++) lf_esc_printf(f, "why (%s): %s\n", in->why[w].engine, in->why[w].reason);
     if (in->n_why) fputc('\n', f);
 
     ops_by_thread(f, h, marked, &nt, in->has_serial, in->serial_thread);

@@ -39,6 +39,13 @@ typedef lf_status (*lf_fill_fn)(FILE *f, void *ctx);
  * a temporary file it leaves (only possible without O_TMPFILE, or in the instant between link and rename)
  * is removed by the next write into that directory. Errors name the path. */
 lf_status lf_write_file_atomic(const char *path, lf_fill_fn fill, void *ctx, char *err, size_t errlen);
+/* lf_write_file_atomic of len bytes at data. */
+lf_status lf_write_bytes_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
+
+/* Reads a whole file of at most max bytes into *data (malloc'ed; its length in *len), opened as histories are
+ * (docs/budgets.md: a FIFO nobody writes to reads as empty, a directory or a device is refused, LF_ERR_IO);
+ * LF_ERR_FORMAT, "PATH: more than MAX bytes", when it is larger: no more than max + 1 bytes are read. */
+lf_status lf_read_file_bounded(const char *path, size_t max, uint8_t **data, size_t *len, char *err, size_t errlen);
 
 /* Reads a text history from an open stream. name is used in error messages ("FILE:LINE: ..."). */
 lf_status lf_text_read_stream(FILE *f, const char *name, lf_history *h, char *err, size_t errlen);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "runtime/perturb.h"
+#include "util/escape.h"
 #include "util/hash.h"
 
 const lf_method_decl *lf_adapter_method(const lf_adapter *a, unsigned m) {
@@ -177,6 +178,6 @@ __attribute__((constructor)) static void register_custom_types(void) {
         char err[256];
         if (a->type != LF_TYPE_CUSTOM) continue;
         if (!lf_adapter_check(a, err, sizeof err) || !lf_type_register(a->custom, err, sizeof err))
-            fprintf(stderr, "linfuzz: %s (its histories will not find the type by name)\n", err);
+            lf_esc_printf(stderr, "linfuzz: %s (its histories will not find the type by name)\n", err);
     }
 }

@@ -14,6 +14,7 @@
 #include "util/env.h"
 #include "util/parse.h"
 #include "util/clock.h"
+#include "util/escape.h"
 #include "util/hang.h"
 
 #define POLL_NS 20000000L /* 20 ms */
@@ -118,7 +119,7 @@ lf_stuck_watch *lf_stuck_watch_create(void) {
     if (!w) return NULL;
     char err[256];
     if (!lf_env_seconds("LINFUZZ_STUCK_SECONDS", 0, 0.001, LF_MAX_SECONDS, &w->fixed_deadline, err, sizeof err)) {
-        fprintf(stderr, "linfuzz: %s\n", err);
+        lf_esc_printf(stderr, "linfuzz: %s\n", err);
         exit(2);
     }
     if (pthread_mutex_init(&w->lock, NULL) != 0) {

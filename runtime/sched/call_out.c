@@ -30,6 +30,7 @@
 
 #include "sched/sched_internal.h"
 #include "util/env.h"
+#include "util/escape.h"
 
 #define CALL_OUT_DEPTH 256 /* nested calls (a library calling back into code that calls it again) */
 
@@ -54,7 +55,7 @@ static bool points_on(void) {
         char err[200];
         bool flag = true;
         if (!lf_env_flag("LINFUZZ_LIBRARY_CALL_POINTS", true, &flag, err, sizeof err)) {
-            fprintf(stderr, "linfuzz: %s\n", err);
+            lf_esc_printf(stderr, "linfuzz: %s\n", err);
             exit(2);
         }
         on = v = flag;

@@ -3,7 +3,8 @@
 # once (exit 4; a symlink to /dev/zero was read for minutes into 8 GB), a FIFO never hangs a reader (nobody
 # writing: it reads as empty; an endless writer of junk: refused after its first bytes), a 100 MB junk .lfz
 # is refused from its header with little memory, `check --timeout` answers unknown when the budget runs out
-# inside a monitor (the monitors ignored it), and `gen --bad` is bounded.
+# inside a monitor (the monitors ignored it), and `gen --bad` is bounded; triage reads fuzzer inputs the same
+# way (a FIFO named as an input hung it).
 # Usage: test_hostile_reads.sh LINFUZZ_BIN TEST_DATA_DIR
 set -u
 source "$(dirname "$0")/../lib.sh"
@@ -22,6 +23,16 @@ for cmd in show repro triage; do
   expect_err 4 "zero\.lfz: not a regular file or a pipe" "$cmd of a symlink to /dev/zero" $T "$LF" $cmd "$tmp/zero.lfz"
 done
 expect_err 4 "not a regular file or a pipe \(a directory\)" "check of a directory" $T "$LF" check "$tmp"
+# fuzzer inputs named to triage: read like histories (a FIFO nobody writes to waited for ever; a device was read)
+HEX=0123456789abcdef0123456789abcdef01234567
+ln -s /dev/zero "$tmp/zero-crash-$HEX"
+expect_err 4 "zero-crash-$HEX: not a regular file or a pipe \(a character device\)" "triage of an input linked to /dev/zero" \
+  $T "$LF" triage -q --adapter lock_queue "$tmp/zero-crash-$HEX"
+mkfifo "$tmp/crash-$HEX"
+expect_rc 0 "triage of an input that is a FIFO nobody writes" $T "$LF" triage -q --adapter lock_queue --runs 1 "$tmp/crash-$HEX"
+truncate -s 2M "$tmp/big-crash-$HEX"
+expect_err 2 "big-crash-$HEX: more than 1048576 bytes: too large" "triage of a 2 MB input" \
+  $T "$LF" triage -q --adapter lock_queue "$tmp/big-crash-$HEX"
 
 # FIFOs: nobody writing reads as empty (opening for reading no longer waits for a writer)
 mkfifo "$tmp/empty.lfz" "$tmp/empty.hist"

@@ -62,7 +62,7 @@ typedef struct lf_triage_files {
 } lf_triage_files;
 
 /* Adds path: a directory is walked recursively (entries of each directory in name order, hidden ones
- * skipped), each file classified by name; a file named explicitly is an entry when it ends in .lfz and an
+ * skipped, symbolic links to directories not followed but classified OTHER), each file classified by name; a file named explicitly is an entry when it ends in .lfz and an
  * input otherwise. A path that cannot be read becomes an ERROR file. False only when out of memory. */
 bool lf_triage_collect(lf_triage_files *fs, const char *path);
 void lf_triage_files_free(lf_triage_files *fs);
@@ -111,8 +111,9 @@ typedef struct lf_triage_item {
     size_t min_ops, full_ops;
     char *example;       /* the entry that reproduces it (path, or where a replay's entry was saved), or NULL */
     long duplicate_of;   /* an input with the bytes of an entry's workload: that entry's item, else -1 */
+    bool not_violation;  /* an entry whose minimized history is no violation here (lf_triage_mark_not_violation) */
     /* inputs */
-    char *detail;        /* what the replay did, or NULL */
+    char *detail;        /* what the replay did (or why an entry is no violation), or NULL */
     size_t input_len;
     /* entries: the workload, to recognise crash inputs that are an entry's input */
     uint8_t *workload;
@@ -160,6 +161,11 @@ void lf_triage_free(lf_triage *t);
  * the item's index, -1 when out of memory. */
 long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, const lf_violation_entry *e,
                              const char *saved);
+/* Entry item `item` is no violation for this checker: its saved minimized history was re-checked and is
+ * linearizable (the checker changed, or the entry is wrong). It becomes NOT_REPRODUCED (it shows no bug,
+ * whatever its adapter claims), grouped apart from the violations, with why as its detail. False when out of
+ * memory. */
+bool lf_triage_mark_not_violation(lf_triage *t, size_t item, const char *why);
 /* An input with the bytes of entry item `of`'s workload: same signature, counted once. */
 long lf_triage_add_duplicate(lf_triage *t, const char *path, size_t of);
 /* An input whose replay was not a violation: CRASH, STUCK or NOT_REPRODUCED, with the replay's detail. */
