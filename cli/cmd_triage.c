@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "findings/capture.h"
 #include "findings/entry.h"
+#include "findings/crash.h"
 #include "findings/stuck.h"
 #include "runtime/adapter_check.h"
 #include "findings/triage.h"
@@ -102,9 +103,9 @@ typedef struct counts {
 
 /* Whether an entry's minimized history is still a violation for the checker it was found with (or cannot be
  * told here: a self-spec without its adapter, a budget that ran out); false with why when it is linearizable.
- * STUCK and serial-nondeterminism entries carry no violation to re-check. */
+ * STUCK, CRASH and serial-nondeterminism entries carry no violation to re-check. */
 static bool minimized_violates(const lf_violation_entry *e, char *why, size_t len) {
-    if (lf_entry_is_stuck(e) || lf_entry_category(e)) return true;
+    if (lf_entry_is_stuck(e) || lf_entry_is_crash(e) || lf_entry_category(e)) return true;
     lf_check_options co;
     lf_check_options_default(&co);
     co.timeout_s = RECHECK_SECONDS;
