@@ -13,6 +13,7 @@
 #include "trace.h"
 #include "util/clock.h"
 #include "util/escape.h"
+#include "util/grow.h"
 #include "weak_cause.h"
 
 #define MAX_VALIDATE 8
@@ -242,15 +243,9 @@ static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t,
         for (size_t k = 0; k < r->n && !c; k++)
             if (!strcmp(r->c[k].summary, summary)) c = &r->c[k];
         if (!c) {
-            if (r->n == cap) {
-                size_t nc = cap ? 2 * cap : 16;
-                lf_rc_candidate *m = realloc(r->c, nc * sizeof *m);
-                if (!m) {
-                    ok = false;
-                    break;
-                }
-                r->c = m;
-                cap = nc;
+            if (!LF_GROW(r->c, cap, r->n + 1, 16)) {
+                ok = false;
+                break;
             }
             c = &r->c[r->n++];
             memset(c, 0, sizeof *c);
@@ -391,15 +386,9 @@ static int exclusions(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r,
     for (unsigned m1 = 0; m1 < LF_M_COUNT; m1++)
         for (unsigned m2 = m1; m2 < LF_M_COUNT; m2++) {
             if (!used[m1] || !used[m2]) continue;
-            if (r->n == cap) {
-                size_t nc = cap ? 2 * cap : 8;
-                lf_rc_candidate *c = realloc(r->c, nc * sizeof *c);
-                if (!c) {
-                    snprintf(err, errlen, "out of memory");
-                    return -1;
-                }
-                r->c = c;
-                cap = nc;
+            if (!LF_GROW(r->c, cap, r->n + 1, 8)) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
             }
             lf_rc_candidate *c = &r->c[r->n++];
             memset(c, 0, sizeof *c);

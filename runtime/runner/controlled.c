@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "util/grow.h"
+
 bool lf_controlled_worker(lf_sched *s, unsigned t, lf_recorder *rec, const lf_adapter *a, void *obj,
                           const lf_planned_op *ops, size_t n) {
     lf_thread_log *log = &rec->logs[t];
@@ -35,16 +37,8 @@ static size_t n_abandoned, cap_abandoned;
 
 void lf_abandon_object(void *obj) {
     pthread_mutex_lock(&abandoned_lock);
-    if (n_abandoned == cap_abandoned) {
-        size_t cap = cap_abandoned ? cap_abandoned * 2 : 16;
-        void **grown = realloc(abandoned, cap * sizeof *grown);
-        if (grown) {
-            abandoned = grown;
-            cap_abandoned = cap;
-        }
-    }
     /* Out of memory: the object is simply leaked (unreachable), which only a leak checker would notice. */
-    if (n_abandoned < cap_abandoned) abandoned[n_abandoned++] = obj;
+    if (LF_GROW(abandoned, cap_abandoned, n_abandoned + 1, 16)) abandoned[n_abandoned++] = obj;
     pthread_mutex_unlock(&abandoned_lock);
 }
 
