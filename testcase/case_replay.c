@@ -21,6 +21,7 @@
 #include "testcase/fuzz_case.h"
 #include "util/clock.h"
 #include "util/child.h"
+#include "util/grow.h"
 #include "util/hang.h"
 
 void lf_replay_options_default(lf_replay_options *o) {
@@ -408,15 +409,9 @@ lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data
             }
             continue;
         }
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 65536;
-            uint8_t *nb = realloc(buf, ncap);
-            if (!nb) {
-                nomem = true;
-                break;
-            }
-            buf = nb;
-            cap = ncap;
+        if (!LF_GROW(buf, cap, n + 1, 65536)) {
+            nomem = true;
+            break;
         }
         ssize_t r = read(fds[0], buf + n, cap - n);
         if (r < 0 && errno == EINTR) continue;
