@@ -14,6 +14,7 @@
 #include <time.h>
 #include "budget/progress.h"
 #include "util/clock.h"
+#include "util/grow.h"
 
 #define BRUTE_HARD_MAX_OPS 63 /* one bit per op in a uint64_t, with (1 << n) - 1 still defined */
 #define VAL_BYTES 9           /* tag (0 nil, 1 int) + big-endian int with the sign bit flipped */
@@ -425,9 +426,9 @@ static bool memo_grow_slots(memo_table *m) {
 static bool memo_reserve_arena(memo_table *m, size_t extra) {
     /* Allocated even for empty states, so that memcpy/memcmp never see a null arena. */
     if (m->arena && m->arena_len + extra <= m->arena_cap) return true;
-    size_t cap = m->arena_cap ? m->arena_cap : 4096;
-    while (cap < m->arena_len + extra) cap *= 2;
-    if (m->cap * sizeof *m->slots + cap > m->budget) return false;
+    size_t need = m->arena_len + extra;
+    size_t cap = lf_grow_capacity(m->arena_cap, need ? need : 1, 1, 4096);
+    if (!cap || m->cap * sizeof *m->slots + cap > m->budget) return false;
     uint8_t *arena = realloc(m->arena, cap);
     if (!arena) return false;
     m->arena = arena;

@@ -3,6 +3,7 @@
 #include "linfuzz/history.h"
 #include "history/seq_check.h"
 #include "history/validate.h"
+#include "util/grow.h"
 #include "util/radix_sort.h"
 #include "util/big_alloc.h"
 #include "util/hash.h"
@@ -196,9 +197,8 @@ unsigned lf_history_method_count(const lf_history *h) {
 
 static bool reserve(lf_history *h, size_t want) {
     if (want <= h->cap) return true;
-    size_t cap = h->cap ? h->cap : 64;
-    while (cap < want) cap *= 2;
-    lf_op *ops = lf_big_realloc(h->ops, cap * sizeof *ops);
+    size_t cap = lf_grow_capacity(h->cap, want, sizeof *h->ops, 64);
+    lf_op *ops = cap ? lf_big_realloc(h->ops, cap * sizeof *ops) : NULL; /* big_alloc.h: huge pages */
     if (!ops) return false;
     h->ops = ops;
     h->cap = cap;

@@ -26,6 +26,7 @@
 #include "monitor/monitor.h"
 #include "monitor/monitors.h"
 #include "monitor/segment_tree.h"
+#include "util/grow.h"
 #include "util/radix_sort.h"
 
 #define NONE UINT32_MAX
@@ -418,12 +419,7 @@ static lf_verdict order_middle(middle_set *ms, uint64_t budget, lf_deadline *dl)
             sched_state at;
             if (++tried > budget || lf_deadline_tick(dl)) goto out;
             if (!place(ms->d, &ms->mv[x], ms->peek_next, &st, &at) || !middle_feasible(ms, x, &at)) continue;
-            if (n_ch == cap) {
-                cap *= 2;
-                middle_choice *g = realloc(ch, cap * sizeof *ch);
-                if (!g) goto out;
-                ch = g;
-            }
+            if (!LF_GROW(ch, cap, n_ch + 1, 64)) goto out;
             ch[n_ch++] = (middle_choice){x, at};
         }
         qsort(ch + lo, n_ch - lo, sizeof *ch, cmp_choice);

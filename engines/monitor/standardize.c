@@ -8,6 +8,7 @@
 
 #include "monitor/monitors.h"
 #include "util/big_alloc.h"
+#include "util/grow.h"
 #include "util/radix_sort.h"
 #include "util/value_map.h"
 
@@ -301,7 +302,8 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
         if (v >= vcap) {
             /* Room for as many values as there are ops, at once: the arrays never move (a moved block loses its
              * huge pages, util/big_alloc.h), and what is never touched is only address space. */
-            size_t nc = vcap ? vcap * 2 : n + 1;
+            size_t nc = lf_grow_capacity(vcap, (size_t)v + 1, sizeof *s->value_of, n + 1); /* widest of them */
+            if (!nc) goto oom;
             int64_t *vo = lf_big_realloc(s->value_of, nc * sizeof *vo);
             if (vo) s->value_of = vo;
             uint8_t *vn = lf_big_realloc(s->value_nil, nc);

@@ -23,6 +23,7 @@
 #include "linfuzz/spec.h"
 #include "report/ops.h"
 #include "util/escape.h"
+#include "util/grow.h"
 
 /* ---- escaping ---- */
 
@@ -91,15 +92,10 @@ __attribute__((format(printf, 2, 3))) static void text_add(text *t, const char *
             t->n += (size_t)w;
             return;
         }
-        size_t cap = t->cap ? t->cap : 256;
-        while (cap <= t->n + (size_t)w) cap *= 2;
-        char *ns = realloc(t->s, cap);
-        if (!ns) {
+        if (!LF_GROW(t->s, t->cap, t->n + (size_t)w + 1, 256)) {
             t->failed = true;
             return;
         }
-        t->s = ns;
-        t->cap = cap;
     }
 }
 
