@@ -197,17 +197,19 @@ static void free_groups(lf_triage *t) {
     t->n_groups = 0;
 }
 
+/* Frees what the item owns (not the item: it lives in t->items). */
+static void item_free(lf_triage_item *it) {
+    free(it->path);
+    free(it->adapter);
+    free(it->example);
+    free(it->detail);
+    free(it->workload);
+    free(it->variant);
+    free(it->crash_label);
+}
+
 void lf_triage_free(lf_triage *t) {
-    for (size_t i = 0; i < t->n_items; i++) {
-        lf_triage_item *it = &t->items[i];
-        free(it->path);
-        free(it->adapter);
-        free(it->example);
-        free(it->detail);
-        free(it->workload);
-        free(it->variant);
-        free(it->crash_label);
-    }
+    for (size_t i = 0; i < t->n_items; i++) item_free(&t->items[i]);
     free(t->items);
     for (size_t i = 0; i < t->n_errors; i++) {
         free(t->errors[i].path);
@@ -235,16 +237,7 @@ static lf_triage_item *new_item(lf_triage *t, const char *path, const char *adap
     return it;
 }
 
-static void drop_last_item(lf_triage *t) {
-    lf_triage_item *it = &t->items[--t->n_items];
-    free(it->path);
-    free(it->adapter);
-    free(it->example);
-    free(it->detail);
-    free(it->workload);
-    free(it->variant);
-    free(it->crash_label);
-}
+static void drop_last_item(lf_triage *t) { item_free(&t->items[--t->n_items]); }
 
 const char *lf_triage_by_name(lf_triage_by by) {
     switch (by) {
