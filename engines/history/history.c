@@ -3,6 +3,7 @@
 #include "linfuzz/history.h"
 #include "history/seq_check.h"
 #include "history/validate.h"
+#include "util/appendf.h"
 #include "util/grow.h"
 #include "util/radix_sort.h"
 #include "util/big_alloc.h"
@@ -240,12 +241,8 @@ bool lf_history_select(lf_history *dst, const lf_history *src, const bool *keep)
 }
 
 static int describe(char *buf, size_t len, int nargs, const char *method, const lf_op *op) {
-    int w = 0;
-#define PUT(...)                                                                        \
-    do {                                                                                \
-        int k_ = snprintf(buf + w, (size_t)w < len ? len - (size_t)w : 0, __VA_ARGS__); \
-        if (k_ > 0) w += k_;                                                            \
-    } while (0)
+    size_t w = 0;
+#define PUT(...) lf_appendf(buf, len, &w, __VA_ARGS__)
     if (lf_op_pending(op))
         PUT("t%" PRIu32 " [%" PRIu64 ",?] %s", op->thread, op->call, method);
     else
@@ -261,7 +258,7 @@ static int describe(char *buf, size_t len, int nargs, const char *method, const 
     else if (op->res_kind != LF_K_NONE && op->res_kind != LF_K_PENDING)
         PUT(" -> %s", lf_kind_name((lf_kind)op->res_kind));
 #undef PUT
-    return w;
+    return (int)w;
 }
 
 int lf_op_describe_typed(char *buf, size_t len, lf_type t, const lf_op *op) {
