@@ -448,6 +448,15 @@ out:
 }
 
 /* The middle: FIFO peeling with free-moment bounds, then the schedule in the peeling order. */
+/* Out of memory or out of time (the deadline tells which): r says so. */
+static lf_verdict deque_stopped(const lf_std *s, lf_result *r) {
+    if (lf_deadline_expired(s->dl))
+        lf_monitor_late(r, "deque");
+    else
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
+    return LF_UNKNOWN;
+}
+
 /* How computing the middle values' bounds ended: all set, a verdict (an op without a free moment), or stopped by
  * the deadline. */
 typedef enum { BOUNDS_SET, BOUNDS_DECIDED, BOUNDS_STOPPED } bounds_result;
@@ -699,11 +708,7 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     if (!search_middle_order(d, mv, peek_next, k, by_e, &t_le, &t_ld, t_cls, &verdict, r)) goto oom;
     goto done;
 oom:
-    verdict = LF_UNKNOWN;
-    if (lf_deadline_expired(s->dl))
-        lf_monitor_late(r, "deque");
-    else
-        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
+    verdict = deque_stopped(s, r);
 done:
     if (t_le.t) lf_mintree_free(&t_le);
     if (t_ld.t) lf_mintree_free(&t_ld);
@@ -765,11 +770,7 @@ lf_verdict lf_monitor_deque(const lf_history *h, const lf_std *s, lf_result *r) 
     verdict = check_middle(&d, r);
     goto done;
 oom:
-    verdict = LF_UNKNOWN;
-    if (lf_deadline_expired(s->dl))
-        lf_monitor_late(r, "deque");
-    else
-        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
+    verdict = deque_stopped(s, r);
 done:
     free(d.cls);
     for (int e = 0; e < 2; e++) {

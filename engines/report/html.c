@@ -507,6 +507,20 @@ static bool svg_timeline(FILE *f, const view *v) {
     return true;
 }
 
+/* The middle of an op's list item: its tooltip (the attribute the caller opened), its tag, its description and
+ * the note on its recorded counterpart. */
+static void op_item_middle(FILE *f, const view *v, size_t i, const char *tip, const char *desc) {
+    esc(f, tip);
+    char note[224];
+    recorded_note(v, i, note, sizeof note);
+    fprintf(f, "\"><b>");
+    esc(f, v->tags[i]);
+    fprintf(f, "</b> <code>");
+    esc(f, desc);
+    fprintf(f, "</code><span class=\"muted\">");
+    esc(f, note);
+}
+
 /* The longest linearizable prefix, in order, with the state after each op; then the ops that do not go
  * next. */
 static bool prefix_lists(FILE *f, const view *v) {
@@ -538,15 +552,7 @@ static bool prefix_lists(FILE *f, const view *v) {
         char *tip = op_tip(v, i);
         if (!tip) return false;
         fprintf(f, "<li data-sec=\"%s\" data-op=\"%zu\" data-tip=\"", v->id, i);
-        esc(f, tip);
-        char note[224];
-        recorded_note(v, i, note, sizeof note);
-        fprintf(f, "\"><b>");
-        esc(f, v->tags[i]);
-        fprintf(f, "</b> <code>");
-        esc(f, desc);
-        fprintf(f, "</code><span class=\"muted\">");
-        esc(f, note);
+        op_item_middle(f, v, i, tip, desc);
         fprintf(f, "</span> &#8594; <code class=\"state\">");
         esc(f, v->x.state_after[i]);
         fprintf(f, "</code></li>\n");
@@ -568,15 +574,7 @@ static bool prefix_lists(FILE *f, const view *v) {
             if (!tip) return false;
             fprintf(f, "<li class=\"%s\" data-sec=\"%s\" data-op=\"%zu\" data-tip=\"",
                     v->x.stuck[i] ? "stuck" : pending ? "pend" : "wait", v->id, i);
-            esc(f, tip);
-            char note[224];
-            recorded_note(v, i, note, sizeof note);
-            fprintf(f, "\"><b>");
-            esc(f, v->tags[i]);
-            fprintf(f, "</b> <code>");
-            esc(f, desc);
-            fprintf(f, "</code><span class=\"muted\">");
-            esc(f, note);
+            op_item_middle(f, v, i, tip, desc);
             fprintf(f, "</span>: ");
             esc(f, v->x.why[i]);
             fprintf(f, "</li>\n");
