@@ -1025,8 +1025,7 @@ static lf_status inflate_payload(lf_lfz_reader *r, const uint8_t *frame, size_t 
     lf_status st = LF_OK;
     for (;;) {
         if (out == cap && cap < payload_len) {
-            size_t grown = lf_grow_capacity(cap, out + 1, 1, 1); /* doubled, never beyond the payload */
-            if (grown > payload_len) grown = payload_len;
+            size_t grown = cap > payload_len / 2 ? payload_len : cap * 2;
             uint8_t *p = realloc(r->payload, grown);
             if (!p) {
                 snprintf(err, errlen, "%s: out of memory for a %zu-byte payload", r->file, payload_len);
@@ -1197,8 +1196,7 @@ static lf_status read_more(lf_input *in, uint8_t **data, size_t *len, size_t *ca
                            char *err, size_t errlen) {
     while (*len < want) {
         if (*len == *cap) {
-            size_t grown = lf_grow_capacity(*cap, *len + 1, 1, 1); /* doubled, never beyond want */
-            if (grown > want) grown = want;
+            size_t grown = *cap < want / 2 ? *cap * 2 : want;
             uint8_t *p = realloc(*data, grown);
             if (!p) {
                 snprintf(err, errlen, "%s: out of memory reading the file", path);
