@@ -391,8 +391,9 @@ static parts_tally check_keyed_parts(pipeline *pl, const lf_keyed *keyed, size_t
             violation = done;
             char inner[sizeof outs[done].reason];
             memcpy(inner, outs[done].reason, sizeof inner);
-            snprintf(outs[done].reason, sizeof outs[done].reason, "in the part with key %" PRId64 " (%zu of %zu ops): %.400s",
-                     (int64_t)keyed[i].key, j - i, h->n, inner);
+            snprintf(outs[done].reason, sizeof outs[done].reason,
+                     "in the part with key %" PRId64 " (%zu of %zu ops): %.400s", (int64_t)keyed[i].key, j - i, h->n,
+                     inner);
         } else if (outs[done].verdict == LF_UNKNOWN && unknown++ == 0) {
             char inner[sizeof outs[done].reason];
             memcpy(inner, outs[done].reason, sizeof inner);
