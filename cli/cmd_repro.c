@@ -377,6 +377,48 @@ static bool parse_memory(const char *text, void *memory) {
     return lf_fc_memory_from_name(text, memory) && *(int *)memory != LF_FC_MEMORY_MIXED;
 }
 
+/* repro of a serial nondeterminism entry: its evidence is a serial run, replayed as such (runs times). The exit
+ * code: a violation when it reappeared. */
+static int repro_nondeterminism(const char *path, const lf_violation_entry *e, const lf_adapter *a,
+                                const char *adapter_name, uint64_t runs, bool quiet) {
+    /* serial nondeterminism: the evidence is a serial run, replayed as such */
+    if (!quiet)
+        lf_esc_printf(stdout, "%s: adapter %s, type %s: serial nondeterminism (%s)\n", path, adapter_name,
+                      lf_history_type_name(&e->full), lf_entry_meta(e, "reason"));
+    long differed = !a || runs == 0 ? 0 : replay_evidence(e, a, runs, quiet);
+    if (differed < 0) return LF_EXIT_IO;
+    if (!a)
+        lf_esc_printf(stdout, "%s: serial nondeterminism; not replayed: adapter '%s' is not in this build\n", path,
+                      adapter_name);
+    else
+        lf_esc_printf(stdout,
+                      "%s: serial nondeterminism reappeared in %ld of %" PRIu64 " serial replays of its evidence\n",
+                      path, differed, runs);
+    return differed > 0 ? LF_EXIT_VIOLATION : LF_EXIT_OK;
+}
+
+/* Why the entry's workload cannot be re-run here (written into note), or NULL when it can: an unknown format, an
+ * adapter not in this build or of another type than the entry (adapter_type: a history of a's type). */
+static const char *why_not_rerun(const lf_violation_entry *e, const lf_adapter *a, const char *adapter_name,
+                                 const char *format, const lf_history *adapter_type, char *note, size_t len) {
+    if (!lf_fuzz_case_format_known(format)) {
+        snprintf(note, len, "workload not re-run: its format is %s, not '%s'", format ? format : "not recorded",
+                 LF_FUZZ_CASE_FORMAT);
+        return note;
+    }
+    if (!a) {
+        snprintf(note, len, "workload not re-run: adapter '%s' is not in this build", adapter_name);
+        return note;
+    }
+    if (a->type != e->full.type ||
+        (a->type == LF_TYPE_CUSTOM && !lf_type_desc_equal(adapter_type->custom, e->full.custom))) {
+        snprintf(note, len, "workload not re-run: adapter '%s' is a %s now, the entry a %s", adapter_name,
+                 lf_adapter_type_name(a), lf_history_type_name(&e->full));
+        return note;
+    }
+    return NULL;
+}
+
 int lf_cmd_repro(int argc, char **argv) {
     repro_args args = {.memory = LF_FC_MEMORY_MIXED};
     lf_cli_operands entry;
@@ -412,24 +454,9 @@ int lf_cmd_repro(int argc, char **argv) {
         return code;
     }
     if (lf_entry_category(&e)) {
-        /* serial nondeterminism: the evidence is a serial run, replayed as such */
-        if (!quiet)
-            lf_esc_printf(stdout, "%s: adapter %s, type %s: serial nondeterminism (%s)\n", path, adapter_name,
-                          lf_history_type_name(&e.full), lf_entry_meta(&e, "reason"));
-        long differed = !a || runs == 0 ? 0 : replay_evidence(&e, a, runs, quiet);
-        if (differed < 0) {
-            lf_entry_free(&e);
-            return LF_EXIT_IO;
-        }
-        if (!a)
-            lf_esc_printf(stdout, "%s: serial nondeterminism; not replayed: adapter '%s' is not in this build\n", path,
-                          adapter_name);
-        else
-            lf_esc_printf(stdout,
-                          "%s: serial nondeterminism reappeared in %ld of %" PRIu64 " serial replays of its evidence\n",
-                          path, differed, runs);
+        int code = repro_nondeterminism(path, &e, a, adapter_name, runs, quiet);
         lf_entry_free(&e);
-        return differed > 0 ? LF_EXIT_VIOLATION : LF_EXIT_OK;
+        return code;
     }
     lf_check_options o;
     lf_check_options_default(&o);
@@ -461,20 +488,7 @@ int lf_cmd_repro(int argc, char **argv) {
     char rerun_note[256] = "", exact_note[512] = "";
     lf_method ms[LF_M_COUNT];
     lf_fuzz_case c;
-    const char *why_not = NULL;
-    if (!lf_fuzz_case_format_known(format)) {
-        snprintf(rerun_note, sizeof rerun_note, "workload not re-run: its format is %s, not '%s'",
-                 format ? format : "not recorded", LF_FUZZ_CASE_FORMAT);
-        why_not = rerun_note;
-    } else if (!a) {
-        snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is not in this build", adapter_name);
-        why_not = rerun_note;
-    } else if (a->type != e.full.type ||
-               (a->type == LF_TYPE_CUSTOM && !lf_type_desc_equal(adapter_type.custom, e.full.custom))) {
-        snprintf(rerun_note, sizeof rerun_note, "workload not re-run: adapter '%s' is a %s now, the entry a %s",
-                 adapter_name, lf_adapter_type_name(a), lf_history_type_name(&e.full));
-        why_not = rerun_note;
-    }
+    const char *why_not = why_not_rerun(&e, a, adapter_name, format, &adapter_type, rerun_note, sizeof rerun_note);
     if (!why_not) {
         lf_fuzz_case_decode_as(format, e.workload, e.workload_len, lf_fuzz_case_methods(a, ms), &c);
         if (!quiet) {

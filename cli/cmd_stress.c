@@ -206,6 +206,46 @@ static bool run_checked(lf_runner *r, const lf_adapter *a, const lf_workload *w,
     return true;
 }
 
+/* The adapter the command line names, held to --contract when given (with_contract: the storage for that copy),
+ * and checked; NULL after a message when there is no such adapter or it is malformed. */
+static const lf_adapter *stress_adapter(const stress_options *o, lf_adapter *with_contract) {
+    const lf_adapter *a = lf_adapter_find(o->adapter);
+    if (!a) {
+        lf_esc_printf(stderr, "linfuzz stress: no adapter '%s' ('linfuzz adapters' lists them)\n", o->adapter);
+        return NULL;
+    }
+    if (o->contract.text) { /* --contract: the adapter as declared, held to another contract */
+        *with_contract = *a;
+        with_contract->contract = o->contract.contract;
+        a = with_contract;
+    }
+    char err[256];
+    if (!lf_adapter_check(a, err, sizeof err)) {
+        lf_esc_printf(stderr, "linfuzz stress: %s\n", err);
+        return NULL;
+    }
+    return a;
+}
+
+/* Run `run`'s workload, drawn from the seed, and whether the run is controlled: then its schedule and memory
+ * model too. */
+static void plan_run(const stress_options *o, uint64_t run, bool balanced, lf_runner *runner, lf_workload *w) {
+    lf_workload_random(w, o->seed + run, (uint32_t)o->threads, (uint32_t)o->ops);
+    if (o->no_perturb) memset(&w->perturb, 0, sizeof w->perturb);
+    w->balance_blocking = balanced;
+    runner->controlled = run_controlled(o, run);
+    if (runner->controlled) {
+        size_t ops[LF_WORKLOAD_MAX_THREADS];
+        for (unsigned t = 0; t < w->threads; t++) ops[t] = w->ops_per_thread;
+        lf_schedule_random(&runner->schedule, w->seed, w->threads, ops);
+        /* the model: mixed draws it from the run's seed as a fuzz case's byte would */
+        lf_memory_model m = o->memory != LF_FC_MEMORY_MIXED
+                                ? (lf_memory_model)o->memory
+                                : lf_memory_model_of_byte((uint8_t)(w->seed * 0x9e3779b97f4a7c15ull >> 56));
+        if (m != LF_MM_SC) lf_schedule_set_memory(&runner->schedule, m, w->seed);
+    }
+}
+
 int lf_cmd_stress(int argc, char **argv) {
     stress_options o = {.blocking = -1};
     o.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)(lf_now_s() * 1e9);
@@ -219,22 +259,10 @@ int lf_cmd_stress(int argc, char **argv) {
     if (status != LF_CLI_GO_ON) return status;
     o.adapter = adapter.v[0];
 
-    const lf_adapter *a = lf_adapter_find(o.adapter);
-    if (!a) {
-        lf_esc_printf(stderr, "linfuzz stress: no adapter '%s' ('linfuzz adapters' lists them)\n", o.adapter);
-        return LF_EXIT_USAGE;
-    }
-    lf_adapter with_contract; /* --contract: the adapter as declared, held to another contract */
-    if (o.contract.text) {
-        with_contract = *a;
-        with_contract.contract = o.contract.contract;
-        a = &with_contract;
-    }
+    lf_adapter with_contract;
+    const lf_adapter *a = stress_adapter(&o, &with_contract);
+    if (!a) return LF_EXIT_USAGE;
     char err[256];
-    if (!lf_adapter_check(a, err, sizeof err)) {
-        lf_esc_printf(stderr, "linfuzz stress: %s\n", err);
-        return LF_EXIT_USAGE;
-    }
     if (!lf_clock_available(o.clock)) {
         lf_esc_printf(stderr, "linfuzz stress: clock '%s' is not available on this machine\n", lf_clock_name(o.clock));
         return LF_EXIT_USAGE;
@@ -289,21 +317,9 @@ int lf_cmd_stress(int argc, char **argv) {
     status = LF_EXIT_OK;
     for (; (!o.runs || run < o.runs) && lf_now_s() - start < o.seconds; run++) {
         lf_workload w;
-        lf_workload_random(&w, o.seed + run, (uint32_t)o.threads, (uint32_t)o.ops);
-        if (o.no_perturb) memset(&w.perturb, 0, sizeof w.perturb);
-        w.balance_blocking = balanced;
+        plan_run(&o, run, balanced, &runner, &w);
         stuck.w = &w;
         stuck.run = run;
-        runner.controlled = run_controlled(&o, run);
-        if (runner.controlled) {
-            size_t ops[LF_WORKLOAD_MAX_THREADS];
-            for (unsigned t = 0; t < w.threads; t++) ops[t] = w.ops_per_thread;
-            lf_schedule_random(&runner.schedule, w.seed, w.threads, ops);
-            /* the model: mixed draws it from the run's seed as a fuzz case's byte would */
-            lf_memory_model m = o.memory != LF_FC_MEMORY_MIXED ? (lf_memory_model)o.memory
-                                                               : lf_memory_model_of_byte((uint8_t)(w.seed * 0x9e3779b97f4a7c15ull >> 56));
-            if (m != LF_MM_SC) lf_schedule_set_memory(&runner.schedule, m, w.seed);
-        }
         lf_result res;
         lf_result_init(&res);
         if (!run_checked(&runner, a, &w, &checker, &h, &res)) {

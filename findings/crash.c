@@ -185,14 +185,7 @@ lf_status lf_capture_crash(const lf_crash_input *in, lf_violation_entry *e, char
     gmtime_r(&now, &tm);
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
     snprintf(sizes, sizeof sizes, "%zu", h->n);
-    lf_entry_init(e, h->type);
-    bool ok = lf_history_copy(&e->full, h) && lf_history_copy(&e->minimized, h);
-    e->workload = malloc(in->workload_len ? in->workload_len : 1);
-    ok = ok && e->workload;
-    if (ok) {
-        if (in->workload_len) memcpy(e->workload, in->workload, in->workload_len);
-        e->workload_len = in->workload_len;
-    }
+    bool ok = lf_entry_init_run(e, h, in->workload, in->workload_len);
     e->verdict = strdup(in->report && *in->report ? in->report : "(no report)\n");
     ok = ok && e->verdict && lf_entry_set_meta(e, "entry", LF_ENTRY_FORMAT) && lf_entry_set_meta(e, "finding", "crash") &&
          lf_entry_set_meta(e, "adapter", in->adapter) && lf_entry_set_meta(e, "type", lf_history_type_name(h)) &&

@@ -30,6 +30,18 @@ void lf_entry_init(lf_violation_entry *e, lf_type type) {
     lf_history_init(&e->test_history, type);
 }
 
+bool lf_entry_init_run(lf_violation_entry *e, const lf_history *h, const uint8_t *workload, size_t len) {
+    lf_entry_init(e, h->type);
+    bool ok = lf_history_copy(&e->full, h) && lf_history_copy(&e->minimized, h);
+    e->workload = malloc(len ? len : 1);
+    ok = ok && e->workload;
+    if (ok) {
+        if (len) memcpy(e->workload, workload, len);
+        e->workload_len = len;
+    }
+    return ok;
+}
+
 const lf_history *lf_entry_recorded(const lf_violation_entry *e) { return e->has_test ? &e->test_history : &e->full; }
 
 bool lf_entry_set_test(lf_violation_entry *e, const uint8_t *test, size_t len, const lf_history *h) {

@@ -213,14 +213,7 @@ lf_status lf_capture_stuck(const lf_stuck_input *in, lf_violation_entry *e, char
         snprintf(err, errlen, "not stuck: every op of the history returned");
         return LF_ERR_FORMAT;
     }
-    lf_entry_init(e, h->type);
-    bool ok = lf_history_copy(&e->full, h) && lf_history_copy(&e->minimized, h);
-    e->workload = malloc(in->workload_len ? in->workload_len : 1);
-    ok = ok && e->workload;
-    if (ok) {
-        if (in->workload_len) memcpy(e->workload, in->workload, in->workload_len);
-        e->workload_len = in->workload_len;
-    }
+    bool ok = lf_entry_init_run(e, h, in->workload, in->workload_len);
     char bucket[17], methods[256], may_block[256] = "", when[32], count[32], verdict[1024];
     lf_stuck_bucket(in->adapter, h, in->may_block, bucket);
     lf_stuck_methods(h, methods);

@@ -5,6 +5,7 @@
 #include "findings/capture.h"
 #include "findings/crash.h"
 #include "findings/rootcause_section.h"
+#include "util/grow.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -41,13 +42,7 @@ lf_triage_kind lf_triage_classify(const char *name, size_t *prefix_len) {
 }
 
 static bool add_file(lf_triage_files *fs, const char *path, lf_triage_kind kind, const char *error) {
-    if (fs->n == fs->cap) {
-        size_t cap = fs->cap ? fs->cap * 2 : 64;
-        lf_triage_file *nf = realloc(fs->files, cap * sizeof *nf);
-        if (!nf) return false;
-        fs->files = nf;
-        fs->cap = cap;
-    }
+    if (!LF_GROW(fs->files, fs->cap, fs->n + 1, 64)) return false;
     lf_triage_file *f = &fs->files[fs->n];
     f->path = strdup(path);
     f->kind = kind;
@@ -81,14 +76,9 @@ static bool walk(lf_triage_files *fs, const char *dir, int depth) {
     struct dirent *de;
     while (ok && (de = readdir(d)) != NULL) {
         if (de->d_name[0] == '.') continue; /* ".", "..", hidden files and temporaries of atomic writes */
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn) {
-                ok = false;
-                break;
-            }
-            names = nn;
+        if (!LF_GROW(names, cap, n + 1, 64)) {
+            ok = false;
+            break;
         }
         ok = (names[n] = strdup(de->d_name)) != NULL;
         if (ok) n++;
@@ -207,17 +197,19 @@ static void free_groups(lf_triage *t) {
     t->n_groups = 0;
 }
 
+/* Frees what the item owns (not the item: it lives in t->items). */
+static void item_free(lf_triage_item *it) {
+    free(it->path);
+    free(it->adapter);
+    free(it->example);
+    free(it->detail);
+    free(it->workload);
+    free(it->variant);
+    free(it->crash_label);
+}
+
 void lf_triage_free(lf_triage *t) {
-    for (size_t i = 0; i < t->n_items; i++) {
-        lf_triage_item *it = &t->items[i];
-        free(it->path);
-        free(it->adapter);
-        free(it->example);
-        free(it->detail);
-        free(it->workload);
-        free(it->variant);
-        free(it->crash_label);
-    }
+    for (size_t i = 0; i < t->n_items; i++) item_free(&t->items[i]);
     free(t->items);
     for (size_t i = 0; i < t->n_errors; i++) {
         free(t->errors[i].path);
@@ -230,13 +222,7 @@ void lf_triage_free(lf_triage *t) {
 
 /* A new zeroed item owning a copy of path, or NULL. */
 static lf_triage_item *new_item(lf_triage *t, const char *path, const char *adapter) {
-    if (t->n_items == t->cap_items) {
-        size_t cap = t->cap_items ? t->cap_items * 2 : 32;
-        lf_triage_item *ni = realloc(t->items, cap * sizeof *ni);
-        if (!ni) return NULL;
-        t->items = ni;
-        t->cap_items = cap;
-    }
+    if (!LF_GROW(t->items, t->cap_items, t->n_items + 1, 32)) return NULL;
     lf_triage_item *it = &t->items[t->n_items];
     memset(it, 0, sizeof *it);
     it->duplicate_of = -1;
@@ -251,16 +237,7 @@ static lf_triage_item *new_item(lf_triage *t, const char *path, const char *adap
     return it;
 }
 
-static void drop_last_item(lf_triage *t) {
-    lf_triage_item *it = &t->items[--t->n_items];
-    free(it->path);
-    free(it->adapter);
-    free(it->example);
-    free(it->detail);
-    free(it->workload);
-    free(it->variant);
-    free(it->crash_label);
-}
+static void drop_last_item(lf_triage *t) { item_free(&t->items[--t->n_items]); }
 
 const char *lf_triage_by_name(lf_triage_by by) {
     switch (by) {
@@ -437,13 +414,7 @@ long lf_triage_add_other(lf_triage *t, const char *path, const char *adapter, lf
 }
 
 bool lf_triage_add_error(lf_triage *t, const char *path, const char *message, bool io) {
-    if (t->n_errors == t->cap_errors) {
-        size_t cap = t->cap_errors ? t->cap_errors * 2 : 16;
-        lf_triage_error *ne = realloc(t->errors, cap * sizeof *ne);
-        if (!ne) return false;
-        t->errors = ne;
-        t->cap_errors = cap;
-    }
+    if (!LF_GROW(t->errors, t->cap_errors, t->n_errors + 1, 16)) return false;
     lf_triage_error *er = &t->errors[t->n_errors];
     er->path = strdup(path);
     er->message = strdup(message);

@@ -13,6 +13,7 @@
 #include "trace.h"
 #include "util/clock.h"
 #include "util/escape.h"
+#include "util/grow.h"
 #include "weak_cause.h"
 
 #define MAX_VALIDATE 8
@@ -242,15 +243,9 @@ static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t,
         for (size_t k = 0; k < r->n && !c; k++)
             if (!strcmp(r->c[k].summary, summary)) c = &r->c[k];
         if (!c) {
-            if (r->n == cap) {
-                size_t nc = cap ? 2 * cap : 16;
-                lf_rc_candidate *m = realloc(r->c, nc * sizeof *m);
-                if (!m) {
-                    ok = false;
-                    break;
-                }
-                r->c = m;
-                cap = nc;
+            if (!LF_GROW(r->c, cap, r->n + 1, 16)) {
+                ok = false;
+                break;
             }
             c = &r->c[r->n++];
             memset(c, 0, sizeof *c);
@@ -391,15 +386,9 @@ static int exclusions(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r,
     for (unsigned m1 = 0; m1 < LF_M_COUNT; m1++)
         for (unsigned m2 = m1; m2 < LF_M_COUNT; m2++) {
             if (!used[m1] || !used[m2]) continue;
-            if (r->n == cap) {
-                size_t nc = cap ? 2 * cap : 8;
-                lf_rc_candidate *c = realloc(r->c, nc * sizeof *c);
-                if (!c) {
-                    snprintf(err, errlen, "out of memory");
-                    return -1;
-                }
-                r->c = c;
-                cap = nc;
+            if (!LF_GROW(r->c, cap, r->n + 1, 8)) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
             }
             lf_rc_candidate *c = &r->c[r->n++];
             memset(c, 0, sizeof *c);
@@ -427,6 +416,104 @@ static int exclusions(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r,
     return 0;
 }
 
+/* What step 0 (a violation under a weak memory model) found. */
+typedef enum { WEAK_GO_ON, WEAK_EXPLAINED, WEAK_ERROR } weak_step;
+
+/* 0. a violation found under a weak memory model: does its schedule violate under sc too (an interleaving bug:
+ * the analysis goes on, in sc)? If not, which order is too weak (weak_cause.h): WEAK_EXPLAINED when a
+ * strengthening is confirmed (r holds the causes), WEAK_ERROR with err set when a run fails. */
+static weak_step weak_memory_step(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r, char *err,
+                                  size_t errlen) {
+    lf_schedule recorded;
+    lf_rc_schedule_at(rn, 0, &recorded);
+    bool weak_run = recorded.memory_model == LF_MM_TSO || recorded.memory_model == LF_MM_C11;
+    r->memory_model = weak_run ? recorded.memory_model : LF_MM_SC;
+    if (weak_run && lf_sched_access_points_available()) {
+        progress(o, "replaying the violation", 0, 1);
+        lf_rc_outcome out = lf_rc_run(rn, &recorded, NULL);
+        if (out == LF_RC_ERROR) {
+            snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+            return WEAK_ERROR;
+        }
+        if (out == LF_RC_VIOLATION) {
+            lf_schedule sc = recorded;
+            sc.memory_model = LF_MM_SC;
+            lf_schedule_normalize(&sc);
+            out = lf_rc_run(rn, &sc, NULL);
+            if (out == LF_RC_ERROR) {
+                snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+                return WEAK_ERROR;
+            }
+            if (out == LF_RC_VIOLATION) { /* the same interleaving violates without weak behaviour */
+                r->weak = LF_RC_WEAK_NOT_NEEDED;
+                rn->base.memory_model = LF_MM_SC; /* the steps after this one in sc: the same interleavings */
+                lf_schedule_normalize(&rn->base);
+            } else {
+                r->weak = LF_RC_WEAK_NEEDED;
+                if (lf_rc_weak_causes(rn, &recorded, o, r, err, errlen) < 0) return WEAK_ERROR;
+                bool any = false;
+                for (size_t k = 0; k < r->n; k++) any |= lf_rc_confirmed(&r->c[k]);
+                if (any) {
+                    confirmed_first(r); /* keeping weak_cause.c's order (the weakest fix first) */
+                    return WEAK_EXPLAINED;
+                }
+            }
+        }
+    }
+    return WEAK_GO_ON;
+}
+
+/* 1. the violating run: the first of the search's schedules that violates, traced into bad (its number in
+ * r->violating_schedule). 0 when found, 1 when none violates, -1 when a run fails (err set both times). */
+static int find_violating_run(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_trace *bad, lf_rc_result *r,
+                              char *err, size_t errlen) {
+    uint64_t search = o->search ? o->search : o->schedules;
+    bool found = false;
+    for (uint64_t i = 0; i < search && !found; i++) {
+        if (i % 64 == 0) progress(o, "replaying the violation", i, search);
+        lf_schedule sch;
+        lf_rc_schedule_at(rn, i, &sch);
+        lf_rc_outcome out = lf_rc_run(rn, &sch, bad);
+        if (out == LF_RC_ERROR) {
+            snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+            return -1;
+        }
+        if (out == LF_RC_VIOLATION) {
+            found = true;
+            r->violating_schedule = i;
+        }
+    }
+    if (!found) {
+        snprintf(err, errlen, "no violating run in %" PRIu64 " controlled schedules of the test", search);
+        return 1;
+    }
+    return 0;
+}
+
+/* 4. validation: the best candidates (at least o->validate, more until one is confirmed, at most MAX_VALIDATE)
+ * run with their regions made atomic. False when a run fails (err set). */
+static bool validate_candidates(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r, char *err,
+                                size_t errlen) {
+    size_t confirmed = 0;
+    for (size_t k = 0; k < r->n && k < MAX_VALIDATE && (k < o->validate || !confirmed); k++) {
+        lf_rc_candidate *c = &r->c[k];
+        if (c->weak) continue; /* validated by strengthening (weak_cause.c) */
+        if (!lf_rc_runner_set_pairs(rn, c->begin_pc, c->end_pc, c->n_pairs)) continue;
+        char what[900];
+        snprintf(what, sizeof what, "validating %zu of %zu: %s", k + 1, r->n, c->summary);
+        bool ok = run_family(rn, o, what, o->schedules, true, &c->schedules, &c->violations, &c->discarded,
+                             &c->spun);
+        lf_rc_runner_set_pairs(rn, NULL, NULL, 0);
+        if (!ok) {
+            snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+            return false;
+        }
+        c->validated = true;
+        confirmed += lf_rc_confirmed(c);
+    }
+    return true;
+}
+
 int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, size_t len, unsigned run,
                   const lf_rc_options *o, lf_rc_result *r, char *err, size_t errlen) {
     memset(r, 0, sizeof *r);
@@ -440,66 +527,18 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     size_t n_passing = 0;
     lf_rc_cycles cy = {0};
 
-    /* 0. a violation found under a weak memory model: does its schedule violate under sc too (an interleaving
-     * bug: the analysis below, in sc)? If not, which order is too weak (weak_cause.h). */
-    lf_schedule recorded;
-    lf_rc_schedule_at(&rn, 0, &recorded);
-    bool weak_run = recorded.memory_model == LF_MM_TSO || recorded.memory_model == LF_MM_C11;
-    r->memory_model = weak_run ? recorded.memory_model : LF_MM_SC;
-    if (weak_run && lf_sched_access_points_available()) {
-        progress(o, "replaying the violation", 0, 1);
-        lf_rc_outcome out = lf_rc_run(&rn, &recorded, NULL);
-        if (out == LF_RC_ERROR) {
-            snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
-            goto done;
-        }
-        if (out == LF_RC_VIOLATION) {
-            lf_schedule sc = recorded;
-            sc.memory_model = LF_MM_SC;
-            lf_schedule_normalize(&sc);
-            out = lf_rc_run(&rn, &sc, NULL);
-            if (out == LF_RC_ERROR) {
-                snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
-                goto done;
-            }
-            if (out == LF_RC_VIOLATION) { /* the same interleaving violates without weak behaviour */
-                r->weak = LF_RC_WEAK_NOT_NEEDED;
-                rn.base.memory_model = LF_MM_SC; /* the analysis below in sc: the same interleavings */
-                lf_schedule_normalize(&rn.base);
-            } else {
-                r->weak = LF_RC_WEAK_NEEDED;
-                if (lf_rc_weak_causes(&rn, &recorded, o, r, err, errlen) < 0) goto done;
-                bool any = false;
-                for (size_t k = 0; k < r->n; k++) any |= lf_rc_confirmed(&r->c[k]);
-                if (any) {
-                    confirmed_first(r); /* keeping weak_cause.c's order (the weakest fix first) */
-                    rc = 0;
-                    goto done;
-                }
-            }
-        }
+    /* 0. a violation found under a weak memory model */
+    weak_step ws = weak_memory_step(&rn, o, r, err, errlen);
+    if (ws == WEAK_ERROR) goto done;
+    if (ws == WEAK_EXPLAINED) {
+        rc = 0;
+        goto done;
     }
 
     /* 1. the violating run */
-    uint64_t search = o->search ? o->search : o->schedules;
-    bool found = false;
-    for (uint64_t i = 0; i < search && !found; i++) {
-        if (i % 64 == 0) progress(o, "replaying the violation", i, search);
-        lf_schedule sch;
-        lf_rc_schedule_at(&rn, i, &sch);
-        lf_rc_outcome out = lf_rc_run(&rn, &sch, &bad);
-        if (out == LF_RC_ERROR) {
-            snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
-            goto done;
-        }
-        if (out == LF_RC_VIOLATION) {
-            found = true;
-            r->violating_schedule = i;
-        }
-    }
-    if (!found) {
-        snprintf(err, errlen, "no violating run in %" PRIu64 " controlled schedules of the test", search);
-        rc = 1;
+    int vr = find_violating_run(&rn, o, &bad, r, err, errlen);
+    if (vr != 0) {
+        rc = vr > 0 ? 1 : -1;
         goto done;
     }
     r->events = bad.n;
@@ -580,23 +619,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
                               (unsigned long)r->c[k].begin_pc[p], (unsigned long)r->c[k].end_pc[p]);
 
     /* 4. validation */
-    size_t confirmed = 0;
-    for (size_t k = 0; k < r->n && k < MAX_VALIDATE && (k < o->validate || !confirmed); k++) {
-        lf_rc_candidate *c = &r->c[k];
-        if (c->weak) continue; /* validated by strengthening (weak_cause.c) */
-        if (!lf_rc_runner_set_pairs(&rn, c->begin_pc, c->end_pc, c->n_pairs)) continue;
-        char what[900];
-        snprintf(what, sizeof what, "validating %zu of %zu: %s", k + 1, r->n, c->summary);
-        bool ok = run_family(&rn, o, what, o->schedules, true, &c->schedules, &c->violations, &c->discarded,
-                             &c->spun);
-        lf_rc_runner_set_pairs(&rn, NULL, NULL, 0);
-        if (!ok) {
-            snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
-            goto done;
-        }
-        c->validated = true;
-        confirmed += lf_rc_confirmed(c);
-    }
+    if (!validate_candidates(&rn, o, r, err, errlen)) goto done;
     if (r->n > 1) qsort(r->c, r->n, sizeof *r->c, by_rank);
     rc = 0;
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 #define MAX_SCAN 4096      /* accesses of one location looked at from one access, each way */
 #define MAX_EDGES 400000
 #define MAX_CYCLES 20000
@@ -42,13 +44,7 @@ static bool push_edge(edges *es, size_t src, size_t dst) {
         es->truncated = true;
         return true;
     }
-    if (es->n == es->cap) {
-        size_t cap = es->cap ? 2 * es->cap : 256;
-        edge *e = realloc(es->e, cap * sizeof *e);
-        if (!e) return false;
-        es->e = e;
-        es->cap = cap;
-    }
+    if (!LF_GROW(es->e, es->cap, es->n + 1, 256)) return false;
     es->e[es->n++] = (edge){src, dst};
     return true;
 }
@@ -134,13 +130,7 @@ static bool add_cycle(lf_rc_cycles *out, size_t *cap, const lf_rc_cycle *cy) {
         out->truncated = true;
         return true;
     }
-    if (out->n == *cap) {
-        size_t nc = *cap ? 2 * *cap : 64;
-        lf_rc_cycle *c = realloc(out->c, nc * sizeof *c);
-        if (!c) return false;
-        out->c = c;
-        *cap = nc;
-    }
+    if (!LF_GROW(out->c, *cap, out->n + 1, 64)) return false;
     out->c[out->n++] = *cy;
     return true;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "testcase/fuzz_case.h"
+#include "util/grow.h"
 #include "util/hash.h"
 
 void lf_rc_trace_init(lf_rc_trace *t) {
@@ -37,15 +38,9 @@ static void on_event(void *ctx, const lf_sched_event *e) {
         t->overflow = true;
         return;
     }
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 1024;
-        lf_rc_event *ev = realloc(t->ev, cap * sizeof *ev);
-        if (!ev) {
-            t->overflow = true;
-            return;
-        }
-        t->ev = ev;
-        t->cap = cap;
+    if (!LF_GROW(t->ev, t->cap, t->n + 1, 1024)) {
+        t->overflow = true;
+        return;
     }
     lf_rc_event *ev = &t->ev[t->n++];
     *ev = (lf_rc_event){.seq = e->seq, .thread = e->thread, .op = e->op, .kind = kind,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "symbolize.h"
+#include "util/grow.h"
 #include "util/hash.h"
 
 #define MAX_STALE 64      /* weak behaviours of the violating run looked at */
@@ -25,13 +26,7 @@ typedef struct wtrace {
 
 static void on_weak(void *ctx, const lf_wm_event *e) {
     wtrace *w = ctx;
-    if (w->n == w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 4096;
-        lf_wm_event *ev = realloc(w->ev, cap * sizeof *ev);
-        if (!ev) return;
-        w->ev = ev;
-        w->cap = cap;
-    }
+    if (!LF_GROW(w->ev, w->cap, w->n + 1, 4096)) return;
     w->ev[w->n++] = *e;
 }
 

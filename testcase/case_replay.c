@@ -21,6 +21,7 @@
 #include "testcase/fuzz_case.h"
 #include "util/clock.h"
 #include "util/child.h"
+#include "util/grow.h"
 #include "util/hang.h"
 
 void lf_replay_options_default(lf_replay_options *o) {
@@ -365,6 +366,73 @@ static lf_replay_outcome fail(lf_isolated_replay *out, lf_replay_outcome oc, con
     return oc;
 }
 
+/* What the parent got from the replay's child: the bytes of its answer and how it ended. */
+typedef struct child_reply {
+    uint8_t *buf; /* malloc'ed (or NULL) */
+    size_t n;
+    int status;      /* waitpid's */
+    bool timed_out;  /* judged hung (why: the hang judge's reason) and killed */
+    bool nomem;      /* no memory for the answer: killed */
+    const char *why;
+    double waited;
+} child_reply;
+
+/* Reads the child's answer from fd (closed after) and reaps the child. */
+static child_reply collect_reply(int fd, pid_t pid, double limit_s) {
+    /* Read the answer until EOF, or until the child is hung (util/hang.h: past limit_s of wall time, all its
+     * threads blocked, or limit_s of its CPU time used; a child the machine is too busy to run is waited
+     * for). Data coming in is progress. */
+    uint8_t *buf = NULL;
+    size_t n = 0, cap = 0;
+    lf_hang_judge judge;
+    lf_hang_judge_start(&judge, pid, 0, limit_s, lf_now_s());
+    const char *why = NULL;
+    bool timed_out = false, nomem = false;
+    for (;;) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int pr = poll(&p, 1, 50);
+        if (pr < 0 && errno == EINTR) continue;
+        if (pr == 0) {
+            if (lf_hang_judge_hung(&judge, lf_now_s(), &why)) {
+                timed_out = true;
+                break;
+            }
+            continue;
+        }
+        if (!LF_GROW(buf, cap, n + 1, 65536)) {
+            nomem = true;
+            break;
+        }
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break; /* EOF (or a broken pipe: the child's status tells) */
+        n += (size_t)r;
+        lf_hang_judge_start(&judge, pid, 0, limit_s, lf_now_s());
+    }
+    close(fd);
+    int status = 0;
+    double waited = lf_hang_judge_waited(&judge, lf_now_s());
+    if (timed_out || nomem) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    } else {
+        /* The child exits right after closing its end; still, never wait for a hung one. */
+        lf_hang_judge_start(&judge, pid, 0, limit_s, lf_now_s());
+        while (waitpid(pid, &status, WNOHANG) == 0) {
+            if (lf_hang_judge_hung(&judge, lf_now_s(), &why)) {
+                kill(pid, SIGKILL);
+                waitpid(pid, &status, 0);
+                timed_out = true;
+                waited = lf_hang_judge_waited(&judge, lf_now_s());
+                break;
+            }
+            struct timespec ts = {0, 2000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    return (child_reply){buf, n, status, timed_out, nomem, why, waited};
+}
+
 lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data, size_t len,
                                         const lf_replay_options *o, double limit_s, const char *origin,
                                         lf_isolated_replay *out) {
@@ -388,63 +456,13 @@ lf_replay_outcome lf_fc_replay_isolated(const lf_adapter *a, const uint8_t *data
     }
     close(fds[1]);
 
-    /* Read the answer until EOF, or until the child is hung (util/hang.h: past limit_s of wall time, all its
-     * threads blocked, or limit_s of its CPU time used; a child the machine is too busy to run is waited
-     * for). Data coming in is progress. */
-    uint8_t *buf = NULL;
-    size_t n = 0, cap = 0;
-    lf_hang_judge judge;
-    lf_hang_judge_start(&judge, pid, 0, limit_s, lf_now_s());
-    const char *why = NULL;
-    bool timed_out = false, nomem = false;
-    for (;;) {
-        struct pollfd p = {.fd = fds[0], .events = POLLIN};
-        int pr = poll(&p, 1, 50);
-        if (pr < 0 && errno == EINTR) continue;
-        if (pr == 0) {
-            if (lf_hang_judge_hung(&judge, lf_now_s(), &why)) {
-                timed_out = true;
-                break;
-            }
-            continue;
-        }
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 65536;
-            uint8_t *nb = realloc(buf, ncap);
-            if (!nb) {
-                nomem = true;
-                break;
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        ssize_t r = read(fds[0], buf + n, cap - n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break; /* EOF (or a broken pipe: the child's status tells) */
-        n += (size_t)r;
-        lf_hang_judge_start(&judge, pid, 0, limit_s, lf_now_s());
-    }
-    close(fds[0]);
-    int status = 0;
-    double waited = lf_hang_judge_waited(&judge, lf_now_s());
-    if (timed_out || nomem) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-    } else {
-        /* The child exits right after closing its end; still, never wait for a hung one. */
-        lf_hang_judge_start(&judge, pid, 0, limit_s, lf_now_s());
-        while (waitpid(pid, &status, WNOHANG) == 0) {
-            if (lf_hang_judge_hung(&judge, lf_now_s(), &why)) {
-                kill(pid, SIGKILL);
-                waitpid(pid, &status, 0);
-                timed_out = true;
-                waited = lf_hang_judge_waited(&judge, lf_now_s());
-                break;
-            }
-            struct timespec ts = {0, 2000000};
-            nanosleep(&ts, NULL);
-        }
-    }
+    child_reply reply = collect_reply(fds[0], pid, limit_s);
+    uint8_t *buf = reply.buf;
+    size_t n = reply.n;
+    int status = reply.status;
+    bool timed_out = reply.timed_out, nomem = reply.nomem;
+    const char *why = reply.why;
+    double waited = reply.waited;
     lf_replay_outcome oc;
     child_header hd;
     bool complete = !nomem && n >= sizeof hd;

@@ -9,6 +9,8 @@
 #include <elf.h>
 #include <link.h>
 
+#include "util/grow.h"
+
 /* The main program's load address (the first object dl_iterate_phdr reports). */
 static int first_object(struct dl_phdr_info *info, size_t size, void *out) {
     (void)size;
@@ -28,15 +30,10 @@ static uint8_t *read_all(const char *path, size_t *len) {
     uint8_t *buf = NULL;
     size_t cap = 0, n = 0;
     for (;;) {
-        if (n == cap) {
-            cap = cap ? 2 * cap : 1 << 20;
-            uint8_t *grown = realloc(buf, cap);
-            if (!grown) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = grown;
+        if (!LF_GROW(buf, cap, n + 1, 1 << 20)) {
+            free(buf);
+            fclose(f);
+            return NULL;
         }
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;

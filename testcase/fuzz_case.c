@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "runtime/adapter_type.h"
+#include "util/appendf.h"
 
 unsigned lf_fuzz_case_methods(const lf_adapter *a, lf_method out[LF_M_COUNT]) { return lf_adapter_methods(a, out); }
 
@@ -519,11 +520,7 @@ static const char *call_name(const lf_fuzz_case *c, const lf_adapter *a, unsigne
 
 int lf_fuzz_case_describe(char *buf, size_t len, const lf_fuzz_case *c, const lf_adapter *a) {
     size_t w = 0;
-#define PUT(...)                                                                 \
-    do {                                                                         \
-        int k_ = snprintf(buf + w, w < len ? len - w : 0, __VA_ARGS__);          \
-        if (k_ > 0) w += (size_t)k_;                                             \
-    } while (0)
+#define PUT(...) lf_appendf(buf, len, &w, __VA_ARGS__)
     PUT("threads=%u rounds=%u repeats=%u keys=%u drain=%s perturb(point=%u gap=%u spin_max=%u yield_share=%u) "
         "seed=%llu",
         c->threads, c->rounds, c->repeats, c->key_domain, c->drain ? "yes" : "no", c->perturb.point_chance,

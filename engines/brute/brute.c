@@ -14,6 +14,7 @@
 #include <time.h>
 #include "budget/progress.h"
 #include "util/clock.h"
+#include "util/grow.h"
 
 #define BRUTE_HARD_MAX_OPS 63 /* one bit per op in a uint64_t, with (1 << n) - 1 still defined */
 #define VAL_BYTES 9           /* tag (0 nil, 1 int) + big-endian int with the sign bit flipped */
@@ -130,6 +131,29 @@ static void copy_state(uint8_t *out, size_t *out_len, const uint8_t *in, size_t 
     *out_len = len;
 }
 
+/* A counter's state: its value, 8 bytes big-endian. */
+static uint64_t counter_value(const uint8_t *in) {
+    uint64_t count = 0;
+    for (int i = 0; i < 8; i++) count = (count << 8) | in[i];
+    return count;
+}
+
+/* kv's put into the sorted (key, value) pairs of `in`: the key's value replaced, or the pair inserted. */
+static void kv_put(const uint8_t *in, size_t len, const uint8_t *key, const uint8_t *value, uint8_t *out,
+                   size_t *out_len) {
+    const size_t pair = 2 * VAL_BYTES;
+    size_t pos;
+    if (sorted_contains(in, len, pair, key, &pos)) {
+        copy_state(out, out_len, in, len);
+        memcpy(out + pos + VAL_BYTES, value, VAL_BYTES);
+    } else {
+        uint8_t kvpair[2 * VAL_BYTES];
+        memcpy(kvpair, key, VAL_BYTES);
+        memcpy(kvpair + VAL_BYTES, value, VAL_BYTES);
+        splice_in(out, out_len, in, len, pos, kvpair, pair);
+    }
+}
+
 /* Applies op to state `in` (sequential specification of its type, unbounded): writes the next state to out
  * and the result the op must return to *res (LF_K_NONE for methods without a result). */
 static void apply_op(lf_type type, const lf_op *op, const uint8_t *in, size_t len, uint8_t *out, size_t *out_len,
@@ -216,23 +240,12 @@ static void apply_op(lf_type type, const lf_op *op, const uint8_t *in, size_t le
         splice_in(out, out_len, in, len, pos, a0, VAL_BYTES);
         return;
     /* kv: sorted (key, value) pairs */
-    case LF_M_PUT: {
-        uint8_t kvpair[2 * VAL_BYTES];
-        memcpy(kvpair, a0, VAL_BYTES);
-        memcpy(kvpair + VAL_BYTES, a1, VAL_BYTES);
-        if (sorted_contains(in, len, pair, a0, &pos)) {
-            copy_state(out, out_len, in, len);
-            memcpy(out + pos + VAL_BYTES, a1, VAL_BYTES);
-        } else {
-            splice_in(out, out_len, in, len, pos, kvpair, pair);
-        }
+    case LF_M_PUT:
+        kv_put(in, len, a0, a1, out, out_len);
         return;
-    }
     case LF_M_GET:
         if (type == LF_TYPE_COUNTER) {
-            uint64_t count = 0;
-            for (int i = 0; i < 8; i++) count = (count << 8) | in[i];
-            *res = (seq_result){LF_K_INT, (int64_t)count};
+            *res = (seq_result){LF_K_INT, (int64_t)counter_value(in)};
         } else {
             bool present = sorted_contains(in, len, pair, a0, &pos);
             *res = result_of_value(present ? in + pos + VAL_BYTES : NULL, LF_K_NIL);
@@ -250,9 +263,7 @@ static void apply_op(lf_type type, const lf_op *op, const uint8_t *in, size_t le
         return;
     /* counter */
     case LF_M_INC: {
-        uint64_t count = 0;
-        for (int i = 0; i < 8; i++) count = (count << 8) | in[i];
-        count++;
+        uint64_t count = counter_value(in) + 1;
         for (int i = 0; i < 8; i++) out[i] = (uint8_t)(count >> (56 - 8 * i));
         *out_len = 8;
         return;
@@ -425,9 +436,9 @@ static bool memo_grow_slots(memo_table *m) {
 static bool memo_reserve_arena(memo_table *m, size_t extra) {
     /* Allocated even for empty states, so that memcpy/memcmp never see a null arena. */
     if (m->arena && m->arena_len + extra <= m->arena_cap) return true;
-    size_t cap = m->arena_cap ? m->arena_cap : 4096;
-    while (cap < m->arena_len + extra) cap *= 2;
-    if (m->cap * sizeof *m->slots + cap > m->budget) return false;
+    size_t need = m->arena_len + extra;
+    size_t cap = lf_grow_capacity(m->arena_cap, need ? need : 1, 1, 4096);
+    if (!cap || m->cap * sizeof *m->slots + cap > m->budget) return false;
     uint8_t *arena = realloc(m->arena, cap);
     if (!arena) return false;
     m->arena = arena;

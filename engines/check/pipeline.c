@@ -327,6 +327,144 @@ static bool monitor_may_apply(const lf_history *h, lf_deadline *dl) {
     }
 }
 
+/* The monitor stage on the whole history: true when it settled the check (r set), false to go on with the
+ * spec's stages (r reset; pl->monitor_says_linearizable noted: they then only look for a witness). */
+static bool whole_history_monitor(pipeline *pl, lf_result *r) {
+    const lf_pipeline_options *o = pl->o;
+    lf_pipeline_stats *st = pl->st;
+    lf_progress_stage(o->progress, "monitor");
+    lf_monitor_check(pl->h, &pl->dl, r);
+    if (r->verdict == LF_VIOLATION || (r->verdict == LF_LINEARIZABLE && !o->want_witness) ||
+        lf_deadline_passed(&pl->dl)) {
+        if (r->verdict == LF_UNKNOWN && strncmp(r->reason, "time budget", 11) != 0) {
+            char said[sizeof r->reason];
+            memcpy(said, r->reason, sizeof said);
+            lf_result_set(r, LF_UNKNOWN, "monitor", "time budget exhausted after the monitor (%.400s)", said);
+        }
+        st->parts = 1;
+        st->by_monitor = r->verdict != LF_UNKNOWN;
+        r->partitions = 1;
+        return true;
+    }
+    pl->monitor_says_linearizable = r->verdict == LF_LINEARIZABLE;
+    lf_result_free(r);
+    lf_result_init(r);
+    return false;
+}
+
+/* How checking the parts went: the parts looked at (done), the undecided ones among all, the violating one
+ * (SIZE_MAX: none). */
+typedef struct parts_tally {
+    size_t done, unknown, violation;
+} parts_tally;
+
+/* Checks the parts of a split history in key order (each copied into sub, with its ops' indices in orig),
+ * until one violates or the time budget runs out (then the rest count as undecided). */
+static parts_tally check_keyed_parts(pipeline *pl, const lf_keyed *keyed, size_t parts, part_outcome *outs, lf_op *sub,
+                                     uint32_t *orig) {
+    const lf_history *h = pl->h;
+    size_t done = 0, unknown = 0, violation = SIZE_MAX;
+    for (size_t i = 0, j; i < h->n && violation == SIZE_MAX; i = j, done++) {
+        for (j = i + 1; j < h->n && keyed[j].key == keyed[i].key; j++) {
+        }
+        if (lf_deadline_spend(&pl->dl, j - i < LF_DEADLINE_STRIDE ? (uint32_t)(j - i) : LF_DEADLINE_STRIDE)) {
+            /* this part and the ones after it are undecided */
+            part_outcome *po = &outs[done];
+            memset(po, 0, sizeof *po);
+            po->verdict = LF_UNKNOWN;
+            po->depth = -1;
+            snprintf(po->reason, sizeof po->reason,
+                     "part with key %" PRId64 " (%zu ops): time budget exhausted before it was checked",
+                     (int64_t)keyed[i].key, j - i);
+            unknown += parts - done;
+            done++;
+            break;
+        }
+        for (size_t k = 0; k < j - i; k++) {
+            orig[k] = keyed[i + k].payload;
+            sub[k] = h->ops[orig[k]];
+            lf_deadline_tick(&pl->dl); /* its stages stop at once */
+        }
+        check_part(pl, sub, j - i, orig, true, &outs[done]);
+        lf_progress_parts(pl->o->progress, done + 1, parts);
+        if (outs[done].verdict == LF_VIOLATION) {
+            violation = done;
+            char inner[sizeof outs[done].reason];
+            memcpy(inner, outs[done].reason, sizeof inner);
+            snprintf(outs[done].reason, sizeof outs[done].reason,
+                     "in the part with key %" PRId64 " (%zu of %zu ops): %.400s", (int64_t)keyed[i].key, j - i, h->n,
+                     inner);
+        } else if (outs[done].verdict == LF_UNKNOWN && unknown++ == 0) {
+            char inner[sizeof outs[done].reason];
+            memcpy(inner, outs[done].reason, sizeof inner);
+            snprintf(outs[done].reason, sizeof outs[done].reason, "part with key %" PRId64 " (%zu ops): %.400s",
+                     (int64_t)keyed[i].key, j - i, inner);
+        }
+    }
+    return (parts_tally){done, unknown, violation};
+}
+
+/* The result of the whole check from the outcomes of its parts: the violating part's, the undecided ones',
+ * or linearizable with the merged witness; the stage statistics counted. */
+static void aggregate_parts(pipeline *pl, part_outcome *outs, size_t parts, parts_tally t, lf_result *r) {
+    const lf_history *h = pl->h;
+    const lf_pipeline_options *o = pl->o;
+    lf_pipeline_stats *st = pl->st;
+    size_t done = t.done, unknown = t.unknown, violation = t.violation;
+    st->parts = parts;
+    stage worst = STAGE_NONE;
+    int depth = -1;
+    size_t first_unknown = SIZE_MAX;
+    for (size_t p = 0; p < done; p++) {
+        const part_outcome *po = &outs[p];
+        if (po->verdict == LF_LINEARIZABLE) {
+            if (po->by > worst) worst = po->by;
+            if (po->by == STAGE_HITTING && po->depth > depth) depth = po->depth;
+            if (po->by == STAGE_MONITOR) st->by_monitor++;
+            if (po->by == STAGE_HITTING) st->by_hitting++, st->hitting_depths[po->depth < 7 ? po->depth : 7]++;
+            if (po->by == STAGE_WGL) st->by_wgl++;
+        } else if (po->verdict == LF_UNKNOWN && first_unknown == SIZE_MAX) {
+            first_unknown = p;
+        } else if (po->verdict == LF_VIOLATION) {
+            if (po->by == STAGE_WGL) st->by_wgl++;
+        }
+    }
+    st->wgl_steps = pl->budget.steps;
+    r->partitions = parts;
+    r->steps = st->hitting_work + pl->budget.steps;
+    if (violation != SIZE_MAX) {
+        part_outcome *po = &outs[violation];
+        lf_result_set(r, LF_VIOLATION, stage_engine(po->by), "%s", po->reason);
+        r->prefix = po->order;
+        r->prefix_len = po->order_len;
+        r->culprits = po->culprits;
+        r->n_culprits = po->n_culprits;
+        po->order = po->culprits = NULL;
+    } else if (unknown) {
+        if (parts == 1)
+            lf_result_set(r, LF_UNKNOWN, last_stage(o), "%s", outs[0].reason);
+        else
+            lf_result_set(r, LF_UNKNOWN, last_stage(o), "%zu of %zu parts undecided; first: %.400s", unknown, parts,
+                          outs[first_unknown].reason);
+    } else {
+        r->verdict = LF_LINEARIZABLE;
+        r->engine = stage_engine(worst);
+        r->reason[0] = '\0';
+        r->depth = worst == STAGE_HITTING ? depth : -1;
+        bool have_all = o->want_witness;
+        for (size_t p = 0; p < done && have_all; p++) have_all = outs[p].order != NULL;
+        if (have_all) {
+            if (parts == 1) {
+                r->witness = outs[0].order;
+                r->witness_len = outs[0].order_len;
+                outs[0].order = NULL;
+            } else {
+                merge_orders(h->ops, outs, done, pl->deadline, &r->witness, &r->witness_len);
+            }
+        }
+    }
+}
+
 void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_result *r, lf_pipeline_stats *stats) {
     lf_pipeline_stats local_stats;
     lf_pipeline_stats *st = stats ? stats : &local_stats;
@@ -353,25 +491,7 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
         return;
     }
 
-    if (o->use_monitor && !o->spec && monitor_may_apply(h, &pl.dl)) {
-        lf_progress_stage(o->progress, "monitor");
-        lf_monitor_check(h, &pl.dl, r);
-        if (r->verdict == LF_VIOLATION || (r->verdict == LF_LINEARIZABLE && !o->want_witness) ||
-            lf_deadline_passed(&pl.dl)) {
-            if (r->verdict == LF_UNKNOWN && strncmp(r->reason, "time budget", 11) != 0) {
-                char said[sizeof r->reason];
-                memcpy(said, r->reason, sizeof said);
-                lf_result_set(r, LF_UNKNOWN, "monitor", "time budget exhausted after the monitor (%.400s)", said);
-            }
-            st->parts = 1;
-            st->by_monitor = r->verdict != LF_UNKNOWN;
-            r->partitions = 1;
-            return;
-        }
-        pl.monitor_says_linearizable = r->verdict == LF_LINEARIZABLE;
-        lf_result_free(r);
-        lf_result_init(r);
-    }
+    if (o->use_monitor && !o->spec && monitor_may_apply(h, &pl.dl) && whole_history_monitor(&pl, r)) return;
     pl.spec = o->spec ? o->spec : lf_spec_of_history(h);
     if (!pl.spec) {
         lf_result_set(r, LF_UNKNOWN, last_stage(o), "no specification for type %s", lf_history_type_name(h));
@@ -401,107 +521,18 @@ void lf_pipeline_check(const lf_history *h, const lf_pipeline_options *o, lf_res
         return;
     }
 
-    size_t done = 0, unknown = 0, violation = SIZE_MAX;
+    parts_tally tally;
     lf_progress_parts(o->progress, 0, parts);
     if (!keyed) {
         check_part(&pl, h->ops, h->n, NULL, false, &outs[0]);
-        done = 1;
         lf_progress_parts(o->progress, 1, 1);
-        if (outs[0].verdict == LF_VIOLATION) violation = 0;
-        unknown = outs[0].verdict == LF_UNKNOWN;
+        tally = (parts_tally){1, outs[0].verdict == LF_UNKNOWN, outs[0].verdict == LF_VIOLATION ? 0 : SIZE_MAX};
     } else {
-        for (size_t i = 0, j; i < h->n && violation == SIZE_MAX; i = j, done++) {
-            for (j = i + 1; j < h->n && keyed[j].key == keyed[i].key; j++) {
-            }
-            if (lf_deadline_spend(&pl.dl, j - i < LF_DEADLINE_STRIDE ? (uint32_t)(j - i) : LF_DEADLINE_STRIDE)) {
-                /* this part and the ones after it are undecided */
-                part_outcome *po = &outs[done];
-                memset(po, 0, sizeof *po);
-                po->verdict = LF_UNKNOWN;
-                po->depth = -1;
-                snprintf(po->reason, sizeof po->reason,
-                         "part with key %" PRId64 " (%zu ops): time budget exhausted before it was checked",
-                         (int64_t)keyed[i].key, j - i);
-                unknown += parts - done;
-                done++;
-                break;
-            }
-            for (size_t k = 0; k < j - i; k++) {
-                orig[k] = keyed[i + k].payload;
-                sub[k] = h->ops[orig[k]];
-                lf_deadline_tick(&pl.dl); /* its stages stop at once */
-            }
-            check_part(&pl, sub, j - i, orig, true, &outs[done]);
-            lf_progress_parts(o->progress, done + 1, parts);
-            if (outs[done].verdict == LF_VIOLATION) {
-                violation = done;
-                char inner[sizeof outs[done].reason];
-                memcpy(inner, outs[done].reason, sizeof inner);
-                snprintf(outs[done].reason, sizeof outs[done].reason, "in the part with key %" PRId64 " (%zu of %zu ops): %.400s",
-                         (int64_t)keyed[i].key, j - i, h->n, inner);
-            } else if (outs[done].verdict == LF_UNKNOWN && unknown++ == 0) {
-                char inner[sizeof outs[done].reason];
-                memcpy(inner, outs[done].reason, sizeof inner);
-                snprintf(outs[done].reason, sizeof outs[done].reason, "part with key %" PRId64 " (%zu ops): %.400s",
-                         (int64_t)keyed[i].key, j - i, inner);
-            }
-        }
+        tally = check_keyed_parts(&pl, keyed, parts, outs, sub, orig);
     }
+    aggregate_parts(&pl, outs, parts, tally, r);
 
-    /* Aggregate. */
-    st->parts = parts;
-    stage worst = STAGE_NONE;
-    int depth = -1;
-    size_t first_unknown = SIZE_MAX;
-    for (size_t p = 0; p < done; p++) {
-        const part_outcome *po = &outs[p];
-        if (po->verdict == LF_LINEARIZABLE) {
-            if (po->by > worst) worst = po->by;
-            if (po->by == STAGE_HITTING && po->depth > depth) depth = po->depth;
-            if (po->by == STAGE_MONITOR) st->by_monitor++;
-            if (po->by == STAGE_HITTING) st->by_hitting++, st->hitting_depths[po->depth < 7 ? po->depth : 7]++;
-            if (po->by == STAGE_WGL) st->by_wgl++;
-        } else if (po->verdict == LF_UNKNOWN && first_unknown == SIZE_MAX) {
-            first_unknown = p;
-        } else if (po->verdict == LF_VIOLATION) {
-            if (po->by == STAGE_WGL) st->by_wgl++;
-        }
-    }
-    st->wgl_steps = pl.budget.steps;
-    r->partitions = parts;
-    r->steps = st->hitting_work + pl.budget.steps;
-    if (violation != SIZE_MAX) {
-        part_outcome *po = &outs[violation];
-        lf_result_set(r, LF_VIOLATION, stage_engine(po->by), "%s", po->reason);
-        r->prefix = po->order;
-        r->prefix_len = po->order_len;
-        r->culprits = po->culprits;
-        r->n_culprits = po->n_culprits;
-        po->order = po->culprits = NULL;
-    } else if (unknown) {
-        if (parts == 1)
-            lf_result_set(r, LF_UNKNOWN, last_stage(o), "%s", outs[0].reason);
-        else
-            lf_result_set(r, LF_UNKNOWN, last_stage(o), "%zu of %zu parts undecided; first: %.400s", unknown, parts,
-                          outs[first_unknown].reason);
-    } else {
-        r->verdict = LF_LINEARIZABLE;
-        r->engine = stage_engine(worst);
-        r->reason[0] = '\0';
-        r->depth = worst == STAGE_HITTING ? depth : -1;
-        bool have_all = o->want_witness;
-        for (size_t p = 0; p < done && have_all; p++) have_all = outs[p].order != NULL;
-        if (have_all) {
-            if (parts == 1) {
-                r->witness = outs[0].order;
-                r->witness_len = outs[0].order_len;
-                outs[0].order = NULL;
-            } else {
-                merge_orders(h->ops, outs, done, pl.deadline, &r->witness, &r->witness_len);
-            }
-        }
-    }
-    for (size_t p = 0; p < done; p++) outcome_free(&outs[p]);
+    for (size_t p = 0; p < tally.done; p++) outcome_free(&outs[p]);
     free(outs);
     free(sub);
     free(orig);

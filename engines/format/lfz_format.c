@@ -15,6 +15,7 @@
 #include "history/seq_check.h"
 #include "util/big_alloc.h"
 #include "util/escape.h"
+#include "util/grow.h"
 #include <xxhash.h>
 
 static const uint8_t MAGIC[8] = {0x89, 'L', 'F', 'Z', '\r', '\n', 0x1a, '\n'};
@@ -109,13 +110,7 @@ typedef struct {
 static bool buf_reserve(buffer *b, size_t extra) {
     if (b->cap - b->len >= extra) return true;
     if (extra > SIZE_MAX / 2 - b->len) return false;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap - b->len < extra) cap *= 2;
-    uint8_t *p = realloc(b->p, cap);
-    if (!p) return false;
-    b->p = p;
-    b->cap = cap;
-    return true;
+    return LF_GROW(b->p, b->cap, b->len + extra, 256);
 }
 
 /* Callers reserve first; the put_* helpers never fail. */
@@ -818,16 +813,9 @@ static lf_status parse_meta(section_ctx *sc, lf_lfz_section *s, char **arena, si
     if ((why = rd_varint(&c, &n))) return sec_fail(sc, c.pos, "pair count: %s", why);
     if (n > LF_LFZ_MAX_PAIRS || n > (c.end - c.pos) / MIN_PAIR_BYTES)
         return sec_fail(sc, c.pos, "pair count %" PRIu64 " is impossible in the %zu bytes left", n, c.end - c.pos);
-    if (*n_pairs_total + n > *pairs_cap) {
-        size_t cap = *pairs_cap ? *pairs_cap : 16;
-        while (cap < *n_pairs_total + n) cap *= 2;
-        lf_lfz_pair *p = realloc(r->pairs, cap * sizeof *p);
-        if (!p) {
-            snprintf(sc->err, sc->errlen, "%s: out of memory", r->file);
-            return LF_ERR_NOMEM;
-        }
-        r->pairs = p;
-        *pairs_cap = cap;
+    if (!LF_GROW(r->pairs, *pairs_cap, *n_pairs_total + (size_t)n, 16)) {
+        snprintf(sc->err, sc->errlen, "%s: out of memory", r->file);
+        return LF_ERR_NOMEM;
     }
     /* Pointers into r->pairs are fixed up once all sections are parsed (the array may still move). */
     s->n_pairs = (size_t)n;

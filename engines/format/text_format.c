@@ -18,6 +18,7 @@
 #include "format/type_decl.h"
 #include "history/seq_check.h"
 #include "util/big_alloc.h"
+#include "util/grow.h"
 
 #define CHUNK (1u << 20)       /* read size; also the longest accepted line */
 #define MAX_LINE (CHUNK - 1)
@@ -184,13 +185,7 @@ static bool note_op_line(parser *p, size_t idx, uint64_t line) {
         const struct line_run *last = &p->runs[p->n_runs - 1];
         if (last->line + (idx - last->op) == line) return true;
     }
-    if (p->n_runs == p->runs_cap) {
-        size_t cap = p->runs_cap ? p->runs_cap * 2 : 16;
-        struct line_run *r = realloc(p->runs, cap * sizeof *r);
-        if (!r) return false;
-        p->runs = r;
-        p->runs_cap = cap;
-    }
+    if (!LF_GROW(p->runs, p->runs_cap, p->n_runs + 1, 16)) return false;
     p->runs[p->n_runs++] = (struct line_run){idx, line};
     return true;
 }

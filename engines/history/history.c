@@ -3,6 +3,8 @@
 #include "linfuzz/history.h"
 #include "history/seq_check.h"
 #include "history/validate.h"
+#include "util/appendf.h"
+#include "util/grow.h"
 #include "util/radix_sort.h"
 #include "util/big_alloc.h"
 #include "util/hash.h"
@@ -196,9 +198,8 @@ unsigned lf_history_method_count(const lf_history *h) {
 
 static bool reserve(lf_history *h, size_t want) {
     if (want <= h->cap) return true;
-    size_t cap = h->cap ? h->cap : 64;
-    while (cap < want) cap *= 2;
-    lf_op *ops = lf_big_realloc(h->ops, cap * sizeof *ops);
+    size_t cap = lf_grow_capacity(h->cap, want, sizeof *h->ops, 64);
+    lf_op *ops = cap ? lf_big_realloc(h->ops, cap * sizeof *ops) : NULL; /* big_alloc.h: huge pages */
     if (!ops) return false;
     h->ops = ops;
     h->cap = cap;
@@ -240,12 +241,8 @@ bool lf_history_select(lf_history *dst, const lf_history *src, const bool *keep)
 }
 
 static int describe(char *buf, size_t len, int nargs, const char *method, const lf_op *op) {
-    int w = 0;
-#define PUT(...)                                                                        \
-    do {                                                                                \
-        int k_ = snprintf(buf + w, (size_t)w < len ? len - (size_t)w : 0, __VA_ARGS__); \
-        if (k_ > 0) w += k_;                                                            \
-    } while (0)
+    size_t w = 0;
+#define PUT(...) lf_appendf(buf, len, &w, __VA_ARGS__)
     if (lf_op_pending(op))
         PUT("t%" PRIu32 " [%" PRIu64 ",?] %s", op->thread, op->call, method);
     else
@@ -261,7 +258,7 @@ static int describe(char *buf, size_t len, int nargs, const char *method, const 
     else if (op->res_kind != LF_K_NONE && op->res_kind != LF_K_PENDING)
         PUT(" -> %s", lf_kind_name((lf_kind)op->res_kind));
 #undef PUT
-    return w;
+    return (int)w;
 }
 
 int lf_op_describe_typed(char *buf, size_t len, lf_type t, const lf_op *op) {

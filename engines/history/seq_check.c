@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 /* Thread ids below this get a slot; larger ids make the check defer to lf_history_validate (a table
  * indexed by thread id must stay small, and such ids are rare in practice). */
 #define FAST_THREADS (1u << 16)
@@ -24,13 +26,9 @@ bool lf_seq_check_add(lf_seq_check *c, const lf_history *h, size_t idx) {
         return true;
     }
     if (op->thread >= c->threads_cap) {
-        size_t cap = c->threads_cap ? c->threads_cap : 64;
-        while (cap <= op->thread) cap *= 2;
-        uint32_t *slots = realloc(c->last_op_of_thread, cap * sizeof *slots);
-        if (!slots) return false;
-        for (size_t i = c->threads_cap; i < cap; i++) slots[i] = NO_OP;
-        c->last_op_of_thread = slots;
-        c->threads_cap = cap;
+        size_t old_cap = c->threads_cap;
+        if (!LF_GROW(c->last_op_of_thread, c->threads_cap, (size_t)op->thread + 1, 64)) return false;
+        for (size_t i = old_cap; i < c->threads_cap; i++) c->last_op_of_thread[i] = NO_OP;
     }
     uint32_t prev = c->last_op_of_thread[op->thread];
     if (prev != NO_OP) {

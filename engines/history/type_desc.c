@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/appendf.h"
+
 static bool name_ok(const char *s, bool allow_dash) {
     size_t n = s ? strlen(s) : 0;
     if (n == 0 || n > LF_CUSTOM_NAME_MAX || !(s[0] >= 'a' && s[0] <= 'z')) return false;
@@ -107,11 +109,7 @@ void lf_type_desc_free(lf_type_desc *d) { free(d); }
 
 int lf_method_decl_format(char *buf, size_t len, const lf_method_decl *m) {
     size_t w = 0;
-#define PUT(...)                                                                 \
-    do {                                                                         \
-        int k_ = snprintf(buf + w, w < len ? len - w : 0, __VA_ARGS__);          \
-        if (k_ > 0) w += (size_t)k_;                                             \
-    } while (0)
+#define PUT(...) lf_appendf(buf, len, &w, __VA_ARGS__)
     PUT("method %s %u", m->name, m->nargs);
     if (m->results != LF_KBIT(LF_K_NONE)) {
         const char *sep = " -> ";

@@ -27,6 +27,15 @@ static inline void insert_at(uint32_t *sch, size_t len, size_t pos, uint32_t op)
     sch[pos] = op;
 }
 
+/* Every HIT_BUILD_CHECK_STEPS steps: whether the deadline passed (then b->late is set). */
+static bool build_late(hit_builder *b, uint64_t steps, uint64_t *check_at) {
+    if (steps < *check_at) return false;
+    *check_at = steps + HIT_BUILD_CHECK_STEPS;
+    if (!lf_deadline_passed_or_none(b->dl)) return false;
+    b->late = true;
+    return true;
+}
+
 void lf_hit_build(hit_builder *b, uint32_t c, const uint32_t *X, size_t k, const uint32_t *topo, uint32_t *sch) {
     const hit_poset *p = b->p;
     const size_t n = p->n;
@@ -35,13 +44,7 @@ void lf_hit_build(hit_builder *b, uint32_t c, const uint32_t *X, size_t k, const
     size_t nhit = 0, len = 0;
     uint64_t steps = 0, check_at = HIT_BUILD_CHECK_STEPS;
     for (size_t t = 0; t < n; t++) {
-        if (steps >= check_at) {
-            check_at = steps + HIT_BUILD_CHECK_STEPS;
-            if (lf_deadline_passed_or_none(b->dl)) {
-                b->late = true;
-                break;
-            }
-        }
+        if (build_late(b, steps, &check_at)) break;
         uint32_t op = topo ? topo[t] : (uint32_t)t;
         size_t pos;
         if (p->chain[op] == HIT_NO_CHAIN && !tix[op]) continue; /* a pending op: placed last, see below */
@@ -93,13 +96,7 @@ void lf_hit_build(hit_builder *b, uint32_t c, const uint32_t *X, size_t k, const
      * there or at any later point (hitting/replay.h). No op follows a pending op in real time, so the
      * schedule stays a linear extension, and the completed ops keep their relative order. */
     for (size_t t = 0; p->n_pending && !b->late && t < n; t++) {
-        if (steps >= check_at) {
-            check_at = steps + HIT_BUILD_CHECK_STEPS;
-            if (lf_deadline_passed_or_none(b->dl)) {
-                b->late = true;
-                break;
-            }
-        }
+        if (build_late(b, steps, &check_at)) break;
         uint32_t op = topo ? topo[t] : (uint32_t)t;
         if (p->chain[op] != HIT_NO_CHAIN || tix[op]) continue;
         uint64_t call = p->call[op];

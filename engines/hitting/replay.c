@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 #define NO_NODE UINT32_MAX
 
 static size_t round8(size_t x) { return (x + 7) & ~(size_t)7; }
@@ -79,8 +81,8 @@ static bool subset(const uint64_t *a, const uint64_t *b, size_t words) {
 /* A new witness node; NO_NODE when out of memory. */
 static uint32_t new_node(hit_replay *r, uint32_t op, uint32_t parent) {
     if (r->nodes == r->node_cap) {
-        size_t cap = r->node_cap ? 2 * r->node_cap : 256;
-        if (cap >= UINT32_MAX) return NO_NODE;
+        size_t cap = lf_grow_capacity(r->node_cap, r->nodes + 1, sizeof *r->node_op, 256);
+        if (!cap || cap >= UINT32_MAX) return NO_NODE;
         uint32_t *o = realloc(r->node_op, cap * sizeof *o);
         if (!o) return NO_NODE;
         r->node_op = o;

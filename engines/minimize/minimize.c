@@ -443,6 +443,24 @@ static bool suffix_from(const lf_history *h, size_t from, lf_history *out, size_
     return true;
 }
 
+/* Replaces cur by its suffix from op `point` on, noting it in the statistics: 1 when replaced, 0 when the suffix
+ * drops nothing and only_if_shorter, -1 when out of memory. */
+static int take_suffix(minimizer *m, lf_history *cur, size_t point, bool only_if_shorter) {
+    lf_history cand;
+    size_t dropped;
+    if (!suffix_from(cur, point, &cand, &dropped)) return -1;
+    if (!dropped && only_if_shorter) {
+        lf_history_free(&cand);
+        return 0;
+    }
+    m->st->suffix = true;
+    m->st->suffix_stamp = cur->ops[point].call;
+    m->st->ops_before_suffix += dropped;
+    lf_history_free(cur);
+    *cur = cand;
+    return 1;
+}
+
 #define LF_SUFFIX_NOMEM (-2L)
 
 /* Binary search for the latest of points[0..n) (ascending) whose suffix of cur is a violation; a suffix that
@@ -502,26 +520,7 @@ static int drop_forced_prefix(minimizer *m, lf_history *cur) {
         free(points);
         return -1;
     }
-    int status = 0;
-    if (lo >= 0) {
-        lf_history cand;
-        size_t dropped;
-        if (!suffix_from(cur, points[lo], &cand, &dropped)) {
-            free(points);
-            return -1;
-        }
-        if (!dropped) {
-            lf_history_free(&cand);
-            free(points);
-            return 0;
-        }
-        m->st->suffix = true;
-        m->st->suffix_stamp = cur->ops[points[lo]].call;
-        m->st->ops_before_suffix += dropped;
-        lf_history_free(cur);
-        *cur = cand;
-        status = 1;
-    }
+    int status = lo >= 0 ? take_suffix(m, cur, points[lo], true) : 0;
     free(points);
     return status;
 }
@@ -731,22 +730,7 @@ static int drop_initial_prefix(minimizer *m, lf_history *cur) {
         free(prefix);
         return -1;
     }
-    int status = 0;
-    if (lo >= 0) {
-        lf_history cand;
-        size_t dropped;
-        if (!suffix_from(cur, points[lo], &cand, &dropped)) {
-            free(points);
-            free(prefix);
-            return -1;
-        }
-        m->st->suffix = true;
-        m->st->suffix_stamp = cur->ops[points[lo]].call;
-        m->st->ops_before_suffix += dropped;
-        lf_history_free(cur);
-        *cur = cand;
-        status = 1;
-    }
+    int status = lo >= 0 ? take_suffix(m, cur, points[lo], false) : 0;
     free(points);
     free(prefix);
     return status;

@@ -26,6 +26,7 @@
 #include "monitor/monitor.h"
 #include "monitor/monitors.h"
 #include "monitor/segment_tree.h"
+#include "util/grow.h"
 #include "util/radix_sort.h"
 
 #define NONE UINT32_MAX
@@ -418,12 +419,7 @@ static lf_verdict order_middle(middle_set *ms, uint64_t budget, lf_deadline *dl)
             sched_state at;
             if (++tried > budget || lf_deadline_tick(dl)) goto out;
             if (!place(ms->d, &ms->mv[x], ms->peek_next, &st, &at) || !middle_feasible(ms, x, &at)) continue;
-            if (n_ch == cap) {
-                cap *= 2;
-                middle_choice *g = realloc(ch, cap * sizeof *ch);
-                if (!g) goto out;
-                ch = g;
-            }
+            if (!LF_GROW(ch, cap, n_ch + 1, 64)) goto out;
             ch[n_ch++] = (middle_choice){x, at};
         }
         qsort(ch + lo, n_ch - lo, sizeof *ch, cmp_choice);
@@ -452,6 +448,143 @@ out:
 }
 
 /* The middle: FIFO peeling with free-moment bounds, then the schedule in the peeling order. */
+/* Out of memory or out of time (the deadline tells which): r says so. */
+static lf_verdict deque_stopped(const lf_std *s, lf_result *r) {
+    if (lf_deadline_expired(s->dl))
+        lf_monitor_late(r, "deque");
+    else
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
+    return LF_UNKNOWN;
+}
+
+/* How computing the middle values' bounds ended: all set, a verdict (an op without a free moment), or stopped by
+ * the deadline. */
+typedef enum { BOUNDS_SET, BOUNDS_DECIDED, BOUNDS_STOPPED } bounds_result;
+
+/* Each op needs a free moment at all; then the bounds the peeling compares, per middle value: its pushes (e, le),
+ * its pop (ld, q) and the arrivals of younger values (t), its peeks linked through peek_next (slot: a value's
+ * index in mv, or NONE). */
+static bounds_result middle_bounds(deque_ctx *d, mid_value *mv, size_t k, const uint32_t *slot, uint32_t *peek_next,
+                                   lf_verdict *verdict, lf_result *r) {
+    const lf_std *s = d->s;
+    LF_FOR_CHUNKS(ck, ck_end, 0, k, s->dl) {
+        for (size_t x = ck; x < ck_end; x++) {
+            mid_value *m = &mv[x];
+            int c = d->cls[m->v];
+            uint32_t add = s->add_op[m->v], rem = s->rem_op[m->v];
+            m->e = earliest(d, add, 0, push_end(c));
+            m->le = latest(d, add, push_end(c));
+            if (m->e == NONE) {
+                *verdict = no_free_moment(d, add, push_end(c), r);
+                return BOUNDS_DECIDED;
+            }
+            m->t = m->e;
+            m->ld = latest(d, rem, pop_end(c));
+            if (m->ld == NONE) {
+                *verdict = no_free_moment(d, rem, pop_end(c), r);
+                return BOUNDS_DECIDED;
+            }
+        }
+    }
+    if (lf_deadline_expired(s->dl)) return BOUNDS_STOPPED;
+    for (uint32_t i = s->n_ops; i-- > 0;) {
+        if (lf_deadline_every(s->dl, i)) return BOUNDS_STOPPED;
+        if (s->kind[i] != STD_OTHER || slot[s->val[i]] == NONE) continue;
+        mid_value *m = &mv[slot[s->val[i]]];
+        peek_next[i] = m->peeks;
+        m->peeks = i;
+    }
+    LF_FOR_CHUNKS(ck, ck_end, 0, k, s->dl) {
+        for (size_t x = ck; x < ck_end; x++) {
+            mid_value *m = &mv[x];
+            int c = d->cls[m->v];
+            uint32_t peeks = m->e;
+            for (uint32_t i = m->peeks; i != NONE; i = peek_next[i]) {
+                int end = op_end(d, i), kind = peek_kind(c, end);
+                uint32_t at = earliest(d, i, m->e, end), late = latest(d, i, end);
+                if (at == NONE || late == NONE) {
+                    *verdict = no_free_moment(d, i, end, r);
+                    return BOUNDS_DECIDED;
+                }
+                if (at > peeks) peeks = at; /* every peek before its pop */
+                /* A head or far peek comes after every older value left, like the pop: when another value is the
+                 * oldest, this one's peek follows that one's pop. A tail or far peek comes before every younger
+                 * value arrives. */
+                if ((kind == PK_HEAD || kind == PK_FAR) && late < m->ld) m->ld = late;
+                if ((kind == PK_TAIL || kind == PK_FAR) && at > m->t) m->t = at;
+            }
+            m->q = earliest(d, s->rem_op[m->v], peeks, pop_end(c));
+            if (m->q == NONE) {
+                *verdict = no_free_moment(d, s->rem_op[m->v], pop_end(c), r);
+                return BOUNDS_DECIDED;
+            }
+        }
+    }
+    if (lf_deadline_expired(s->dl)) return BOUNDS_STOPPED;
+    return BOUNDS_SET;
+}
+
+/* The peeling's violation: none of the remaining values can be the oldest (a* and d*: the values of the least
+ * latest push and pop). */
+static void report_no_oldest(deque_ctx *d, const mid_value *mv, size_t a_star, size_t d_star, size_t remaining,
+                             lf_result *r) {
+    const lf_std *s = d->s;
+    char a[300], b2[300];
+    uint32_t va = mv[a_star].v, vd = mv[d_star].v;
+    describe(d, s->add_op[va], a, sizeof a);
+    describe(d, s->rem_op[vd], b2, sizeof b2);
+    lf_std_culprit(s, r, s->add_op[va]);
+    lf_std_culprit(s, r, s->rem_op[vd]);
+    lf_result_set(r, LF_VIOLATION, "monitor",
+                  "the values pushed at one end and popped at the other leave in the order they came (first "
+                  "in, first out), but none of the %zu remaining ones can be the oldest: %s must take effect "
+                  "before the other pushes of such values, and %s before their pops",
+                  remaining, a, b2);
+}
+
+/* After a peeling that found no violation: the search for the order and schedule (order_middle), on the min
+ * trees reset to all values (by_e: the values by earliest push). False when out of memory or time. */
+static bool search_middle_order(deque_ctx *d, mid_value *mv, uint32_t *peek_next, size_t k, const lf_keyed *by_e,
+                                lf_mintree *t_le, lf_mintree *t_ld, lf_mintree *t_cls, lf_verdict *verdict,
+                                lf_result *r) {
+    const lf_std *s = d->s;
+    /* The peeling proves violations (each step's test is necessary); the order and schedule that prove
+     * linearizability come from a search that takes the prefix placed so far into account. */
+    for (size_t x = 0; x < k; x++) {
+        lf_mintree_add(t_le, x, x + 1, -FAR);
+        lf_mintree_add(t_ld, x, x + 1, -FAR);
+        lf_mintree_add(&t_cls[arrival_phase(d->cls[mv[x].v])], x, x + 1, -FAR);
+    }
+    uint32_t *links = malloc(2 * (k + 1) * sizeof *links);
+    if (!links) return false;
+    middle_set ms = {d, mv, peek_next, k, links, links + k + 1, t_le, t_ld, t_cls};
+    uint32_t prev = (uint32_t)k;
+    for (size_t j = 0; j < k; j++) {
+        uint32_t x = by_e[j].payload;
+        ms.nx[prev] = x;
+        ms.pv[x] = prev;
+        prev = x;
+    }
+    ms.nx[prev] = (uint32_t)k;
+    ms.pv[k] = prev;
+    *verdict = order_middle(&ms, 64 * (uint64_t)k + 100000, s->dl);
+    free(links);
+    if (lf_deadline_expired(s->dl)) return false;
+    if (*verdict == LF_VIOLATION) {
+        lf_result_set(r, LF_VIOLATION, "monitor",
+                      "the %zu values pushed at one end and popped at the other leave in the order they came (first "
+                      "in, first out, one direction at a time), and no such order fits their ops' intervals and the "
+                      "moments when the stacks they pass are empty",
+                      k);
+    } else if (*verdict == LF_UNKNOWN) {
+        lf_result_set(r, LF_UNKNOWN, "monitor",
+                      "the search for an order of the %zu values pushed at one end and popped at the other ran out "
+                      "of its budget",
+                      k);
+    }
+    return true;
+}
+
 static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
     const lf_std *s = d->s;
     size_t k = 0;
@@ -482,61 +615,9 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
         }
     }
     if (lf_deadline_expired(s->dl)) goto oom;
-    /* Each op needs a free moment at all; then the bounds the peeling compares. */
-    LF_FOR_CHUNKS(ck, ck_end, 0, k, s->dl) {
-        for (size_t x = ck; x < ck_end; x++) {
-            mid_value *m = &mv[x];
-            int c = d->cls[m->v];
-            uint32_t add = s->add_op[m->v], rem = s->rem_op[m->v];
-            m->e = earliest(d, add, 0, push_end(c));
-            m->le = latest(d, add, push_end(c));
-            if (m->e == NONE) {
-                verdict = no_free_moment(d, add, push_end(c), r);
-                goto done;
-            }
-            m->t = m->e;
-            m->ld = latest(d, rem, pop_end(c));
-            if (m->ld == NONE) {
-                verdict = no_free_moment(d, rem, pop_end(c), r);
-                goto done;
-            }
-        }
-    }
-    if (lf_deadline_expired(s->dl)) goto oom;
-    for (uint32_t i = s->n_ops; i-- > 0;) {
-        if (lf_deadline_every(s->dl, i)) goto oom;
-        if (s->kind[i] != STD_OTHER || slot[s->val[i]] == NONE) continue;
-        mid_value *m = &mv[slot[s->val[i]]];
-        peek_next[i] = m->peeks;
-        m->peeks = i;
-    }
-    LF_FOR_CHUNKS(ck, ck_end, 0, k, s->dl) {
-        for (size_t x = ck; x < ck_end; x++) {
-            mid_value *m = &mv[x];
-            int c = d->cls[m->v];
-            uint32_t peeks = m->e;
-            for (uint32_t i = m->peeks; i != NONE; i = peek_next[i]) {
-                int end = op_end(d, i), kind = peek_kind(c, end);
-                uint32_t at = earliest(d, i, m->e, end), late = latest(d, i, end);
-                if (at == NONE || late == NONE) {
-                    verdict = no_free_moment(d, i, end, r);
-                    goto done;
-                }
-                if (at > peeks) peeks = at; /* every peek before its pop */
-                /* A head or far peek comes after every older value left, like the pop: when another value is the
-                 * oldest, this one's peek follows that one's pop. A tail or far peek comes before every younger
-                 * value arrives. */
-                if ((kind == PK_HEAD || kind == PK_FAR) && late < m->ld) m->ld = late;
-                if ((kind == PK_TAIL || kind == PK_FAR) && at > m->t) m->t = at;
-            }
-            m->q = earliest(d, s->rem_op[m->v], peeks, pop_end(c));
-            if (m->q == NONE) {
-                verdict = no_free_moment(d, s->rem_op[m->v], pop_end(c), r);
-                goto done;
-            }
-        }
-    }
-    if (lf_deadline_expired(s->dl)) goto oom;
+    bounds_result br = middle_bounds(d, mv, k, slot, peek_next, &verdict, r);
+    if (br == BOUNDS_DECIDED) goto done;
+    if (br == BOUNDS_STOPPED) goto oom;
 
     /* Min trees over the remaining values: latest push, latest pop/head peek, latest push per arrival phase. */
     for (size_t x = 0; x < k; x++) leaf[x] = (int32_t)mv[x].le;
@@ -614,17 +695,7 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
         for (size_t b = 0; b < n_back; b++)
             if (back[b].idx != found) heap_push(pool, &n_pool, back[b]);
         if (found == NONE) {
-            char a[300], b2[300];
-            uint32_t va = mv[a_star].v, vd = mv[d_star].v;
-            describe(d, s->add_op[va], a, sizeof a);
-            describe(d, s->rem_op[vd], b2, sizeof b2);
-            lf_std_culprit(s, r, s->add_op[va]);
-            lf_std_culprit(s, r, s->rem_op[vd]);
-            lf_result_set(r, LF_VIOLATION, "monitor",
-                          "the values pushed at one end and popped at the other leave in the order they came (first "
-                          "in, first out), but none of the %zu remaining ones can be the oldest: %s must take effect "
-                          "before the other pushes of such values, and %s before their pops",
-                          k - peeled, a, b2);
+            report_no_oldest(d, mv, a_star, d_star, k - peeled, r);
             verdict = LF_VIOLATION;
             goto done;
         }
@@ -634,47 +705,10 @@ static lf_verdict check_middle(deque_ctx *d, lf_result *r) {
         lf_mintree_add(&t_ld, found, found + 1, FAR);
         lf_mintree_add(&t_cls[arrival_phase(d->cls[mv[found].v])], found, found + 1, FAR);
     }
-    /* The peeling proves violations (each step's test is necessary); the order and schedule that prove
-     * linearizability come from a search that takes the prefix placed so far into account. */
-    for (size_t x = 0; x < k; x++) {
-        lf_mintree_add(&t_le, x, x + 1, -FAR);
-        lf_mintree_add(&t_ld, x, x + 1, -FAR);
-        lf_mintree_add(&t_cls[arrival_phase(d->cls[mv[x].v])], x, x + 1, -FAR);
-    }
-    uint32_t *links = malloc(2 * (k + 1) * sizeof *links);
-    if (!links) goto oom;
-    middle_set ms = {d, mv, peek_next, k, links, links + k + 1, &t_le, &t_ld, t_cls};
-    uint32_t prev = (uint32_t)k;
-    for (size_t j = 0; j < k; j++) {
-        uint32_t x = by_e[j].payload;
-        ms.nx[prev] = x;
-        ms.pv[x] = prev;
-        prev = x;
-    }
-    ms.nx[prev] = (uint32_t)k;
-    ms.pv[k] = prev;
-    verdict = order_middle(&ms, 64 * (uint64_t)k + 100000, s->dl);
-    free(links);
-    if (lf_deadline_expired(s->dl)) goto oom;
-    if (verdict == LF_VIOLATION) {
-        lf_result_set(r, LF_VIOLATION, "monitor",
-                      "the %zu values pushed at one end and popped at the other leave in the order they came (first "
-                      "in, first out, one direction at a time), and no such order fits their ops' intervals and the "
-                      "moments when the stacks they pass are empty",
-                      k);
-    } else if (verdict == LF_UNKNOWN) {
-        lf_result_set(r, LF_UNKNOWN, "monitor",
-                      "the search for an order of the %zu values pushed at one end and popped at the other ran out "
-                      "of its budget",
-                      k);
-    }
+    if (!search_middle_order(d, mv, peek_next, k, by_e, &t_le, &t_ld, t_cls, &verdict, r)) goto oom;
     goto done;
 oom:
-    verdict = LF_UNKNOWN;
-    if (lf_deadline_expired(s->dl))
-        lf_monitor_late(r, "deque");
-    else
-        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
+    verdict = deque_stopped(s, r);
 done:
     if (t_le.t) lf_mintree_free(&t_le);
     if (t_ld.t) lf_mintree_free(&t_ld);
@@ -736,11 +770,7 @@ lf_verdict lf_monitor_deque(const lf_history *h, const lf_std *s, lf_result *r) 
     verdict = check_middle(&d, r);
     goto done;
 oom:
-    verdict = LF_UNKNOWN;
-    if (lf_deadline_expired(s->dl))
-        lf_monitor_late(r, "deque");
-    else
-        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory in the deque monitor");
+    verdict = deque_stopped(s, r);
 done:
     free(d.cls);
     for (int e = 0; e < 2; e++) {

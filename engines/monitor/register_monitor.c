@@ -46,6 +46,161 @@ static void culprit(lf_result *r, uint32_t op) {
     if (op != INIT_OP && op != NONE) lf_result_add_culprit(r, op);
 }
 
+/* Values numbered densely skip hashing: when the integers written and read span a range not much larger than
+ * the history, map numbers that range directly (left as it is once the deadline expired). */
+static void number_dense_range(const lf_history *h, lf_value_map *map, lf_deadline *dl) {
+    size_t n = h->n;
+    int64_t lo = h->init_kind == LF_K_INT ? h->init : INT64_MAX, hi = h->init_kind == LF_K_INT ? h->init : INT64_MIN;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            const lf_op *op = &h->ops[i];
+            bool is_write = op->method == LF_M_WRITE;
+            if (is_write ? lf_arg_is_nil(op, 0) : op->res_kind != LF_K_INT) continue;
+            int64_t x = is_write ? op->arg[0] : op->res;
+            if (x < lo) lo = x;
+            if (x > hi) hi = x;
+        }
+    }
+    if (lf_deadline_expired(dl)) return;
+    if (lo <= hi && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)n + 64) (void)lf_value_map_add_dense_range(map, lo, hi);
+}
+
+/* Numbers the values: the initial value first (id 0), then every written or read value; val[i] is op i's, keep[i]
+ * set for the ops that constrain (all but pending reads). False when out of memory. */
+static bool number_values(const lf_history *h, lf_value_map *map, uint32_t *val, uint8_t *keep, lf_deadline *dl) {
+    size_t n = h->n;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            const lf_op *op = &h->ops[i];
+            bool is_write = op->method == LF_M_WRITE;
+            if (!is_write && lf_op_pending(op)) continue; /* a pending read constrains nothing */
+            int64_t value = is_write ? op->arg[0] : op->res;
+            bool nil = is_write ? lf_arg_is_nil(op, 0) : op->res_kind == LF_K_NIL;
+            if (map->count == 0) {
+                /* Register the initial value before any other so its id is 0. */
+                (void)lf_value_map_id(map, h->init, h->init_kind == LF_K_NIL);
+            }
+            uint32_t v = lf_value_map_id(map, value, nil);
+            if (v == NONE) return false;
+            val[i] = v;
+            keep[i] = 1;
+        }
+    }
+    return true;
+}
+
+/* A pending write that nobody read may never have happened (dropped); one that was read happened after its
+ * call. */
+static void drop_unread_pending_writes(const lf_history *h, cluster *cl, uint8_t *keep, const uint32_t *val,
+                                       lf_deadline *dl) {
+    size_t n = h->n;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            if (!keep[i] || h->ops[i].method != LF_M_WRITE || !lf_op_pending(&h->ops[i])) continue;
+            if (!cl[val[i]].observed) {
+                keep[i] = 0;
+                cl[val[i]].writer = NONE;
+            }
+        }
+    }
+}
+
+/* (1) No read returns before its write is invoked: true when one does (r says which), false when none does or
+ * the deadline expired. */
+static bool read_before_its_write(const lf_history *h, const cluster *cl, const uint8_t *keep, const uint32_t *val,
+                                  const uint32_t *inv, const uint32_t *res, lf_deadline *dl, lf_result *r) {
+    size_t n = h->n;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            if (!keep[i] || h->ops[i].method == LF_M_WRITE) continue;
+            uint32_t w = cl[val[i]].writer;
+            uint32_t w_inv = w == INIT_OP ? 1 : inv[w];
+            if (res[i] < w_inv) {
+                char a[300], b[300];
+                describe(h, (uint32_t)i, a, sizeof a);
+                describe(h, w, b, sizeof b);
+                lf_result_set(r, LF_VIOLATION, "monitor", "%s returns before %s, which writes its value, is invoked", a,
+                              b);
+                culprit(r, (uint32_t)i);
+                culprit(r, w);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* (2) The forward zones (fwd: their starts and values, sorted) are pairwise disjoint: true when two overlap (r says
+ * which), false when none do or the deadline expired. */
+static bool forward_zones_overlap(const lf_history *h, const cluster *cl, const uint64_t *fwd, size_t n_fwd,
+                                  lf_deadline *dl, lf_result *r) {
+    LF_FOR_CHUNKS(ck, ck_end, 1, n_fwd, dl) {
+        for (size_t j = ck; j < ck_end; j++) {
+            const cluster *a = &cl[(uint32_t)fwd[j - 1]], *b = &cl[(uint32_t)fwd[j]];
+            if (b->min_res < a->max_inv) {
+                char as[32], bs[32], a1[300], a2[300], b1[300], b2[300];
+                value_str(a, as, sizeof as);
+                value_str(b, bs, sizeof bs);
+                describe(h, a->min_res_op, a1, sizeof a1);
+                describe(h, a->max_inv_op, a2, sizeof a2);
+                describe(h, b->min_res_op, b1, sizeof b1);
+                describe(h, b->max_inv_op, b2, sizeof b2);
+                lf_result_set(r, LF_VIOLATION, "monitor",
+                              "values %s and %s cannot both be current in turn: %s must stay current from the end "
+                              "of %s until %s starts, and %s from the end of %s until %s starts, and these overlap",
+                              as, bs, as, a1, a2, bs, b1, b2);
+                culprit(r, a->min_res_op);
+                culprit(r, a->max_inv_op);
+                culprit(r, b->min_res_op);
+                culprit(r, b->max_inv_op);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* (3) No backward zone [max_inv, min_res] lies strictly inside another value's forward zone: true when one does
+ * (r says which), false when none does or the deadline expired. */
+static bool backward_zone_inside_forward(const lf_history *h, const cluster *cl, size_t ccap, const uint64_t *fwd,
+                                         size_t n_fwd, lf_deadline *dl, lf_result *r) {
+    LF_FOR_CHUNKS(ck, ck_end, 0, ccap, dl) {
+        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
+            const cluster *c = &cl[v];
+            if (c->writer == NONE || c->min_res < c->max_inv) continue;
+            uint32_t a = c->max_inv, b = c->min_res;
+            /* forward zone with the largest start below a */
+            size_t left = 0, right = n_fwd;
+            while (left < right) {
+                size_t mid = (left + right) / 2;
+                if ((uint32_t)(fwd[mid] >> 32) < a)
+                    left = mid + 1;
+                else
+                    right = mid;
+            }
+            if (left == 0) continue;
+            const cluster *f = &cl[(uint32_t)fwd[left - 1]];
+            if (b < f->max_inv) {
+                char cs[32], fs[32], w[300], f1[300], f2[300];
+                value_str(c, cs, sizeof cs);
+                value_str(f, fs, sizeof fs);
+                describe(h, c->writer, w, sizeof w);
+                describe(h, f->min_res_op, f1, sizeof f1);
+                describe(h, f->max_inv_op, f2, sizeof f2);
+                lf_result_set(r, LF_VIOLATION, "monitor",
+                              "%s (value %s) must take effect while %s is required to stay current: from the end of %s "
+                              "until %s starts",
+                              w, cs, fs, f1, f2);
+                culprit(r, c->writer);
+                culprit(r, f->min_res_op);
+                culprit(r, f->max_inv_op);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 lf_verdict lf_monitor_register(const lf_history *h, lf_deadline *dl, lf_result *r) {
     size_t n = h->n;
     lf_verdict verdict = LF_UNKNOWN;
@@ -60,38 +215,9 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_deadline *dl, lf_result *
     bool map_ok = lf_value_map_init(&map, n / 2 + 2);
     if (!val || !keep || !inv || !res || !map_ok) goto oom;
 
-    /* Values numbered densely skip hashing. */
-    int64_t lo = h->init_kind == LF_K_INT ? h->init : INT64_MAX, hi = h->init_kind == LF_K_INT ? h->init : INT64_MIN;
-    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
-        for (size_t i = ck; i < ck_end; i++) {
-            const lf_op *op = &h->ops[i];
-            bool is_write = op->method == LF_M_WRITE;
-            if (is_write ? lf_arg_is_nil(op, 0) : op->res_kind != LF_K_INT) continue;
-            int64_t x = is_write ? op->arg[0] : op->res;
-            if (x < lo) lo = x;
-            if (x > hi) hi = x;
-        }
-    }
+    number_dense_range(h, &map, dl);
     if (lf_deadline_expired(dl)) goto late;
-    if (lo <= hi && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)n + 64) (void)lf_value_map_add_dense_range(&map, lo, hi);
-    /* Clusters: the initial value first (id 0), then every written or read value. */
-    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
-        for (size_t i = ck; i < ck_end; i++) {
-            const lf_op *op = &h->ops[i];
-            bool is_write = op->method == LF_M_WRITE;
-            if (!is_write && lf_op_pending(op)) continue; /* a pending read constrains nothing */
-            int64_t value = is_write ? op->arg[0] : op->res;
-            bool nil = is_write ? lf_arg_is_nil(op, 0) : op->res_kind == LF_K_NIL;
-            if (map.count == 0) {
-                /* Register the initial value before any other so its id is 0. */
-                (void)lf_value_map_id(&map, h->init, h->init_kind == LF_K_NIL);
-            }
-            uint32_t v = lf_value_map_id(&map, value, nil);
-            if (v == NONE) goto oom;
-            val[i] = v;
-            keep[i] = 1;
-        }
-    }
+    if (!number_values(h, &map, val, keep, dl)) goto oom;
     if (lf_deadline_expired(dl)) goto late;
     if (map.count == 0) (void)lf_value_map_id(&map, h->init, h->init_kind == LF_K_NIL);
     ccap = map.count;
@@ -137,16 +263,7 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_deadline *dl, lf_result *
         }
     }
     if (lf_deadline_expired(dl)) goto late;
-    /* A pending write that nobody read may never have happened; one that was read happened after its call. */
-    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
-        for (size_t i = ck; i < ck_end; i++) {
-            if (!keep[i] || h->ops[i].method != LF_M_WRITE || !lf_op_pending(&h->ops[i])) continue;
-            if (!cl[val[i]].observed) {
-                keep[i] = 0;
-                cl[val[i]].writer = NONE;
-            }
-        }
-    }
+    drop_unread_pending_writes(h, cl, keep, val, dl);
     if (lf_deadline_expired(dl)) goto late;
     LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
         for (size_t i = ck; i < ck_end; i++) {
@@ -184,23 +301,9 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_deadline *dl, lf_result *
     }
     if (lf_deadline_expired(dl)) goto late;
     /* (1) no read returns before its write is invoked */
-    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
-        for (size_t i = ck; i < ck_end; i++) {
-            if (!keep[i] || h->ops[i].method == LF_M_WRITE) continue;
-            uint32_t w = cl[val[i]].writer;
-            uint32_t w_inv = w == INIT_OP ? 1 : inv[w];
-            if (res[i] < w_inv) {
-                char a[300], b[300];
-                describe(h, (uint32_t)i, a, sizeof a);
-                describe(h, w, b, sizeof b);
-                lf_result_set(r, LF_VIOLATION, "monitor", "%s returns before %s, which writes its value, is invoked", a,
-                              b);
-                culprit(r, (uint32_t)i);
-                culprit(r, w);
-                verdict = LF_VIOLATION;
-                goto done;
-            }
-        }
+    if (read_before_its_write(h, cl, keep, val, inv, res, dl, r)) {
+        verdict = LF_VIOLATION;
+        goto done;
     }
     if (lf_deadline_expired(dl)) goto late;
     /* (2) forward zones pairwise disjoint */
@@ -215,66 +318,15 @@ lf_verdict lf_monitor_register(const lf_history *h, lf_deadline *dl, lf_result *
     }
     if (lf_deadline_expired(dl)) goto late;
     if (!lf_sort_u64_within(fwd, n_fwd, 4, dl)) goto oom;
-    LF_FOR_CHUNKS(ck, ck_end, 1, n_fwd, dl) {
-        for (size_t j = ck; j < ck_end; j++) {
-            cluster *a = &cl[(uint32_t)fwd[j - 1]], *b = &cl[(uint32_t)fwd[j]];
-            if (b->min_res < a->max_inv) {
-                char as[32], bs[32], a1[300], a2[300], b1[300], b2[300];
-                value_str(a, as, sizeof as);
-                value_str(b, bs, sizeof bs);
-                describe(h, a->min_res_op, a1, sizeof a1);
-                describe(h, a->max_inv_op, a2, sizeof a2);
-                describe(h, b->min_res_op, b1, sizeof b1);
-                describe(h, b->max_inv_op, b2, sizeof b2);
-                lf_result_set(r, LF_VIOLATION, "monitor",
-                              "values %s and %s cannot both be current in turn: %s must stay current from the end "
-                              "of %s until %s starts, and %s from the end of %s until %s starts, and these overlap",
-                              as, bs, as, a1, a2, bs, b1, b2);
-                culprit(r, a->min_res_op);
-                culprit(r, a->max_inv_op);
-                culprit(r, b->min_res_op);
-                culprit(r, b->max_inv_op);
-                verdict = LF_VIOLATION;
-                goto done;
-            }
-        }
+    if (forward_zones_overlap(h, cl, fwd, n_fwd, dl, r)) {
+        verdict = LF_VIOLATION;
+        goto done;
     }
     if (lf_deadline_expired(dl)) goto late;
     /* (3) no backward zone [max_inv, min_res] strictly inside another value's forward zone */
-    LF_FOR_CHUNKS(ck, ck_end, 0, ccap, dl) {
-        for (uint32_t v = (uint32_t)ck; v < ck_end; v++) {
-            cluster *c = &cl[v];
-            if (c->writer == NONE || c->min_res < c->max_inv) continue;
-            uint32_t a = c->max_inv, b = c->min_res;
-            /* forward zone with the largest start below a */
-            size_t left = 0, right = n_fwd;
-            while (left < right) {
-                size_t mid = (left + right) / 2;
-                if ((uint32_t)(fwd[mid] >> 32) < a)
-                    left = mid + 1;
-                else
-                    right = mid;
-            }
-            if (left == 0) continue;
-            cluster *f = &cl[(uint32_t)fwd[left - 1]];
-            if (b < f->max_inv) {
-                char cs[32], fs[32], w[300], f1[300], f2[300];
-                value_str(c, cs, sizeof cs);
-                value_str(f, fs, sizeof fs);
-                describe(h, c->writer, w, sizeof w);
-                describe(h, f->min_res_op, f1, sizeof f1);
-                describe(h, f->max_inv_op, f2, sizeof f2);
-                lf_result_set(r, LF_VIOLATION, "monitor",
-                              "%s (value %s) must take effect while %s is required to stay current: from the end of %s "
-                              "until %s starts",
-                              w, cs, fs, f1, f2);
-                culprit(r, c->writer);
-                culprit(r, f->min_res_op);
-                culprit(r, f->max_inv_op);
-                verdict = LF_VIOLATION;
-                goto done;
-            }
-        }
+    if (backward_zone_inside_forward(h, cl, ccap, fwd, n_fwd, dl, r)) {
+        verdict = LF_VIOLATION;
+        goto done;
     }
     if (lf_deadline_expired(dl)) goto late;
     verdict = LF_LINEARIZABLE;

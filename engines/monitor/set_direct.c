@@ -70,6 +70,91 @@ static void take_max_inv(const lf_history *h, uint32_t *slot, uint32_t i) {
     if (*slot == NONE || h->ops[i].call >= h->ops[*slot].call) *slot = i;
 }
 
+/* How the per-value pass ended: every value in order, a verdict set in r, or out of time. */
+typedef enum { VALUES_IN_ORDER, VALUES_DECIDED, VALUES_LATE } values_pass;
+
+/* Per value: pending adds, never-added values, and the order of add, users and remove (F1, F2); marks the
+ * values never removed (forever). */
+static values_pass check_value_orders(const lf_history *h, set_value *sv, size_t n_values, lf_deadline *dl,
+                                      lf_result *r) {
+    for (uint32_t v = 0; v < n_values; v++) {
+        if (lf_deadline_every(dl, v)) return VALUES_LATE;
+        set_value *s = &sv[v];
+        if (s->pending_add != NONE) {
+            if (s->first_user == NONE) continue; /* never observed: it may never have happened */
+            /* Observed: it took effect at some point after its call; its response is after everything, so it
+             * never is the earliest response. */
+            s->add = s->pending_add;
+            take_max_inv(h, &s->max_inv_op, s->add);
+        }
+        if (s->first_user != NONE && s->add == NONE) {
+            char d[300], vs[32];
+            describe(h, s->first_user, d, sizeof d);
+            value_str(&h->ops[s->first_user], vs, sizeof vs);
+            lf_result_set(r, LF_VIOLATION, "monitor", "%s needs value %s present, but it is never added", d, vs);
+            lf_result_add_culprit(r, s->first_user);
+            return VALUES_DECIDED;
+        }
+        if (s->add == NONE) continue;
+        const lf_op *add = &h->ops[s->add];
+        /* F1: an op needing v returns before its add is called. */
+        if (s->user_min_res_op != NONE && h->ops[s->user_min_res_op].ret < add->call) {
+            conflict(h, r, s->user_min_res_op, s->add, "%s returns before %s, which adds its value, is called");
+            return VALUES_DECIDED;
+        }
+        if (s->rem != NONE && h->ops[s->rem].ret < add->call) {
+            conflict(h, r, s->rem, s->add, "%s returns before %s, which adds its value, is called");
+            return VALUES_DECIDED;
+        }
+        /* F2: an op needing v is called after its remove returned. */
+        if (s->rem != NONE && s->user_max_inv_op != NONE && h->ops[s->user_max_inv_op].call > h->ops[s->rem].ret) {
+            conflict(h, r, s->user_max_inv_op, s->rem, "%s is called after its value was removed by %s");
+            return VALUES_DECIDED;
+        }
+        /* Never removed: it stays present to the end. */
+        s->forever = s->rem == NONE;
+    }
+    return VALUES_IN_ORDER;
+}
+
+/* Pass 2: absent observations strictly inside a value's certain presence: after the earliest response of an op
+ * needing it, before the latest call of one (or forever, when it is never removed). True when one is (r says
+ * which); false when none is or the deadline expired. */
+static bool absent_while_present(const lf_history *h, const set_value *sv, const uint32_t *val, lf_deadline *dl,
+                                 lf_result *r) {
+    size_t n = h->n;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            const lf_op *op = &h->ops[i];
+            if (kind_of(op) != K_ABSENT) continue;
+            const set_value *s = &sv[val[i]];
+            if (s->add == NONE || s->min_res_op == NONE) continue;
+            if (h->ops[s->min_res_op].ret < op->call && (s->forever || op->ret < h->ops[s->max_inv_op].call)) {
+                char d[300], a[300], b[400], vs[32];
+                describe(h, (uint32_t)i, d, sizeof d);
+                describe(h, s->min_res_op, a, sizeof a);
+                value_str(op, vs, sizeof vs);
+                if (s->forever) {
+                    snprintf(b, sizeof b, "the end of the history (it is never removed)");
+                } else {
+                    char m[300];
+                    describe(h, s->max_inv_op, m, sizeof m);
+                    snprintf(b, sizeof b, "the start of %s", m);
+                }
+                lf_result_set(r, LF_VIOLATION, "monitor",
+                              "%s says %s is absent, but %s is certainly in the set for the whole op: from the end "
+                              "of %s to %s",
+                              d, vs, vs, a, b);
+                lf_result_add_culprit(r, (uint32_t)i);
+                lf_result_add_culprit(r, s->min_res_op);
+                if (!s->forever) lf_result_add_culprit(r, s->max_inv_op);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 lf_verdict lf_monitor_set_direct(const lf_history *h, lf_deadline *dl, lf_result *r) {
     size_t n = h->n;
     lf_value_map map;
@@ -160,75 +245,11 @@ lf_verdict lf_monitor_set_direct(const lf_history *h, lf_deadline *dl, lf_result
     }
 
     /* Per value: pending adds, never-added values, and the order of add, users and remove (F1, F2). */
-    for (uint32_t v = 0; v < map.count && v < cap; v++) {
-        if (lf_deadline_every(dl, v)) goto late;
-        set_value *s = &sv[v];
-        if (s->pending_add != NONE) {
-            if (s->first_user == NONE) continue; /* never observed: it may never have happened */
-            /* Observed: it took effect at some point after its call; its response is after everything, so it
-             * never is the earliest response. */
-            s->add = s->pending_add;
-            take_max_inv(h, &s->max_inv_op, s->add);
-        }
-        if (s->first_user != NONE && s->add == NONE) {
-            char d[300], vs[32];
-            describe(h, s->first_user, d, sizeof d);
-            value_str(&h->ops[s->first_user], vs, sizeof vs);
-            lf_result_set(r, LF_VIOLATION, "monitor", "%s needs value %s present, but it is never added", d, vs);
-            lf_result_add_culprit(r, s->first_user);
-            goto done;
-        }
-        if (s->add == NONE) continue;
-        const lf_op *add = &h->ops[s->add];
-        /* F1: an op needing v returns before its add is called. */
-        if (s->user_min_res_op != NONE && h->ops[s->user_min_res_op].ret < add->call) {
-            conflict(h, r, s->user_min_res_op, s->add, "%s returns before %s, which adds its value, is called");
-            goto done;
-        }
-        if (s->rem != NONE && h->ops[s->rem].ret < add->call) {
-            conflict(h, r, s->rem, s->add, "%s returns before %s, which adds its value, is called");
-            goto done;
-        }
-        /* F2: an op needing v is called after its remove returned. */
-        if (s->rem != NONE && s->user_max_inv_op != NONE && h->ops[s->user_max_inv_op].call > h->ops[s->rem].ret) {
-            conflict(h, r, s->user_max_inv_op, s->rem, "%s is called after its value was removed by %s");
-            goto done;
-        }
-        /* Never removed: it stays present to the end. */
-        s->forever = s->rem == NONE;
-    }
+    values_pass vp = check_value_orders(h, sv, map.count < cap ? map.count : cap, dl, r);
+    if (vp == VALUES_LATE) goto late;
+    if (vp == VALUES_DECIDED) goto done;
 
-    /* Pass 2: absent observations strictly inside a value's certain presence: after the earliest response of
-     * an op needing it, before the latest call of one (or forever, when it is never removed). */
-    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
-        for (size_t i = ck; i < ck_end; i++) {
-            const lf_op *op = &h->ops[i];
-            if (kind_of(op) != K_ABSENT) continue;
-            set_value *s = &sv[val[i]];
-            if (s->add == NONE || s->min_res_op == NONE) continue;
-            if (h->ops[s->min_res_op].ret < op->call && (s->forever || op->ret < h->ops[s->max_inv_op].call)) {
-                char d[300], a[300], b[400], vs[32];
-                describe(h, (uint32_t)i, d, sizeof d);
-                describe(h, s->min_res_op, a, sizeof a);
-                value_str(op, vs, sizeof vs);
-                if (s->forever) {
-                    snprintf(b, sizeof b, "the end of the history (it is never removed)");
-                } else {
-                    char m[300];
-                    describe(h, s->max_inv_op, m, sizeof m);
-                    snprintf(b, sizeof b, "the start of %s", m);
-                }
-                lf_result_set(r, LF_VIOLATION, "monitor",
-                              "%s says %s is absent, but %s is certainly in the set for the whole op: from the end "
-                              "of %s to %s",
-                              d, vs, vs, a, b);
-                lf_result_add_culprit(r, (uint32_t)i);
-                lf_result_add_culprit(r, s->min_res_op);
-                if (!s->forever) lf_result_add_culprit(r, s->max_inv_op);
-                goto done;
-            }
-        }
-    }
+    if (absent_while_present(h, sv, val, dl, r)) goto done;
     if (lf_deadline_expired(dl)) goto late;
     r->verdict = LF_LINEARIZABLE;
     goto done;

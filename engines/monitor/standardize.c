@@ -8,6 +8,7 @@
 
 #include "monitor/monitors.h"
 #include "util/big_alloc.h"
+#include "util/grow.h"
 #include "util/radix_sort.h"
 #include "util/value_map.h"
 
@@ -244,21 +245,14 @@ static const char *remove_name(lf_type t) {
 
 /* Classifies every op, assigns value ids, checks unambiguity and fills add_op/rem_op.
  * Returns LF_LINEARIZABLE to continue. */
-static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
+/* Values numbered densely (as generators and recorders often do) skip hashing: when the integers of the history
+ * span a range not much larger than it, map numbers that range directly (left as it is once the deadline
+ * expired). */
+static void number_dense_range(const lf_history *h, const lf_method_info *const *methods, lf_value_map *map,
+                               lf_deadline *dl) {
     size_t n = h->n;
-    lf_value_map map;
-    uint32_t *pending_insert = NULL; /* per value: a pending insert op, or NONE */
-    uint32_t *observed = NULL;       /* per value: completed ops that need it present */
-    if (!lf_value_map_init(&map, n / 2 + 1)) {
-        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory classifying %zu ops", n);
-        return LF_UNKNOWN;
-    }
-    /* The type's methods, looked up once (ops of a validated history only use these). */
-    const lf_method_info *methods[LF_M_COUNT];
-    for (int m = 0; m < LF_M_COUNT; m++) methods[m] = lf_method_info_of(h->type, (lf_method)m);
-    /* Values numbered densely (as generators and recorders often do) skip hashing. */
     int64_t lo = INT64_MAX, hi = INT64_MIN;
-    LF_FOR_CHUNKS(ck, ck_end, 0, n, s->dl) {
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
         for (size_t i = ck; i < ck_end; i++) {
             const lf_op *op = &h->ops[i];
             if (methods[op->method]->nargs > 0 && !(op->arg_nil & 1)) {
@@ -271,8 +265,69 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
             }
         }
     }
-    if (lf_deadline_expired(s->dl)) goto late;
-    if (lo <= hi && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)n + 64) (void)lf_value_map_add_dense_range(&map, lo, hi);
+    if (lf_deadline_expired(dl)) return;
+    if (lo <= hi && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)n + 64) (void)lf_value_map_add_dense_range(map, lo, hi);
+}
+
+/* Grows the per-value arrays (s's and the two of classify_all) from *vcap values to hold value v. False when out
+ * of memory (the arrays that grew are kept, *vcap unchanged). */
+static bool grow_value_arrays(lf_std *s, uint32_t **pending_insert, uint32_t **observed, size_t *vcap, uint32_t v,
+                              size_t n) {
+    /* Room for as many values as there are ops, at once: the arrays never move (a moved block loses its
+     * huge pages, util/big_alloc.h), and what is never touched is only address space. */
+    size_t nc = lf_grow_capacity(*vcap, (size_t)v + 1, sizeof *s->value_of, n + 1); /* widest of them */
+    if (!nc) return false;
+    int64_t *vo = lf_big_realloc(s->value_of, nc * sizeof *vo);
+    if (vo) s->value_of = vo;
+    uint8_t *vn = lf_big_realloc(s->value_nil, nc);
+    if (vn) s->value_nil = vn;
+    uint32_t *a = lf_big_realloc(s->add_op, nc * sizeof *a);
+    if (a) s->add_op = a;
+    uint32_t *b = lf_big_realloc(s->rem_op, nc * sizeof *b);
+    if (b) s->rem_op = b;
+    uint32_t *c = lf_big_realloc(*pending_insert, nc * sizeof *c);
+    if (c) *pending_insert = c;
+    uint32_t *d = lf_big_realloc(*observed, nc * sizeof *d);
+    if (d) *observed = d;
+    if (!vo || !vn || !a || !b || !c || !d) return false;
+    *vcap = nc;
+    return true;
+}
+
+/* Touching ops of a value that was never inserted: true when there is one (r says which), false when there is
+ * none or the deadline expired. */
+static bool observes_never_inserted(const lf_history *h, const lf_std *s, lf_deadline *dl, lf_result *r) {
+    size_t n = h->n;
+    LF_FOR_CHUNKS(ck, ck_end, 0, n, dl) {
+        for (size_t i = ck; i < ck_end; i++) {
+            uint8_t k = s->kind[i];
+            if ((k == STD_REM || k == STD_OTHER) && s->add_op[s->val[i]] == NONE) {
+                char d[200], vs[32];
+                lf_op_describe(d, sizeof d, &h->ops[i]);
+                lf_std_value_str(s, s->val[i], vs, sizeof vs);
+                lf_result_set(r, LF_VIOLATION, "monitor", "op %zu (%s) observes value %s, which is never %s", i, d, vs,
+                              insert_name(h->type));
+                lf_result_add_culprit(r, (uint32_t)i);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
+    size_t n = h->n;
+    lf_value_map map;
+    uint32_t *pending_insert = NULL; /* per value: a pending insert op, or NONE */
+    uint32_t *observed = NULL;       /* per value: completed ops that need it present */
+    if (!lf_value_map_init(&map, n / 2 + 1)) {
+        lf_result_set(r, LF_UNKNOWN, "monitor", "out of memory classifying %zu ops", n);
+        return LF_UNKNOWN;
+    }
+    /* The type's methods, looked up once (ops of a validated history only use these). */
+    const lf_method_info *methods[LF_M_COUNT];
+    for (int m = 0; m < LF_M_COUNT; m++) methods[m] = lf_method_info_of(h->type, (lf_method)m);
+    number_dense_range(h, methods, &map, s->dl);
     size_t vcap = 0;
     /* The whole history is classified before anything is decided: a value inserted twice makes it ambiguous
      * (unknown), which overrides a value removed twice (a violation when it is inserted at most once), which
@@ -298,25 +353,7 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
         uint32_t v = lf_value_map_id(&map, value, nil);
         if (v == NONE) goto oom;
         s->val[i] = v;
-        if (v >= vcap) {
-            /* Room for as many values as there are ops, at once: the arrays never move (a moved block loses its
-             * huge pages, util/big_alloc.h), and what is never touched is only address space. */
-            size_t nc = vcap ? vcap * 2 : n + 1;
-            int64_t *vo = lf_big_realloc(s->value_of, nc * sizeof *vo);
-            if (vo) s->value_of = vo;
-            uint8_t *vn = lf_big_realloc(s->value_nil, nc);
-            if (vn) s->value_nil = vn;
-            uint32_t *a = lf_big_realloc(s->add_op, nc * sizeof *a);
-            if (a) s->add_op = a;
-            uint32_t *b = lf_big_realloc(s->rem_op, nc * sizeof *b);
-            if (b) s->rem_op = b;
-            uint32_t *c = lf_big_realloc(pending_insert, nc * sizeof *c);
-            if (c) pending_insert = c;
-            uint32_t *d = lf_big_realloc(observed, nc * sizeof *d);
-            if (d) observed = d;
-            if (!vo || !vn || !a || !b || !c || !d) goto oom;
-            vcap = nc;
-        }
+        if (v >= vcap && !grow_value_arrays(s, &pending_insert, &observed, &vcap, v, n)) goto oom;
         if (v == s->n_values) { /* first sighting: ids are handed out in order */
             s->value_of[v] = value;
             s->value_nil[v] = nil;
@@ -398,20 +435,7 @@ static lf_verdict classify_all(const lf_history *h, lf_std *s, lf_result *r) {
     }
     if (lf_deadline_expired(s->dl)) goto late;
     /* Touching ops of a value that was never inserted. */
-    LF_FOR_CHUNKS(ck, ck_end, 0, n, s->dl) {
-        for (size_t i = ck; i < ck_end; i++) {
-            uint8_t k = s->kind[i];
-            if ((k == STD_REM || k == STD_OTHER) && s->add_op[s->val[i]] == NONE) {
-                char d[200], vs[32];
-                lf_op_describe(d, sizeof d, &h->ops[i]);
-                lf_std_value_str(s, s->val[i], vs, sizeof vs);
-                lf_result_set(r, LF_VIOLATION, "monitor", "op %zu (%s) observes value %s, which is never %s", i, d, vs,
-                              insert_name(h->type));
-                lf_result_add_culprit(r, (uint32_t)i);
-                goto fail;
-            }
-        }
-    }
+    if (observes_never_inserted(h, s, s->dl, r)) goto fail;
     if (lf_deadline_expired(s->dl)) goto late;
     free(pending_insert);
     free(observed);

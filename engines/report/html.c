@@ -23,6 +23,7 @@
 #include "linfuzz/spec.h"
 #include "report/ops.h"
 #include "util/escape.h"
+#include "util/grow.h"
 
 /* ---- escaping ---- */
 
@@ -91,15 +92,10 @@ __attribute__((format(printf, 2, 3))) static void text_add(text *t, const char *
             t->n += (size_t)w;
             return;
         }
-        size_t cap = t->cap ? t->cap : 256;
-        while (cap <= t->n + (size_t)w) cap *= 2;
-        char *ns = realloc(t->s, cap);
-        if (!ns) {
+        if (!LF_GROW(t->s, t->cap, t->n + (size_t)w + 1, 256)) {
             t->failed = true;
             return;
         }
-        t->s = ns;
-        t->cap = cap;
     }
 }
 
@@ -511,6 +507,20 @@ static bool svg_timeline(FILE *f, const view *v) {
     return true;
 }
 
+/* The middle of an op's list item: its tooltip (the attribute the caller opened), its tag, its description and
+ * the note on its recorded counterpart. */
+static void op_item_middle(FILE *f, const view *v, size_t i, const char *tip, const char *desc) {
+    esc(f, tip);
+    char note[224];
+    recorded_note(v, i, note, sizeof note);
+    fprintf(f, "\"><b>");
+    esc(f, v->tags[i]);
+    fprintf(f, "</b> <code>");
+    esc(f, desc);
+    fprintf(f, "</code><span class=\"muted\">");
+    esc(f, note);
+}
+
 /* The longest linearizable prefix, in order, with the state after each op; then the ops that do not go
  * next. */
 static bool prefix_lists(FILE *f, const view *v) {
@@ -542,15 +552,7 @@ static bool prefix_lists(FILE *f, const view *v) {
         char *tip = op_tip(v, i);
         if (!tip) return false;
         fprintf(f, "<li data-sec=\"%s\" data-op=\"%zu\" data-tip=\"", v->id, i);
-        esc(f, tip);
-        char note[224];
-        recorded_note(v, i, note, sizeof note);
-        fprintf(f, "\"><b>");
-        esc(f, v->tags[i]);
-        fprintf(f, "</b> <code>");
-        esc(f, desc);
-        fprintf(f, "</code><span class=\"muted\">");
-        esc(f, note);
+        op_item_middle(f, v, i, tip, desc);
         fprintf(f, "</span> &#8594; <code class=\"state\">");
         esc(f, v->x.state_after[i]);
         fprintf(f, "</code></li>\n");
@@ -572,15 +574,7 @@ static bool prefix_lists(FILE *f, const view *v) {
             if (!tip) return false;
             fprintf(f, "<li class=\"%s\" data-sec=\"%s\" data-op=\"%zu\" data-tip=\"",
                     v->x.stuck[i] ? "stuck" : pending ? "pend" : "wait", v->id, i);
-            esc(f, tip);
-            char note[224];
-            recorded_note(v, i, note, sizeof note);
-            fprintf(f, "\"><b>");
-            esc(f, v->tags[i]);
-            fprintf(f, "</b> <code>");
-            esc(f, desc);
-            fprintf(f, "</code><span class=\"muted\">");
-            esc(f, note);
+            op_item_middle(f, v, i, tip, desc);
             fprintf(f, "</span>: ");
             esc(f, v->x.why[i]);
             fprintf(f, "</li>\n");
@@ -715,6 +709,98 @@ static void legend(FILE *f, bool kept) {
             kept ? "<span><i class=\"sw kept\"></i>kept in the minimized history</span>" : "");
 }
 
+/* The page's head, its title and the line that says what the history violates. */
+static void write_page_head(FILE *f, const lf_report_input *in, const lf_report_html_options *o) {
+    const lf_history *h = in->history;
+    const char *title = o->title ? o->title : "linearizability violation";
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+               "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+               "script-src 'unsafe-inline'; img-src data:\">\n"
+               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+    esc(f, title);
+    fprintf(f, " - linfuzz</title>\n<script>%s</script>\n<style>%s</style></head>\n<body><main>\n", SCRIPT_ERRORS,
+            STYLE);
+    fprintf(f, "<pre id=\"lf-errors\" hidden></pre>\n<h1>");
+    esc(f, title);
+    fprintf(f, "</h1>\n<p>");
+    const char *shape = in->n_why && in->why[0].level != LF_LEVEL_NONE ? lf_level_name(in->why[0].level)
+                                                                      : lf_violation_shape(h);
+    if (o->headline)
+        escf(f, "adapter %s, type %s: %s", in->adapter ? in->adapter : "-", lf_history_type_name(h), o->headline);
+    else if (!lf_contract_is_default(&h->contract)) {
+        char contract[96];
+        lf_contract_format(contract, sizeof contract, &h->contract);
+        escf(f, "adapter %s, type %s: violates its contract '%s' (%s; docs/contracts.md)",
+             in->adapter ? in->adapter : "-", lf_history_type_name(h), contract, shape);
+    } else
+        escf(f, "adapter %s, type %s: not linearizable (%s)", in->adapter ? in->adapter : "-",
+             lf_history_type_name(h), shape);
+    fprintf(f, "</p>\n<p id=\"lf-status\" data-ready=\"no\">static page (the script has not run)</p>\n");
+}
+
+/* The banner: the first impossible result (each, when the view has more than one), or what stands for it. */
+static void write_first_bad(FILE *f, const view *vm, const lf_op_part *parts, const lf_report_html_options *o) {
+    const lf_history *h = vm->h;
+    /* the first impossible result */
+    fprintf(f, "<div class=\"banner\" id=\"first-bad\">");
+    bool any_bad = false;
+    for (size_t k = 0; k < h->n; k++) {
+        size_t i = vm->order[k];
+        if (!is_first_bad(vm, i)) continue;
+        char desc[200];
+        lf_history_describe_op(h, &h->ops[i], desc, sizeof desc);
+        fprintf(f, "%s<b>First impossible result</b>: <b>", any_bad ? "<br>" : "");
+        esc(f, vm->tags[i]);
+        char note[224];
+        recorded_note(vm, i, note, sizeof note);
+        fprintf(f, "</b> <code>");
+        esc(f, desc);
+        fprintf(f, "</code>");
+        esc(f, note);
+        fprintf(f, "%s", parts && parts[i] != LF_PART_WORKER ? " (" : "");
+        if (parts && parts[i] != LF_PART_WORKER) {
+            esc(f, lf_op_part_name(parts[i]));
+            fprintf(f, ")");
+        }
+        fprintf(f, ": every shorter prefix of the run is linearizable, this return is not.");
+        any_bad = true;
+    }
+    if (!any_bad && o->headline) {
+        esc(f, o->headline);
+    } else if (!any_bad) {
+        fprintf(f, "<b>Not linearizable</b>: no linearization of the whole history exists.");
+    }
+    fprintf(f, "</div>\n");
+}
+
+/* The facts table (o->facts) and the engines' explanations of the violation (in->why), with the causes
+ * between them. */
+static void write_facts_and_why(FILE *f, const lf_report_input *in, const lf_report_html_options *o) {
+    fprintf(f, "<table class=\"facts\">\n");
+    for (size_t i = 0; i < o->n_facts; i++) {
+        fprintf(f, "<tr><th>");
+        esc(f, o->facts[i][0]);
+        fprintf(f, "</th><td>");
+        esc(f, o->facts[i][1]);
+        fprintf(f, "</td></tr>\n");
+    }
+    fprintf(f, "</table>\n");
+
+    write_causes(f, in);
+
+    if (in->n_why) {
+        fprintf(f, "<section id=\"why\"><h2>Why it is not linearizable</h2>\n<ul>\n");
+        for (size_t w = 0; w < in->n_why; w++) {
+            fprintf(f, "<li><b>");
+            esc(f, in->why[w].engine);
+            fprintf(f, "</b>: ");
+            esc(f, in->why[w].reason);
+            fprintf(f, "</li>\n");
+        }
+        fprintf(f, "</ul></section>\n");
+    }
+}
+
 bool lf_report_html_write(FILE *f, const lf_report_input *in, const lf_report_html_options *o) {
     const lf_history *h = in->history;
     size_t max_ops = o->recorded_max_ops ? o->recorded_max_ops : LF_REPORT_HTML_RECORDED_MAX_OPS;
@@ -768,85 +854,10 @@ bool lf_report_html_write(FILE *f, const lf_report_input *in, const lf_report_ht
     }
     if (!ok) goto out;
 
-    const char *title = o->title ? o->title : "linearizability violation";
-    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-               "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-               "script-src 'unsafe-inline'; img-src data:\">\n"
-               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-    esc(f, title);
-    fprintf(f, " - linfuzz</title>\n<script>%s</script>\n<style>%s</style></head>\n<body><main>\n", SCRIPT_ERRORS,
-            STYLE);
-    fprintf(f, "<pre id=\"lf-errors\" hidden></pre>\n<h1>");
-    esc(f, title);
-    fprintf(f, "</h1>\n<p>");
-    const char *shape = in->n_why && in->why[0].level != LF_LEVEL_NONE ? lf_level_name(in->why[0].level)
-                                                                      : lf_violation_shape(h);
-    if (o->headline)
-        escf(f, "adapter %s, type %s: %s", in->adapter ? in->adapter : "-", lf_history_type_name(h), o->headline);
-    else if (!lf_contract_is_default(&h->contract)) {
-        char contract[96];
-        lf_contract_format(contract, sizeof contract, &h->contract);
-        escf(f, "adapter %s, type %s: violates its contract '%s' (%s; docs/contracts.md)",
-             in->adapter ? in->adapter : "-", lf_history_type_name(h), contract, shape);
-    } else
-        escf(f, "adapter %s, type %s: not linearizable (%s)", in->adapter ? in->adapter : "-",
-             lf_history_type_name(h), shape);
-    fprintf(f, "</p>\n<p id=\"lf-status\" data-ready=\"no\">static page (the script has not run)</p>\n");
+    write_page_head(f, in, o);
 
-    /* the first impossible result */
-    fprintf(f, "<div class=\"banner\" id=\"first-bad\">");
-    bool any_bad = false;
-    for (size_t k = 0; k < h->n; k++) {
-        size_t i = vm.order[k];
-        if (!is_first_bad(&vm, i)) continue;
-        char desc[200];
-        lf_history_describe_op(h, &h->ops[i], desc, sizeof desc);
-        fprintf(f, "%s<b>First impossible result</b>: <b>", any_bad ? "<br>" : "");
-        esc(f, vm.tags[i]);
-        char note[224];
-        recorded_note(&vm, i, note, sizeof note);
-        fprintf(f, "</b> <code>");
-        esc(f, desc);
-        fprintf(f, "</code>");
-        esc(f, note);
-        fprintf(f, "%s", parts && parts[i] != LF_PART_WORKER ? " (" : "");
-        if (parts && parts[i] != LF_PART_WORKER) {
-            esc(f, lf_op_part_name(parts[i]));
-            fprintf(f, ")");
-        }
-        fprintf(f, ": every shorter prefix of the run is linearizable, this return is not.");
-        any_bad = true;
-    }
-    if (!any_bad && o->headline) {
-        esc(f, o->headline);
-    } else if (!any_bad) {
-        fprintf(f, "<b>Not linearizable</b>: no linearization of the whole history exists.");
-    }
-    fprintf(f, "</div>\n");
-
-    fprintf(f, "<table class=\"facts\">\n");
-    for (size_t i = 0; i < o->n_facts; i++) {
-        fprintf(f, "<tr><th>");
-        esc(f, o->facts[i][0]);
-        fprintf(f, "</th><td>");
-        esc(f, o->facts[i][1]);
-        fprintf(f, "</td></tr>\n");
-    }
-    fprintf(f, "</table>\n");
-
-    write_causes(f, in);
-
-    if (in->n_why) {
-        fprintf(f, "<section id=\"why\"><h2>Why it is not linearizable</h2>\n<ul>\n");
-        for (size_t w = 0; w < in->n_why; w++) {
-            fprintf(f, "<li><b>");
-            esc(f, in->why[w].engine);
-            fprintf(f, "</b>: ");
-            esc(f, in->why[w].reason);
-            fprintf(f, "</li>\n");
-        }
-        fprintf(f, "</ul></section>\n");
-    }
+    write_first_bad(f, &vm, parts, o);
+    write_facts_and_why(f, in, o);
 
     fprintf(f, "<section id=\"minimized\"><h2>");
     escf(f, "%s history: %zu ops", o->history_name ? o->history_name : in->recorded ? "Minimized" : "The", h->n);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "util/hash.h"
 
 /* ---- ops as the memo keys them ---- */
@@ -160,15 +161,9 @@ static uint32_t new_node(ss_memo *m) {
         fail(m, SS_TOO_BIG, "the memo of serial prefixes reached its limit of %zu states", m->opts.max_nodes);
         return SS_NONE;
     }
-    if (m->n_nodes == m->cap_nodes) {
-        size_t cap = m->cap_nodes ? m->cap_nodes * 2 : 1024;
-        ss_node *n = realloc(m->nodes, cap * sizeof *n);
-        if (!n) {
-            fail(m, SS_NOMEM, "out of memory for the memo of serial prefixes");
-            return SS_NONE;
-        }
-        m->nodes = n;
-        m->cap_nodes = cap;
+    if (!LF_GROW(m->nodes, m->cap_nodes, m->n_nodes + 1, 1024)) {
+        fail(m, SS_NOMEM, "out of memory for the memo of serial prefixes");
+        return SS_NONE;
     }
     uint32_t id = (uint32_t)m->n_nodes++;
     memset(&m->nodes[id], 0, sizeof m->nodes[id]);
@@ -337,15 +332,9 @@ static bool bring_to(ss_memo *m, uint32_t x) {
         size_t k = 0;
         uint32_t cur = x;
         while (cur != SS_ROOT && cur != m->live) {
-            if (k == m->path_cap) {
-                size_t cap = m->path_cap ? m->path_cap * 2 : 256;
-                uint32_t *p = realloc(m->path, cap * sizeof *p);
-                if (!p) {
-                    fail(m, SS_NOMEM, "out of memory");
-                    return false;
-                }
-                m->path = p;
-                m->path_cap = cap;
+            if (!LF_GROW(m->path, m->path_cap, k + 1, 256)) {
+                fail(m, SS_NOMEM, "out of memory");
+                return false;
             }
             m->path[k++] = cur;
             cur = m->nodes[cur].parent;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "spec/spec_util.h"
+#include "util/grow.h"
 
 bool lf_blobstore_init(lf_blobstore *b, size_t words) {
     memset(b, 0, sizeof *b);
@@ -57,15 +58,15 @@ uint32_t lf_blobstore_intern(lf_blobstore *b, const uint64_t *v) {
     if (b->failed) return UINT32_MAX;
     if (2 * ((size_t)b->n + 1) > b->table_cap && !grow_table(b)) goto oom;
     if (b->n == b->cap) {
-        if (b->cap >= UINT32_MAX / 2) goto oom;
-        uint32_t cap = b->cap ? 2 * b->cap : 64;
+        size_t cap = lf_grow_capacity(b->cap, (size_t)b->n + 1, b->words * sizeof *b->data, 64);
+        if (!cap || cap > UINT32_MAX) goto oom;
         uint64_t *data = realloc(b->data, (size_t)cap * b->words * sizeof *data);
         if (!data) goto oom;
         b->data = data;
         uint64_t *hashes = realloc(b->hashes, (size_t)cap * sizeof *hashes);
         if (!hashes) goto oom;
         b->hashes = hashes;
-        b->cap = cap;
+        b->cap = (uint32_t)cap;
     }
     uint32_t id = b->n++;
     memcpy(b->data + (size_t)id * b->words, v, b->words * sizeof *v);

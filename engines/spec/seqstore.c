@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 static uint64_t pair_key(uint32_t a, uint32_t b) { return ((uint64_t)a << 32) | b; }
 
 bool lf_seqstore_init(lf_seqstore *s) {
@@ -37,11 +39,11 @@ uint32_t lf_seq_push_back(lf_seqstore *s, uint32_t seq, uint32_t v) {
     if (found != UINT32_MAX) return found;
     if (s->failed) return LF_SEQ_NONE;
     if (s->n == s->cap) {
-        if (s->cap >= UINT32_MAX / 2) goto oom;
-        lf_seq_node *nodes = realloc(s->nodes, 2 * (size_t)s->cap * sizeof *nodes);
+        size_t cap = lf_grow_capacity(s->cap, (size_t)s->n + 1, sizeof *s->nodes, 1);
+        lf_seq_node *nodes = cap && cap <= UINT32_MAX ? realloc(s->nodes, cap * sizeof *nodes) : NULL;
         if (!nodes) goto oom;
         s->nodes = nodes;
-        s->cap *= 2;
+        s->cap = (uint32_t)cap;
     }
     uint32_t id = s->n;
     const lf_seq_node *p = &s->nodes[seq];
@@ -56,15 +58,9 @@ oom:
 
 /* Appends node to the scratch chain. */
 static bool chain_push(lf_seqstore *s, size_t *len, uint32_t node) {
-    if (*len == s->chain_cap) {
-        size_t cap = s->chain_cap ? 2 * s->chain_cap : 64;
-        uint32_t *c = realloc(s->chain, cap * sizeof *c);
-        if (!c) {
-            s->failed = true;
-            return false;
-        }
-        s->chain = c;
-        s->chain_cap = cap;
+    if (!LF_GROW(s->chain, s->chain_cap, *len + 1, 64)) {
+        s->failed = true;
+        return false;
     }
     s->chain[(*len)++] = node;
     return true;

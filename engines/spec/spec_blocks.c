@@ -15,6 +15,7 @@
 #include "spec/seqstore.h"
 #include "spec/spec_builtin.h"
 #include "spec/spec_util.h"
+#include "util/grow.h"
 #include "util/hash.h"
 
 typedef struct blk_state {
@@ -88,9 +89,8 @@ static void blk_init(void *ctx, void *state) {
 
 static bool reserve(blk_ctx *c, size_t n) {
     if (n <= c->buf_cap) return true;
-    size_t cap = c->buf_cap ? 2 * c->buf_cap : 64;
-    while (cap < n) cap *= 2;
-    uint32_t *a = realloc(c->buf, cap * sizeof *a);
+    size_t cap = lf_grow_capacity(c->buf_cap, n, sizeof *c->buf, 64);
+    uint32_t *a = cap ? realloc(c->buf, cap * sizeof *a) : NULL;
     if (a) c->buf = a;
     uint32_t *b = a ? realloc(c->buf2, cap * sizeof *b) : NULL;
     if (b) c->buf2 = b;
@@ -348,13 +348,9 @@ uint64_t lf_spec_blocks_content(void *p, const void *state) {
     blk_ctx *c = p;
     uint32_t seq = load(state).seq;
     if (c->sum_cap < c->store.n) {
-        size_t cap = c->sum_cap ? c->sum_cap : 1024;
-        while (cap < c->store.n) cap *= 2;
-        uint64_t *s = realloc(c->sum, cap * sizeof *s);
-        if (!s) return 0; /* only a hint: equal contents still hash equally (all 0) */
-        memset(s + c->sum_cap, 0, (cap - c->sum_cap) * sizeof *s);
-        c->sum = s;
-        c->sum_cap = cap;
+        size_t old_cap = c->sum_cap;
+        if (!LF_GROW(c->sum, c->sum_cap, c->store.n, 1024)) return 0; /* only a hint: equal contents hash equally (0) */
+        memset(c->sum + old_cap, 0, (c->sum_cap - old_cap) * sizeof *c->sum);
     }
     /* sum[x] = 1 + hash of x's contents; computed along the parent chain up to a known node. */
     uint32_t x = seq;

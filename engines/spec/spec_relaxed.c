@@ -27,6 +27,7 @@
 #include "spec/blobstore.h"
 #include "spec/seqstore.h"
 #include "spec/spec_builtin.h"
+#include "util/grow.h"
 
 #define SET_TAG 0x80000000u    /* a state with this bit is a set of configurations (a handle into ctx->sets) */
 #define MAX_SET 4096           /* configurations in one state; beyond, the context fails (the checkers: unknown) */
@@ -163,8 +164,9 @@ static bool emit(relax_ctx *c, uint32_t **out, size_t *n, uint32_t conf) {
         return false;
     }
     if (*n == c->scratch_cap) {
-        size_t cap = c->scratch_cap ? 2 * c->scratch_cap : 64;
-        uint32_t *a = realloc(c->scratch, cap * sizeof *a), *b = a ? realloc(c->scratch2, cap * sizeof *b) : NULL;
+        size_t cap = lf_grow_capacity(c->scratch_cap, *n + 1, sizeof *c->scratch, 64);
+        uint32_t *a = cap ? realloc(c->scratch, cap * sizeof *a) : NULL;
+        uint32_t *b = a ? realloc(c->scratch2, cap * sizeof *b) : NULL;
         if (a) c->scratch = a;
         if (!a || !b) {
             c->failed = true;
@@ -230,14 +232,9 @@ static uint32_t bag_take(relax_ctx *c, uint32_t seq, uint32_t v) {
     uint32_t above = 0, *keep = NULL;
     size_t cap = 0;
     while (lf_seq_last(&c->store, seq) != v) { /* the values after v's last occurrence */
-        if (above == cap) {
-            cap = cap ? 2 * cap : 16;
-            uint32_t *k2 = realloc(keep, cap * sizeof *k2);
-            if (!k2) {
-                free(keep);
-                return LF_SEQ_NONE;
-            }
-            keep = k2;
+        if (!LF_GROW(keep, cap, (size_t)above + 1, 16)) {
+            free(keep);
+            return LF_SEQ_NONE;
         }
         keep[above++] = lf_seq_last(&c->store, seq);
         seq = lf_seq_pop_back(&c->store, seq);

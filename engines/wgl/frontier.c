@@ -34,6 +34,7 @@
 #include "budget/progress.h"
 #include "spec/spec_blocks.h"
 #include "util/clock.h"
+#include "util/grow.h"
 #include "util/hash.h"
 #include "util/radix_sort.h"
 #include "wgl/frontier_order.h"
@@ -363,9 +364,9 @@ static bool dominated_in(sweep *s, const lf_fset *set, uint64_t h, const uint64_
 
 static bool enqueue(sweep *s, size_t idx, size_t *qn) {
     if (*qn == s->queue_cap) {
-        size_t cap = s->queue_cap ? 2 * s->queue_cap : 256;
+        size_t cap = lf_grow_capacity(s->queue_cap, *qn + 1, sizeof *s->queue, 256);
         size_t add = (cap - s->queue_cap) * sizeof *s->queue;
-        size_t *st = add <= s->limit ? realloc(s->queue, cap * sizeof *st) : NULL;
+        size_t *st = cap && add <= s->limit ? realloc(s->queue, cap * sizeof *st) : NULL;
         if (!st) {
             s->stop_why = "memory budget";
             return false;

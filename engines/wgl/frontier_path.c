@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 #define MARK UINT32_MAX
 
 bool lf_fpaths_init(lf_fpaths *p, size_t *limit) {
@@ -31,9 +33,9 @@ void lf_fpaths_free(lf_fpaths *p) {
 
 uint32_t lf_fpaths_add(lf_fpaths *p, uint32_t parent, uint32_t op) {
     if (p->n == p->cap) {
-        size_t cap = 2 * p->cap, add = (cap - p->cap) * sizeof *p->nodes;
+        size_t cap = lf_grow_capacity(p->cap, p->n + 1, sizeof *p->nodes, 1), add = (cap - p->cap) * sizeof *p->nodes;
         /* realloc may copy: the old block lives until the copy is done */
-        if (cap >= UINT32_MAX || add + p->bytes > *p->limit) return UINT32_MAX;
+        if (!cap || cap >= UINT32_MAX || add + p->bytes > *p->limit) return UINT32_MAX;
         lf_fpath_node *nn = realloc(p->nodes, cap * sizeof *nn);
         if (!nn) return UINT32_MAX;
         p->nodes = nn;

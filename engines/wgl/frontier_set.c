@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 #define CHUNK_RECS ((size_t)1 << LF_FSET_CHUNK_SHIFT)
 
 void lf_fset_init(lf_fset *s, size_t mask_words, const lf_spec_inst *spec, size_t *limit) {
@@ -78,8 +80,8 @@ static bool grow_slots(lf_fset *s) {
 
 static bool grow_records(lf_fset *s) {
     if (s->n_chunks == s->chunks_cap) {
-        size_t cap = s->chunks_cap ? 2 * s->chunks_cap : 16;
-        if (!take(s, (cap - s->chunks_cap) * sizeof *s->chunks)) return false;
+        size_t cap = lf_grow_capacity(s->chunks_cap, s->n_chunks + 1, sizeof *s->chunks, 16);
+        if (!cap || !take(s, (cap - s->chunks_cap) * sizeof *s->chunks)) return false;
         uint64_t **ch = realloc(s->chunks, cap * sizeof *ch);
         if (!ch) {
             give(s, (cap - s->chunks_cap) * sizeof *s->chunks);

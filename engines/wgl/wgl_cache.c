@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/clock.h"
+#include "util/grow.h"
 
 #define CHUNK_SHIFT 14
 #define CHUNK_RECS ((size_t)1 << CHUNK_SHIFT)
@@ -58,8 +59,8 @@ static bool grow_slots(wgl_cache *c) {
 
 static bool grow_records(wgl_cache *c) {
     if (c->n_chunks == c->chunks_cap) {
-        size_t cap = c->chunks_cap ? 2 * c->chunks_cap : 16;
-        if (c->bytes + cap * sizeof *c->chunks > c->limit) return false;
+        size_t cap = lf_grow_capacity(c->chunks_cap, c->n_chunks + 1, sizeof *c->chunks, 16);
+        if (!cap || c->bytes + cap * sizeof *c->chunks > c->limit) return false;
         uint64_t **ch = realloc(c->chunks, cap * sizeof *ch);
         if (!ch) return false;
         c->bytes += (cap - c->chunks_cap) * sizeof *ch;

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "util/appendf.h"
+#include "util/grow.h"
+
 bool lf_controlled_worker(lf_sched *s, unsigned t, lf_recorder *rec, const lf_adapter *a, void *obj,
                           const lf_planned_op *ops, size_t n) {
     lf_thread_log *log = &rec->logs[t];
@@ -35,16 +38,8 @@ static size_t n_abandoned, cap_abandoned;
 
 void lf_abandon_object(void *obj) {
     pthread_mutex_lock(&abandoned_lock);
-    if (n_abandoned == cap_abandoned) {
-        size_t cap = cap_abandoned ? cap_abandoned * 2 : 16;
-        void **grown = realloc(abandoned, cap * sizeof *grown);
-        if (grown) {
-            abandoned = grown;
-            cap_abandoned = cap;
-        }
-    }
     /* Out of memory: the object is simply leaked (unreachable), which only a leak checker would notice. */
-    if (n_abandoned < cap_abandoned) abandoned[n_abandoned++] = obj;
+    if (LF_GROW(abandoned, cap_abandoned, n_abandoned + 1, 16)) abandoned[n_abandoned++] = obj;
     pthread_mutex_unlock(&abandoned_lock);
 }
 
@@ -53,11 +48,7 @@ int lf_describe_stuck(char *buf, size_t len, const lf_sched *s, unsigned threads
     lf_sched_stuck_thread info[LF_SCHED_MAX_THREADS];
     unsigned n = lf_sched_stuck_info(s, info, threads < LF_SCHED_MAX_THREADS ? threads : LF_SCHED_MAX_THREADS);
     size_t w = 0;
-#define PUT(...)                                                        \
-    do {                                                                \
-        int k_ = snprintf(buf + w, w < len ? len - w : 0, __VA_ARGS__); \
-        if (k_ > 0) w += (size_t)k_;                                    \
-    } while (0)
+#define PUT(...) lf_appendf(buf, len, &w, __VA_ARGS__)
     if (len) buf[0] = 0;
     for (unsigned t = 0; t < n; t++) {
         if (info[t].finished) {

@@ -7,6 +7,7 @@
 
 #include "linfuzz/adapter.h"
 #include "runtime/sched.h"
+#include "sched/baton.h" /* lf_cpu_relax */
 
 static _Thread_local lf_perturb_state *bound_state;
 
@@ -18,16 +19,6 @@ void lf_perturb_state_init(lf_perturb_state *s, const lf_perturb *cfg, uint64_t 
 
 void lf_perturb_bind(lf_perturb_state *s) { bound_state = s; }
 
-static inline void cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __asm__ __volatile__("pause" ::: "memory");
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield" ::: "memory");
-#else
-    __asm__ __volatile__("" ::: "memory");
-#endif
-}
-
 static void perturb(lf_perturb_state *s) {
     s->events++;
     uint64_t r = lf_rand_next(&s->rng);
@@ -36,7 +27,7 @@ static void perturb(lf_perturb_state *s) {
         return;
     }
     uint64_t spins = s->cfg.spin_max ? (r >> 8) % ((uint64_t)s->cfg.spin_max + 1) : 0;
-    for (uint64_t i = 0; i < spins; i++) cpu_relax();
+    for (uint64_t i = 0; i < spins; i++) lf_cpu_relax();
 }
 
 void lf_yield_point(void) {

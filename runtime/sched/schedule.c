@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/appendf.h"
 #include "util/prng.h"
 
 static const char *const STRATEGY_NAMES[LF_SCHED_STRATEGY_COUNT] = {"pct", "choices", "preempt", "walk"};
@@ -120,11 +121,7 @@ void lf_schedule_set_memory(lf_schedule *s, lf_memory_model m, uint64_t seed) {
 
 int lf_schedule_describe(char *buf, size_t len, const lf_schedule *s, unsigned threads) {
     size_t w = 0;
-#define PUT(...)                                                        \
-    do {                                                                \
-        int k_ = snprintf(buf + w, w < len ? len - w : 0, __VA_ARGS__); \
-        if (k_ > 0) w += (size_t)k_;                                    \
-    } while (0)
+#define PUT(...) lf_appendf(buf, len, &w, __VA_ARGS__)
     if (threads > LF_SCHED_MAX_THREADS) threads = LF_SCHED_MAX_THREADS;
     PUT("%s", sched_strategy_name((lf_sched_strategy)s->strategy));
     if (s->strategy == LF_SCHED_PCT || s->strategy == LF_SCHED_PREEMPT) {

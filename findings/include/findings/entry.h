@@ -48,6 +48,10 @@ typedef struct lf_violation_entry {
 } lf_violation_entry;
 
 void lf_entry_init(lf_violation_entry *e, lf_type type);
+/* lf_entry_init for a finding recorded as h, as the capture of a crash or a stuck run makes it: full and
+ * minimized are copies of h, workload a copy of the len bytes that ran. False when out of memory (e is still
+ * to be freed). */
+bool lf_entry_init_run(lf_violation_entry *e, const lf_history *h, const uint8_t *workload, size_t len);
 void lf_entry_free(lf_violation_entry *e);
 
 /* The history `minimized` was minimized from: test_history when e has a minimized test, else full. */
