@@ -155,7 +155,7 @@ static void check_entry(const char *path, const char *adapter, size_t *n_entries
     CHECKF(lf_capture_again(&e, &checker.check, &again, err, sizeof err) == LF_OK, "%s: %s", path, err);
     bool same = again.minimized.n == e.minimized.n;
     for (size_t i = 0; same && i < e.minimized.n; i++)
-        same = !memcmp(&again.minimized.ops[i], &e.minimized.ops[i], offsetof(lf_op, reserved));
+        same = !memcmp(&again.minimized.ops[i], &e.minimized.ops[i], sizeof(lf_op));
     CHECKF(same, "%s: minimizing again gives %zu ops, the entry has %zu: run `linfuzz show --reminimize %s/%s/violations "
            "%s` and commit the new entry", path, again.minimized.n, e.minimized.n, "corpus", adapter, path);
     lf_entry_free(&again);

@@ -49,7 +49,7 @@ static inline void lf_recorder_call(lf_recorder *r, unsigned thread, const lf_ad
     op->thread = thread;
     op->method = (uint8_t)m;
     op->arg_nil = 0;
-    op->reserved = 0;
+    op->count = 0;
     op->call = lf_call_stamp(r->clock, &r->ticket);
     atomic_store_explicit(&log->events, events + 1, memory_order_release); /* in flight */
     lf_kind kind = a->op(obj, m, args, &value);
