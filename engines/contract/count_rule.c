@@ -27,6 +27,16 @@
 
 lf_count_role lf_count_role_of(const lf_history *h, const lf_op *op) {
     lf_count_role r = {false, false, 0, 0};
+    if (lf_method_is_bulk(op->method)) {
+        /* n values: a pending op may move n; a full or empty answer needed n (bulk) or 1 (a burst that moved none);
+         * a burst that moved k < n needed k + 1 (room or values for one more) */
+        unsigned k = lf_op_pending(op) ? op->count : lf_bulk_moved(op);
+        r.insert = lf_method_is_bulk_insert(op->method);
+        r.remove = !r.insert;
+        r.moved = k;
+        if (!lf_op_pending(op) && k < op->count) r.needed = lf_method_is_burst(op->method) ? k + 1 : op->count;
+        return r;
+    }
     switch ((lf_method)op->method) {
     case LF_M_ENQ:
     case LF_M_PUSH:
