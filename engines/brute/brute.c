@@ -757,7 +757,9 @@ static void brute_full_empty(const lf_history *h, const lf_brute_options *o, lf_
         bool ins, rem;
         unsigned moved, needed;
         roles(&rest.ops[i], &ins, &rem, &moved, &needed);
-        if (needed) rest.ops[i].count = (uint8_t)moved; /* moved all it was asked: no answer left to check */
+        if (!needed) continue;
+        rest.ops[i].count = (uint8_t)moved; /* as if asked for what it moved: no answer left to check */
+        for (unsigned a = moved; a < LF_BULK_MAX; a++) rest.ops[i].arg[a] = 0;
     }
     rest.contract.full_empty = LF_FULL_EMPTY_EXACT;
     lf_brute_check(&rest, o, r);

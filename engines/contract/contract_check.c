@@ -199,7 +199,9 @@ void lf_contract_check(const lf_history *h, const lf_check_options *o, double de
      * the bulk op of those k. */
     for (size_t i = 0; i < rest.n; i++) {
         lf_count_role role = lf_count_role_of(&rest, &rest.ops[i]);
-        if (role.needed) rest.ops[i].count = (uint8_t)role.moved;
+        if (!role.needed) continue;
+        rest.ops[i].count = (uint8_t)role.moved;
+        for (uint64_t a = role.moved; a < LF_BULK_MAX; a++) rest.ops[i].arg[a] = 0; /* the values it did not insert */
     }
     check_order(&rest, o, deadline, &dl, r, engines);
     size_t rest_n = rest.n;

@@ -6,7 +6,8 @@
  * where an insert (remove) is done at t when it returned before t (lagging), or when moreover some moment
  * between its return and t had no insert (remove) in flight (quiescent). A pending op counts the most it could
  * have moved and is never done. An empty answer that needed n values passes when available(t) < n at some
- * moment t of it; a full answer that needed n places, when room(t) < n at some moment of it. Weak answers count
+ * moment t of it; a full answer that needed n places, when room(t) < n at some moment of it, in both counts
+ * leaving out the answer's own values (a burst that moved k of n values needed k + 1, not counting its k). Weak answers count
  * over the whole answer: the inserts done at its call, the removes called by its return (and for full: the inserts
  * called by its return, the removes done at its call).
  *
@@ -282,6 +283,7 @@ bool lf_count_rule_check(const lf_history *h, lf_deadline *dl, lf_result *r) {
                                                                                op->ret)
                     : role.insert ? (int64_t)h->capacity + side_min(&full, op->call, op->ret)
                                   : side_min(&empty, op->call, op->ret);
+        m += (int64_t)role.moved; /* its own values (a burst that moved some) do not count against it */
         if (m < (int64_t)role.needed) continue;
         if (worst == SIZE_MAX || op->ret < h->ops[worst].ret) worst = i, worst_count = m;
     }
