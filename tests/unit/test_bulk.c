@@ -282,7 +282,7 @@ static void random_history(uint64_t seed, lf_history *h) {
         if (bulk) op.count = (uint8_t)(1 + rnd() % 3);
         bool insert = bulk ? lf_method_is_bulk_insert(op.method) : op.method == LF_M_ENQ || op.method == LF_M_PUSH;
         if (insert)
-            for (int a = 0; a < (bulk ? op.count : 1); a++) op.arg[a] = seed % 7 == 0 ? 1 + rnd() % 3 : next_value++;
+            for (int a = 0; a < (bulk ? op.count : 1); a++) op.arg[a] = seed % 7 == 0 ? 1 + (int64_t)(rnd() % 3) : next_value++;
         if (rnd() % 10 == 0) {
             op.res_kind = LF_K_PENDING;
             ended[t] = true;
