@@ -119,7 +119,7 @@ static lf_kind ring_op(void *obj, lf_method m, const int64_t *args, int64_t *val
 /* The bulk and burst calls (adapter.h: lf_adapter_bulk_fn), through the ring's own mode. */
 static lf_kind ring_bulk_op(void *obj, lf_method m, unsigned n, const int64_t *in, int64_t *out, unsigned *moved) {
     struct rte_ring *r = obj;
-    void *objs[LF_BULK_MAX];
+    void *objs[LF_BULK_MAX] = {0}; /* (gcc's sanitizer builds cannot tell the ring fills only n of them) */
     if (n > LF_BULK_MAX) n = LF_BULK_MAX;
     if (m == LF_M_ENQ_BULK || m == LF_M_ENQ_BURST) {
         for (unsigned i = 0; i < n; i++) objs[i] = (void *)(intptr_t)in[i];

@@ -264,6 +264,15 @@ static inline bool lf_op_same_call(const lf_op *a, const lf_op *b) {
         if (a->arg[i] != b->arg[i]) return false;
     return true;
 }
+/* Makes a finished op pending (its return unseen: a cut history, a snapshot): no return stamp, no result, and for a
+ * bulk or burst remove none of the values it returned (a pending op has no outputs). */
+static inline void lf_op_make_pending(lf_op *op) {
+    op->res_kind = LF_K_PENDING;
+    op->res = 0;
+    op->ret = 0;
+    if (lf_method_is_bulk(op->method) && !lf_method_is_bulk_insert(op->method))
+        for (int i = 0; i < LF_CUSTOM_MAX_ARGS; i++) op->arg[i] = 0;
+}
 /* Real-time order: a precedes b iff a returned strictly before b was called. */
 static inline bool lf_precedes(const lf_op *a, const lf_op *b) {
     return !lf_op_pending(a) && a->ret < b->call;

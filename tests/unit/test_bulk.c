@@ -87,6 +87,16 @@ static bool run_ok(const lf_history *h, const uint32_t *w, size_t len, bool comp
     return ok;
 }
 
+/* r := lf_check of h with engine e, a witness wanted (r is initialised here). */
+static void check_with(const lf_history *h, lf_engine e, lf_result *r) {
+    lf_check_options o;
+    lf_check_options_default(&o);
+    o.engine = e;
+    o.want_witness = true;
+    lf_result_init(r);
+    lf_check(h, &o, r);
+}
+
 /* ---- the text syntax ---- */
 
 static void test_syntax(void) {
@@ -110,6 +120,13 @@ static void test_syntax(void) {
     CHECK(h.ops[3].res_kind == LF_K_EMPTY && h.ops[3].count == 2 && h.ops[3].arg[0] == 0);
     CHECK(h.ops[4].res_kind == LF_K_FULL && h.ops[4].count == 4);
     CHECK(lf_op_pending(&h.ops[5]) && h.ops[5].count == 4);
+    /* made pending (a cut, a snapshot), a bulk remove keeps n and none of its outputs; an insert its values */
+    lf_op cut = h.ops[2];
+    lf_op_make_pending(&cut);
+    CHECK(lf_op_pending(&cut) && cut.count == 3 && cut.arg[0] == 0 && cut.arg[2] == 0 && cut.res == 0);
+    cut = h.ops[0];
+    lf_op_make_pending(&cut);
+    CHECK(lf_op_pending(&cut) && cut.count == 3 && cut.arg[0] == 1 && cut.arg[2] == 3);
     /* every line writes back as it was read */
     const char *line = strstr(text, "0 1 2");
     for (size_t i = 0; i < h.n; i++) {
@@ -219,13 +236,8 @@ static void test_hand_cases(void) {
             continue;
         }
         for (size_t e = 0; e < sizeof engines / sizeof *engines; e++) {
-            lf_check_options o;
-            lf_check_options_default(&o);
-            o.engine = engines[e];
-            o.want_witness = true;
             lf_result r;
-            lf_result_init(&r);
-            lf_check(&h, &o, &r);
+            check_with(&h, engines[e], &r);
             CHECKF(r.verdict == HAND[i].verdict, "%s [%s]: %s (%s)", HAND[i].name, lf_engine_name(engines[e]),
                    lf_verdict_name(r.verdict), r.reason);
             if (r.verdict == LF_LINEARIZABLE && lf_contract_is_default(&h.contract))
@@ -384,13 +396,8 @@ static void test_differential(void) {
         verdicts[oracle.verdict == LF_LINEARIZABLE ? 0 : oracle.verdict == LF_VIOLATION ? 1 : 2]++;
         static const lf_engine engines[] = {LF_ENGINE_AUTO, LF_ENGINE_WGL};
         for (size_t e = 0; e < 2; e++) {
-            lf_check_options o;
-            lf_check_options_default(&o);
-            o.engine = engines[e];
-            o.want_witness = true;
             lf_result r;
-            lf_result_init(&r);
-            lf_check(&h, &o, &r);
+            check_with(&h, engines[e], &r);
             bool same = r.verdict == oracle.verdict;
             CHECKF(same, "seed %llu [%s]: %s (%s), brute: %s (%s)", (unsigned long long)seed,
                    lf_engine_name(engines[e]), lf_verdict_name(r.verdict), r.reason, lf_verdict_name(oracle.verdict),

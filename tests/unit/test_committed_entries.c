@@ -51,10 +51,7 @@ static lf_verdict prefix_verdict(const lf_history *h, uint64_t t, bool before_t)
     for (size_t i = 0; i < h->n; i++) {
         lf_op op = h->ops[i];
         if (op.call > t) continue;
-        if (!lf_op_pending(&op) && (op.ret > t || (before_t && op.ret == t))) {
-            op.res_kind = LF_K_PENDING;
-            op.ret = op.res = 0;
-        }
+        if (!lf_op_pending(&op) && (op.ret > t || (before_t && op.ret == t))) lf_op_make_pending(&op);
         lf_history_push(&p, &op);
     }
     lf_verdict v = wgl(&p);
