@@ -305,9 +305,10 @@ static void apply_op(lf_type type, const lf_op *op, const uint8_t *in, size_t le
 /* A bulk or burst op of a stack (top at the end) or queue (front at the start), as docs/contracts.md defines it:
  * n single inserts (removes) in one step; a bulk op does all n or none (full, empty), a burst the first k it can
  * (k = min(n, room or values inside); a burst remove of none answers empty). The result: its kind, and the number
- * moved for an integer answer; a remove's values, in the order taken, go to took[]. */
+ * moved for an integer answer; a remove's values, in the order taken, go to took[] (a nil one, which a bulk op
+ * cannot return, as took_nil). */
 static void apply_bulk(const lf_history *h, const lf_op *op, const uint8_t *in, size_t len, uint8_t *out,
-                       size_t *out_len, seq_result *res, int64_t *took) {
+                       size_t *out_len, seq_result *res, int64_t *took, bool *took_nil) {
     size_t inside = len / VAL_BYTES, n = op->count;
     bool burst = lf_method_is_burst(op->method);
     copy_state(out, out_len, in, len);
@@ -325,7 +326,11 @@ static void apply_bulk(const lf_history *h, const lf_op *op, const uint8_t *in, 
     }
     size_t k = inside < n ? (burst ? inside : 0) : n;
     bool stack = h->type == LF_TYPE_STACK;
-    for (size_t i = 0; i < k; i++) took[i] = val_int(stack ? in + len - (i + 1) * VAL_BYTES : in + i * VAL_BYTES);
+    for (size_t i = 0; i < k; i++) {
+        const uint8_t *e = stack ? in + len - (i + 1) * VAL_BYTES : in + i * VAL_BYTES;
+        took_nil[i] = val_is_nil(e);
+        took[i] = val_int(e);
+    }
     if (stack)
         *out_len = len - k * VAL_BYTES;
     else
@@ -584,12 +589,13 @@ static search_outcome explore(search *S, uint64_t mask, size_t depth) {
         size_t next_len;
         if (lf_method_is_bulk(op->method)) {
             int64_t took[LF_BULK_MAX];
-            apply_bulk(S->h, op, cur, cur_len, next, &next_len, &res, took);
+            bool took_nil[LF_BULK_MAX];
+            apply_bulk(S->h, op, cur, cur_len, next, &next_len, &res, took, took_nil);
             if (!result_matches(op, res)) continue;
-            bool same = true; /* a remove returned the values it took, in that order */
+            bool same = true; /* a remove returned the values it took, in that order (never a nil one) */
             for (int64_t i = 0; !lf_op_pending(op) && !lf_method_is_bulk_insert(op->method) && res.kind == LF_K_INT &&
                                 i < res.value; i++)
-                same = same && took[i] == op->arg[i];
+                same = same && !took_nil[i] && took[i] == op->arg[i];
             if (!same) continue;
         } else {
             apply_op_bounded(S->h, op, cur, cur_len, next, &next_len, &res);

@@ -201,6 +201,10 @@ static const struct hand_case {
      LF_VIOLATION},
     {"a pending bulk deq may have taken the values",
      "type queue\n0 1 2 enq_bulk 1 2\n1 3 ? deq_bulk 2\n0 4 5 deq -> empty\n", LF_LINEARIZABLE},
+    /* a nil pushed by a single push: a bulk remove cannot return it (its values are integers), nor skip it
+     * (regression: the oracle read nil as INT64_MIN) */
+    {"a burst pop never returns a nil",
+     "type stack\n0 1 2 push nil\n1 3 4 pop_burst 2 -> -9223372036854775808\n", LF_VIOLATION},
     {"a pending bulk deq takes all or none",
      "type queue\n0 1 2 enq_bulk 1 2\n1 3 ? deq_bulk 2\n0 4 5 deq -> 2\n", LF_VIOLATION},
     /* full/empty modes: the same relaxation for a bulk answer */
