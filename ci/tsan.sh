@@ -8,7 +8,8 @@
 # answers first, where WGL does, and where both run to the deadline.
 # Not covered: ck_* and urcu_* (Concurrency Kit's ck_pr uses inline assembly that TSan cannot see, and
 # liburcu is a prebuilt uninstrumented library: both give false reports) and the known-buggy adapters
-# (their bugs are atomicity violations on _Atomic fields, invisible to TSan by design); dpdk_ring_hts too:
+# (their bugs are atomicity violations on _Atomic fields, invisible to TSan by design); dpdk_ring_hts and its bulk
+# twin dpdk_ring_hts_bulk too:
 # DPDK's HTS ring publishes its tail with a 32-bit release store into the upper half of a 64-bit word that the
 # next producer loads whole with acquire (rte_ring_hts_elem_pvt.h). TSan keys synchronization by address, so
 # it misses that edge and reports a race between an enqueue's element write and a later dequeue's read, on
@@ -30,7 +31,7 @@ bash ci/deps.sh
 ci_build "$dir" --target=linfuzz --target=test_runtime -DLINFUZZ_TSAN=ON
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}"
 "$dir/bin/test_runtime" >/dev/null
-adapters=$("$dir/bin/linfuzz" adapters | awk '$3 == "yes" && $1 !~ /^(ck|urcu)_/ && $1 !~ /^(dpdk_ring_hts|relseq_queue)$/ {print $1}')
+adapters=$("$dir/bin/linfuzz" adapters | awk '$3 == "yes" && $1 !~ /^(ck|urcu)_/ && $1 !~ /^(dpdk_ring_hts|dpdk_ring_hts_bulk|relseq_queue)$/ {print $1}')
 failed=0
 for a in $adapters; do
   if "$dir/bin/linfuzz" stress "$a" --seconds "$secs" --threads 4 --ops 60 --seed 1 -q --out "${TMPDIR:-/tmp}"; then

@@ -131,7 +131,7 @@ static void hash_history(XXH64_state_t *s, const lf_history *h) {
     if (h->type == LF_TYPE_CUSTOM) XXH64_update(s, lf_history_type_name(h), strlen(lf_history_type_name(h)));
     for (size_t i = 0; i < h->n; i++) {
         const lf_op *op = &h->ops[i];
-        /* field by field: the struct's reserved byte is not part of the history */
+        /* field by field, so that names stay what they were as the struct grows */
         uint64_t fields[6] = {op->call, lf_op_pending(op) ? 0 : op->ret, (uint64_t)op->arg[0], (uint64_t)op->arg[1],
                               (uint64_t)op->res, op->thread};
         uint8_t small[3] = {op->method, op->arg_nil, op->res_kind};
@@ -140,6 +140,7 @@ static void hash_history(XXH64_state_t *s, const lf_history *h) {
         /* arguments 2 and 3 (methods of three or four arguments) only when there are any, so that the names of
          * entries of ops with at most two arguments stay what they were */
         if (op->arg[2] || op->arg[3]) XXH64_update(s, &op->arg[2], 2 * sizeof op->arg[2]);
+        if (op->count) XXH64_update(s, &op->count, sizeof op->count); /* bulk and burst ops only */
     }
 }
 

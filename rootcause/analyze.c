@@ -314,6 +314,14 @@ static lf_kind excl_op(void *obj, lf_method m, const int64_t *args, int64_t *val
     return k;
 }
 
+static lf_kind excl_bulk_op(void *obj, lf_method m, unsigned n, const int64_t *in, int64_t *out, unsigned *moved) {
+    if (!excl_all && m != excl_m[0] && m != excl_m[1]) return excl_inner->bulk_op(obj, m, n, in, out, moved);
+    lf_mutex_lock(&excl_lock);
+    lf_kind k = excl_inner->bulk_op(obj, m, n, in, out, moved);
+    lf_mutex_unlock(&excl_lock);
+    return k;
+}
+
 /* ---- validation ---- */
 
 static void debug_trace(const lf_rc_trace *t) {
@@ -363,6 +371,7 @@ static bool run_family(lf_rc_runner *rn, const lf_rc_options *o, const char *wha
 static bool serial_violation(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r, bool *error) {
     lf_adapter wrapped = *rn->adapter;
     wrapped.op = excl_op;
+    if (wrapped.bulk_op) wrapped.bulk_op = excl_bulk_op;
     excl_inner = rn->adapter;
     excl_all = true;
     rn->plan.adapter = &wrapped;
@@ -381,6 +390,7 @@ static int exclusions(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r,
         for (size_t i = 0; i < rn->plan.len[t]; i++) used[rn->plan.ops[t][i].method] = true;
     lf_adapter wrapped = *rn->adapter;
     wrapped.op = excl_op;
+    if (wrapped.bulk_op) wrapped.bulk_op = excl_bulk_op;
     excl_inner = rn->adapter;
     size_t cap = 0;
     for (unsigned m1 = 0; m1 < LF_M_COUNT; m1++)

@@ -20,6 +20,10 @@ static void concrete_call(lf_planned_op *op, const lf_adapter *a, lf_method m, u
     }
     const lf_method_info *mi = lf_method_info_of(a->type, m);
     int64_t unique = (int64_t)arg * 65536 + (int64_t)u + 1;
+    if (lf_method_is_bulk(m)) { /* n from the argument byte: 1..LF_BULK_MAX */
+        lf_plan_bulk_call(op, m, 1 + arg % LF_BULK_MAX, unique);
+        return;
+    }
     op->method = (uint8_t)m;
     op->nargs = mi ? mi->nargs : 0;
     memset(op->args, 0, sizeof op->args);

@@ -294,10 +294,48 @@ static void apply_op(lf_type type, const lf_op *op, const uint8_t *in, size_t le
         *res = result_of_value(len ? in + len - VAL_BYTES : NULL, LF_K_EMPTY);
         copy_state(out, out_len, in, len);
         return;
+    case LF_M_ENQ_BULK: case LF_M_ENQ_BURST: case LF_M_DEQ_BULK: case LF_M_DEQ_BURST: /* apply_bulk's */
+    case LF_M_PUSH_BULK: case LF_M_PUSH_BURST: case LF_M_POP_BULK: case LF_M_POP_BURST:
     case LF_M_COUNT: break;
     }
     /* Unreachable for validated histories (lf_brute_check validates first). */
     abort();
+}
+
+/* A bulk or burst op of a stack (top at the end) or queue (front at the start), as docs/contracts.md defines it:
+ * n single inserts (removes) in one step; a bulk op does all n or none (full, empty), a burst the first k it can
+ * (k = min(n, room or values inside); a burst remove of none answers empty). The result: its kind, and the number
+ * moved for an integer answer; a remove's values, in the order taken, go to took[] (a nil one, which a bulk op
+ * cannot return, as took_nil). */
+static void apply_bulk(const lf_history *h, const lf_op *op, const uint8_t *in, size_t len, uint8_t *out,
+                       size_t *out_len, seq_result *res, int64_t *took, bool *took_nil) {
+    size_t inside = len / VAL_BYTES, n = op->count;
+    bool burst = lf_method_is_burst(op->method);
+    copy_state(out, out_len, in, len);
+    if (lf_method_is_bulk_insert(op->method)) {
+        size_t room = !h->capacity ? n : h->capacity > inside ? (size_t)(h->capacity - inside) : 0;
+        size_t k = room < n ? (burst ? room : 0) : n;
+        for (size_t i = 0; i < k; i++) {
+            uint8_t v[VAL_BYTES];
+            val_encode(v, false, op->arg[i]);
+            memcpy(out + *out_len, v, VAL_BYTES);
+            *out_len += VAL_BYTES;
+        }
+        *res = burst ? (seq_result){LF_K_INT, (int64_t)k} : (seq_result){k ? LF_K_NONE : LF_K_FULL, 0};
+        return;
+    }
+    size_t k = inside < n ? (burst ? inside : 0) : n;
+    bool stack = h->type == LF_TYPE_STACK;
+    for (size_t i = 0; i < k; i++) {
+        const uint8_t *e = stack ? in + len - (i + 1) * VAL_BYTES : in + i * VAL_BYTES;
+        took_nil[i] = val_is_nil(e);
+        took[i] = val_int(e);
+    }
+    if (stack)
+        *out_len = len - k * VAL_BYTES;
+    else
+        splice_out(out, out_len, in, len, 0, k * VAL_BYTES);
+    *res = k ? (seq_result){LF_K_INT, (int64_t)k} : (seq_result){LF_K_EMPTY, 0};
 }
 
 /* apply_op with the capacity of a bounded container: an insert into one holding `capacity` values answers
@@ -549,8 +587,20 @@ static search_outcome explore(search *S, uint64_t mask, size_t depth) {
         }
         seq_result res;
         size_t next_len;
-        apply_op_bounded(S->h, op, cur, cur_len, next, &next_len, &res);
-        if (!result_matches(op, res)) continue;
+        if (lf_method_is_bulk(op->method)) {
+            int64_t took[LF_BULK_MAX];
+            bool took_nil[LF_BULK_MAX];
+            apply_bulk(S->h, op, cur, cur_len, next, &next_len, &res, took, took_nil);
+            if (!result_matches(op, res)) continue;
+            bool same = true; /* a remove returned the values it took, in that order (never a nil one) */
+            for (int64_t i = 0; !lf_op_pending(op) && !lf_method_is_bulk_insert(op->method) && res.kind == LF_K_INT &&
+                                i < res.value; i++)
+                same = same && !took_nil[i] && took[i] == op->arg[i];
+            if (!same) continue;
+        } else {
+            apply_op_bounded(S->h, op, cur, cur_len, next, &next_len, &res);
+            if (!result_matches(op, res)) continue;
+        }
         /* A configuration seen before was explored to failure (success ends the search), so skip it. */
         if (!memo_insert(&S->memo, mask | bit, next, next_len)) {
             if (S->memo.over_budget) return SEARCH_ABORTED;
@@ -565,8 +615,9 @@ static search_outcome explore(search *S, uint64_t mask, size_t depth) {
 }
 
 /* Upper bound on the bytes of any reachable state: a register's value or the counter, plus at most one
- * (key, value) pair per op (only insert-like ops grow a state, by one value or pair each). */
-static size_t max_state_bytes(const lf_history *h) { return (h->n + 1) * 2 * VAL_BYTES; }
+ * (key, value) pair per op (only insert-like ops grow a state, by one value or pair each, a bulk insert by at
+ * most LF_BULK_MAX values). */
+static size_t max_state_bytes(const lf_history *h) { return (LF_BULK_MAX * h->n + 1) * 2 * VAL_BYTES; }
 
 static void report_violation(search *S, lf_result *r) {
     const lf_history *h = S->h;
@@ -596,10 +647,20 @@ static void report_violation(search *S, lf_result *r) {
 
 /* ---- lagging and quiescent full/empty answers (docs/contracts.md), straight from the definition ---- */
 
-/* What an op moves and needs (single-value ops). */
+/* What an op moves and needs. A bulk or burst op of n: a pending one may move n; a full or empty answer needed n
+ * (bulk) or 1 (a burst that moved none); a burst that moved k < n needed k + 1 (room or values for one more). */
 static void roles(const lf_op *op, bool *insert, bool *remove, unsigned *moved, unsigned *needed) {
     bool ins = op->method == LF_M_ENQ || op->method == LF_M_PUSH, rem = op->method == LF_M_DEQ || op->method == LF_M_POP;
     bool answer = op->res_kind == LF_K_FULL || op->res_kind == LF_K_EMPTY;
+    if (lf_method_is_bulk(op->method)) {
+        bool burst = lf_method_is_burst(op->method);
+        unsigned k = lf_op_pending(op) ? op->count : lf_bulk_moved(op);
+        *insert = lf_method_is_bulk_insert(op->method);
+        *remove = !*insert;
+        *moved = k;
+        *needed = lf_op_pending(op) || k == op->count ? 0 : burst ? k + 1 : op->count;
+        return;
+    }
     *insert = ins;
     *remove = rem;
     *moved = (ins || rem) && !answer ? 1 : 0; /* successful or pending */
@@ -688,7 +749,7 @@ static void brute_full_empty(const lf_history *h, const lf_brute_options *o, lf_
         bool ins, rem;
         unsigned moved, needed;
         roles(&h->ops[i], &ins, &rem, &moved, &needed);
-        keep[i] = lf_op_pending(&h->ops[i]) || !needed;
+        keep[i] = lf_op_pending(&h->ops[i]) || !needed || moved; /* a burst that moved k: as a bulk op of k */
         if (keep[i]) orig[k++] = (uint32_t)i;
     }
     if (!keep || !orig || !lf_history_select(&rest, h, keep)) {
@@ -698,6 +759,14 @@ static void brute_full_empty(const lf_history *h, const lf_brute_options *o, lf_
         return;
     }
     free(keep);
+    for (size_t i = 0; i < rest.n; i++) {
+        bool ins, rem;
+        unsigned moved, needed;
+        roles(&rest.ops[i], &ins, &rem, &moved, &needed);
+        if (!needed) continue;
+        rest.ops[i].count = (uint8_t)moved; /* as if asked for what it moved: no answer left to check */
+        for (unsigned a = moved; a < LF_BULK_MAX; a++) rest.ops[i].arg[a] = 0;
+    }
     rest.contract.full_empty = LF_FULL_EMPTY_EXACT;
     lf_brute_check(&rest, o, r);
     for (size_t i = 0; i < r->witness_len; i++) r->witness[i] = orig[r->witness[i]];
@@ -730,6 +799,10 @@ void lf_brute_check(const lf_history *h, const lf_brute_options *o, lf_result *r
         return;
     }
 
+    if (h->contract.order != LF_ORDER_EXACT && lf_history_has_bulk(h)) { /* relaxed_moves has no bulk op */
+        lf_result_set(r, LF_UNKNOWN, "brute", "unsupported: bulk and burst ops under a relaxed order");
+        return;
+    }
     if (h->contract.full_empty != LF_FULL_EMPTY_EXACT) {
         brute_full_empty(h, o, r);
         return;

@@ -322,7 +322,7 @@ static bool monitor_may_apply(const lf_history *h, lf_deadline *dl) {
     case LF_TYPE_STACK:
     case LF_TYPE_QUEUE:
     case LF_TYPE_PQUEUE:
-    case LF_TYPE_DEQUE: return !repeats_an_early_value(h, dl);
+    case LF_TYPE_DEQUE: return !repeats_an_early_value(h, dl) && !lf_history_has_bulk(h);
     default: return false;
     }
 }

@@ -6,7 +6,8 @@
  * where an insert (remove) is done at t when it returned before t (lagging), or when moreover some moment
  * between its return and t had no insert (remove) in flight (quiescent). A pending op counts the most it could
  * have moved and is never done. An empty answer that needed n values passes when available(t) < n at some
- * moment t of it; a full answer that needed n places, when room(t) < n at some moment of it. Weak answers count
+ * moment t of it; a full answer that needed n places, when room(t) < n at some moment of it, in both counts
+ * leaving out the answer's own values (a burst that moved k of n values needed k + 1, not counting its k). Weak answers count
  * over the whole answer: the inserts done at its call, the removes called by its return (and for full: the inserts
  * called by its return, the removes done at its call).
  *
@@ -27,6 +28,16 @@
 
 lf_count_role lf_count_role_of(const lf_history *h, const lf_op *op) {
     lf_count_role r = {false, false, 0, 0};
+    if (lf_method_is_bulk(op->method)) {
+        /* n values: a pending op may move n; a full or empty answer needed n (bulk) or 1 (a burst that moved none);
+         * a burst that moved k < n needed k + 1 (room or values for one more) */
+        unsigned k = lf_op_pending(op) ? op->count : lf_bulk_moved(op);
+        r.insert = lf_method_is_bulk_insert(op->method);
+        r.remove = !r.insert;
+        r.moved = k;
+        if (!lf_op_pending(op) && k < op->count) r.needed = lf_method_is_burst(op->method) ? k + 1 : op->count;
+        return r;
+    }
     switch ((lf_method)op->method) {
     case LF_M_ENQ:
     case LF_M_PUSH:
@@ -272,6 +283,7 @@ bool lf_count_rule_check(const lf_history *h, lf_deadline *dl, lf_result *r) {
                                                                                op->ret)
                     : role.insert ? (int64_t)h->capacity + side_min(&full, op->call, op->ret)
                                   : side_min(&empty, op->call, op->ret);
+        m += (int64_t)role.moved; /* its own values (a burst that moved some) do not count against it */
         if (m < (int64_t)role.needed) continue;
         if (worst == SIZE_MAX || op->ret < h->ops[worst].ret) worst = i, worst_count = m;
     }

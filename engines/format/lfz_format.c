@@ -266,6 +266,11 @@ static int result_code_of(lf_kind k) {
     return -1;
 }
 
+/* The values a bulk or burst op carries in arg (history.h): an insert's n offered, a remove's returned ones. */
+static int bulk_values(const lf_op *op) {
+    return lf_method_is_bulk_insert(op->method) ? op->count : op->res_kind == LF_K_INT ? (int)op->res : 0;
+}
+
 /* The compact op encoding (docs/formats.md): a table of the shapes used, then per op its shape index,
  * thread, call as a signed delta from the previous op's call, ret - call, the non-nil arguments and an
  * integer result, all as (zigzag) varints. Recorded stamps grow steadily, so the deltas stay short. */
@@ -350,7 +355,7 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
     int64_t prev_value[RESULT_SLOT + 1] = {0}; /* the arguments, the result */
     for (size_t i = 0; i < h->n; i++) {
         const lf_op *op = &h->ops[i];
-        if (!buf_reserve(b, 7 * VARINT_MAX)) {
+        if (!buf_reserve(b, (7 + 1 + LF_BULK_MAX) * VARINT_MAX)) {
             s = nomem(err, errlen);
             goto done;
         }
@@ -369,6 +374,13 @@ static lf_status encode_history(buffer *b, const lf_history *h, char *err, size_
         if (op->res_kind == LF_K_INT) {
             put_varint(b, value_delta(op->res, prev_value[RESULT_SLOT]));
             prev_value[RESULT_SLOT] = op->res;
+        }
+        if (h->type != LF_TYPE_CUSTOM && lf_method_is_bulk(op->method)) { /* n, then the values (linfuzz 0.4) */
+            put_varint(b, op->count);
+            for (int a = 0, values = bulk_values(op); a < values; a++) {
+                put_varint(b, value_delta(op->arg[a], prev_value[a]));
+                prev_value[a] = op->arg[a];
+            }
         }
     }
 done:
@@ -752,6 +764,26 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
                 break;
             }
             prev_value[RESULT_SLOT] = op->res = value_undelta(v, prev_value[RESULT_SLOT]);
+        }
+        if (h->type != LF_TYPE_CUSTOM && lf_method_is_bulk(op->method)) {
+            if ((why = rd_varint(&c, &v))) {
+                st = sec_fail(sc, c.pos, "op %zu: value count: %s", i, why);
+                break;
+            }
+            bool insert = lf_method_is_bulk_insert(op->method);
+            if (v < 1 || v > LF_BULK_MAX || (sh->kind == LF_K_INT && (op->res < (insert ? 0 : 1) || op->res > (int64_t)v))) {
+                st = sec_fail(sc, at, "op %zu: %s of %" PRIu64 " values answering %" PRId64 " (1 to %d values; a "
+                              "burst answers 0 to n inserted, 1 to n returned)", i, sh->mi->name, v, op->res,
+                              LF_BULK_MAX);
+                break;
+            }
+            op->count = (uint8_t)v;
+            for (int a = 0, values = bulk_values(op); a < values && !why; a++)
+                if (!(why = rd_varint(&c, &v))) prev_value[a] = op->arg[a] = value_undelta(v, prev_value[a]);
+            if (why) {
+                st = sec_fail(sc, c.pos, "op %zu: value: %s", i, why);
+                break;
+            }
         }
         h->n = i + 1;
         if (!lf_seq_check_add(&seq, h, i)) {

@@ -202,6 +202,65 @@ static uint64_t op_line(const parser *p, size_t idx) {
     return p->n_runs ? p->runs[lo].line + (idx - p->runs[lo].op) : 0;
 }
 
+/* The values of a bulk op, t[0..n): 1..LF_BULK_MAX integers into op->arg. */
+static lf_status parse_bulk_values(parser *p, const token *t, int n, const char *method, const char *what,
+                                   lf_op *op) {
+    if (n > LF_BULK_MAX) return fail(p, "%s %s at most %d values, got %d", method, what, LF_BULK_MAX, n);
+    for (int i = 0; i < n; i++)
+        if (!parse_i64(t[i], &op->arg[i]))
+            return fail(p, "%s value '%.*s' is not a signed 64-bit integer", method, (int)(t[i].n > 40 ? 40 : t[i].n),
+                        t[i].s);
+    return LF_OK;
+}
+
+/* The rest of a bulk or burst op line (docs/formats.md): "enq_bulk V... [-> full]", "enq_burst V... -> K",
+ * "deq_bulk N -> V... | empty", "deq_burst N -> V... | empty"; t[4..arrow) the arguments. */
+static lf_status parse_bulk(parser *p, token *t, int n, int arrow, bool pending, const lf_method_decl *mi, lf_op *op) {
+    bool insert = lf_method_is_bulk_insert(op->method), burst = lf_method_is_burst(op->method);
+    int nargs = (arrow < 0 ? n : arrow) - 4, nres = arrow < 0 ? 0 : n - arrow - 1;
+    if (pending && arrow >= 0) return fail(p, "a pending op ('?' return) has no '->' result");
+    if (insert) {
+        if (nargs < 1) return fail(p, "%s takes 1 to %d values, got none", mi->name, LF_BULK_MAX);
+        lf_status s = parse_bulk_values(p, t + 4, nargs, mi->name, "takes", op);
+        if (s) return s;
+        op->count = (uint8_t)nargs;
+    } else {
+        uint64_t want;
+        if (nargs != 1 || !parse_u64(t[4], &want) || want < 1 || want > LF_BULK_MAX)
+            return fail(p, "%s takes one argument, the number of values asked for (1 to %d)", mi->name, LF_BULK_MAX);
+        op->count = (uint8_t)want;
+    }
+    if (pending) {
+        op->res_kind = LF_K_PENDING;
+        return LF_OK;
+    }
+    if (insert && !burst) { /* nothing (all inserted) or full (none) */
+        if (arrow < 0) return LF_OK;
+        if (nres != 1 || !tok_is(t[arrow + 1], "full")) return fail(p, "%s answers nothing or '-> full'", mi->name);
+        return parse_result(p, t[arrow + 1], mi, op);
+    }
+    if (insert) { /* the number inserted, 0..n */
+        if (nres != 1 || !parse_i64(t[arrow + 1], &op->res) || op->res < 0 || op->res > op->count)
+            return fail(p, "%s answers '-> K', the number of values it inserted (0 to %u)", mi->name,
+                        (unsigned)op->count);
+        if (op->res < op->count && !p->have_capacity)
+            return fail(p, "%s -> %" PRId64 " (fewer than offered) needs a 'capacity N' line before the first "
+                        "operation (an unbounded %s is never full)", mi->name, op->res, lf_type_name(p->h->type));
+        op->res_kind = LF_K_INT;
+        return LF_OK;
+    }
+    if (arrow < 0) return fail(p, "missing result: %s needs '-> <values>' or '-> empty'", mi->name);
+    if (nres == 1 && tok_is(t[arrow + 1], "empty")) return parse_result(p, t[arrow + 1], mi, op);
+    if (nres < 1 || nres > op->count || (!burst && nres != op->count))
+        return fail(p, "%s %u returns %s, got %d value%s", mi->name, (unsigned)op->count,
+                    burst ? "1 to n values or empty" : "all n values or empty", nres, nres == 1 ? "" : "s");
+    lf_status s = parse_bulk_values(p, t + arrow + 1, nres, mi->name, "returns", op);
+    if (s) return s;
+    op->res_kind = LF_K_INT;
+    op->res = nres;
+    return LF_OK;
+}
+
 static lf_status parse_op(parser *p, token *t, int n) {
     lf_history *h = p->h;
     if (!p->have_type) return fail(p, "operation before the 'type' line");
@@ -240,6 +299,11 @@ static lf_status parse_op(parser *p, token *t, int n) {
             arrow = i;
             break;
         }
+    if (h->type != LF_TYPE_CUSTOM && lf_method_is_bulk(op.method)) {
+        lf_status s = parse_bulk(p, t, n, arrow, pending, mi, &op);
+        if (s) return s;
+        goto parsed;
+    }
     int nargs = (arrow < 0 ? n : arrow) - 4;
     if (nargs != mi->nargs)
         return fail(p, "%s takes %d argument%s, got %d", mi->name, mi->nargs, mi->nargs == 1 ? "" : "s", nargs);
@@ -264,6 +328,7 @@ static lf_status parse_op(parser *p, token *t, int n) {
         lf_status s = parse_result(p, t[arrow + 1], mi, &op);
         if (s) return s;
     }
+parsed:
     if (!note_op_line(p, h->n, p->line) || !lf_history_push(h, &op)) return LF_ERR_NOMEM;
     p->seen_op = true;
     return lf_seq_check_add(&p->seq, h, h->n - 1) ? LF_OK : LF_ERR_NOMEM;
@@ -275,6 +340,7 @@ static void index_fast(parser *p) {
     if (!p->use_fast) return;
     for (int i = 0; i < p->n_methods; i++) {
         const method_entry *e = &p->methods[i];
+        if (p->h->type != LF_TYPE_CUSTOM && lf_method_is_bulk(e->index)) continue; /* the general parser's */
         lf_text_fast_add(&p->fast, e->name, e->index, e->md->nargs, e->md->results);
     }
 }
@@ -579,8 +645,8 @@ static char *put_str(char *o, const char *s) {
     return o + n;
 }
 
-/* One op line with the given method name and arity. */
-static size_t format_op(char *buf, const char *method, int nargs, const lf_op *op) {
+/* One op line with the given method name and arity; bulk: a bulk or burst op of a stack or queue. */
+static size_t format_op(char *buf, const char *method, int nargs, bool bulk, const lf_op *op) {
     char *o = buf;
     o = put_u64(o, op->thread);
     *o++ = ' ';
@@ -592,6 +658,22 @@ static size_t format_op(char *buf, const char *method, int nargs, const lf_op *o
         o = put_u64(o, op->ret);
     *o++ = ' ';
     o = put_str(o, method);
+    if (bulk) { /* docs/formats.md: "enq_bulk 1 2 3 -> full", "deq_burst 3 -> 1 2" */
+        bool insert = lf_method_is_bulk_insert(op->method);
+        int values = insert ? op->count : op->res_kind == LF_K_INT ? (int)op->res : 0;
+        if (values > LF_BULK_MAX) values = LF_BULK_MAX;
+        if (!insert) {
+            *o++ = ' ';
+            o = put_u64(o, op->count);
+        }
+        if (!insert && op->res_kind == LF_K_INT) o = put_str(o, " ->");
+        for (int i = 0; i < values; i++) {
+            *o++ = ' ';
+            o = put_i64(o, op->arg[i]);
+        }
+        if (!insert && op->res_kind == LF_K_INT) return (size_t)(o - buf);
+        nargs = 0;
+    }
     for (int i = 0; i < nargs; i++) {
         *o++ = ' ';
         o = lf_arg_is_nil(op, i) ? put_str(o, "nil") : put_i64(o, op->arg[i]);
@@ -607,13 +689,14 @@ size_t lf_text_format_op(char *buf, lf_type type, const lf_op *op) {
     /* The arity comes from the history's type: a method name can mean different methods in different types
      * (kv's get takes a key, counter's get takes nothing). */
     const lf_method_info *mi = lf_method_info_of(type, (lf_method)op->method);
-    return format_op(buf, lf_method_name((lf_method)op->method), mi ? mi->nargs : 0, op);
+    return format_op(buf, lf_method_name((lf_method)op->method), mi ? mi->nargs : 0,
+                     mi && lf_method_is_bulk(op->method), op);
 }
 
 size_t lf_text_format_history_op(char *buf, const lf_history *h, const lf_op *op) {
     if (h->type != LF_TYPE_CUSTOM) return lf_text_format_op(buf, h->type, op);
     const lf_method_decl *d = lf_history_method(h, op->method);
-    return format_op(buf, d ? d->name : "?", d ? d->nargs : 0, op);
+    return format_op(buf, d ? d->name : "?", d ? d->nargs : 0, false, op);
 }
 
 lf_status lf_text_write_header(FILE *f, const lf_history *h) {

@@ -946,7 +946,7 @@ static bool gen_random_ops(const lf_gen_options *o, lf_history *h) {
     size_t n_methods = 0;
     for (int m = 0; m < LF_M_COUNT; m++) {
         const lf_method_info *mi = lf_method_info_of(o->type, (lf_method)m);
-        if (mi) methods[n_methods++] = mi;
+        if (mi && !lf_method_is_bulk((unsigned)m)) methods[n_methods++] = mi; /* single-value ops only */
     }
     size_t n = o->n_ops;
     lf_op *ops = calloc(n ? n : 1, sizeof *ops);

@@ -35,10 +35,19 @@ static const lf_method_info METHODS[] = {
     {LF_TYPE_STACK, LF_M_PUSH, "push", 1, BOUNDED_INS, LF_ROLE_INSERT},
     {LF_TYPE_STACK, LF_M_POP, "pop", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_REMOVE},
     {LF_TYPE_STACK, LF_M_PEEK, "peek", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_OBSERVE},
+    /* bulk and burst ops: their values and n are in lf_op.count and arg (history.h), not plain arguments */
+    {LF_TYPE_STACK, LF_M_PUSH_BULK, "push_bulk", 0, BOUNDED_INS, LF_ROLE_INSERT},
+    {LF_TYPE_STACK, LF_M_PUSH_BURST, "push_burst", 0, R(INT), LF_ROLE_INSERT},
+    {LF_TYPE_STACK, LF_M_POP_BULK, "pop_bulk", 0, R(INT) | R(EMPTY), LF_ROLE_REMOVE},
+    {LF_TYPE_STACK, LF_M_POP_BURST, "pop_burst", 0, R(INT) | R(EMPTY), LF_ROLE_REMOVE},
 
     {LF_TYPE_QUEUE, LF_M_ENQ, "enq", 1, BOUNDED_INS, LF_ROLE_INSERT},
     {LF_TYPE_QUEUE, LF_M_DEQ, "deq", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_REMOVE},
     {LF_TYPE_QUEUE, LF_M_PEEK, "peek", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_OBSERVE},
+    {LF_TYPE_QUEUE, LF_M_ENQ_BULK, "enq_bulk", 0, BOUNDED_INS, LF_ROLE_INSERT},
+    {LF_TYPE_QUEUE, LF_M_ENQ_BURST, "enq_burst", 0, R(INT), LF_ROLE_INSERT},
+    {LF_TYPE_QUEUE, LF_M_DEQ_BULK, "deq_bulk", 0, R(INT) | R(EMPTY), LF_ROLE_REMOVE},
+    {LF_TYPE_QUEUE, LF_M_DEQ_BURST, "deq_burst", 0, R(INT) | R(EMPTY), LF_ROLE_REMOVE},
 
     {LF_TYPE_PQUEUE, LF_M_INSERT, "insert", 1, BOUNDED_INS, LF_ROLE_INSERT},
     {LF_TYPE_PQUEUE, LF_M_POLL, "poll", 0, R(INT) | R(NIL) | R(EMPTY), LF_ROLE_REMOVE},
@@ -67,7 +76,8 @@ static const char *const TYPE_NAMES[LF_TYPE_COUNT] = {
 static const char *const METHOD_NAMES[LF_M_COUNT] = {
     "write", "read", "cas", "add", "remove", "contains", "push", "pop", "peek", "enq", "deq",
     "insert", "poll", "put", "get", "delete", "inc", "push_front", "push_back", "pop_front",
-    "pop_back", "peek_front", "peek_back",
+    "pop_back", "peek_front", "peek_back", "enq_bulk", "enq_burst", "deq_bulk", "deq_burst", "push_bulk",
+    "push_burst", "pop_bulk", "pop_burst",
 };
 
 static const char *const KIND_NAMES[LF_K_COUNT] = {
@@ -240,13 +250,26 @@ bool lf_history_select(lf_history *dst, const lf_history *src, const bool *keep)
     return true;
 }
 
-static int describe(char *buf, size_t len, int nargs, const char *method, const lf_op *op) {
+static int describe(char *buf, size_t len, int nargs, bool bulk, const char *method, const lf_op *op) {
     size_t w = 0;
 #define PUT(...) lf_appendf(buf, len, &w, __VA_ARGS__)
     if (lf_op_pending(op))
         PUT("t%" PRIu32 " [%" PRIu64 ",?] %s", op->thread, op->call, method);
     else
         PUT("t%" PRIu32 " [%" PRIu64 ",%" PRIu64 "] %s", op->thread, op->call, op->ret, method);
+    if (bulk) { /* "enq_bulk 1 2 3 -> full", "deq_burst 3 -> 1 2" */
+        bool insert = lf_method_is_bulk_insert(op->method);
+        if (insert)
+            for (int i = 0; i < op->count && i < LF_BULK_MAX; i++) PUT(" %" PRId64, op->arg[i]);
+        else
+            PUT(" %u", (unsigned)op->count);
+        if (!insert && op->res_kind == LF_K_INT) {
+            PUT(" ->");
+            for (int64_t i = 0; i < op->res && i < LF_BULK_MAX; i++) PUT(" %" PRId64, op->arg[i]);
+            return (int)w;
+        }
+        nargs = 0;
+    }
     for (int i = 0; i < nargs; i++) {
         if (lf_arg_is_nil(op, i))
             PUT(" nil");
@@ -263,13 +286,13 @@ static int describe(char *buf, size_t len, int nargs, const char *method, const 
 
 int lf_op_describe_typed(char *buf, size_t len, lf_type t, const lf_op *op) {
     const lf_method_info *mi = lf_method_info_of(t, (lf_method)op->method);
-    return describe(buf, len, mi ? mi->nargs : 0, lf_method_name((lf_method)op->method), op);
+    return describe(buf, len, mi ? mi->nargs : 0, mi && lf_method_is_bulk(op->method), lf_method_name((lf_method)op->method), op);
 }
 
 int lf_history_describe_op(const lf_history *h, const lf_op *op, char *buf, size_t len) {
     if (h->type != LF_TYPE_CUSTOM) return lf_op_describe_typed(buf, len, h->type, op);
     const lf_method_decl *d = lf_history_method(h, op->method);
-    return describe(buf, len, d ? d->nargs : 0, d ? d->name : "?", op);
+    return describe(buf, len, d ? d->nargs : 0, false, d ? d->name : "?", op);
 }
 
 int lf_op_describe(char *buf, size_t len, const lf_op *op) {
@@ -280,7 +303,7 @@ int lf_op_describe(char *buf, size_t len, const lf_op *op) {
             nargs = METHODS[i].nargs;
             break;
         }
-    return describe(buf, len, nargs, lf_method_name((lf_method)op->method), op);
+    return describe(buf, len, nargs, lf_method_is_bulk(op->method), lf_method_name((lf_method)op->method), op);
 }
 
 /* ---- validation ---- */
@@ -331,6 +354,53 @@ static size_t validate_custom_op(const lf_history *h, size_t i, char *err, size_
         }
     }
     return SIZE_MAX;
+}
+
+/* The shape of a bulk or burst op (history.h: count, values in arg, result), and no count on other ops. */
+static bool validate_bulk_op(const lf_history *h, size_t i, const char *name, char *err, size_t errlen) {
+    const lf_op *op = &h->ops[i];
+    if (!lf_method_is_bulk(op->method)) {
+        snprintf(err, errlen, "op %zu: %s has a value count (%u); only bulk and burst ops have one", i, name,
+                 (unsigned)op->count);
+        return false;
+    }
+    if (op->count < 1 || op->count > LF_BULK_MAX) {
+        snprintf(err, errlen, "op %zu: %s of %u values; bulk and burst ops move 1 to %d", i, name,
+                 (unsigned)op->count, LF_BULK_MAX);
+        return false;
+    }
+    if (op->arg_nil) {
+        snprintf(err, errlen, "op %zu: %s with a nil value; bulk and burst values are integers", i, name);
+        return false;
+    }
+    bool insert = lf_method_is_bulk_insert(op->method);
+    if (op->res_kind == LF_K_INT && (op->res < (insert ? 0 : 1) || op->res > op->count ||
+                                     (!lf_method_is_burst(op->method) && op->res != op->count))) {
+        snprintf(err, errlen, "op %zu: %s of %u values answers %" PRId64 "%s", i, name, (unsigned)op->count, op->res,
+                 lf_method_is_burst(op->method) ? (insert ? "; a burst inserts 0 to n" : "; a burst returns 1 to n")
+                                                : "; a bulk remove returns all n values or empty");
+        return false;
+    }
+    /* the slots holding values: an insert's n offered, a remove's returned ones */
+    int used = insert ? op->count : op->res_kind == LF_K_INT ? (int)op->res : 0;
+    for (int a = used; a < LF_CUSTOM_MAX_ARGS; a++)
+        if (op->arg[a]) {
+            snprintf(err, errlen, "op %zu: %s has a value in slot %d beyond its %d", i, name, a, used);
+            return false;
+        }
+    if (insert && op->res_kind == LF_K_INT && op->res < op->count && !h->capacity) {
+        snprintf(err, errlen, "op %zu: %s inserted %" PRId64 " of %u values in a history without a capacity (an "
+                 "unbounded container is never full)", i, name, op->res, (unsigned)op->count);
+        return false;
+    }
+    return true;
+}
+
+bool lf_history_has_bulk(const lf_history *h) {
+    if (h->type != LF_TYPE_QUEUE && h->type != LF_TYPE_STACK) return false;
+    for (size_t i = 0; i < h->n; i++)
+        if (lf_method_is_bulk(h->ops[i].method)) return true;
+    return false;
 }
 
 size_t lf_history_validate(const lf_history *h, char *err, size_t errlen) {
@@ -392,6 +462,9 @@ size_t lf_history_validate_within(const lf_history *h, lf_deadline *dl, bool *la
                          lf_kind_name((lf_kind)op->res_kind));
                 return i;
             }
+        }
+        if ((lf_method_is_bulk(op->method) || op->count) && !validate_bulk_op(h, i, mi->name, err, errlen)) return i;
+        if (op->res_kind != LF_K_PENDING) {
             if (op->res_kind == LF_K_FULL && !h->capacity) {
                 snprintf(err, errlen, "op %zu: %s -> full in a history without a capacity (an unbounded container "
                                       "is never full)", i, mi->name);
@@ -456,7 +529,7 @@ bool lf_history_unambiguous(const lf_history *h) {
     size_t n_ins = 0;
     for (size_t i = 0; i < h->n; i++) {
         const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)h->ops[i].method);
-        if (mi && mi->role == LF_ROLE_INSERT) n_ins++;
+        if (mi && mi->role == LF_ROLE_INSERT) n_ins += lf_method_is_bulk(h->ops[i].method) ? LF_BULK_MAX : 1;
     }
     if (h->type == LF_TYPE_CAS_REGISTER || h->type == LF_TYPE_KV || h->type == LF_TYPE_COUNTER) return false;
     size_t cap = 16;
@@ -490,12 +563,16 @@ bool lf_history_unambiguous(const lf_history *h) {
             nil_seen = true;
             continue;
         }
-        uint64_t k = (uint64_t)op->arg[0];
-        size_t s = lf_mix64(k) & (cap - 1);
-        while (used[s] && keys[s] != k) s = (s + 1) & (cap - 1);
-        if (used[s]) ok = false;
-        used[s] = 1;
-        keys[s] = k;
+        /* a bulk or burst insert: each value it offered (one it did not insert may still count: stricter) */
+        int values = lf_method_is_bulk(op->method) ? (op->count < LF_BULK_MAX ? op->count : LF_BULK_MAX) : 1;
+        for (int v = 0; v < values && ok; v++) {
+            uint64_t k = (uint64_t)op->arg[v];
+            size_t s = lf_mix64(k) & (cap - 1);
+            while (used[s] && keys[s] != k) s = (s + 1) & (cap - 1);
+            if (used[s]) ok = false;
+            used[s] = 1;
+            keys[s] = k;
+        }
     }
     free(keys);
     free(used);

@@ -312,9 +312,7 @@ static bool prefix_at(const lf_history *h, uint64_t cut, lf_history *out, size_t
             continue;
         }
         if (!lf_op_pending(&op) && op.ret > cut) {
-            op.res_kind = LF_K_PENDING;
-            op.res = 0;
-            op.ret = 0;
+            lf_op_make_pending(&op);
             (*n_pending)++;
         }
         if (!lf_history_push(out, &op)) {

@@ -30,6 +30,10 @@ void lf_monitor_check(const lf_history *h, lf_deadline *dl, lf_result *r) {
         lf_result_set(r, LF_UNKNOWN, "monitor", "time budget exhausted before the monitor started");
         return;
     }
+    if (lf_history_has_bulk(h)) { /* their per-value intervals have no notion of several values in one step */
+        lf_result_set(r, LF_UNKNOWN, "monitor", "unsupported: bulk and burst ops (the general checkers decide them)");
+        return;
+    }
     if (h->capacity && lf_monitor_capacity_reachable(h, dl)) {
         lf_result_set(r, LF_UNKNOWN, "monitor",
                       "unsupported: a bounded %s that may be full (capacity %llu): the monitors do not track the "

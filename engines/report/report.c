@@ -440,12 +440,19 @@ static const char *counter_shape(const lf_history *h) {
 /* Definite facts about values of collections and registers; NULL when none applies. */
 static const char *value_shape(const lf_history *h) {
     size_t n = h->n, m = 0;
-    value_ref *refs = malloc((n ? n : 1) * sizeof *refs);
+    value_ref *refs = malloc((n ? n : 1) * LF_BULK_MAX * sizeof *refs); /* a bulk op: up to LF_BULK_MAX values */
     if (!refs) return NULL;
     for (size_t i = 0; i < n; i++) {
         const lf_op *op = &h->ops[i];
         const lf_method_info *mi = lf_method_info_of(h->type, (lf_method)op->method);
         if (!mi) continue;
+        if (lf_method_is_bulk(op->method)) { /* the values it inserted (a pending one: offered) or returned */
+            bool insert = mi->role == LF_ROLE_INSERT;
+            unsigned k = insert && lf_op_pending(op) ? op->count : lf_bulk_moved(op);
+            for (unsigned v = 0; v < k && v < LF_BULK_MAX; v++)
+                refs[m++] = (value_ref){op->arg[v], 0, (uint8_t)(insert ? 0 : 1), (uint32_t)i};
+            continue;
+        }
         if (mi->role == LF_ROLE_INSERT) {
             if (op->res_kind != LF_K_FULL) /* a refused insert inserted nothing */
                 refs[m++] = (value_ref){op->arg[0], (uint8_t)lf_arg_is_nil(op, 0), 0, (uint32_t)i};
@@ -504,7 +511,8 @@ static const char *value_shape(const lf_history *h) {
  * `capacity` values were certainly inside at once (just before some op's call, or after the last op: inserted
  * by inserts that had returned, not taken by any remove called earlier). NULL when neither is certain. */
 static const char *capacity_shape(const lf_history *h) {
-    if (!h->capacity || h->n > 4096) return NULL;
+    /* (one value per op: bulk ops' counts are the count rule's, contract_shape) */
+    if (!h->capacity || h->n > 4096 || lf_history_has_bulk(h)) return NULL;
     size_t n = h->n;
     for (size_t i = 0; i < n; i++) {
         const lf_op *f = &h->ops[i];
@@ -554,7 +562,7 @@ static const char *contract_shape(const lf_history *h) {
         bool done = lf_count_rule_check(h, NULL, &r);
         const char *s = NULL;
         if (done && r.verdict == LF_VIOLATION && r.n_culprits)
-            s = h->ops[r.culprits[0]].res_kind == LF_K_FULL ? "FULL_BY_COUNT" : "EMPTY_BY_COUNT";
+            s = lf_count_role_of(h, &h->ops[r.culprits[0]]).insert ? "FULL_BY_COUNT" : "EMPTY_BY_COUNT";
         lf_result_free(&r);
         if (s) return s;
     }

@@ -329,6 +329,7 @@ const lf_spec *lf_spec_blocks_variant(const lf_spec *spec, const lf_spec_env *en
     for (size_t i = 0; i < env->n; i++) {
         const lf_op *op = &env->ops[i];
         if (lf_op_pending(op) && (op->method == LF_M_DEQ || op->method == LF_M_POP)) return NULL;
+        if (lf_method_is_bulk(op->method)) return NULL; /* blocks hold single inserts: the sequence spec's */
     }
     return stack ? &lf_spec_stack_blocks : &lf_spec_queue_blocks;
 }

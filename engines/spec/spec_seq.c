@@ -9,6 +9,8 @@
  *           equal multisets share one handle); poll -> the smallest (removed) or empty; peek -> it.
  * Bounded (the history's capacity, env->capacity): an add answers full exactly when the sequence holds
  * `capacity` values (and changes nothing), and succeeds only when it holds fewer.
+ * Bulk and burst ops of stack and queue (docs/contracts.md) are n adds or takes at one end in one step: a bulk
+ * op all n or none (full, empty), a burst the first k = min(n, room or values) (a take of none: empty).
  * Back operations are O(1) node steps, front ones and sorted insertion memoised (O(1) amortised). None is
  * ever partitioned: the order relates every value ([Horn15]), and poll observes every value. */
 #include <stdio.h>
@@ -28,6 +30,9 @@ typedef enum seq_action {
     TAKE_BACK,        /* the last */
     LOOK_FRONT,       /* return the first element, or empty */
     LOOK_BACK,        /* the last */
+    BULK_ADD_BACK,    /* bulk or burst: add the values after the last element, in order */
+    BULK_TAKE_FRONT,  /* bulk or burst: take values from the front, first one first */
+    BULK_TAKE_BACK,   /* from the back, last one first */
 } seq_action;
 
 typedef struct seq_type {
@@ -60,7 +65,9 @@ static void seq_close(void *p) {
 static bool seq_open(const seq_type *t, const lf_spec_env *env, void **ctx, size_t *state_size) {
     uint32_t adding = 0;
     for (unsigned m = 0; m < LF_M_COUNT; m++)
-        if (t->action[m] == ADD_FRONT || t->action[m] == ADD_BACK || t->action[m] == ADD_SORTED) adding |= 1u << m;
+        if (t->action[m] == ADD_FRONT || t->action[m] == ADD_BACK || t->action[m] == ADD_SORTED ||
+            t->action[m] == BULK_ADD_BACK)
+            adding |= 1u << m;
     seq_ctx *c = calloc(1, sizeof *c);
     if (!c) return false;
     c->type = t;
@@ -91,12 +98,47 @@ static int seq_describe_state(void *p, const void *state, char *buf, size_t len)
     return lf_seq_describe(&c->store, load(state), &c->values, buf, len);
 }
 
+/* A bulk or burst op (act: BULK_*) from sequence s: the next sequence, or LF_SEQ_NONE when its recorded result is not
+ * legal there (or memory ran out). */
+static uint32_t bulk_step(seq_ctx *c, uint32_t s, const lf_op *op, seq_action act) {
+    uint64_t len = lf_seq_len(&c->store, s), n = op->count;
+    bool burst = lf_method_is_burst(op->method), pending = lf_op_pending(op);
+    if (act == BULK_ADD_BACK) {
+        uint64_t room = !c->capacity ? n : c->capacity > len ? c->capacity - len : 0;
+        uint64_t k = room >= n ? n : burst ? room : 0;
+        if (!pending && (burst ? op->res_kind != LF_K_INT || (uint64_t)op->res != k
+                               : op->res_kind != (k ? LF_K_NONE : LF_K_FULL)))
+            return LF_SEQ_NONE;
+        for (uint64_t i = 0; i < k && s != LF_SEQ_NONE; i++) {
+            uint32_t v = lf_value_table_arg(&c->values, op, (int)i);
+            s = v == UINT32_MAX ? LF_SEQ_NONE : lf_seq_push_back(&c->store, s, v);
+        }
+        return s;
+    }
+    uint64_t k = len >= n ? n : burst ? len : 0;
+    if (!pending && (k ? op->res_kind != LF_K_INT || (uint64_t)op->res != k : op->res_kind != LF_K_EMPTY))
+        return LF_SEQ_NONE;
+    for (uint64_t i = 0; i < k && s != LF_SEQ_NONE; i++) {
+        bool front = act == BULK_TAKE_FRONT;
+        uint32_t v = front ? lf_seq_first(&c->store, s) : lf_seq_last(&c->store, s);
+        if (!pending && lf_value_table_id(&c->values, false, op->arg[i]) != v) return LF_SEQ_NONE;
+        s = front ? lf_seq_pop_front(&c->store, s) : lf_seq_pop_back(&c->store, s);
+    }
+    return s;
+}
+
 static bool seq_step(void *p, const void *state, const lf_op *op, void *next) {
     seq_ctx *c = p;
     uint32_t s = load(state);
     seq_action act = op->method < LF_M_COUNT ? (seq_action)c->type->action[op->method] : NOT_A_METHOD;
     switch (act) {
     case NOT_A_METHOD: return false;
+    case BULK_ADD_BACK:
+    case BULK_TAKE_FRONT:
+    case BULK_TAKE_BACK:
+        s = bulk_step(c, s, op, act);
+        if (s == LF_SEQ_NONE) return false;
+        break;
     case ADD_FRONT:
     case ADD_BACK:
     case ADD_SORTED: {
@@ -139,13 +181,25 @@ static bool seq_step(void *p, const void *state, const lf_op *op, void *next) {
         .describe_state = seq_describe_state,                                                                          \
     }
 
-static const seq_type STACK = {.action = {[LF_M_PUSH] = ADD_BACK, [LF_M_POP] = TAKE_BACK, [LF_M_PEEK] = LOOK_BACK}};
+static const seq_type STACK = {.action = {[LF_M_PUSH] = ADD_BACK,
+                                          [LF_M_POP] = TAKE_BACK,
+                                          [LF_M_PEEK] = LOOK_BACK,
+                                          [LF_M_PUSH_BULK] = BULK_ADD_BACK,
+                                          [LF_M_PUSH_BURST] = BULK_ADD_BACK,
+                                          [LF_M_POP_BULK] = BULK_TAKE_BACK,
+                                          [LF_M_POP_BURST] = BULK_TAKE_BACK}};
 static bool stack_open(const lf_spec_env *env, void **ctx, size_t *state_size) {
     return seq_open(&STACK, env, ctx, state_size);
 }
 const lf_spec lf_spec_stack = SEQ_SPEC("stack", stack_open);
 
-static const seq_type QUEUE = {.action = {[LF_M_ENQ] = ADD_BACK, [LF_M_DEQ] = TAKE_FRONT, [LF_M_PEEK] = LOOK_FRONT}};
+static const seq_type QUEUE = {.action = {[LF_M_ENQ] = ADD_BACK,
+                                          [LF_M_DEQ] = TAKE_FRONT,
+                                          [LF_M_PEEK] = LOOK_FRONT,
+                                          [LF_M_ENQ_BULK] = BULK_ADD_BACK,
+                                          [LF_M_ENQ_BURST] = BULK_ADD_BACK,
+                                          [LF_M_DEQ_BULK] = BULK_TAKE_FRONT,
+                                          [LF_M_DEQ_BURST] = BULK_TAKE_FRONT}};
 static bool queue_open(const lf_spec_env *env, void **ctx, size_t *state_size) {
     return seq_open(&QUEUE, env, ctx, state_size);
 }

@@ -76,12 +76,16 @@ static int cmp_i64(const void *a, const void *b) {
 
 bool lf_value_table_build(lf_value_table *t, const lf_op *ops, size_t n, uint32_t methods_mask, unsigned fields) {
     memset(t, 0, sizeof *t);
-    t->ints = malloc((3 * n + 1) * sizeof *t->ints);
+    t->ints = malloc((LF_BULK_MAX * n + 1) * sizeof *t->ints); /* at most LF_BULK_MAX values per op */
     if (!t->ints) return false;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const lf_op *op = &ops[i];
         if (!((methods_mask >> op->method) & 1u)) continue;
+        if (lf_method_is_bulk_insert(op->method)) { /* every value it offers (history.h) */
+            for (int a = 0; a < op->count && a < LF_BULK_MAX && (fields & LF_VT_ARG0); a++) t->ints[k++] = op->arg[a];
+            continue;
+        }
         for (int a = 0; a < 2; a++) {
             if (!(fields & (a ? LF_VT_ARG1 : LF_VT_ARG0))) continue;
             if (lf_arg_is_nil(op, a))

@@ -40,7 +40,8 @@ typedef struct lf_value_table {
 /* Which op fields to collect. */
 enum { LF_VT_ARG0 = 1, LF_VT_ARG1 = 2, LF_VT_RES = 4 };
 
-/* Collects, from every op whose method is in methods_mask (bit = 1u << method), the fields in `fields`. */
+/* Collects, from every op whose method is in methods_mask (bit = 1u << method), the fields in `fields` (a bulk or
+ * burst insert: with LF_VT_ARG0, every value it offers). */
 bool lf_value_table_build(lf_value_table *t, const lf_op *ops, size_t n, uint32_t methods_mask, unsigned fields);
 void lf_value_table_free(lf_value_table *t);
 static inline size_t lf_value_table_size(const lf_value_table *t) { return t->n_ints + (t->has_nil ? 1 : 0); }

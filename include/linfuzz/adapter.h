@@ -63,6 +63,15 @@ typedef struct lf_arg_range {
  * Values inserted by the runner are always >= 1, so an adapter may use 0 internally as "no value". */
 typedef lf_kind (*lf_adapter_op_fn)(void *obj, lf_method m, const int64_t *args, int64_t *value);
 
+/* Performs one bulk or burst call (lf_method_is_bulk(m), stacks and queues: docs/contracts.md) of n values, 1..
+ * LF_BULK_MAX: an insert offers in[0..n), in order; a remove asks for n and writes the values it took to
+ * out[0..*moved), in the order it took them (a queue's front first, a stack's top first). Returns the result kind
+ * as the history records it (history.h): a bulk insert LF_K_NONE (all inserted) or LF_K_FULL (none), a burst insert
+ * LF_K_INT, a remove LF_K_INT (values taken) or LF_K_EMPTY (none); *moved is the number inserted or taken. Values
+ * the runner offers to a bulk op are >= 2^32 (never those of single ops). */
+typedef lf_kind (*lf_adapter_bulk_fn)(void *obj, lf_method m, unsigned n, const int64_t *in, int64_t *out,
+                                      unsigned *moved);
+
 typedef struct lf_adapter {
     const char *name;    /* unique, [a-z0-9_-]: used on the command line */
     const char *summary; /* one line: the algorithm, and for a known-buggy adapter the bug */
@@ -127,6 +136,9 @@ typedef struct lf_adapter {
      *     .contract = {.full_empty = LF_FULL_EMPTY_LAGGING}
      * a k-FIFO queue with segments of 4: .contract = {.order = LF_ORDER_K_RELAXED, .k = 4}. */
     lf_contract contract;
+    /* ---- optional: bulk and burst calls (stacks and queues) ----
+     * Required when `methods` names a bulk or burst method (enq_bulk, deq_burst, ...): performs those calls. */
+    lf_adapter_bulk_fn bulk_op;
 } lf_adapter;
 
 /* ---- registration: one line in the adapter's own file ----

@@ -43,6 +43,10 @@ typedef enum lf_method {
     LF_M_PUT, LF_M_GET, LF_M_DELETE,            /* kv (get is shared with counter) */
     LF_M_INC,                                   /* counter */
     LF_M_PUSH_FRONT, LF_M_PUSH_BACK, LF_M_POP_FRONT, LF_M_POP_BACK, LF_M_PEEK_FRONT, LF_M_PEEK_BACK,
+    /* bulk (all or nothing) and burst (as many as possible) ops of queue and stack: several values in one
+     * atomic step (rte_ring's *_bulk and *_burst calls); lf_op.count and docs/contracts.md */
+    LF_M_ENQ_BULK, LF_M_ENQ_BURST, LF_M_DEQ_BULK, LF_M_DEQ_BURST,       /* queue */
+    LF_M_PUSH_BULK, LF_M_PUSH_BURST, LF_M_POP_BULK, LF_M_POP_BURST,     /* stack */
     LF_M_COUNT
 } lf_method;
 
@@ -115,7 +119,18 @@ typedef struct lf_type_desc {
     const struct lf_spec *spec;    /* optional sequential specification (linfuzz/spec.h); NULL: none */
 } lf_type_desc;
 
-/* One operation. Arguments and result are 64-bit integers unless their kind says otherwise. */
+/* The most values of one bulk or burst op (the values fill lf_op.arg). */
+#define LF_BULK_MAX 4
+
+/* One operation. Arguments and result are 64-bit integers unless their kind says otherwise.
+ *
+ * Bulk and burst ops (lf_method_is_bulk) carry several values, as in the text format (docs/formats.md):
+ *   count    n, the values offered (an insert) or asked for (a remove): 1..LF_BULK_MAX (0 for every other op);
+ *   arg[i]   i < n: the values an insert offers, in order; for a remove the values it returned, in the order it
+ *            returned them (i < res); the other slots are 0 and no value is nil (arg_nil is 0);
+ *   result   enq_bulk/push_bulk: none (all n inserted) or full (none); enq_burst/push_burst: LF_K_INT, res the
+ *            number inserted (the first res of the n, 0..n); deq_bulk/pop_bulk: LF_K_INT with res == n, or empty;
+ *            deq_burst/pop_burst: LF_K_INT, res the number returned (1..n), or empty (none). */
 typedef struct lf_op {
     uint64_t call;
     uint64_t ret;      /* meaningless when res_kind == LF_K_PENDING */
@@ -126,8 +141,25 @@ typedef struct lf_op {
     uint8_t method;    /* lf_method; for custom types the index of the method in the type's declaration */
     uint8_t arg_nil;   /* bit i set: argument i is nil */
     uint8_t res_kind;  /* lf_kind */
-    uint8_t reserved;
+    uint8_t count;     /* bulk and burst ops: n (see above); 0 for every other op */
 } lf_op;
+
+/* Whether method m (of a stack or queue) is a bulk or burst op, an insert of several values, a remove of
+ * several, all or nothing (bulk) or as many as possible (burst). */
+static inline bool lf_method_is_bulk(unsigned m) { return m >= LF_M_ENQ_BULK && m <= LF_M_POP_BURST; }
+static inline bool lf_method_is_bulk_insert(unsigned m) {
+    return m == LF_M_ENQ_BULK || m == LF_M_ENQ_BURST || m == LF_M_PUSH_BULK || m == LF_M_PUSH_BURST;
+}
+static inline bool lf_method_is_burst(unsigned m) {
+    return m == LF_M_ENQ_BURST || m == LF_M_DEQ_BURST || m == LF_M_PUSH_BURST || m == LF_M_POP_BURST;
+}
+/* The number of values a finished bulk or burst op moved (inserted or removed): 0 for full, empty and pending
+ * answers (a pending op moved at most count). */
+static inline unsigned lf_bulk_moved(const lf_op *op) {
+    if (lf_method_is_bulk_insert(op->method))
+        return op->res_kind == LF_K_NONE ? op->count : op->res_kind == LF_K_INT ? (unsigned)op->res : 0;
+    return op->res_kind == LF_K_INT ? (unsigned)op->res : 0;
+}
 
 /* ---- contracts (docs/contracts.md) ----
  *
@@ -224,12 +256,22 @@ const char *lf_kind_name(lf_kind k); /* "nil", "empty", "true", ... ("int" for L
 
 static inline bool lf_op_pending(const lf_op *op) { return op->res_kind == LF_K_PENDING; }
 static inline bool lf_arg_is_nil(const lf_op *op, int i) { return (op->arg_nil >> i) & 1u; }
-/* Whether a and b are the same call: method, arguments and their nil flags (unused arguments are 0). */
+/* Whether a and b are the same call: method, arguments and their nil flags (unused arguments are 0), and the
+ * count of a bulk op (whose args are the values a remove returned: equal only when they returned the same). */
 static inline bool lf_op_same_call(const lf_op *a, const lf_op *b) {
-    if (a->method != b->method || a->arg_nil != b->arg_nil) return false;
+    if (a->method != b->method || a->arg_nil != b->arg_nil || a->count != b->count) return false;
     for (int i = 0; i < LF_CUSTOM_MAX_ARGS; i++)
         if (a->arg[i] != b->arg[i]) return false;
     return true;
+}
+/* Makes a finished op pending (its return unseen: a cut history, a snapshot): no return stamp, no result, and for a
+ * bulk or burst remove none of the values it returned (a pending op has no outputs). */
+static inline void lf_op_make_pending(lf_op *op) {
+    op->res_kind = LF_K_PENDING;
+    op->res = 0;
+    op->ret = 0;
+    if (lf_method_is_bulk(op->method) && !lf_method_is_bulk_insert(op->method))
+        for (int i = 0; i < LF_CUSTOM_MAX_ARGS; i++) op->arg[i] = 0;
 }
 /* Real-time order: a precedes b iff a returned strictly before b was called. */
 static inline bool lf_precedes(const lf_op *a, const lf_op *b) {
@@ -302,6 +344,9 @@ int lf_op_describe(char *buf, size_t len, const lf_op *op);
 
 /* Whether histories of type t may have a capacity (stack, queue, pqueue, deque). */
 bool lf_type_boundable(lf_type t);
+
+/* Whether some op of h is a bulk or burst op (lf_method_is_bulk): the linear-time monitors decide none. */
+bool lf_history_has_bulk(const lf_history *h);
 
 /* True when every value is inserted at most once (the monitors' precondition; see the format spec). */
 bool lf_history_unambiguous(const lf_history *h);

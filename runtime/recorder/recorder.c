@@ -68,8 +68,11 @@ bool lf_recorder_snapshot(const lf_recorder *r, lf_history *h) {
             if (!lf_history_push(h, &log->ops[i])) return false;
         if (e & 1) { /* called, not returned: its call, method and arguments are published, nothing else */
             const lf_op *src = &log->ops[done];
-            lf_op op = {.call = src->call, .thread = src->thread, .method = src->method, .res_kind = LF_K_PENDING};
-            memcpy(op.arg, src->arg, sizeof op.arg);
+            lf_op op = {.call = src->call, .thread = src->thread, .method = src->method, .count = src->count,
+                        .res_kind = LF_K_PENDING};
+            /* (a bulk remove's slots take its outputs after it returns: a pending one has none) */
+            if (!lf_method_is_bulk(src->method) || lf_method_is_bulk_insert(src->method))
+                memcpy(op.arg, src->arg, sizeof op.arg);
             if (!lf_history_push(h, &op)) return false;
         }
     }

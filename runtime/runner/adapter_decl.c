@@ -54,6 +54,14 @@ bool lf_adapter_check(const lf_adapter *a, char *err, size_t errlen) {
                  lf_adapter_type_name(a), *names ? "; not of the type: " : "", names);
         return false;
     }
+    uint32_t bulk_methods = 0;
+    for (int m = 0; a->type != LF_TYPE_CUSTOM && m < LF_M_COUNT; m++)
+        if (lf_method_is_bulk((unsigned)m)) bulk_methods |= LF_METHOD_BIT(m);
+    if ((a->methods & bulk_methods) && !a->bulk_op) {
+        mask_names(a, a->methods & bulk_methods, names, sizeof names);
+        snprintf(err, errlen, "adapter %s: bulk and burst methods (%s) need bulk_op", name, names);
+        return false;
+    }
     uint32_t seen = 0;
     for (int g = 0; g < LF_MAX_GROUPS; g++) {
         uint32_t grp = a->exclusive[g];

@@ -127,6 +127,10 @@ bool lf_plan_build(lf_plan *p, const lf_workload *w_in, const lf_adapter *a) {
             const lf_method_info *info = lf_method_info_of(a->type, m);
             op->nargs = info->nargs;
             int64_t unique = (int64_t)(lf_rand_below(&rng, w.value_spread) * total + i * T + t + 1);
+            if (lf_method_is_bulk(m)) {
+                lf_plan_bulk_call(op, m, 1 + (unsigned)lf_rand_below(&rng, LF_BULK_MAX), unique);
+                continue;
+            }
             switch (a->type) {
             case LF_TYPE_CAS_REGISTER:
                 op->args[0] = (int64_t)lf_rand_below(&rng, w.key_domain + (m == LF_M_CAS)) + (m != LF_M_CAS);

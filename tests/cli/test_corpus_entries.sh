@@ -67,7 +67,7 @@ for entry in "$corpus"/*/violations/*.lfz; do
       ok || bad "$entry: re-run free, twin searched: $(cat "$tmp/repro")"
   fi
   "$LF" show "$entry" >"$tmp/report" 2>&1
-  grep -q "=== LINEARIZABILITY VIOLATION  adapter=$dir_adapter" "$tmp/report" && ok ||
+  grep -Eq "=== (LINEARIZABILITY|CONTRACT) VIOLATION  adapter=$dir_adapter" "$tmp/report" && ok ||
     bad "$entry: the report does not render"
   # its HTML page renders too, and names the report's first impossible result the same way (custom types: with
   # the method names of their declaration)

@@ -37,6 +37,34 @@ static void shift_stamps(lf_history *h, bool to_top) {
     }
 }
 
+/* A bulk or burst op (history.h) from two bytes: n = 1 + (b1 & 3) values; an insert's from b1's upper bits, a
+ * remove's (as many as its result says) from b2's; any result shape the method allows (a short one only when
+ * bounded). Values from the same tiny domain as single ops, so they collide. */
+static void bulk_op(lf_op *op, uint8_t b1, uint8_t b2, bool extreme_values, bool bounded) {
+    op->count = (uint8_t)(1 + (b1 & 3));
+    bool insert = lf_method_is_bulk_insert(op->method), burst = lf_method_is_burst(op->method);
+    unsigned values = 0;
+    if (insert && burst) {
+        op->res_kind = LF_K_INT;
+        op->res = bounded ? b2 % (op->count + 1) : op->count;
+        values = op->count;
+    } else if (insert) {
+        op->res_kind = bounded && (b2 & 1) ? LF_K_FULL : LF_K_NONE;
+        values = op->count;
+    } else if ((b2 & 3) == 0) {
+        op->res_kind = LF_K_EMPTY;
+    } else {
+        op->res_kind = LF_K_INT;
+        op->res = burst ? 1 + (b2 >> 2) % op->count : op->count;
+        values = (unsigned)op->res;
+    }
+    uint8_t bits = insert ? b1 >> 2 : b2 >> 2;
+    for (unsigned i = 0; i < values; i++) {
+        unsigned v = (bits >> (2 * i) | (i ? 0 : b2 >> 6)) & 3;
+        op->arg[i] = extreme_values ? EXTREME_VALUES[v] : v;
+    }
+}
+
 bool lf_history_from_bytes(const uint8_t *data, size_t size, lf_history *h) {
     byte_reader r = {data, size};
     lf_type type = (lf_type)(next_byte(&r) % LF_TYPE_COUNT);
@@ -72,6 +100,9 @@ bool lf_history_from_bytes(const uint8_t *data, size_t size, lf_history *h) {
         memset(&op, 0, sizeof op);
         op.thread = extreme_threads ? EXTREME_THREADS[t] : t;
         op.method = (uint8_t)mi->method;
+        if (lf_method_is_bulk(op.method)) {
+            bulk_op(&op, b1, b2, extreme_values, h->capacity != 0);
+        } else {
         for (int i = 0; i < mi->nargs; i++) {
             uint8_t bits = (uint8_t)(b1 >> (3 * i)) & 7;
             if (bits == 7)
@@ -87,6 +118,7 @@ bool lf_history_from_bytes(const uint8_t *data, size_t size, lf_history *h) {
         lf_kind kind = allowed[b2 % n_allowed];
         op.res_kind = (uint8_t)kind;
         if (kind == LF_K_INT) op.res = extreme_values ? EXTREME_VALUES[(b2 >> 4) % 4] : (b2 >> 4) % 4;
+        }
         /* Timing: each thread runs its own clock from 0, so threads overlap freely; coarse timing takes one bit
          * of each delay, so calls and returns of different threads often share a stamp. */
         uint64_t gap = b3 & 7, len = (b3 >> 3) & 7;
@@ -95,9 +127,7 @@ bool lf_history_from_bytes(const uint8_t *data, size_t size, lf_history *h) {
         op.ret = op.call + len;
         clock_of[t] = op.ret;
         if ((b3 >> 6) == 3 && (b1 & 0x80)) { /* rarely: the thread's last op stays pending */
-            op.res_kind = LF_K_PENDING;
-            op.ret = 0;
-            op.res = 0;
+            lf_op_make_pending(&op);
             finished[t] = true;
         }
         if (!lf_history_push(h, &op)) {

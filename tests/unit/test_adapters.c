@@ -90,6 +90,20 @@ static void test_sequential_specification(void) {
                 lf_op rec = {.call = 2 * k + 1, .ret = 2 * k + 2, .method = op->method, .arg = {op->args[0], op->args[1]}};
                 for (unsigned j = op->nargs; j < 2; j++) rec.arg[j] = 0;
                 int64_t v = 0;
+                if (lf_method_is_bulk(op->method)) { /* n values in one call (adapter.h) */
+                    int64_t took[LF_BULK_MAX];
+                    unsigned moved = 0;
+                    lf_kind kind = a->bulk_op(obj, (lf_method)op->method, op->nargs, op->args, took, &moved);
+                    bool insert = lf_method_is_bulk_insert(op->method);
+                    rec.count = op->nargs;
+                    for (unsigned j = 0; j < LF_BULK_MAX; j++)
+                        rec.arg[j] = insert ? op->args[j] : j < moved ? took[j] : 0;
+                    rec.res_kind = (uint8_t)kind;
+                    rec.res = kind == LF_K_INT ? moved : 0;
+                    CHECK(lf_history_push(&h, &rec));
+                    inside += insert ? (int64_t)moved : -(int64_t)moved;
+                    continue;
+                }
                 lf_kind kind = a->op(obj, (lf_method)op->method, op->args, &v);
                 rec.res_kind = (uint8_t)kind;
                 rec.res = kind == LF_K_INT ? v : 0;

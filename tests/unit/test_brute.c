@@ -152,6 +152,8 @@ static bool model_apply(model *m, lf_type type, const lf_op *op) {
         break;
     }
     case LF_M_INC: m->counter++; break;
+    case LF_M_ENQ_BULK: case LF_M_ENQ_BURST: case LF_M_DEQ_BULK: case LF_M_DEQ_BURST: /* test_bulk.c's */
+    case LF_M_PUSH_BULK: case LF_M_PUSH_BURST: case LF_M_POP_BULK: case LF_M_POP_BURST:
     case LF_M_COUNT: return false;
     }
     return pending || ok;

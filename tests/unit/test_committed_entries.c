@@ -51,10 +51,7 @@ static lf_verdict prefix_verdict(const lf_history *h, uint64_t t, bool before_t)
     for (size_t i = 0; i < h->n; i++) {
         lf_op op = h->ops[i];
         if (op.call > t) continue;
-        if (!lf_op_pending(&op) && (op.ret > t || (before_t && op.ret == t))) {
-            op.res_kind = LF_K_PENDING;
-            op.ret = op.res = 0;
-        }
+        if (!lf_op_pending(&op) && (op.ret > t || (before_t && op.ret == t))) lf_op_make_pending(&op);
         lf_history_push(&p, &op);
     }
     lf_verdict v = wgl(&p);
@@ -155,7 +152,7 @@ static void check_entry(const char *path, const char *adapter, size_t *n_entries
     CHECKF(lf_capture_again(&e, &checker.check, &again, err, sizeof err) == LF_OK, "%s: %s", path, err);
     bool same = again.minimized.n == e.minimized.n;
     for (size_t i = 0; same && i < e.minimized.n; i++)
-        same = !memcmp(&again.minimized.ops[i], &e.minimized.ops[i], offsetof(lf_op, reserved));
+        same = !memcmp(&again.minimized.ops[i], &e.minimized.ops[i], sizeof(lf_op));
     CHECKF(same, "%s: minimizing again gives %zu ops, the entry has %zu: run `linfuzz show --reminimize %s/%s/violations "
            "%s` and commit the new entry", path, again.minimized.n, e.minimized.n, "corpus", adapter, path);
     lf_entry_free(&again);

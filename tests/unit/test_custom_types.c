@@ -607,7 +607,7 @@ static void test_initial_prefix_and_minimize(void) {
         for (size_t i = 0; i < m.n; i++)
             for (size_t j = 0; j < h.n && !kept; j++)
                 kept = !lf_op_pending(&m.ops[i]) && m.ops[i].ret == t && 
-                       !memcmp(&m.ops[i], &h.ops[j], offsetof(lf_op, reserved));
+                       !memcmp(&m.ops[i], &h.ops[j], sizeof(lf_op));
         lf_history before;
         acct_prefix(&m, t, true, &before);
         CHECKF(kept && brute_linearizable(&before), "seed %" PRIu64 ": the first impossible return (%" PRIu64

@@ -40,6 +40,22 @@ static int64_t random_value(void) {
     }
 }
 
+/* A random result of a finished bulk or burst op of op->count values, of every shape its method allows. */
+static void random_bulk_result(const lf_history *h, lf_op *op) {
+    bool insert = lf_method_is_bulk_insert(op->method), burst = lf_method_is_burst(op->method);
+    if (insert && burst) {
+        op->res_kind = LF_K_INT;
+        op->res = h->capacity ? (int64_t)(rnd() % (op->count + 1u)) : op->count;
+    } else if (insert) {
+        op->res_kind = h->capacity && rnd() % 3 == 0 ? LF_K_FULL : LF_K_NONE;
+    } else if (rnd() % 4 == 0) {
+        op->res_kind = LF_K_EMPTY;
+    } else {
+        op->res_kind = LF_K_INT;
+        op->res = burst ? 1 + (int64_t)(rnd() % op->count) : op->count;
+    }
+}
+
 /* A well-formed random history of the type: sequential threads, every method, every allowed result kind,
  * nil arguments, pending last ops, extreme values, and stamps near UINT64_MAX for some seeds. Fields the
  * op does not use stay zero, as the readers leave them. */
@@ -71,6 +87,8 @@ static void random_history(lf_history *h, lf_type type, size_t n) {
         op.call = now > free_at[t] ? now : free_at[t];
         const lf_method_info *mi = methods[rnd() % (uint64_t)n_methods];
         op.method = (uint8_t)mi->method;
+        bool bulk = lf_method_is_bulk(op.method);
+        if (bulk) op.count = (uint8_t)(1 + rnd() % LF_BULK_MAX); /* n values (history.h) */
         for (int a = 0; a < mi->nargs; a++) {
             if (rnd() % 8 == 0)
                 op.arg_nil |= (uint8_t)(1u << a);
@@ -83,13 +101,20 @@ static void random_history(lf_history *h, lf_type type, size_t n) {
         } else {
             op.ret = op.call + rnd() % 9;
             free_at[t] = op.ret + 1;
-            lf_kind kinds[LF_K_COUNT];
-            int nk = 0;
-            for (int k = 0; k < LF_K_PENDING; k++)
-                if (mi->results & LF_KBIT(k)) kinds[nk++] = (lf_kind)k;
-            op.res_kind = (uint8_t)kinds[rnd() % (uint64_t)nk];
-            if (op.res_kind == LF_K_INT) op.res = random_value();
+            if (bulk) {
+                random_bulk_result(h, &op);
+            } else {
+                lf_kind kinds[LF_K_COUNT];
+                int nk = 0;
+                for (int k = 0; k < LF_K_PENDING; k++)
+                    if (mi->results & LF_KBIT(k)) kinds[nk++] = (lf_kind)k;
+                op.res_kind = (uint8_t)kinds[rnd() % (uint64_t)nk];
+                if (op.res_kind == LF_K_INT) op.res = random_value();
+            }
         }
+        /* a bulk op's values: an insert's n, a remove's returned ones */
+        int values = !bulk ? 0 : lf_method_is_bulk_insert(op.method) ? op.count : op.res_kind == LF_K_INT ? (int)op.res : 0;
+        for (int a = 0; a < values; a++) op.arg[a] = random_value();
         lf_history_push(h, &op);
     }
 }

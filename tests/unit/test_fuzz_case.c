@@ -195,7 +195,7 @@ static void plans_follow_the_argument_scheme(void) {
             lf_fuzz_case_decode(bytes, sizeof bytes, nm, &c);
             lf_fc_plan p;
             CHECK(lf_fc_plan_build(&p, &c, a));
-            int64_t *inserted = malloc((lf_fuzz_case_run_ops(&c) + LF_FC_MAX_PREFIX + 1) * sizeof *inserted);
+            int64_t *inserted = malloc(LF_BULK_MAX * (lf_fuzz_case_run_ops(&c) + LF_FC_MAX_PREFIX + 1) * sizeof *inserted);
             size_t n_ins = 0, bad = 0;
             for (int part = 0; part <= (int)p.threads; part++) {
                 const lf_planned_op *ops = part < (int)p.threads ? p.ops[part] : p.prefix;
@@ -217,6 +217,16 @@ static void plans_follow_the_argument_scheme(void) {
                         continue;
                     }
                     const lf_method_info *mi = lf_method_info_of(a->type, (lf_method)op->method);
+                    if (mi && lf_method_is_bulk(op->method)) { /* n in nargs, an insert's values in args */
+                        if (!(a->methods & LF_METHOD_BIT(op->method)) || op->nargs < 1 || op->nargs > LF_BULK_MAX) bad++;
+                        for (unsigned j = 0; j < LF_CUSTOM_MAX_ARGS; j++) {
+                            if (lf_method_is_bulk_insert(op->method) && j < op->nargs)
+                                inserted[n_ins++] = op->args[j];
+                            else
+                                bad += op->args[j] != 0;
+                        }
+                        continue;
+                    }
                     if (!mi || !(a->methods & LF_METHOD_BIT(op->method)) || op->nargs != mi->nargs) bad++;
                     if (a->type == LF_TYPE_SET && (op->args[0] < 1 || op->args[0] > c.key_domain)) bad++;
                     if (a->type == LF_TYPE_KV && (op->args[0] < 0 || op->args[0] >= c.key_domain)) bad++;

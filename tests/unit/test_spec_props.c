@@ -235,7 +235,7 @@ static void gen_ops(const run_params *p, lf_rng *rng, lf_op *ops) {
     const lf_method_info *inserts[LF_M_COUNT];
     for (int m = 0; m < LF_M_COUNT; m++) {
         const lf_method_info *mi = lf_method_info_of(p->type, (lf_method)m);
-        if (!mi) continue;
+        if (!mi || lf_method_is_bulk((unsigned)m)) continue; /* single-value ops: test_bulk.c has the bulk ones */
         methods[nm++] = mi;
         if (mi->role == LF_ROLE_INSERT) inserts[ni++] = mi;
     }

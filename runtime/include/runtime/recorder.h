@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "linfuzz/adapter.h"
 #include "linfuzz/history.h"
@@ -38,7 +39,8 @@ void lf_recorder_free(lf_recorder *r);
 /* Empties every log and restarts the ticket counter (call with no thread recording). */
 void lf_recorder_reset(lf_recorder *r);
 
-/* Performs method m of adapter a on obj as thread `thread` and records it. The log must have room. */
+/* Performs method m of adapter a on obj as thread `thread` and records it. The log must have room. A bulk or
+ * burst method (history.h) goes to a->bulk_op with n = nargs, an insert's values in args[0..n). */
 static inline void lf_recorder_call(lf_recorder *r, unsigned thread, const lf_adapter *a, void *obj,
                                     lf_method m, const int64_t *args, unsigned nargs) {
     lf_thread_log *log = &r->logs[thread];
@@ -49,11 +51,22 @@ static inline void lf_recorder_call(lf_recorder *r, unsigned thread, const lf_ad
     op->thread = thread;
     op->method = (uint8_t)m;
     op->arg_nil = 0;
-    op->reserved = 0;
+    op->count = 0;
+    bool bulk = lf_method_is_bulk(m) && a->type != LF_TYPE_CUSTOM; /* nargs: its n (adapter.h) */
+    int64_t took[LF_BULK_MAX];
+    unsigned moved = 0;
+    if (bulk) {
+        op->count = (uint8_t)nargs;
+        if (!lf_method_is_bulk_insert(m)) memset(op->arg, 0, sizeof op->arg); /* the values taken go there */
+    }
     op->call = lf_call_stamp(r->clock, &r->ticket);
     atomic_store_explicit(&log->events, events + 1, memory_order_release); /* in flight */
-    lf_kind kind = a->op(obj, m, args, &value);
+    lf_kind kind = bulk ? a->bulk_op(obj, m, nargs, args, took, &moved) : a->op(obj, m, args, &value);
     op->ret = lf_return_stamp(r->clock, &r->ticket);
+    if (bulk) {
+        value = moved;
+        for (unsigned i = 0; !lf_method_is_bulk_insert(m) && i < moved && i < LF_BULK_MAX; i++) op->arg[i] = took[i];
+    }
     op->res = kind == LF_K_INT ? value : 0;
     op->res_kind = (uint8_t)kind;
     atomic_store_explicit(&log->events, events + 2, memory_order_release); /* returned */

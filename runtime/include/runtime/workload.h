@@ -45,6 +45,16 @@ typedef struct lf_planned_op {
 
 #define LF_PLAN_SKIP LF_M_COUNT
 
+/* A planned bulk or burst call (history.h) of n values (1..LF_BULK_MAX): nargs is n, and an insert offers
+ * base + i * 2^32 for i = 1..n: above every single op's value (below 2^32), and distinct from other bulk calls' as
+ * long as their bases are distinct and below 2^32. */
+static inline void lf_plan_bulk_call(lf_planned_op *op, lf_method m, unsigned n, int64_t base) {
+    op->method = (uint8_t)m;
+    op->nargs = (uint8_t)n;
+    for (unsigned i = 0; i < LF_CUSTOM_MAX_ARGS; i++)
+        op->args[i] = lf_method_is_bulk_insert(m) && i < n ? base + (int64_t)(i + 1) * ((int64_t)1 << 32) : 0;
+}
+
 typedef struct lf_plan {
     uint32_t threads, ops_per_thread;
     lf_planned_op *ops; /* thread t's i-th call is ops[t * ops_per_thread + i] */
