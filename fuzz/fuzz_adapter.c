@@ -25,7 +25,11 @@
  * never the source tree unless asked), LINFUZZ_FUZZ_SIGNAL=1 (feed the history signal too;
  * off by default because it measured no faster on the bundled bugs, docs/fuzzing.md; "overlap", "witness",
  * "nearmiss": only that part of it, for ablations),
- * LINFUZZ_FUZZ_MUTATOR=0 (libFuzzer's byte mutations only), LINFUZZ_FUZZ_PERTURB=0 (no schedule perturbation
+ * LINFUZZ_FUZZ_MUTATOR=0 (libFuzzer's byte mutations only), LINFUZZ_FUZZ_FRESH=N and LINFUZZ_FUZZ_FRESH_SECONDS=S
+ * (the custom mutator returns a fresh stress-shaped case, lf_fuzz_case_random, for every mutation during the first
+ * S seconds, default 3, and for tiny inputs, then for one in N, default 2; N = 0: never),
+ * LINFUZZ_FUZZ_STRATEGY=mixed|pct|choices|preempt|walk (every run controlled under that strategy; mixed, the
+ * default: as each input says), LINFUZZ_FUZZ_PERTURB=0 (no schedule perturbation
  * whatever the input says: only the interleavings the OS gives, as for code without LF_YIELD points; the entry
  * then records the input with its perturbation zeroed, which is what ran), LINFUZZ_KEEP_DUPLICATES=1 (write
  * an entry even when one of the same bucket exists), LINFUZZ_FUZZ_CONTINUE=1 (do not abort: save the first
@@ -830,8 +834,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
 }
 
-/* Structured mutation most of the time (decode, change the case, encode), libFuzzer's byte mutations for
- * the rest, so that both kinds of neighbour are explored. A quarter of the time only the schedule changes:
+/* Fresh stress-shaped cases at first and then half of the time (below), else structured mutation most of the
+ * time (decode, change the case, encode), libFuzzer's byte mutations for the rest, so that both kinds of
+ * neighbour are explored. A quarter of the time only the schedule changes:
  * the same test under a nearby interleaving (a change point a step later, another priority, ...). */
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed) {
     if (!G.mutator) return LLVMFuzzerMutate(data, size, max_size);
