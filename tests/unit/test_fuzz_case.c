@@ -509,7 +509,8 @@ static void random_cases_are_stress_shaped(void) {
            free_cases, n);
     CHECKF(skewed > n / 10, "only %zu of %d random cases have a skewed method mix", skewed, n);
     for (unsigned s = 0; s < LF_SCHED_STRATEGY_COUNT; s++) CHECKF(strategies[s] > 0, "strategy %u never drawn", s);
-    CHECK(strategies[LF_SCHED_PCT] > (size_t)n / 2); /* PCT most of the time, as lf_schedule_random */
+    /* PCT and WALK most of the time: lf_schedule_random's PCT, a walk a third of the time */
+    CHECK(strategies[LF_SCHED_PCT] > (size_t)n / 3 && strategies[LF_SCHED_WALK] > (size_t)n / 3);
     uint64_t r1 = 99, r2 = 99;
     lf_fuzz_case a, b;
     lf_fuzz_case_random(&a, 3, &r1);
