@@ -834,6 +834,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
 }
 
+/* A fresh case checked against the self-spec stays within stress's size (4 threads of at most 100 calls): the
+ * self-spec's search replays the adapter's operations on one object across many of its states, and a case of 5
+ * threads of 128 calls made ck_stack_batch's node arena overflow (2^21 nodes, an abort of correct code). */
+static void keep_to_stress_size(lf_fuzz_case *c) {
+    if (c->threads > 4) c->threads = 4;
+    unsigned body = c->body_len[0] ? c->body_len[0] : 1;
+    if ((unsigned)c->rounds * body > 100) c->rounds = (uint8_t)(100 / body > 0 ? 100 / body : 1);
+    lf_fuzz_case_normalize(c, G.n_methods);
+}
+
 /* Fresh stress-shaped cases at first and then half of the time (below), else structured mutation most of the
  * time (decode, change the case, encode), libFuzzer's byte mutations for the rest, so that both kinds of
  * neighbour are explored. A quarter of the time only the schedule changes:
@@ -854,6 +864,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
     bool tiny = lf_fuzz_case_run_ops(&c) < FRESH_BELOW_OPS, warm = lf_now_s() - G.start < G.fresh_seconds;
     if (G.fresh_share && !G.minimizing && (warm || tiny || lf_rand_below(&rng, G.fresh_share) == 0)) {
         lf_fuzz_case_random(&c, G.n_methods, &rng);
+        if (G.checker.mode == LF_SPEC_SELF) keep_to_stress_size(&c);
         uint8_t out[LF_FC_MAX_ENCODED];
         size_t len = lf_fuzz_case_encode(&c, out);
         if (len > max_size) return LLVMFuzzerMutate(data, size, max_size);
