@@ -25,7 +25,11 @@
  * never the source tree unless asked), LINFUZZ_FUZZ_SIGNAL=1 (feed the history signal too;
  * off by default because it measured no faster on the bundled bugs, docs/fuzzing.md; "overlap", "witness",
  * "nearmiss": only that part of it, for ablations),
- * LINFUZZ_FUZZ_MUTATOR=0 (libFuzzer's byte mutations only), LINFUZZ_FUZZ_PERTURB=0 (no schedule perturbation
+ * LINFUZZ_FUZZ_MUTATOR=0 (libFuzzer's byte mutations only), LINFUZZ_FUZZ_FRESH=N and LINFUZZ_FUZZ_FRESH_SECONDS=S
+ * (the custom mutator returns a fresh stress-shaped case, lf_fuzz_case_random, for every mutation during the first
+ * S seconds, default 3, and for tiny inputs, then for one in N, default 2; N = 0: never),
+ * LINFUZZ_FUZZ_STRATEGY=mixed|pct|choices|preempt|walk (every run controlled under that strategy; mixed, the
+ * default: as each input says), LINFUZZ_FUZZ_PERTURB=0 (no schedule perturbation
  * whatever the input says: only the interleavings the OS gives, as for code without LF_YIELD points; the entry
  * then records the input with its perturbation zeroed, which is what ran), LINFUZZ_KEEP_DUPLICATES=1 (write
  * an entry even when one of the same bucket exists), LINFUZZ_FUZZ_CONTINUE=1 (do not abort: save the first
@@ -113,6 +117,9 @@ __attribute__((used, section("__libfuzzer_extra_counters"))) static uint8_t hist
 #define SCHED_COUNTERS 8192
 __attribute__((used, section("__libfuzzer_extra_counters"))) static uint8_t sched_counters[SCHED_COUNTERS];
 
+/* Inputs with fewer concurrent calls than this are replaced by fresh random cases (LLVMFuzzerCustomMutator). */
+#define FRESH_BELOW_OPS 16
+
 typedef enum mode_override { MODE_MIXED, MODE_CONTROLLED, MODE_FREE } mode_override;
 
 static struct {
@@ -122,6 +129,9 @@ static struct {
     lf_history history;
     lf_adapter_checker checker; /* the type's spec or the self-spec (LINFUZZ_SPEC) */
     bool signal, mutator, perturb, keep_duplicates, keep_going;
+    int strategy;         /* LINFUZZ_FUZZ_STRATEGY: -1 (as each input says) or the lf_sched_strategy of every run */
+    uint64_t fresh_share; /* LINFUZZ_FUZZ_FRESH: one mutation in this many is a fresh random case (0: none) */
+    double fresh_seconds; /* LINFUZZ_FUZZ_FRESH_SECONDS: every mutation is one, for this long from the start */
     double tmin_seconds; /* LINFUZZ_FUZZ_MINIMIZE_TEST: budget of the test minimization (0: none) */
     uint64_t rc_schedules; /* LINFUZZ_FUZZ_ROOTCAUSE: schedules of the root causing before aborting (0: none) */
     uint64_t twin_schedules; /* LINFUZZ_FUZZ_TWIN: schedules of a free finding's twin search (0: none) */
@@ -165,6 +175,20 @@ static bool read_mode(mode_override *out, char *err, size_t errlen) {
             return true;
         }
     snprintf(err, errlen, "LINFUZZ_FUZZ_MODE=%s: expected mixed, controlled or free", v);
+    return false;
+}
+
+/* LINFUZZ_FUZZ_STRATEGY: mixed (-1: as each input says) or one strategy for every controlled run. */
+static bool read_strategy(int *out, char *err, size_t errlen) {
+    const char *v = getenv("LINFUZZ_FUZZ_STRATEGY");
+    lf_sched_strategy s;
+    *out = -1;
+    if (!v || !*v || !strcmp(v, "mixed")) return true;
+    if (lf_schedule_strategy_from_name(v, &s)) {
+        *out = (int)s;
+        return true;
+    }
+    snprintf(err, errlen, "LINFUZZ_FUZZ_STRATEGY=%s: expected mixed, pct, choices, preempt or walk", v);
     return false;
 }
 
@@ -307,7 +331,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
              lf_env_flag("LINFUZZ_FUZZ_CONTINUE", false, &G.keep_going, err, sizeof err) &&
              lf_env_u64("LINFUZZ_FUZZ_CAPTURE", 1, 1, UINT32_MAX, &G.capture_max, err, sizeof err) &&
              lf_env_seconds("LINFUZZ_FUZZ_SECONDS", 0, 0, LF_MAX_SECONDS, &G.budget, err, sizeof err) &&
-             lf_env_seconds("LINFUZZ_FUZZ_MINIMIZE_TEST", 3, 0, LF_MAX_SECONDS, &G.tmin_seconds, err, sizeof err);
+             lf_env_seconds("LINFUZZ_FUZZ_MINIMIZE_TEST", 3, 0, LF_MAX_SECONDS, &G.tmin_seconds, err, sizeof err) &&
+             lf_env_u64("LINFUZZ_FUZZ_FRESH", 2, 0, UINT32_MAX, &G.fresh_share, err, sizeof err) &&
+             lf_env_seconds("LINFUZZ_FUZZ_FRESH_SECONDS", 3, 0, LF_MAX_SECONDS, &G.fresh_seconds, err, sizeof err);
     if (!env_ok) {
         lf_esc_printf(stderr, "linfuzz-fuzz: %s%s\n", err,
                       strncmp(err, "LINFUZZ_FUZZ_SIGNAL=", 20) ? "" : " (it also takes overlap, witness or nearmiss)");
@@ -339,7 +365,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         exit(2);
     }
     G.first_violation = -1;
-    if (!read_mode(&G.mode, err, sizeof err) || !read_feedback(&G.feedback_parts, err, sizeof err)) {
+    if (!read_mode(&G.mode, err, sizeof err) || !read_feedback(&G.feedback_parts, err, sizeof err) ||
+        !read_strategy(&G.strategy, err, sizeof err)) {
         lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
@@ -367,10 +394,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     lf_adapter_history_init(&G.history, G.adapter);
     G.start = lf_now_s();
     atexit(print_summary);
-    char checked[160];
+    char checked[160], fresh[64] = "off", strategy[64] = "";
+    if (G.fresh_share && G.mutator)
+        snprintf(fresh, sizeof fresh, "every mutation for %.3g s, then 1 in %llu", G.fresh_seconds,
+                 (unsigned long long)G.fresh_share);
+    if (G.strategy >= 0) {
+        lf_schedule s = {.strategy = (uint8_t)G.strategy};
+        lf_schedule_describe(strategy, sizeof strategy, &s, 0);
+        strategy[strcspn(strategy, " ")] = 0;
+    }
     lf_esc_printf(stderr,
             "linfuzz-fuzz: adapter %s (%s, %s, checked against %s), mode %s, schedule feedback %s, history signal "
-            "%s, structured mutator %s, perturbation %s, build %s, violations -> %s\n",
+            "%s, structured mutator %s (fresh random cases: %s), strategy %s, perturbation %s, build %s, violations "
+            "-> %s\n",
             G.adapter->name, lf_adapter_type_name(G.adapter),
             G.adapter->linearizable ? "expected linearizable" : "known buggy",
             lf_adapter_checker_describe(&G.checker, checked, sizeof checked),
@@ -385,7 +421,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
             : G.witness_only      ? "witness only"
             : G.nearmiss_only     ? "near misses only"
                                   : "on",
-            G.mutator ? "on" : "off", G.perturb ? "as the input says" : "off", lf_sched_build_id(), G.violations_dir);
+            G.mutator ? "on" : "off", fresh, G.strategy < 0 ? "as the input says" : strategy,
+            G.perturb ? "as the input says" : "off", lf_sched_build_id(), G.violations_dir);
     probe_adapter();
     return 0;
 }
@@ -641,7 +678,7 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     /* Without perturbation, or in a mode other than the input's, the case that ran differs from the input:
      * save what ran. */
     uint8_t ran[LF_FC_MAX_ENCODED];
-    if (!G.perturb || G.mode != MODE_MIXED || G.memory != LF_FC_MEMORY_MIXED) {
+    if (!G.perturb || G.mode != MODE_MIXED || G.memory != LF_FC_MEMORY_MIXED || G.strategy >= 0) {
         size = lf_fuzz_case_encode(c, ran);
         data = ran;
     }
@@ -720,6 +757,15 @@ static void on_crash(void *ctx, const lf_violation_entry *e) {
     fflush(stderr);
 }
 
+/* LINFUZZ_FUZZ_STRATEGY: the case's runs controlled, under that strategy (a walk that would never switch gets a
+ * chance, from the schedule's seed). */
+static void force_strategy(lf_fuzz_case *c) {
+    c->mode = LF_FC_CONTROLLED;
+    c->schedule.strategy = (uint8_t)G.strategy;
+    if (G.strategy == LF_SCHED_WALK && !c->schedule.walk_chance)
+        c->schedule.walk_chance = (uint8_t)(1 + c->schedule.seed % 64);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (G.budget > 0 && lf_now_s() - G.start >= G.budget) {
         /* _Exit, not exit: libFuzzer treats a target calling exit() as a crash. Everything it keeps (the
@@ -733,6 +779,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!G.perturb) memset(&c.perturb, 0, sizeof c.perturb);
     if (G.mode == MODE_CONTROLLED) c.mode = LF_FC_CONTROLLED;
     if (G.mode == MODE_FREE) c.mode = LF_FC_FREE;
+    if (G.strategy >= 0) force_strategy(&c);
     lf_fuzz_case_force_memory(&c, G.memory);
     if (G.minimizing) {
         if (G.pinned_mode < 0) G.pinned_mode = c.mode;
@@ -748,7 +795,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!watching) lf_crash_watch_install(on_crash, NULL);
     watching = true;
     uint8_t ran[LF_FC_MAX_ENCODED]; /* the case as it runs, when that is not the input (as on_violation saves) */
-    bool rewritten = !G.perturb || G.mode != MODE_MIXED;
+    bool rewritten = !G.perturb || G.mode != MODE_MIXED || G.strategy >= 0;
     size_t ran_len = rewritten ? lf_fuzz_case_encode(&c, ran) : 0;
     char origin[256];
     snprintf(origin, sizeof origin, "fuzz_%s (libFuzzer%s), execution %llu", G.adapter->name,
@@ -806,8 +853,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
 }
 
-/* Structured mutation most of the time (decode, change the case, encode), libFuzzer's byte mutations for
- * the rest, so that both kinds of neighbour are explored. A quarter of the time only the schedule changes:
+/* A fresh case checked against the self-spec stays within stress's size (4 threads of at most 100 calls): the
+ * self-spec's search replays the adapter's operations on one object across many of its states, and a case of 5
+ * threads of 128 calls made ck_stack_batch's node arena overflow (2^21 nodes, an abort of correct code). */
+static void keep_to_stress_size(lf_fuzz_case *c) {
+    if (c->threads > 4) c->threads = 4;
+    unsigned body = c->body_len[0] ? c->body_len[0] : 1;
+    if ((unsigned)c->rounds * body > 100) c->rounds = (uint8_t)(100 / body > 0 ? 100 / body : 1);
+    lf_fuzz_case_normalize(c, G.n_methods);
+}
+
+/* Fresh stress-shaped cases at first and then half of the time (below), else structured mutation most of the
+ * time (decode, change the case, encode), libFuzzer's byte mutations for the rest, so that both kinds of
+ * neighbour are explored. A quarter of the time only the schedule changes:
  * the same test under a nearby interleaving (a change point a step later, another priority, ...). */
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed) {
     if (!G.mutator) return LLVMFuzzerMutate(data, size, max_size);
@@ -816,6 +874,22 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
     if (kind == 0) return LLVMFuzzerMutate(data, size, max_size);
     lf_fuzz_case c;
     lf_fuzz_case_decode(data, size, G.n_methods, &c);
+    /* A fresh stress-shaped case (lf_fuzz_case_random) instead of a neighbour: always during the first
+     * G.fresh_seconds (LINFUZZ_FUZZ_FRESH_SECONDS) and while the input is tiny (an empty corpus starts from the
+     * empty input), else one time in G.fresh_share (LINFUZZ_FUZZ_FRESH). Mutations of a small test reach racing
+     * threads of many calls only after many executions, and on the bundled bugs random cases of stress's shape
+     * find them faster than mutations of the corpus do (docs/fuzzing.md, "Fuzz target against stress"). Never
+     * while libFuzzer minimizes a crash: that wants neighbours of the crash. */
+    bool tiny = lf_fuzz_case_run_ops(&c) < FRESH_BELOW_OPS, warm = lf_now_s() - G.start < G.fresh_seconds;
+    if (G.fresh_share && !G.minimizing && (warm || tiny || lf_rand_below(&rng, G.fresh_share) == 0)) {
+        lf_fuzz_case_random(&c, G.n_methods, &rng);
+        if (G.checker.mode == LF_SPEC_SELF) keep_to_stress_size(&c);
+        uint8_t out[LF_FC_MAX_ENCODED];
+        size_t len = lf_fuzz_case_encode(&c, out);
+        if (len > max_size) return LLVMFuzzerMutate(data, size, max_size);
+        memcpy(data, out, len);
+        return len;
+    }
     unsigned steps = 1 + (unsigned)lf_rand_below(&rng, 3);
     bool was_free = c.mode == LF_FC_FREE;
     for (unsigned i = 0; i < steps; i++) {

@@ -14,6 +14,15 @@ static const char *sched_strategy_name(lf_sched_strategy s) {
     return (unsigned)s < LF_SCHED_STRATEGY_COUNT ? STRATEGY_NAMES[s] : "?";
 }
 
+bool lf_schedule_strategy_from_name(const char *name, lf_sched_strategy *out) {
+    for (unsigned i = 0; name && i < LF_SCHED_STRATEGY_COUNT; i++)
+        if (!strcmp(name, STRATEGY_NAMES[i])) {
+            *out = (lf_sched_strategy)i;
+            return true;
+        }
+    return false;
+}
+
 uint32_t lf_sched_choice_steps(uint8_t after) { return after < 128 ? after : 128 + (uint32_t)(after - 128) * 16; }
 
 void lf_schedule_normalize(lf_schedule *s) {

@@ -43,6 +43,8 @@ bench.sh@1e6@SIZE takes a positive whole number, not '1e6'
 bench_anchors.sh@1e6@SIZE takes a positive whole number, not '1e6'
 bench_wgl.sh@x@unexpected argument 'x'
 bench_fuzz.sh@x@CAP_SECONDS takes a positive whole number, not 'x'
+bench_fuzz_vs_stress.sh@x@CAP_SECONDS takes a positive whole number, not 'x'
+bench_fuzz_vs_stress.sh@5 3 x@unexpected argument 'x'
 bench_runtime.sh@5@'5' is a number, not a build directory
 bench_pipeline.sh@corpus@'corpus' is a directory of other files
 bench_frontier.sh@4@unexpected argument '4'

@@ -481,10 +481,58 @@ static void signal_responds(void) {
     lf_history_free(&h);
 }
 
+/* lf_fuzz_case_random: canonical cases shaped like stress's workloads (2 to 5 threads of 48 to 128 calls, a
+ * skewed method mix, free mode about one time in four, mixed memory models), the same for the same rng. */
+static void random_cases_are_stress_shaped(void) {
+    uint64_t rng = 11;
+    uint8_t enc[LF_FC_MAX_ENCODED];
+    size_t bad = 0, shape = 0, free_cases = 0, skewed = 0, strategies[LF_SCHED_STRATEGY_COUNT] = {0};
+    const int n = 4000;
+    for (int k = 0; k < n; k++) {
+        unsigned nm = 1 + (unsigned)lf_rand_below(&rng, 6);
+        lf_fuzz_case c, back;
+        lf_fuzz_case_random(&c, nm, &rng);
+        size_t len = lf_fuzz_case_encode(&c, enc);
+        lf_fuzz_case_decode(enc, len, nm, &back);
+        if (!valid_case(&c, nm) || !same_case(&c, &back)) bad++;
+        bool ok = c.threads >= 2 && c.threads <= 5 && c.repeats <= 4 && c.prefix_len == 0 &&
+                  c.schedule.memory_model == LF_SCHED_MEMORY_MIXED;
+        unsigned count[LF_M_COUNT] = {0};
+        for (unsigned t = 0; t < c.threads; t++) {
+            size_t calls = (size_t)c.body_len[t] * c.rounds;
+            ok = ok && calls >= 48 && calls <= 128 && c.body_len[t] == c.body_len[0];
+            for (unsigned i = 0; i < c.body_len[t]; i++) count[c.body[t][i].method]++;
+        }
+        shape += ok;
+        free_cases += c.mode == LF_FC_FREE;
+        strategies[c.schedule.strategy]++;
+        unsigned lo = UINT32_MAX, hi = 0;
+        for (unsigned m = 0; m < nm; m++) {
+            if (count[m] < lo) lo = count[m];
+            if (count[m] > hi) hi = count[m];
+        }
+        skewed += nm > 1 && hi >= 3 * (lo + 1);
+    }
+    CHECKF(bad == 0, "%zu random cases not canonical", bad);
+    CHECKF(shape == (size_t)n, "%zu of %d random cases not stress-shaped", (size_t)n - shape, n);
+    CHECKF(free_cases > n / 6 && free_cases < n / 3, "%zu of %d random cases free (expected about a quarter)",
+           free_cases, n);
+    CHECKF(skewed > n / 10, "only %zu of %d random cases have a skewed method mix", skewed, n);
+    for (unsigned s = 0; s < LF_SCHED_STRATEGY_COUNT; s++) CHECKF(strategies[s] > 0, "strategy %u never drawn", s);
+    /* PCT and WALK most of the time: lf_schedule_random's PCT, a walk a third of the time */
+    CHECK(strategies[LF_SCHED_PCT] > (size_t)n / 3 && strategies[LF_SCHED_WALK] > (size_t)n / 3);
+    uint64_t r1 = 99, r2 = 99;
+    lf_fuzz_case a, b;
+    lf_fuzz_case_random(&a, 3, &r1);
+    lf_fuzz_case_random(&b, 3, &r2);
+    CHECK(same_case(&a, &b) && r1 == r2);
+}
+
 int main(void) {
     decoding_is_total_and_canonical();
     first_format_still_decodes();
     mutations_stay_canonical();
+    random_cases_are_stress_shaped();
     plans_follow_the_argument_scheme();
     runs_of_correct_adapters();
     roles_in_plans();

@@ -98,6 +98,9 @@ uint8_t lf_memory_model_byte(lf_memory_model m);
 /* Puts s under model m, with a weak chance and seed drawn from `seed` (sc: none). */
 void lf_schedule_set_memory(lf_schedule *s, lf_memory_model m, uint64_t seed);
 
+/* The strategy named "pct", "choices", "preempt" or "walk" (as lf_schedule_describe writes them); false for
+ * anything else. */
+bool lf_schedule_strategy_from_name(const char *name, lf_sched_strategy *out);
 /* A random schedule for `linfuzz stress` (strategy, bound and everything else drawn from seed). */
 void lf_schedule_random(lf_schedule *out, uint64_t seed, unsigned threads, const size_t *ops);
 

@@ -106,6 +106,14 @@ void lf_fuzz_case_normalize(lf_fuzz_case *c, unsigned n_methods);
 /* Applies one structured mutation (a knob, a call, an inserted/deleted/copied call, a thread more or less,
  * ..., or one of lf_fuzz_case_mutate_schedule's) drawn from *rng; the result is normalised. */
 void lf_fuzz_case_mutate(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng);
+/* Replaces c by a fresh random case shaped like `linfuzz stress`'s workloads (lf_workload_random): 2 to 5
+ * threads of 48 to 128 calls each (a body of 16 to 32 calls repeated), a skewed method mix (a weight of 1 to 8
+ * per method), a small key domain, a drain half of the time, perturbation knobs from none to heavy, free mode
+ * one time in four and otherwise a random schedule (lf_schedule_random, PCT mostly, or a third of the time WALK)
+ * with the memory model drawn per repetition. The fuzz targets run such cases from their first executions
+ * (docs/fuzzing.md, "Fuzz target against stress"): a concurrency bug needs long racing threads, which
+ * mutations of a small input reach only after many executions. */
+void lf_fuzz_case_random(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng);
 /* Mutates only the schedule part: the mode (free 1 time in 8), the strategy, the bound, a priority, a change
  * point moved by a little or put somewhere new, a choice added, dropped or changed, the seed, the memory
  * model, the weak chance, the weak seed. */
