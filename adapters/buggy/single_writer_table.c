@@ -137,7 +137,8 @@ static lf_kind sw_op(void *obj, lf_method m, const int64_t *args, int64_t *value
 
 #define SW_TABLE_FIELDS                                                                                            \
     .type = LF_TYPE_KV, .methods = LF_METHOD_BIT(LF_M_PUT) | LF_METHOD_BIT(LF_M_GET) | LF_METHOD_BIT(LF_M_DELETE), \
-    .exclusive = {LF_METHOD_BIT(LF_M_PUT) | LF_METHOD_BIT(LF_M_DELETE)}, .destroy = sw_destroy, .op = sw_op
+    .exclusive = {LF_METHOD_BIT(LF_M_PUT) | LF_METHOD_BIT(LF_M_DELETE)}, .destroy = sw_destroy, .op = sw_op,        \
+    .deterministic = true /* serially both are a correct map */
 
 LF_DEFINE_VARIANT(single_writer_table_torn, false, torn_create,
                   "single-writer key-value table whose slots' key and value are written and read unprotected",
