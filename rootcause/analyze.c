@@ -524,6 +524,168 @@ static bool validate_candidates(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_
     return true;
 }
 
+/* ---- two regions at once ---- */
+
+#define JOIN_BASES 3    /* refuted candidates whose refuting runs are analysed */
+#define JOIN_VALIDATE 4 /* of the candidates they give, validated at most */
+
+#define JOIN_MAX_PARTS 8 /* regions named by a joined candidate */
+
+typedef char region_label[768];
+
+/* A new candidate at the end of r (uninitialised), or NULL when out of memory. The result keeps no capacity:
+ * taken as r->n (at worst a realloc of an array that had room). */
+static lf_rc_candidate *append_candidate(lf_rc_result *r) {
+    size_t cap = r->n;
+    return LF_GROW(r->c, cap, r->n + 1, 16) ? &r->c[r->n++] : NULL;
+}
+
+/* Adds the regions summary names ("A and B must be atomic": A, B) to parts[0..n) unless they are there already;
+ * returns the new n (JOIN_MAX_PARTS + 1 when they do not fit). */
+static unsigned add_summary_regions(const char *summary, region_label *parts, unsigned n) {
+    static const char tail[] = " must be atomic", sep[] = " and ";
+    size_t len = strlen(summary), t = sizeof tail - 1;
+    if (len >= t && !strcmp(summary + len - t, tail)) len -= t;
+    for (const char *p = summary, *end = summary + len; p < end;) {
+        const char *q = strstr(p, sep);
+        if (!q || q > end) q = end;
+        region_label part;
+        snprintf(part, sizeof part, "%.*s", (int)(q - p), p);
+        bool seen = false;
+        for (unsigned k = 0; k < n && !seen; k++) seen = !strcmp(parts[k], part);
+        if (!seen) {
+            if (n == JOIN_MAX_PARTS) return JOIN_MAX_PARTS + 1;
+            memcpy(parts[n++], part, sizeof part);
+        }
+        p = q == end ? end : q + sizeof sep - 1;
+    }
+    return n;
+}
+
+static int by_label(const void *a, const void *b) { return strcmp(*(const region_label *)a, *(const region_label *)b); }
+
+/* Candidate b (refuted) joined with d, a candidate of a run that violated with b atomic: "A and B must be atomic"
+ * with the regions of both, each named once, in a canonical order, and the pairs of both enforced at once. False
+ * when they do not fit (the scheduler's pairs, the summary) or the candidate is there already. */
+static bool join_candidate(lf_rc_result *r, const lf_rc_candidate *b, const lf_rc_candidate *d) {
+    if (b->n_pairs + d->n_pairs > LF_RC_MAX_PAIRS) return false;
+    region_label parts[JOIN_MAX_PARTS];
+    unsigned n = add_summary_regions(d->summary, parts, add_summary_regions(b->summary, parts, 0));
+    if (n > JOIN_MAX_PARTS) return false;
+    qsort(parts, n, sizeof *parts, by_label);
+    char summary[sizeof r->c->summary];
+    size_t len = 0;
+    for (unsigned k = 0; k < n && len < sizeof summary; k++)
+        len += (size_t)snprintf(summary + len, sizeof summary - len, "%s%s", k ? " and " : "", parts[k]);
+    if (len < sizeof summary) len += (size_t)snprintf(summary + len, sizeof summary - len, " must be atomic");
+    if (len >= sizeof summary) return false;
+    for (size_t k = 0; k < r->n; k++)
+        if (!strcmp(r->c[k].summary, summary)) return false;
+    /* the file and lines kept (a candidate holds one region's: --write stores them) are those of the region named
+     * first when it is d's first region, else of b's first region */
+    const lf_rc_candidate *first = !strncmp(d->summary, parts[0], strlen(parts[0])) ? d : b;
+    lf_rc_candidate *c = append_candidate(r);
+    if (!c) return false;
+    memset(c, 0, sizeof *c);
+    snprintf(c->summary, sizeof c->summary, "%s", summary);
+    snprintf(c->method, sizeof c->method, "%s", first->method);
+    c->n_regions = n;
+    c->resolved = first->resolved;
+    if (c->resolved) {
+        snprintf(c->file, sizeof c->file, "%s", first->file);
+        snprintf(c->function, sizeof c->function, "%s", first->function);
+        c->lo = first->lo;
+        c->hi = first->hi;
+        lf_rc_read_source(c);
+    }
+    for (size_t k = 0; k < b->n_pairs; k++) add_pair(c, b->begin_pc[k], b->end_pc[k]);
+    for (size_t k = 0; k < d->n_pairs; k++) add_pair(c, d->begin_pc[k], d->end_pc[k]);
+    return true;
+}
+
+/* d, a candidate of a refuting run, on its own: moved into r (its source lines with it) unless r has it. */
+static void adopt_candidate(lf_rc_result *r, lf_rc_candidate *d) {
+    for (size_t k = 0; k < r->n; k++)
+        if (!strcmp(r->c[k].summary, d->summary)) return;
+    lf_rc_candidate *c = append_candidate(r);
+    if (!c) return;
+    *c = *d;
+    d->source = NULL;
+    d->n_source = 0;
+}
+
+/* When no candidate is confirmed: a cause may need two regions at once (a writer's two stores and a reader's
+ * two loads: with either atomic, the other still interleaves). The run that refuted a candidate violated with
+ * its pairs atomic; that run's critical segments (its cycles, as in step 2) are candidates on their own (a
+ * region the analysed trace did not show) and joined with the refuted one ([Cirisci20]'s loop over refuting
+ * traces, one step deep). They are ranked as the others (a region alone before a join that contains it: it
+ * forbids no more passing runs and names fewer regions) and validated in that order until one is confirmed.
+ * Returns -1 on an error (err set). */
+static int joined_candidates(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r, const lf_rc_trace *passing,
+                             size_t n_passing, char *err, size_t errlen) {
+    for (size_t k = 0; k < r->n; k++)
+        if (lf_rc_confirmed(&r->c[k])) return 0;
+    size_t n_before = r->n, bases = 0;
+    for (size_t k = 0; k < n_before && bases < JOIN_BASES; k++) {
+        lf_rc_candidate b = r->c[k]; /* (a copy: r->c grows below) */
+        if (b.weak || b.exclusion || !b.validated || !b.violations) continue;
+        bases++;
+        lf_schedule sch; /* validation stopped at the refuting run: the last one it made */
+        lf_rc_schedule_at(rn, b.schedules + b.discarded - 1, &sch);
+        lf_rc_trace t;
+        lf_rc_trace_init(&t);
+        lf_rc_cycles cy = {0};
+        lf_rc_result found = {0};
+        const char *failed = NULL;
+        lf_rc_outcome out = LF_RC_PASS;
+        if (lf_rc_runner_set_pairs(rn, b.begin_pc, b.end_pc, b.n_pairs)) out = lf_rc_run(rn, &sch, &t);
+        lf_rc_runner_set_pairs(rn, NULL, NULL, 0);
+        if (out == LF_RC_ERROR)
+            failed = "cannot run the workload (out of memory or threads)";
+        else if (out == LF_RC_VIOLATION && !t.overflow &&
+                 (!lf_rc_find_cycles(&t, &cy) || !candidates_from_cycles(rn, &t, &cy, &found)))
+            failed = "out of memory";
+        for (size_t i = 0; !failed && i < found.n; i++)
+            if (strcmp(found.c[i].summary, b.summary) != 0) {
+                join_candidate(r, &b, &found.c[i]);
+                adopt_candidate(r, &found.c[i]);
+            }
+        lf_rc_result_free(&found);
+        lf_rc_cycles_free(&cy);
+        lf_rc_trace_free(&t);
+        if (failed) {
+            snprintf(err, errlen, "%s", failed);
+            return -1;
+        }
+    }
+    if (r->n == n_before) return 0;
+    lf_rc_candidate *joined = &r->c[n_before];
+    size_t n_joined = r->n - n_before;
+    for (size_t k = 0; k < n_joined; k++) {
+        joined[k].passing = n_passing;
+        for (size_t p = 0; p < n_passing; p++)
+            joined[k].forbids += lf_rc_pairs_forbid(&passing[p], joined[k].begin_pc, joined[k].end_pc,
+                                                    joined[k].n_pairs);
+    }
+    if (n_joined > 1) qsort(joined, n_joined, sizeof *joined, by_rank);
+    for (size_t k = 0; k < n_joined && k < JOIN_VALIDATE; k++) {
+        lf_rc_candidate *c = &joined[k];
+        if (!lf_rc_runner_set_pairs(rn, c->begin_pc, c->end_pc, c->n_pairs)) continue;
+        char what[900];
+        snprintf(what, sizeof what, "validating %zu of %zu: %s", n_before + k + 1, r->n, c->summary);
+        bool ok = run_family(rn, o, what, o->schedules, true, &c->schedules, &c->violations, &c->discarded,
+                             &c->spun);
+        lf_rc_runner_set_pairs(rn, NULL, NULL, 0);
+        if (!ok) {
+            snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+            return -1;
+        }
+        c->validated = true;
+        if (lf_rc_confirmed(c)) break;
+    }
+    return 0;
+}
+
 int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, size_t len, unsigned run,
                   const lf_rc_options *o, lf_rc_result *r, char *err, size_t errlen) {
     memset(r, 0, sizeof *r);
@@ -630,6 +792,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
 
     /* 4. validation */
     if (!validate_candidates(&rn, o, r, err, errlen)) goto done;
+    if (joined_candidates(&rn, o, r, passing, n_passing, err, errlen) < 0) goto done;
     if (r->n > 1) qsort(r->c, r->n, sizeof *r->c, by_rank);
     rc = 0;
 

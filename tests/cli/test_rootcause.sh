@@ -7,7 +7,8 @@
 # source paths are relative to --source-root, LINFUZZ_SOURCE_ROOT or the current directory. A violation that
 # happens with every call atomic (scal_k_fifo's relaxed order) is said to have no interleaving to blame.
 # R2 add: the unlocked traversal through the write lock; R2 remove: the unlocked traversal and key check through the
-# write lock (at most the unlink); R3 add and remove: the unlocked validation through the locks.
+# write lock (at most the unlink); R3 add and remove: the unlocked validation through the locks;
+# single_writer_table_torn: a reader's two loads and the writer's two stores, both at once (each alone refuted).
 # Usage: test_rootcause.sh LINFUZZ_BIN TEST_DATA_DIR
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -127,6 +128,32 @@ for variant in add remove; do
     [ "${hi:-0}" -le "$lcurr" ] && grep -q "root cause: lock_window() r3_optimistic_list_set.c:[0-9-]* (in $variant) " "$tmp/out" && ok ||
     bad "R3 $variant: top cause is not the validation through the locks ($val-$lpred..$lcurr): $(tail -3 "$tmp/out")"
 done
+
+# single_writer_table_torn: a reader's two loads of a slot against the writer's two stores. Neither region alone
+# is the fix (each is refuted: the other side still interleaves); the cause is both at once, built from the
+# run that refuted the region of the trace analysed (docs/rootcause.md, "Two regions at once")
+entry=$(controlled single_writer_table_torn)
+rk=$(line_of single_writer_table.c "*key = atomic_load(&s->key);")
+rv=$(line_of single_writer_table.c "*value = atomic_load(&s->value);" "$rk")
+wk=$(line_of single_writer_table.c "atomic_store(&s->key, key);")
+wv=$(line_of single_writer_table.c "atomic_store(&s->value, value);" "$wk")
+expect_rc 0 "single_writer_table_torn root cause confirmed" "$LF" rootcause --schedules 300 "$entry"
+grep -qF "root cause: read_slot() single_writer_table.c:$rk-$rv (in get) and sw_put() single_writer_table.c:$wk-$wv (in put) must be atomic" "$tmp/out" &&
+  ok || bad "single_writer_table_torn: top cause is not the reader's loads ($rk-$rv) and the put's stores ($wk-$wv) at once: $(tail -3 "$tmp/out")"
+grep -F "  1. read_slot() single_writer_table.c:$rk-$rv (in get) and sw_put() single_writer_table.c:$wk-$wv (in put) must be atomic; forbids" "$tmp/out" |
+  grep -q "; CONFIRMED: 0 violations in [0-9]* runs when atomic" && ok ||
+  bad "single_writer_table_torn: the joined cause is not first and confirmed in every run: $(tail -8 "$tmp/out")"
+# each region alone is listed and refuted: the one of the trace analysed, and the other, seen in the run that
+# refuted the first
+for alone in "read_slot() single_writer_table.c:$rk-$rv (in get)" "sw_put() single_writer_table.c:$wk-$wv (in put)"; do
+  grep -F ". $alone must be atomic; forbids" "$tmp/out" | grep -q "; refuted: a violation within" && ok ||
+    bad "single_writer_table_torn: $alone alone is not listed as refuted: $(tail -12 "$tmp/out")"
+done
+# stored with --write: show names both regions (the lines printed are the first region's)
+expect_rc 0 "single_writer_table_torn: --write --out" "$LF" rootcause -q --schedules 100 --write --out "$tmp/swt" "$entry"
+expect_rc 0 "single_writer_table_torn: show after --write" "$LF" show "$tmp/swt/$(basename "$entry")"
+grep -q "root cause (candidate 1 of [0-9]*): read_slot() single_writer_table.c:$rk-$rv (in get) and sw_put() single_writer_table.c:$wk-$wv (in put) must be atomic" "$tmp/out" &&
+  ok || bad "single_writer_table_torn: show does not name both regions: $(head -c 1500 "$tmp/out")"
 
 # a custom type without a spec (checked against its own serial runs, meta "spec: self"): the re-runs are checked
 # the same way, so the violation reproduces (before: exit 6, "no violating run", on every such entry) and the

@@ -210,7 +210,7 @@ static void test_adapter_agreement(void) {
     static const char *names[] = {"mutex_register", "mutex_cas_register", "mutex_counter", "mutex_set",
                                   "mutex_stack", "mutex_queue", "mutex_pqueue", "mutex_kv", "treiber_stack",
                                   "ms_queue", "harris_list_set", "heap_pqueue", "atomic_cas_register",
-                                  "cas_counter", "afek_stack", "lock_queue"};
+                                  "cas_counter", "afek_stack", "lock_queue", "single_writer_table"};
     static const lf_gen_small_mode modes[] = {LF_GEN_CONSTRUCTED, LF_GEN_CORRUPTED, LF_GEN_RANDOM};
     size_t total = 0, lin = 0, vio = 0;
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
