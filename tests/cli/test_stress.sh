@@ -33,6 +33,9 @@ sanitized=0
 grep -q " __asan_init" "$tmp/symbols" && sanitized=1
 [ -n "$buggy" ] && ok || bad "no buggy adapters listed"
 for a in $buggy; do
+  # a race by the C11 standard only (docs/findings.md), which stress does not reach in 30 s, not even under c11
+  # alone; its fuzz target finds it in 31 executions and its committed entry replays (test_corpus_entries)
+  [ "$a" = dpdk_ring_mpmc ] && continue
   if "$LF" adapters | grep -q "^$a .*\[.*blocks: "; then
     # a blocking structure whose bug makes an op never return: balanced runs (its default). Free runs: the
     # watchdog's STUCK (exit 5) with its history; controlled runs: the scheduler sees every thread blocked
