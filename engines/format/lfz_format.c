@@ -576,24 +576,23 @@ static lf_status decode_declaration(const section_ctx *sc, cursor *c, const uint
     return LF_OK;
 }
 
-static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
-    const lf_lfz_section *sec = sc->s;
-    cursor c = {sc->r->payload, sec->offset, sec->offset + sec->len};
+/* The history's header: type name, a custom type's declaration, the init flag with its capacity, contract
+ * or initial value. */
+static lf_status decode_history_header(const section_ctx *sc, cursor *c, lf_history *h) {
     const char *why;
     const uint8_t *str;
     size_t n;
-    lf_history_init(h, LF_TYPE_REGISTER);
-    if ((why = rd_string(&c, MAX_TYPE_NAME, &str, &n))) return sec_fail(sc, c.pos, "type name: %s", why);
+    if ((why = rd_string(c, MAX_TYPE_NAME, &str, &n))) return sec_fail(sc, c->pos, "type name: %s", why);
     lf_type type;
     bool builtin = lf_type_from_name((const char *)str, n, &type);
     const uint8_t *type_name = str;
     size_t type_len = n;
     uint8_t init;
-    if (!builtin && (c.pos >= c.end || c.base[c.pos] != INIT_CUSTOM_DECL))
-        return sec_fail(sc, c.pos, "unknown type '%.*s'", (int)n, (const char *)str);
-    if ((why = rd_u8(&c, &init))) return sec_fail(sc, c.pos, "init flag: %s", why);
+    if (!builtin && (c->pos >= c->end || c->base[c->pos] != INIT_CUSTOM_DECL))
+        return sec_fail(sc, c->pos, "unknown type '%.*s'", (int)n, (const char *)str);
+    if ((why = rd_u8(c, &init))) return sec_fail(sc, c->pos, "init flag: %s", why);
     if (init == INIT_CUSTOM_DECL && !builtin) {
-        lf_status ds = decode_declaration(sc, &c, type_name, type_len, h);
+        lf_status ds = decode_declaration(sc, c, type_name, type_len, h);
         if (ds != LF_OK) {
             lf_history_free(h);
             return ds;
@@ -604,23 +603,23 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
         uint64_t cap;
         h->type = type;
         if (!lf_type_boundable(type))
-            return sec_fail(sc, c.pos - 1, "a capacity is only allowed for stack, queue, pqueue and deque, not %s",
+            return sec_fail(sc, c->pos - 1, "a capacity is only allowed for stack, queue, pqueue and deque, not %s",
                             lf_type_name(type));
-        if ((why = rd_varint(&c, &cap))) return sec_fail(sc, c.pos, "capacity: %s", why);
-        if (cap == 0) return sec_fail(sc, c.pos - 1, "capacity 0 (a capacity is at least 1)");
+        if ((why = rd_varint(c, &cap))) return sec_fail(sc, c->pos, "capacity: %s", why);
+        if (cap == 0) return sec_fail(sc, c->pos - 1, "capacity 0 (a capacity is at least 1)");
         h->capacity = cap;
         init = 0;
     } else if (init == INIT_CONTRACT && builtin && (type == LF_TYPE_QUEUE || type == LF_TYPE_STACK)) {
-        size_t at = c.pos - 1;
+        size_t at = c->pos - 1;
         uint64_t cap, k = 0;
         uint8_t order, fe;
         h->type = type;
-        if ((why = rd_varint(&c, &cap))) return sec_fail(sc, c.pos, "capacity: %s", why);
+        if ((why = rd_varint(c, &cap))) return sec_fail(sc, c->pos, "capacity: %s", why);
         if (cap && !lf_type_boundable(type))
             return sec_fail(sc, at, "a capacity is only allowed for stack, queue, pqueue and deque, not %s",
                             lf_type_name(type));
-        if ((why = rd_u8(&c, &order)) || (why = rd_u8(&c, &fe))) return sec_fail(sc, c.pos, "contract: %s", why);
-        if (order == LF_ORDER_K_RELAXED && (why = rd_varint(&c, &k))) return sec_fail(sc, c.pos, "contract K: %s", why);
+        if ((why = rd_u8(c, &order)) || (why = rd_u8(c, &fe))) return sec_fail(sc, c->pos, "contract: %s", why);
+        if (order == LF_ORDER_K_RELAXED && (why = rd_varint(c, &k))) return sec_fail(sc, c->pos, "contract K: %s", why);
         lf_contract ct = {order, fe, k <= LF_CONTRACT_MAX_K ? (uint32_t)k : 0};
         char cwhy[200];
         if (lf_contract_is_default(&ct))
@@ -632,28 +631,35 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
     } else {
         h->type = type;
     }
-    if (init > 3) return sec_fail(sc, c.pos - 1, "init flag %u is not 0, 1, 2 or 3", init);
+    if (init > 3) return sec_fail(sc, c->pos - 1, "init flag %u is not 0, 1, 2 or 3", init);
     if (init && type != LF_TYPE_REGISTER && type != LF_TYPE_CAS_REGISTER)
-        return sec_fail(sc, c.pos - 1, "an initial value is only allowed for register types, not %s",
+        return sec_fail(sc, c->pos - 1, "an initial value is only allowed for register types, not %s",
                         lf_history_type_name(h));
     if (init == 1) {
         uint64_t v;
-        if ((why = rd_varint(&c, &v))) return sec_fail(sc, c.pos, "initial value: %s", why);
+        if ((why = rd_varint(c, &v))) return sec_fail(sc, c->pos, "initial value: %s", why);
         h->init = unzigzag(v);
     }
     h->has_init = init != 0;
     h->init_kind = init == 2 ? LF_K_NIL : LF_K_INT;
+    return LF_OK;
+}
 
+/* The shape table: each distinct (method, result kind, nil arguments) the ops use, in order of first use. */
+static lf_status decode_shape_table(const section_ctx *sc, cursor *c, const lf_history *h, shape *shapes,
+                                    uint64_t *shape_count) {
+    const char *why;
+    const uint8_t *str;
+    size_t n;
     uint64_t n_shapes;
-    if ((why = rd_varint(&c, &n_shapes))) return sec_fail(sc, c.pos, "shape count: %s", why);
-    if (n_shapes > N_SHAPE_KEYS || n_shapes > (c.end - c.pos) / MIN_SHAPE_BYTES)
-        return sec_fail(sc, c.pos, "shape count %" PRIu64 " is impossible in the %zu bytes left", n_shapes,
-                        c.end - c.pos);
-    shape shapes[N_SHAPE_KEYS];
+    if ((why = rd_varint(c, &n_shapes))) return sec_fail(sc, c->pos, "shape count: %s", why);
+    if (n_shapes > N_SHAPE_KEYS || n_shapes > (c->end - c->pos) / MIN_SHAPE_BYTES)
+        return sec_fail(sc, c->pos, "shape count %" PRIu64 " is impossible in the %zu bytes left", n_shapes,
+                        c->end - c->pos);
     bool key_seen[N_SHAPE_KEYS] = {false};
     for (size_t k = 0; k < n_shapes; k++) {
-        size_t at = c.pos;
-        if ((why = rd_string(&c, 32, &str, &n))) return sec_fail(sc, c.pos, "shape %zu: method name: %s", k, why);
+        size_t at = c->pos;
+        if ((why = rd_string(c, 32, &str, &n))) return sec_fail(sc, c->pos, "shape %zu: method name: %s", k, why);
         unsigned method;
         const lf_method_decl *mi =
             lf_history_method_lookup(h, (const char *)str, n, &method) ? lf_history_method(h, method) : NULL;
@@ -661,23 +667,113 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
             return sec_fail(sc, at, "shape %zu: unknown method '%.*s' for type %s", k, (int)n, (const char *)str,
                             lf_history_type_name(h));
         uint8_t code, nil;
-        if ((why = rd_u8(&c, &code)) || (why = rd_u8(&c, &nil)))
-            return sec_fail(sc, c.pos, "shape %zu: %s", k, why);
-        if (code >= N_RESULT_CODES) return sec_fail(sc, c.pos - 2, "shape %zu: unknown result code %u", k, code);
+        if ((why = rd_u8(c, &code)) || (why = rd_u8(c, &nil)))
+            return sec_fail(sc, c->pos, "shape %zu: %s", k, why);
+        if (code >= N_RESULT_CODES) return sec_fail(sc, c->pos - 2, "shape %zu: unknown result code %u", k, code);
         lf_kind kind = RESULT_CODES[code];
         if (kind != LF_K_PENDING && !(mi->results & LF_KBIT(kind)))
-            return sec_fail(sc, c.pos - 2, "shape %zu: %s cannot return %s", k, mi->name,
+            return sec_fail(sc, c->pos - 2, "shape %zu: %s cannot return %s", k, mi->name,
                             kind == LF_K_INT ? "an integer" : lf_kind_name(kind));
         if (kind == LF_K_FULL && !h->capacity)
-            return sec_fail(sc, c.pos - 2, "shape %zu: %s -> full in a history without a capacity", k, mi->name);
+            return sec_fail(sc, c->pos - 2, "shape %zu: %s -> full in a history without a capacity", k, mi->name);
         if (nil >> mi->nargs)
-            return sec_fail(sc, c.pos - 1, "shape %zu: nil flags 0x%x name arguments %s does not have", k, nil,
+            return sec_fail(sc, c->pos - 1, "shape %zu: nil flags 0x%x name arguments %s does not have", k, nil,
                             mi->name);
         unsigned key = SHAPE_KEY(method, kind, nil);
         if (key_seen[key]) return sec_fail(sc, at, "shape %zu repeats an earlier shape", k);
         key_seen[key] = true;
         shapes[k] = (shape){mi, method, (uint8_t)kind, nil};
     }
+    *shape_count = n_shapes;
+    return LF_OK;
+}
+
+/* Op i: its shape index, thread, call and return stamps, arguments, result and a burst's values (stamps and
+ * values delta-coded against the previous op's, carried in *prev_call and prev_value). */
+static lf_status decode_op(const section_ctx *sc, cursor *c, lf_history *h, size_t i, const shape *shapes,
+                           uint64_t n_shapes, size_t *next_new_shape, uint64_t *prev_call, int64_t *prev_value) {
+    const char *why;
+    lf_op *op = &h->ops[i];
+    memset(op, 0, sizeof *op);
+    size_t at = c->pos;
+    uint64_t v;
+    if ((why = rd_varint(c, &v))) {
+        return sec_fail(sc, c->pos, "op %zu: shape: %s", i, why);
+    }
+    if (v >= n_shapes || v > *next_new_shape) {
+        return sec_fail(sc, at, "op %zu: shape %" PRIu64 " is %s", i, v,
+                        v >= n_shapes ? "not in the shape table" : "used before the shapes listed ahead of it");
+    }
+    if (v == *next_new_shape) (*next_new_shape)++;
+    const shape *sh = &shapes[v];
+    op->method = (uint8_t)sh->method;
+    op->res_kind = sh->kind;
+    op->arg_nil = sh->nil;
+    if ((why = rd_varint(c, &v))) {
+        return sec_fail(sc, c->pos, "op %zu: thread: %s", i, why);
+    }
+    if (v > UINT32_MAX) {
+        return sec_fail(sc, at, "op %zu: thread %" PRIu64 " is above 4294967295", i, v);
+    }
+    op->thread = (uint32_t)v;
+    if ((why = rd_varint(c, &v))) {
+        return sec_fail(sc, c->pos, "op %zu: call stamp: %s", i, why);
+    }
+    op->call = *prev_call + (uint64_t)unzigzag(v); /* modulo 2^64, as written */
+    *prev_call = op->call;
+    if (sh->kind != LF_K_PENDING) {
+        if ((why = rd_varint(c, &v))) {
+            return sec_fail(sc, c->pos, "op %zu: return stamp: %s", i, why);
+        }
+        if (v > UINT64_MAX - op->call) {
+            return sec_fail(sc, c->pos, "op %zu: return stamp overflows 64 bits", i);
+        }
+        op->ret = op->call + v;
+    }
+    for (int a = 0; a < sh->mi->nargs && !why; a++)
+        if (!(sh->nil >> a & 1) && !(why = rd_varint(c, &v)))
+            prev_value[a] = op->arg[a] = value_undelta(v, prev_value[a]);
+    if (why) {
+        return sec_fail(sc, c->pos, "op %zu: argument: %s", i, why);
+    }
+    if (sh->kind == LF_K_INT) {
+        if ((why = rd_varint(c, &v))) {
+            return sec_fail(sc, c->pos, "op %zu: result: %s", i, why);
+        }
+        prev_value[RESULT_SLOT] = op->res = value_undelta(v, prev_value[RESULT_SLOT]);
+    }
+    if (h->type != LF_TYPE_CUSTOM && lf_method_is_bulk(op->method)) {
+        if ((why = rd_varint(c, &v))) {
+            return sec_fail(sc, c->pos, "op %zu: value count: %s", i, why);
+        }
+        bool insert = lf_method_is_bulk_insert(op->method);
+        if (v < 1 || v > LF_BULK_MAX || (sh->kind == LF_K_INT && (op->res < (insert ? 0 : 1) || op->res > (int64_t)v))) {
+            return sec_fail(sc, at, "op %zu: %s of %" PRIu64 " values answering %" PRId64 " (1 to %d values; a "
+                            "burst answers 0 to n inserted, 1 to n returned)", i, sh->mi->name, v, op->res,
+                            LF_BULK_MAX);
+        }
+        op->count = (uint8_t)v;
+        for (int a = 0, values = bulk_values(op); a < values && !why; a++)
+            if (!(why = rd_varint(c, &v))) prev_value[a] = op->arg[a] = value_undelta(v, prev_value[a]);
+        if (why) {
+            return sec_fail(sc, c->pos, "op %zu: value: %s", i, why);
+        }
+    }
+    return LF_OK;
+}
+
+static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
+    const lf_lfz_section *sec = sc->s;
+    cursor c = {sc->r->payload, sec->offset, sec->offset + sec->len};
+    const char *why;
+    lf_history_init(h, LF_TYPE_REGISTER);
+    lf_status hs = decode_history_header(sc, &c, h);
+    if (hs != LF_OK) return hs;
+
+    uint64_t n_shapes = 0;
+    shape shapes[N_SHAPE_KEYS];
+    lf_status ss = decode_shape_table(sc, &c, h, shapes, &n_shapes);
+    if (ss != LF_OK) return ss;
 
     uint64_t n_ops;
     if ((why = rd_varint(&c, &n_ops))) return sec_fail(sc, c.pos, "op count: %s", why);
@@ -707,84 +803,8 @@ static lf_status decode_history_body(const section_ctx *sc, lf_history *h) {
     uint64_t prev_call = 0;
     int64_t prev_value[RESULT_SLOT + 1] = {0}; /* the arguments, the result */
     for (size_t i = 0; i < n_ops; i++) {
-        lf_op *op = &h->ops[i];
-        memset(op, 0, sizeof *op);
-        size_t at = c.pos;
-        uint64_t v;
-        if ((why = rd_varint(&c, &v))) {
-            st = sec_fail(sc, c.pos, "op %zu: shape: %s", i, why);
-            break;
-        }
-        if (v >= n_shapes || v > next_new_shape) {
-            st = sec_fail(sc, at, "op %zu: shape %" PRIu64 " is %s", i, v,
-                          v >= n_shapes ? "not in the shape table" : "used before the shapes listed ahead of it");
-            break;
-        }
-        if (v == next_new_shape) next_new_shape++;
-        const shape *sh = &shapes[v];
-        op->method = (uint8_t)sh->method;
-        op->res_kind = sh->kind;
-        op->arg_nil = sh->nil;
-        if ((why = rd_varint(&c, &v))) {
-            st = sec_fail(sc, c.pos, "op %zu: thread: %s", i, why);
-            break;
-        }
-        if (v > UINT32_MAX) {
-            st = sec_fail(sc, at, "op %zu: thread %" PRIu64 " is above 4294967295", i, v);
-            break;
-        }
-        op->thread = (uint32_t)v;
-        if ((why = rd_varint(&c, &v))) {
-            st = sec_fail(sc, c.pos, "op %zu: call stamp: %s", i, why);
-            break;
-        }
-        op->call = prev_call + (uint64_t)unzigzag(v); /* modulo 2^64, as written */
-        prev_call = op->call;
-        if (sh->kind != LF_K_PENDING) {
-            if ((why = rd_varint(&c, &v))) {
-                st = sec_fail(sc, c.pos, "op %zu: return stamp: %s", i, why);
-                break;
-            }
-            if (v > UINT64_MAX - op->call) {
-                st = sec_fail(sc, c.pos, "op %zu: return stamp overflows 64 bits", i);
-                break;
-            }
-            op->ret = op->call + v;
-        }
-        for (int a = 0; a < sh->mi->nargs && !why; a++)
-            if (!(sh->nil >> a & 1) && !(why = rd_varint(&c, &v)))
-                prev_value[a] = op->arg[a] = value_undelta(v, prev_value[a]);
-        if (why) {
-            st = sec_fail(sc, c.pos, "op %zu: argument: %s", i, why);
-            break;
-        }
-        if (sh->kind == LF_K_INT) {
-            if ((why = rd_varint(&c, &v))) {
-                st = sec_fail(sc, c.pos, "op %zu: result: %s", i, why);
-                break;
-            }
-            prev_value[RESULT_SLOT] = op->res = value_undelta(v, prev_value[RESULT_SLOT]);
-        }
-        if (h->type != LF_TYPE_CUSTOM && lf_method_is_bulk(op->method)) {
-            if ((why = rd_varint(&c, &v))) {
-                st = sec_fail(sc, c.pos, "op %zu: value count: %s", i, why);
-                break;
-            }
-            bool insert = lf_method_is_bulk_insert(op->method);
-            if (v < 1 || v > LF_BULK_MAX || (sh->kind == LF_K_INT && (op->res < (insert ? 0 : 1) || op->res > (int64_t)v))) {
-                st = sec_fail(sc, at, "op %zu: %s of %" PRIu64 " values answering %" PRId64 " (1 to %d values; a "
-                              "burst answers 0 to n inserted, 1 to n returned)", i, sh->mi->name, v, op->res,
-                              LF_BULK_MAX);
-                break;
-            }
-            op->count = (uint8_t)v;
-            for (int a = 0, values = bulk_values(op); a < values && !why; a++)
-                if (!(why = rd_varint(&c, &v))) prev_value[a] = op->arg[a] = value_undelta(v, prev_value[a]);
-            if (why) {
-                st = sec_fail(sc, c.pos, "op %zu: value: %s", i, why);
-                break;
-            }
-        }
+        st = decode_op(sc, &c, h, i, shapes, n_shapes, &next_new_shape, &prev_call, prev_value);
+        if (st != LF_OK) break;
         h->n = i + 1;
         if (!lf_seq_check_add(&seq, h, i)) {
             snprintf(sc->err, sc->errlen, "%s: out of memory", sc->r->file);

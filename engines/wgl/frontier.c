@@ -857,6 +857,143 @@ static void sweep_free(sweep *s) {
     free(s->keys);
 }
 
+/* Everything the sweep needs before its first event: the spec (block states for queues and stacks), the
+ * classes and events, the open-slot bitsets, the observer and blind flags, the configuration sets. False once
+ * it has reported why it cannot start (the sweep freed). */
+static bool sweep_setup(sweep *s, const lf_spec *spec, const lf_spec_env *env, wgl_budget *budget, lf_deadline *dl,
+                        wgl_part_result *out) {
+    size_t n = s->n, n1 = n ? n : 1;
+    /* Queues and stacks: block states (one state for all orders of values inserted together). */
+    const lf_spec *blocks = lf_spec_blocks_variant(spec, env);
+    if (blocks) {
+        spec = blocks;
+        s->blocks = true;
+    }
+    if (!lf_spec_open(spec, env, &s->inst)) {
+        lf_wgl_part_set_unknown(out, "out of memory opening the %s spec", spec->name);
+        return false;
+    }
+    s->ss = s->inst.state_size;
+    size_t ss1 = s->ss ? s->ss : 1;
+    s->fixed_bytes = n1 * (2 * sizeof *s->ev + sizeof *s->slot + sizeof *s->cls + sizeof *s->order + 2 +
+                           sizeof *s->call_ev + 4 * sizeof(uint32_t)) + /* the classes' hash table */
+                     2 * n1 * sizeof(lf_keyed) + n1 * sizeof(uint32_t);
+    if (s->fixed_bytes + lf_spec_ctx_bytes(&s->inst) > budget->max_bytes) {
+        lf_wgl_part_set_unknown(out, "memory budget of %zu bytes is too small for %zu ops (needs %zu before searching)",
+                    budget->max_bytes, n, s->fixed_bytes + lf_spec_ctx_bytes(&s->inst));
+        lf_spec_close(&s->inst);
+        return false;
+    }
+    s->ev = malloc(2 * n1 * sizeof *s->ev);
+    s->slot = malloc(n1 * sizeof *s->slot);
+    s->cls = malloc(n1 * sizeof *s->cls);
+    s->order = malloc(n1 * sizeof *s->order);
+    s->observer = malloc(n1);
+    s->blind = malloc(n1);
+    s->call_ev = malloc(n1 * sizeof *s->call_ev);
+    bool ready = s->ev && s->slot && s->cls && s->order && s->observer && s->blind && s->call_ev && classify(s, dl) &&
+                 build_events(s, dl);
+    size_t K = s->K, W = s->W;
+    if (ready && K > FRONTIER_MAX_OPEN) {
+        sweep_free(s);
+        lf_wgl_part_set_unknown(out, "%zu ops open at once: too many for the frontier sweep (at most %d)", K, FRONTIER_MAX_OPEN);
+        return false;
+    }
+    if (ready) {
+        s->slot_op = malloc(K * sizeof *s->slot_op);
+        s->better = calloc(K * W, sizeof *s->better);
+        s->open = calloc(3 * W, sizeof *s->open);
+        s->x = malloc(3 * W * sizeof *s->x);
+        s->st = calloc(3, ss1);
+        s->added = malloc(K * sizeof *s->added);
+        s->zob = malloc(K * sizeof *s->zob);
+        s->cands_cap = 4 * K + 256;
+        s->cands = malloc(s->cands_cap * sizeof *s->cands);
+        ready = s->slot_op && s->better && s->open && s->x && s->st && s->added && s->zob && s->cands;
+    }
+    if (ready) {
+        s->obs = s->open + W;
+        s->pend = s->open + 2 * W;
+        s->fixed_bytes += K * (sizeof *s->slot_op + W * sizeof *s->better + sizeof *s->added + sizeof *s->zob) +
+                          s->cands_cap * sizeof *s->cands +
+                          3 * W * sizeof *s->x + 3 * ss1;
+        uint64_t seed = 0x243f6a8885a308d3ULL ^ K;
+        for (size_t i = 0; i < K; i++) s->zob[i] = lf_mix64(seed += 0x9e3779b97f4a7c15ULL);
+        for (size_t i = 0; i < n; i++) {
+            if (lf_deadline_spend(dl, 2)) {
+                ready = false;
+                break;
+            }
+            s->observer[i] = lf_spec_observer(spec, &s->ops[i]);
+            s->blind[i] = lf_spec_overwrites(&s->inst, &s->ops[i]);
+        }
+    }
+    size_t base = s->fixed_bytes + lf_spec_ctx_bytes(&s->inst);
+    s->limit = base < budget->max_bytes ? budget->max_bytes - base : 0;
+    lf_fset_init(&s->cur, W, &s->inst, &s->limit);
+    lf_fset_init(&s->next, W, &s->inst, &s->limit);
+    lf_fset_init(&s->seen, W, &s->inst, &s->limit);
+    if (!ready || !lf_fpaths_init(&s->paths, &s->limit)) {
+        sweep_free(s);
+        lf_wgl_part_set_unknown(out, "%s setting up the frontier sweep of %zu ops",
+                                dl->passed ? "time budget exhausted" : "out of memory", n);
+        return false;
+    }
+    s->gc_at = (size_t)1 << 20;
+    return true;
+}
+
+enum sweep_status { RUNNING, FOUND, NONE, STOPPED, BEAM_DIED };
+
+/* The sweep proper: from the initial configuration, each call opens a slot, each return closes the frontier
+ * over it and keeps the configurations that linearize the op (pruned, beam-limited); *peak is the largest
+ * frontier. RUNNING when every event passed. */
+static enum sweep_status sweep_events(sweep *s, size_t beam, wgl_part_result *out, size_t *peak) {
+    /* The initial configuration: nothing linearized, the initial state. */
+    memset(s->x, 0, s->W * sizeof *s->x);
+    lf_spec_init(&s->inst, s->st);
+    enum sweep_status status = RUNNING;
+    if (!put(s, &s->cur, state_hash(s, s->st), s->x, s->st, LF_FPATH_ROOT, UINT32_MAX, 0, 0, 0, NULL, NULL))
+        status = STOPPED;
+    for (size_t e = 0; status == RUNNING && e < s->n_ev; e++) {
+        uint32_t o = s->ev[e] >> 1;
+        if (!(s->ev[e] & 1)) {
+            if (!on_call(s, o)) status = STOPPED;
+            continue;
+        }
+        if (!on_return(s, o, e)) {
+            status = STOPPED;
+            break;
+        }
+        if (s->next.n == 0) {
+            if (beam) {
+                char od[200];
+                lf_spec_describe_op(&s->inst, &s->ops[o], od, sizeof od);
+                lf_wgl_part_set_unknown(out, "the beam of %zu configurations found no way past op %" PRIu32 " (%s)", beam,
+                            name_of(s, o), od);
+                status = BEAM_DIED;
+                break;
+            }
+            explain(s, s->slot[o], out);
+            status = NONE;
+            break;
+        }
+        if (!prune_dominated(s)) {
+            status = STOPPED;
+            break;
+        }
+        if (beam && s->next.n > beam && !keep_best(s, beam)) {
+            status = STOPPED;
+            break;
+        }
+        swap_sets(s);
+        release_slot(s, s->slot[o]);
+        if (s->cur.n > *peak) *peak = s->cur.n;
+        collect_paths(s);
+    }
+    return status;
+}
+
 void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
                   size_t beam, wgl_budget *budget, wgl_part_result *out) {
     sweep s;
@@ -865,7 +1002,7 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
     s.n = env->n;
     s.orig = orig;
     s.budget = budget;
-    size_t n = s.n, n1 = n ? n : 1;
+    size_t n = s.n;
     if (n >= ((size_t)1 << 29)) { /* events and t-values fit in 30 bits */
         lf_wgl_part_set_unknown(out, "history too long for the frontier sweep (%zu ops)", n);
         return;
@@ -873,127 +1010,10 @@ void lf_wgl_frontier(const lf_spec *spec, const lf_spec_env *env, const uint32_t
     /* The deadline is looked at before anything else and in every loop of the setup (docs/budgets.md). */
     lf_deadline dl;
     if (!lf_wgl_may_start(budget, &dl, "frontier sweep", n, out)) return;
-    /* Queues and stacks: block states (one state for all orders of values inserted together). */
-    const lf_spec *blocks = lf_spec_blocks_variant(spec, env);
-    if (blocks) {
-        spec = blocks;
-        s.blocks = true;
-    }
-    if (!lf_spec_open(spec, env, &s.inst)) {
-        lf_wgl_part_set_unknown(out, "out of memory opening the %s spec", spec->name);
-        return;
-    }
-    s.ss = s.inst.state_size;
-    size_t ss1 = s.ss ? s.ss : 1;
-    s.fixed_bytes = n1 * (2 * sizeof *s.ev + sizeof *s.slot + sizeof *s.cls + sizeof *s.order + 2 +
-                          sizeof *s.call_ev + 4 * sizeof(uint32_t)) + /* the classes' hash table */
-                    2 * n1 * sizeof(lf_keyed) + n1 * sizeof(uint32_t);
-    if (s.fixed_bytes + lf_spec_ctx_bytes(&s.inst) > budget->max_bytes) {
-        lf_wgl_part_set_unknown(out, "memory budget of %zu bytes is too small for %zu ops (needs %zu before searching)",
-                    budget->max_bytes, n, s.fixed_bytes + lf_spec_ctx_bytes(&s.inst));
-        lf_spec_close(&s.inst);
-        return;
-    }
-    s.ev = malloc(2 * n1 * sizeof *s.ev);
-    s.slot = malloc(n1 * sizeof *s.slot);
-    s.cls = malloc(n1 * sizeof *s.cls);
-    s.order = malloc(n1 * sizeof *s.order);
-    s.observer = malloc(n1);
-    s.blind = malloc(n1);
-    s.call_ev = malloc(n1 * sizeof *s.call_ev);
-    bool ready = s.ev && s.slot && s.cls && s.order && s.observer && s.blind && s.call_ev && classify(&s, &dl) &&
-                 build_events(&s, &dl);
-    size_t K = s.K, W = s.W;
-    if (ready && K > FRONTIER_MAX_OPEN) {
-        sweep_free(&s);
-        lf_wgl_part_set_unknown(out, "%zu ops open at once: too many for the frontier sweep (at most %d)", K, FRONTIER_MAX_OPEN);
-        return;
-    }
-    if (ready) {
-        s.slot_op = malloc(K * sizeof *s.slot_op);
-        s.better = calloc(K * W, sizeof *s.better);
-        s.open = calloc(3 * W, sizeof *s.open);
-        s.x = malloc(3 * W * sizeof *s.x);
-        s.st = calloc(3, ss1);
-        s.added = malloc(K * sizeof *s.added);
-        s.zob = malloc(K * sizeof *s.zob);
-        s.cands_cap = 4 * K + 256;
-        s.cands = malloc(s.cands_cap * sizeof *s.cands);
-        ready = s.slot_op && s.better && s.open && s.x && s.st && s.added && s.zob && s.cands;
-    }
-    if (ready) {
-        s.obs = s.open + W;
-        s.pend = s.open + 2 * W;
-        s.fixed_bytes += K * (sizeof *s.slot_op + W * sizeof *s.better + sizeof *s.added + sizeof *s.zob) +
-                         s.cands_cap * sizeof *s.cands +
-                         3 * W * sizeof *s.x + 3 * ss1;
-        uint64_t seed = 0x243f6a8885a308d3ULL ^ K;
-        for (size_t i = 0; i < K; i++) s.zob[i] = lf_mix64(seed += 0x9e3779b97f4a7c15ULL);
-        for (size_t i = 0; i < n; i++) {
-            if (lf_deadline_spend(&dl, 2)) {
-                ready = false;
-                break;
-            }
-            s.observer[i] = lf_spec_observer(spec, &s.ops[i]);
-            s.blind[i] = lf_spec_overwrites(&s.inst, &s.ops[i]);
-        }
-    }
-    size_t base = s.fixed_bytes + lf_spec_ctx_bytes(&s.inst);
-    s.limit = base < budget->max_bytes ? budget->max_bytes - base : 0;
-    lf_fset_init(&s.cur, W, &s.inst, &s.limit);
-    lf_fset_init(&s.next, W, &s.inst, &s.limit);
-    lf_fset_init(&s.seen, W, &s.inst, &s.limit);
-    if (!ready || !lf_fpaths_init(&s.paths, &s.limit)) {
-        sweep_free(&s);
-        lf_wgl_part_set_unknown(out, "%s setting up the frontier sweep of %zu ops",
-                                dl.passed ? "time budget exhausted" : "out of memory", n);
-        return;
-    }
-    s.gc_at = (size_t)1 << 20;
+    if (!sweep_setup(&s, spec, env, budget, &dl, out)) return;
 
-    /* The initial configuration: nothing linearized, the initial state. */
-    memset(s.x, 0, W * sizeof *s.x);
-    lf_spec_init(&s.inst, s.st);
-    enum { RUNNING, FOUND, NONE, STOPPED, BEAM_DIED } status = RUNNING;
-    if (!put(&s, &s.cur, state_hash(&s, s.st), s.x, s.st, LF_FPATH_ROOT, UINT32_MAX, 0, 0, 0, NULL, NULL))
-        status = STOPPED;
     size_t peak = 1;
-    for (size_t e = 0; status == RUNNING && e < s.n_ev; e++) {
-        uint32_t o = s.ev[e] >> 1;
-        if (!(s.ev[e] & 1)) {
-            if (!on_call(&s, o)) status = STOPPED;
-            continue;
-        }
-        if (!on_return(&s, o, e)) {
-            status = STOPPED;
-            break;
-        }
-        if (s.next.n == 0) {
-            if (beam) {
-                char od[200];
-                lf_spec_describe_op(&s.inst, &s.ops[o], od, sizeof od);
-                lf_wgl_part_set_unknown(out, "the beam of %zu configurations found no way past op %" PRIu32 " (%s)", beam,
-                            name_of(&s, o), od);
-                status = BEAM_DIED;
-                break;
-            }
-            explain(&s, s.slot[o], out);
-            status = NONE;
-            break;
-        }
-        if (!prune_dominated(&s)) {
-            status = STOPPED;
-            break;
-        }
-        if (beam && s.next.n > beam && !keep_best(&s, beam)) {
-            status = STOPPED;
-            break;
-        }
-        swap_sets(&s);
-        release_slot(&s, s.slot[o]);
-        if (s.cur.n > peak) peak = s.cur.n;
-        collect_paths(&s);
-    }
+    enum sweep_status status = sweep_events(&s, beam, out, &peak);
     if (status == RUNNING) status = FOUND;
     if (status == STOPPED && !s.stop_why) s.stop_why = "budget";
     budget->steps += s.steps;

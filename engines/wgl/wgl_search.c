@@ -396,6 +396,139 @@ static bool build_entries(search *s, lf_keyed *ev, uint32_t *by_call, lf_deadlin
     return true;
 }
 
+/* Everything the search needs before its first step, the cheap arrays counted against the budget before
+ * anything big is allocated: the entries and lists, the twins of pending ops, the key layout, the Zobrist
+ * values, and *remaining_out, the completed ops to linearize. False once it has reported why it cannot start
+ * (the search freed). */
+static bool search_setup(search *s, const lf_spec *spec, const lf_spec_env *env, const wgl_search_opts *opts,
+                         wgl_budget *budget, lf_deadline *dl, size_t *remaining_out, wgl_part_result *out) {
+    size_t n = s->n;
+    /* Cheap arrays first, counted against the budget before anything big is allocated. */
+    if (!lf_spec_open(spec, env, &s->inst)) {
+        lf_wgl_part_set_unknown(out, "out of memory opening the %s spec", spec->name);
+        return false;
+    }
+    s->ss = s->inst.state_size;
+    size_t ss_alloc = s->ss ? s->ss : 1;
+    size_t n_entries = entry_count(s->ops, n), n1 = n ? n : 1;
+    s->fixed_bytes = n_entries * sizeof *s->E +
+                     n * (sizeof *s->stack + sizeof *s->first_ret + sizeof *s->pend_before + 3 + sizeof *s->zobrist +
+                          sizeof *s->kword + sizeof *s->kinc + sizeof *s->best_order + sizeof *s->cand + 1) +
+                     (n + 3) * ss_alloc + 2 * n * sizeof(lf_keyed) + n * sizeof(uint32_t);
+    if (s->fixed_bytes + lf_spec_ctx_bytes(&s->inst) > budget->max_bytes) {
+        lf_wgl_part_set_unknown(out, "memory budget of %zu bytes is too small for %zu ops (needs %zu before searching)",
+                    budget->max_bytes, n, s->fixed_bytes + lf_spec_ctx_bytes(&s->inst));
+        lf_spec_close(&s->inst);
+        return false;
+    }
+    s->E = malloc(n_entries * sizeof *s->E);
+    s->stack = malloc(n1 * sizeof *s->stack);
+    s->first_ret = malloc(n1 * sizeof *s->first_ret);
+    s->pend_before = malloc(n1 * sizeof *s->pend_before);
+    s->forced = malloc(n1);
+    s->observer = malloc(n1);
+    s->linearized = calloc(n1, 1);
+    s->S = malloc((n + 1) * ss_alloc);
+    s->zobrist = malloc(n1 * sizeof *s->zobrist);
+    s->kword = malloc(n1 * sizeof *s->kword);
+    s->kinc = malloc(n1 * sizeof *s->kinc);
+    s->best_order = malloc(n1 * sizeof *s->best_order);
+    s->best_state = malloc(ss_alloc);
+    s->cand = malloc(n1 * sizeof *s->cand);
+    s->cand_ok = malloc(n1);
+    s->scratch = malloc(ss_alloc);
+    lf_keyed *scratch_ev = malloc(2 * n1 * sizeof *scratch_ev);
+    uint32_t *by_call = malloc(n1 * sizeof *by_call);
+    bool ready = s->E && s->stack && s->first_ret && s->pend_before && s->forced && s->observer && s->linearized &&
+                 s->S && s->zobrist && s->kword && s->kinc && s->best_order && s->best_state && s->cand &&
+                 s->cand_ok && s->scratch && scratch_ev && by_call &&
+                 build_entries(s, scratch_ev, by_call, dl) && link_identical_pending(s, dl);
+    if (ready)
+        s->key_words =
+            layout_key(s->ops, n, by_call, opts->bitset_key, s->kword, s->kinc, &s->per_thread_key, scratch_ev, dl);
+    free(scratch_ev);
+    free(by_call);
+    s->key = ready && s->key_words ? calloc(s->key_words, sizeof *s->key) : NULL;
+    size_t remaining = 0;
+    uint64_t seed = 0x243f6a8885a308d3ULL ^ n;
+    for (size_t i = 0; s->key && i < n; i++) {
+        if (lf_deadline_spend(dl, 4)) break;
+        s->zobrist[i] = lf_rand_next(&seed);
+        s->observer[i] = lf_spec_observer(spec, &s->ops[i]);
+        remaining += !lf_op_pending(&s->ops[i]);
+    }
+    if (!s->key || dl->passed) {
+        search_free(s);
+        lf_wgl_part_set_unknown(out, "%s setting up the search of %zu ops",
+                                dl->passed ? "time budget exhausted" : "out of memory", n);
+        return false;
+    }
+    s->fixed_bytes += s->key_words * sizeof *s->key;
+    *remaining_out = remaining;
+    return true;
+}
+
+/* The budgets, looked at every CHECK_EVERY units of work: why the search must stop, or NULL, the cache's
+ * limit then set to the memory left. Off the hot path. */
+static const char *search_over_budget(search *s, wgl_budget *budget, wgl_cache *cache, uint64_t steps) {
+    size_t ctx_bytes = lf_spec_ctx_bytes(&s->inst);
+    size_t used = s->fixed_bytes + ctx_bytes + cache->bytes;
+    /* The spec's stores grow by doubling between two checks (realloc may copy: old and new block live
+     * at once), so keep room for that growth inside the budget instead of discovering it after. */
+    size_t headroom = 2 * ctx_bytes;
+    if (used > budget->peak_bytes) budget->peak_bytes = used;
+    lf_progress_steps(budget->progress, budget->steps + steps);
+    if (budget->max_steps && budget->steps + steps >= budget->max_steps) return "step budget";
+    if (budget->deadline > 0 && lf_now_s() > budget->deadline) return "time budget";
+    if (wgl_cancelled(budget)) return "portfolio (another search decided first)";
+    if (used + headroom > budget->max_bytes || lf_spec_failed(&s->inst)) return "memory budget";
+    cache->limit = budget->max_bytes - (used - cache->bytes) - headroom;
+    return NULL;
+}
+
+enum search_status { RUNNING, FOUND, NONE, STOPPED };
+
+/* After the search: the counters into the budget, and the verdict, with the order found (d ops on the stack)
+ * or the violation explained or why it stopped. */
+static void search_finish(search *s, const wgl_cache *cache, enum search_status status, const char *stop_why,
+                          size_t d, uint64_t steps, uint64_t backtracks, uint64_t hits, const wgl_search_opts *opts,
+                          wgl_budget *budget, wgl_part_result *out) {
+    const entry *E = s->E;
+    budget->steps += steps;
+    budget->backtracks += backtracks;
+    budget->cache_hits += hits;
+    budget->configs += cache->n_recs;
+    size_t used = s->fixed_bytes + lf_spec_ctx_bytes(&s->inst) + cache->bytes;
+    if (used > budget->peak_bytes) budget->peak_bytes = used;
+    if (status == NONE && lf_spec_failed(&s->inst)) {
+        status = STOPPED; /* a step may have failed for lack of memory, not because the op is illegal */
+        stop_why = "memory budget";
+    }
+    switch (status) {
+    case FOUND:
+        out->verdict = LF_LINEARIZABLE;
+        if (opts->want_order) {
+            out->order = malloc((d ? d : 1) * sizeof *out->order);
+            if (out->order) {
+                for (size_t i = 0; i < d; i++) out->order[i] = E[s->stack[i]].op;
+                out->order_len = d;
+            }
+        }
+        break;
+    case NONE:
+        out->verdict = LF_VIOLATION;
+        explain_violation(s, out);
+        break;
+    case STOPPED:
+    case RUNNING:
+        lf_wgl_part_set_unknown(out,
+                    "%s exhausted after %" PRIu64 " search steps on %zu ops (%" PRIu64 " backtracks, %zu cached "
+                    "configurations, %zu bytes)",
+                    stop_why ? stop_why : "budget", budget->steps, s->n, backtracks, cache->n_recs, used);
+        break;
+    }
+}
+
 void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *orig, const wgl_search_opts *opts,
                 wgl_budget *budget, wgl_part_result *out) {
     search s;
@@ -412,66 +545,8 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
     /* The deadline is looked at before anything else and in every loop of the setup (docs/budgets.md). */
     lf_deadline dl;
     if (!lf_wgl_may_start(budget, &dl, "search", n, out)) return;
-    /* Cheap arrays first, counted against the budget before anything big is allocated. */
-    if (!lf_spec_open(spec, env, &s.inst)) {
-        lf_wgl_part_set_unknown(out, "out of memory opening the %s spec", spec->name);
-        return;
-    }
-    s.ss = s.inst.state_size;
-    size_t ss_alloc = s.ss ? s.ss : 1;
-    size_t n_entries = entry_count(s.ops, n), n1 = n ? n : 1;
-    s.fixed_bytes = n_entries * sizeof *s.E +
-                    n * (sizeof *s.stack + sizeof *s.first_ret + sizeof *s.pend_before + 3 + sizeof *s.zobrist +
-                         sizeof *s.kword + sizeof *s.kinc + sizeof *s.best_order + sizeof *s.cand + 1) +
-                    (n + 3) * ss_alloc + 2 * n * sizeof(lf_keyed) + n * sizeof(uint32_t);
-    if (s.fixed_bytes + lf_spec_ctx_bytes(&s.inst) > budget->max_bytes) {
-        lf_wgl_part_set_unknown(out, "memory budget of %zu bytes is too small for %zu ops (needs %zu before searching)",
-                    budget->max_bytes, n, s.fixed_bytes + lf_spec_ctx_bytes(&s.inst));
-        lf_spec_close(&s.inst);
-        return;
-    }
-    s.E = malloc(n_entries * sizeof *s.E);
-    s.stack = malloc(n1 * sizeof *s.stack);
-    s.first_ret = malloc(n1 * sizeof *s.first_ret);
-    s.pend_before = malloc(n1 * sizeof *s.pend_before);
-    s.forced = malloc(n1);
-    s.observer = malloc(n1);
-    s.linearized = calloc(n1, 1);
-    s.S = malloc((n + 1) * ss_alloc);
-    s.zobrist = malloc(n1 * sizeof *s.zobrist);
-    s.kword = malloc(n1 * sizeof *s.kword);
-    s.kinc = malloc(n1 * sizeof *s.kinc);
-    s.best_order = malloc(n1 * sizeof *s.best_order);
-    s.best_state = malloc(ss_alloc);
-    s.cand = malloc(n1 * sizeof *s.cand);
-    s.cand_ok = malloc(n1);
-    s.scratch = malloc(ss_alloc);
-    lf_keyed *scratch_ev = malloc(2 * n1 * sizeof *scratch_ev);
-    uint32_t *by_call = malloc(n1 * sizeof *by_call);
-    bool ready = s.E && s.stack && s.first_ret && s.pend_before && s.forced && s.observer && s.linearized && s.S && s.zobrist && s.kword &&
-                 s.kinc && s.best_order && s.best_state && s.cand && s.cand_ok && s.scratch && scratch_ev &&
-                 by_call && build_entries(&s, scratch_ev, by_call, &dl) && link_identical_pending(&s, &dl);
-    if (ready)
-        s.key_words =
-            layout_key(s.ops, n, by_call, opts->bitset_key, s.kword, s.kinc, &s.per_thread_key, scratch_ev, &dl);
-    free(scratch_ev);
-    free(by_call);
-    s.key = ready && s.key_words ? calloc(s.key_words, sizeof *s.key) : NULL;
-    size_t remaining = 0; /* completed ops not linearized yet */
-    uint64_t seed = 0x243f6a8885a308d3ULL ^ n;
-    for (size_t i = 0; s.key && i < n; i++) {
-        if (lf_deadline_spend(&dl, 4)) break;
-        s.zobrist[i] = lf_rand_next(&seed);
-        s.observer[i] = lf_spec_observer(spec, &s.ops[i]);
-        remaining += !lf_op_pending(&s.ops[i]);
-    }
-    if (!s.key || dl.passed) {
-        search_free(&s);
-        lf_wgl_part_set_unknown(out, "%s setting up the search of %zu ops",
-                                dl.passed ? "time budget exhausted" : "out of memory", n);
-        return;
-    }
-    s.fixed_bytes += s.key_words * sizeof *s.key;
+    size_t remaining; /* completed ops not linearized yet */
+    if (!search_setup(&s, spec, env, opts, budget, &dl, &remaining, out)) return;
 
     wgl_cache cache;
     lf_wgl_cache_init(&cache, s.key_words, &s.inst, budget->max_bytes - s.fixed_bytes - lf_spec_ctx_bytes(&s.inst));
@@ -492,7 +567,7 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
     int32_t e = E[0].next, first_ret = NIL_ENTRY;
     bool pending_phase = false;
     lf_spec_init(&s.inst, S);
-    enum { RUNNING, FOUND, NONE, STOPPED } status = RUNNING;
+    enum search_status status = RUNNING;
     const char *stop_why = NULL;
     while (status == RUNNING) {
         if (remaining == 0) {
@@ -502,27 +577,10 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
         steps++;
         if (++work >= next_check) {
             next_check = work + CHECK_EVERY;
-            size_t ctx_bytes = lf_spec_ctx_bytes(&s.inst);
-            size_t used = s.fixed_bytes + ctx_bytes + cache.bytes;
-            /* The spec's stores grow by doubling between two checks (realloc may copy: old and new block live
-             * at once), so keep room for that growth inside the budget instead of discovering it after. */
-            size_t headroom = 2 * ctx_bytes;
-            if (used > budget->peak_bytes) budget->peak_bytes = used;
-            lf_progress_steps(budget->progress, budget->steps + steps);
-            if (budget->max_steps && budget->steps + steps >= budget->max_steps) {
-                stop_why = "step budget";
-            } else if (budget->deadline > 0 && lf_now_s() > budget->deadline) {
-                stop_why = "time budget";
-            } else if (wgl_cancelled(budget)) {
-                stop_why = "portfolio (another search decided first)";
-            } else if (used + headroom > budget->max_bytes || lf_spec_failed(&s.inst)) {
-                stop_why = "memory budget";
-            }
-            if (stop_why) {
+            if ((stop_why = search_over_budget(&s, budget, &cache, steps))) {
                 status = STOPPED;
                 break;
             }
-            cache.limit = budget->max_bytes - (used - cache.bytes) - headroom;
         }
         if (!pending_phase && E[e].match == NIL_ENTRY) {
             /* The first return in the main list: its op had to go before everything after it. Completed
@@ -598,39 +656,7 @@ void lf_wgl_search(const lf_spec *spec, const lf_spec_env *env, const uint32_t *
         }
         e = E[e].next;
     }
-    budget->steps += steps;
-    budget->backtracks += backtracks;
-    budget->cache_hits += hits;
-    budget->configs += cache.n_recs;
-    size_t used = s.fixed_bytes + lf_spec_ctx_bytes(&s.inst) + cache.bytes;
-    if (used > budget->peak_bytes) budget->peak_bytes = used;
-    if (status == NONE && lf_spec_failed(&s.inst)) {
-        status = STOPPED; /* a step may have failed for lack of memory, not because the op is illegal */
-        stop_why = "memory budget";
-    }
-    switch (status) {
-    case FOUND:
-        out->verdict = LF_LINEARIZABLE;
-        if (opts->want_order) {
-            out->order = malloc((d ? d : 1) * sizeof *out->order);
-            if (out->order) {
-                for (size_t i = 0; i < d; i++) out->order[i] = E[s.stack[i]].op;
-                out->order_len = d;
-            }
-        }
-        break;
-    case NONE:
-        out->verdict = LF_VIOLATION;
-        explain_violation(&s, out);
-        break;
-    case STOPPED:
-    case RUNNING:
-        lf_wgl_part_set_unknown(out,
-                    "%s exhausted after %" PRIu64 " search steps on %zu ops (%" PRIu64 " backtracks, %zu cached "
-                    "configurations, %zu bytes)",
-                    stop_why ? stop_why : "budget", budget->steps, n, backtracks, cache.n_recs, used);
-        break;
-    }
+    search_finish(&s, &cache, status, stop_why, d, steps, backtracks, hits, opts, budget, out);
     lf_wgl_cache_free(&cache);
     search_free(&s);
 }
