@@ -10,6 +10,11 @@
  * which is only safe while the tail never moves backwards) answers empty once n1 is dequeued, although E2's
  * completed enqueue of n2 is still in the queue.
  *
+ * Memory orders: every atomic access is seq_cst. With acquire/release alone the algorithm is not linearizable
+ * under C11: a dequeue can read a stale NULL from head->next and answer empty while values are certainly in the
+ * queue (the c11 memory model of controlled runs found it: `linfuzz stress ms_queue --seed 1816239622174283
+ * --threads 3 --ops 50 --runs 400`, run 363; docs/memory-models.md). An emptiness answer needs the total order.
+ *
  * Memory reclamation: nodes come from a per-object arena and are never reused during a run, which gives the
  * algorithm the type-stable, ABA-free memory it assumes (the paper uses counted pointers instead); so the
  * twin has no ABA and no crash either: only the lost swing. */
@@ -23,7 +28,7 @@
 
 typedef struct ms_node {
     _Atomic(struct ms_node *) next;
-    int64_t value; /* written before the node is linked by a release CAS, never changed after */
+    int64_t value; /* written before the node is linked by a seq_cst CAS, never changed after */
 } ms_node;
 
 typedef struct ms_queue {
@@ -58,22 +63,22 @@ static void ms_enqueue(ms_queue *q, int64_t v) {
     ms_node *n = lf_arena_alloc(&q->nodes);
     n->value = v;
     for (;;) {
-        ms_node *tail = atomic_load_explicit(&q->tail, memory_order_acquire);
-        ms_node *next = atomic_load_explicit(&tail->next, memory_order_acquire);
+        ms_node *tail = atomic_load_explicit(&q->tail, memory_order_seq_cst);
+        ms_node *next = atomic_load_explicit(&tail->next, memory_order_seq_cst);
         LF_YIELD();
-        if (tail != atomic_load_explicit(&q->tail, memory_order_acquire)) continue;
+        if (tail != atomic_load_explicit(&q->tail, memory_order_seq_cst)) continue;
         if (next) { /* tail lags behind the last node: help it forward, then retry */
-            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, memory_order_release, memory_order_relaxed);
+            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, memory_order_seq_cst, memory_order_relaxed);
             continue;
         }
         ms_node *expected = NULL;
-        if (atomic_compare_exchange_strong_explicit(&tail->next, &expected, n, memory_order_release,
+        if (atomic_compare_exchange_strong_explicit(&tail->next, &expected, n, memory_order_seq_cst,
                                                     memory_order_relaxed)) {
             LF_YIELD(); /* the window in which tail lags and others must help */
             if (q->lost_tail)
-                atomic_store_explicit(&q->tail, n, memory_order_release); /* THE BUG: can move the tail back */
+                atomic_store_explicit(&q->tail, n, memory_order_seq_cst); /* THE BUG: can move the tail back */
             else
-                atomic_compare_exchange_strong_explicit(&q->tail, &tail, n, memory_order_release, memory_order_relaxed);
+                atomic_compare_exchange_strong_explicit(&q->tail, &tail, n, memory_order_seq_cst, memory_order_relaxed);
             return;
         }
     }
@@ -81,11 +86,11 @@ static void ms_enqueue(ms_queue *q, int64_t v) {
 
 static lf_kind ms_dequeue(ms_queue *q, bool remove, int64_t *value) {
     for (;;) {
-        ms_node *head = atomic_load_explicit(&q->head, memory_order_acquire);
-        ms_node *tail = atomic_load_explicit(&q->tail, memory_order_acquire);
-        ms_node *next = atomic_load_explicit(&head->next, memory_order_acquire);
+        ms_node *head = atomic_load_explicit(&q->head, memory_order_seq_cst);
+        ms_node *tail = atomic_load_explicit(&q->tail, memory_order_seq_cst);
+        ms_node *next = atomic_load_explicit(&head->next, memory_order_seq_cst);
         LF_YIELD();
-        if (head != atomic_load_explicit(&q->head, memory_order_acquire)) continue;
+        if (head != atomic_load_explicit(&q->head, memory_order_seq_cst)) continue;
         if (head == tail && q->lost_tail) return LF_K_EMPTY; /* THE BUG: trusts a tail that can move back */
         if (!next) return LF_K_EMPTY; /* head->next is NULL: the queue was empty when it was read */
         if (!remove) {
@@ -94,11 +99,11 @@ static lf_kind ms_dequeue(ms_queue *q, bool remove, int64_t *value) {
             return LF_K_INT;
         }
         if (head == tail) { /* non-empty but tail lags: help before dequeuing past it */
-            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, memory_order_release, memory_order_relaxed);
+            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, memory_order_seq_cst, memory_order_relaxed);
             continue;
         }
         int64_t v = next->value;
-        if (atomic_compare_exchange_strong_explicit(&q->head, &head, next, memory_order_acq_rel,
+        if (atomic_compare_exchange_strong_explicit(&q->head, &head, next, memory_order_seq_cst,
                                                     memory_order_relaxed)) {
             *value = v;
             return LF_K_INT;
