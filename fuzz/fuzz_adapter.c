@@ -158,6 +158,7 @@ static struct {
     uint64_t weak_runs, weak_discarded; /* controlled runs under tso/c11; those released (not checked) */
     uint64_t controlled_runs, free_runs, nondeterministic, watchdog, over_budget, stuck;
     unsigned unseen; /* warnings of the adapter probe (testcase/probe.h): what controlled runs cannot see */
+    bool probe_pending; /* the probe is still to run (probe_adapter: PROBE_AFTER_SECONDS into the campaign) */
 } G;
 
 
@@ -219,25 +220,36 @@ static bool read_feedback(unsigned *out, char *err, size_t errlen) {
     return true;
 }
 
-/* Before the campaign: does a controlled run see inside the adapter's operations (testcase/probe.h)? Its
- * warnings go to stderr now and are repeated after the summary. LINFUZZ_FUZZ_PROBE=0 skips it. */
-static void probe_adapter(void) {
+/* Does a controlled run see inside the adapter's operations (testcase/probe.h)? The probe costs about 20 ms
+ * (it reads the program's symbol table), as long as the first executions of a campaign on an easy bug, so it
+ * runs once the campaign has gone PROBE_AFTER_SECONDS without a finding, or at its end if that comes first: its
+ * warnings matter for a campaign that finds nothing. They go to stderr then and are repeated after the
+ * summary. LINFUZZ_FUZZ_PROBE=0 skips it (read at the start, so that a bad value stops the target at once). */
+#define PROBE_AFTER_SECONDS 1.0
+static void read_probe_setting(void) {
     char err[256];
     bool on = true;
     if (!lf_env_flag("LINFUZZ_FUZZ_PROBE", true, &on, err, sizeof err)) {
         lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
         exit(2);
     }
-    if (!on) return;
+    G.probe_pending = on && !G.minimizing; /* (a crash's minimization wants no extra runs) */
+}
+
+static void probe_adapter(void) {
+    if (!G.probe_pending) return;
+    G.probe_pending = false;
+    char err[256];
     lf_probe_report r;
     if (!lf_probe_adapter(G.adapter, &r, err, sizeof err)) {
         lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
-        exit(2);
+        return; /* (out of memory or threads: the campaign itself goes on) */
     }
     G.unseen = lf_probe_warn(stderr, "linfuzz-fuzz: ", G.adapter, &r);
 }
 
 static void print_summary(void) {
+    probe_adapter(); /* a campaign shorter than PROBE_AFTER_SECONDS */
     char first[32] = "-", line[PATH_MAX + 512];
     if (G.first_violation >= 0) snprintf(first, sizeof first, "%.3f", G.first_violation);
     snprintf(line, sizeof line,
@@ -252,7 +264,7 @@ static void print_summary(void) {
              (unsigned long long)G.stuck, (unsigned long long)G.weak_runs, (unsigned long long)G.weak_discarded);
     lf_esc_printf(stderr, "%s", line);
     if (G.unseen)
-        fprintf(stderr, "linfuzz-fuzz: warning: %u problem%s of what controlled runs can see were reported at the start "
+        fprintf(stderr, "linfuzz-fuzz: warning: %u problem%s of what controlled runs can see were reported by the probe "
                         "(above): a clean result may have tested nothing inside the operations named\n",
                 G.unseen, G.unseen == 1 ? "" : "s");
     /* libFuzzer's -fork mode keeps its children's stderr to itself: the line also goes to a file, appended
@@ -423,7 +435,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
                                   : "on",
             G.mutator ? "on" : "off", fresh, G.strategy < 0 ? "as the input says" : strategy,
             G.perturb ? "as the input says" : "off", lf_sched_build_id(), G.violations_dir);
-    probe_adapter();
+    read_probe_setting();
     return 0;
 }
 
@@ -510,7 +522,9 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
 /* Root-causes the violation of (data, size) at repetition run (rootcause/analyze.h: controlled re-runs; a
  * free-mode finding is first searched for a controlled schedule that violates) with G.rc_schedules schedules
  * per validation, and puts the candidates into e. A confirmed one is what tells two bugs of one target apart
- * in the crash report. */
+ * in the crash report. The whole workload, not the minimized test: a test of a few calls confirms a region
+ * that the workload's schedules refute (single_writer_table_torn: the reader's loads alone, where the bug is
+ * the reader's loads and the writer's stores at once). */
 static void attach_root_cause(lf_violation_entry *e, const uint8_t *data, size_t size, unsigned run) {
     lf_rc_options o;
     lf_rc_options_default(&o);
@@ -686,12 +700,33 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
             origin, G.history.n, res->engine, res->reason, nondet ? "" : "linfuzz-fuzz: minimizing...\n");
     lf_violation_entry e, te;
     lf_status st = capture_run(data, size, c, run, info, &G.history, res, origin, &e, err, sizeof err);
-    bool has_twin = false;
+    bool has_twin = false, saved_here = false;
     const char *saved = "not saved";
     if (st != LF_OK) {
         lf_esc_printf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
     } else {
         lf_esc_puts(stderr, e.report, LF_ESC_KEEP_NEWLINE | LF_ESC_KEEP_TAB);
+        /* On disk before anything else runs: the twin search and the root causing re-run the code under test,
+         * which may crash (a use after free in another schedule), and the process may be killed. Saved again,
+         * in place, when they add to it. */
+        saved = save_entry(&e, path, sizeof path);
+        saved_here = !strcmp(saved, "saved");
+    }
+    lf_esc_printf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
+    /* This binary answers linfuzz's subcommands with the adapters it carries (an out-of-tree adapter too). */
+    if (path[0])
+        lf_esc_printf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path,
+                      G.program, path);
+    /* One line for scripts (ci/quickstart.sh, ci/bench_fuzz.sh), at the detection: what follows is analysis. */
+    lf_esc_printf(stderr,
+                  "linfuzz-fuzz: %s adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s memory=%s\n",
+                  nondet ? "nondeterminism" : "violation", G.adapter->name, found_after,
+                  (unsigned long long)G.executions, (unsigned long long)G.runs,
+                  controlled ? (info->stats.deterministic ? "controlled" : "controlled-nondeterministic") : "free",
+                  path[0] ? path : "-",
+                  controlled ? lf_memory_model_name((lf_memory_model)info->stats.memory_model) : "machine");
+    fflush(stderr);
+    if (st == LF_OK) {
         if (!nondet && !controlled && G.twin_schedules > 0) has_twin = find_twin(data, size, &e, origin, &te);
         if (!nondet && G.rc_schedules > 0 && !G.minimizing) {
             /* root-caused on the twin when there is one: its run replays; the free entry gets the same causes */
@@ -701,8 +736,10 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
                 free(e.rootcause);
                 e.rootcause = strdup(te.rootcause);
             }
+            if (saved_here && e.rootcause &&
+                lf_entry_save(&e, G.violations_dir, path, sizeof path, err, sizeof err) != LF_OK)
+                lf_esc_printf(stderr, "linfuzz-fuzz: cannot save the root cause into the entry: %s\n", err);
         }
-        saved = save_entry(&e, path, sizeof path);
         if (has_twin) {
             const char *name = strrchr(path, '/');
             if (path[0] && !lf_entry_set_meta(&te, "twin_of", name ? name + 1 : path))
@@ -713,22 +750,9 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
                           twin_path[0] ? twin_path : "-");
         }
     }
-    lf_esc_printf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
-    /* This binary answers linfuzz's subcommands with the adapters it carries (an out-of-tree adapter too). */
-    if (path[0])
-        lf_esc_printf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path,
-                      G.program, path);
     if (twin_path[0])
         lf_esc_printf(stderr, "linfuzz-fuzz: its controlled twin: %s repro %s ; %s rootcause %s\n", G.program,
                       twin_path, G.program, twin_path);
-    /* One line for scripts (ci/quickstart.sh, ci/bench_fuzz.sh). */
-    lf_esc_printf(stderr,
-                  "linfuzz-fuzz: %s adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s memory=%s\n",
-                  nondet ? "nondeterminism" : "violation", G.adapter->name, found_after,
-                  (unsigned long long)G.executions, (unsigned long long)G.runs,
-                  controlled ? (info->stats.deterministic ? "controlled" : "controlled-nondeterministic") : "free",
-                  path[0] ? path : "-",
-                  controlled ? lf_memory_model_name((lf_memory_model)info->stats.memory_model) : "machine");
     if (first) snprintf(G.first_entry, sizeof G.first_entry, "%s", path);
     fflush(stderr);
     if (!G.keep_going && st == LF_OK) /* one crash per bug (bug_report.h) */
@@ -774,6 +798,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fflush(stderr);
         _Exit(0);
     }
+    if (G.probe_pending && !G.minimizing && lf_now_s() - G.start >= PROBE_AFTER_SECONDS) probe_adapter();
     lf_fuzz_case c;
     lf_fuzz_case_decode(data, size, G.n_methods, &c);
     if (!G.perturb) memset(&c.perturb, 0, sizeof c.perturb);

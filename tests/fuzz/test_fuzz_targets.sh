@@ -49,6 +49,30 @@ if [ -n "$entry" ]; then
   check "the entry's input bytes are the crash input" cmp -s "$tmp/input" "$crash"
 fi
 
+# 2a. The entry is on disk when the violation line is printed, before the analysis that re-runs the code under
+# test (twin search, root causing: it may crash, the process may be killed). Killed at the line, the entry is
+# whole; the line comes before the root causing.
+mkdir -p "$tmp/work-kill"
+LINFUZZ_FUZZ_ROOTCAUSE=2000 LINFUZZ_FUZZ_MODE=controlled LINFUZZ_VIOLATIONS_DIR="$tmp/violations-kill" \
+  "$BIN/fuzz_k3_trylock_queue" -seed=1 -max_total_time=120 -timeout=120 -artifact_prefix="$tmp/crash-kill-" \
+  "$tmp/work-kill" "$CORPUS/k3_trylock_queue/seeds" >"$tmp/log-kill" 2>&1 &
+pid=$!
+for _ in $(seq 1 12000); do # (at most 120 s)
+  grep -q "linfuzz-fuzz: violation adapter=" "$tmp/log-kill" && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.01
+done
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+killed_entry=$(sed -n 's/^linfuzz-fuzz: violation adapter=.* entry=\([^ ]*\) .*/\1/p' "$tmp/log-kill" | head -1)
+check "the violation line names an entry (killed at the line)" test -n "$killed_entry"
+if [ -n "$killed_entry" ]; then
+  "$LF" show "$killed_entry" >"$tmp/show-kill" 2>&1
+  check "the entry named by the line is whole when the process is killed at it" grep -q "LINEARIZABILITY VIOLATION" "$tmp/show-kill"
+fi
+awk '/^linfuzz-fuzz: violation adapter=/ && !v {v = NR} /^linfuzz-fuzz: root causing/ && !r {r = NR}
+     END {exit !(v && (!r || v < r))}' "$tmp/log-kill" && ok || bad "the violation line comes after the root causing"
+
 # 2b. Without LINFUZZ_VIOLATIONS_DIR or LINFUZZ_CORPUS, entries go to violations/<adapter>/ of the working
 # directory, never into the source tree's corpus.
 before=$(find "$CORPUS" -newer "$tmp/log-k3_trylock_queue" -name '*.lfz' | wc -l)

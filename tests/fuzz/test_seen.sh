@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # What a campaign sees of library code (docs/scheduling.md, "Seeing library code"; testcase/probe.h):
 #   instrumented  a stand-in third-party library built by linfuzz_add_library_under_test: its lost update is
-#                 found in controlled mode, the probe at the start says nothing, and `rootcause` names the
+#                 found in controlled mode, the probe says nothing, and `rootcause` names the
 #                 library's own lines (toy_counter.c);
-#   plain         the same library built without linfuzz's flags: the probe warns at the start that inc and get
+#   plain         the same library built without linfuzz's flags: the probe warns that inc and get
 #                 reach no scheduling point, and repeats it after the summary; a counter of inline-assembly
 #                 `lock xadd` is named as having atomics the scheduler cannot see;
 #   wrapped       libcritnib as Debian ships it (when this build has the critnib adapters): its calls are
@@ -37,8 +37,13 @@ fi
 campaign unseen "$SEEN/fuzz_toy_counter_unseen" 3
 has "$tmp/log-unseen" "warning: toy_counter_unseen's inc reached no scheduling point" "the probe names inc"
 has "$tmp/log-unseen" "warning: toy_counter_unseen's get reached no scheduling point" "the probe names get"
-has "$tmp/log-unseen" "warning: 2 problems of what controlled runs can see were reported at the start" \
+has "$tmp/log-unseen" "warning: 2 problems of what controlled runs can see were reported by the probe" \
   "the warning is repeated after the summary"
+# the probe runs once, 1 s into the campaign (not first: it costs as much as a campaign on an easy bug)
+n=$(grep -c "warning: toy_counter_unseen's inc reached no scheduling point" "$tmp/log-unseen")
+[ "$n" = 1 ] && ok || bad "the probe ran $n times in a 3 s campaign (expected once)"
+awk '/reached no scheduling point/ && !w {w = NR} /linfuzz-fuzz: summary/ {s = NR} END {exit !(w && s && w < s)}' \
+  "$tmp/log-unseen" && ok || bad "the probe's warning is not before the summary"
 LINFUZZ_FUZZ_SECONDS=0.2 "$SEEN/fuzz_asm_counter" -runs=1 >"$tmp/log-asm" 2>&1
 has "$tmp/log-asm" "warning: asm_counter: asm_op has 1 atomic instruction in inline assembly" "inline-assembly atomics named"
 LINFUZZ_FUZZ_PROBE=0 LINFUZZ_FUZZ_SECONDS=0.2 "$SEEN/fuzz_toy_counter_unseen" -runs=1 >"$tmp/log-off" 2>&1
