@@ -896,7 +896,9 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
     if (!G.mutator) return LLVMFuzzerMutate(data, size, max_size);
     uint64_t rng = (uint64_t)seed * 0x9e3779b97f4a7c15ull + 1;
     unsigned kind = (unsigned)lf_rand_below(&rng, 4);
-    if (kind == 0) return LLVMFuzzerMutate(data, size, max_size);
+    bool warm = lf_now_s() - G.start < G.fresh_seconds;
+    /* (while warm, every mutation is a fresh case: no byte mutation of the empty input or of a fresh case) */
+    if (kind == 0 && !(warm && G.fresh_share && !G.minimizing)) return LLVMFuzzerMutate(data, size, max_size);
     lf_fuzz_case c;
     lf_fuzz_case_decode(data, size, G.n_methods, &c);
     /* A fresh stress-shaped case (lf_fuzz_case_random) instead of a neighbour: always during the first
@@ -905,7 +907,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
      * threads of many calls only after many executions, and on the bundled bugs random cases of stress's shape
      * find them faster than mutations of the corpus do (docs/fuzzing.md, "Fuzz target against stress"). Never
      * while libFuzzer minimizes a crash: that wants neighbours of the crash. */
-    bool tiny = lf_fuzz_case_run_ops(&c) < FRESH_BELOW_OPS, warm = lf_now_s() - G.start < G.fresh_seconds;
+    bool tiny = lf_fuzz_case_run_ops(&c) < FRESH_BELOW_OPS;
     if (G.fresh_share && !G.minimizing && (warm || tiny || lf_rand_below(&rng, G.fresh_share) == 0)) {
         lf_fuzz_case_random(&c, G.n_methods, &rng);
         if (G.checker.mode == LF_SPEC_SELF) keep_to_stress_size(&c);
