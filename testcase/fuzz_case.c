@@ -105,11 +105,12 @@ static void decode_header(byte_reader *r, lf_fuzz_case *c) {
     c->seed = next_u64(r);
 }
 
-/* The schedule header of "fuzz-case 2" (bytes 20..52; the choices come after the prefix). */
-static void decode_schedule_header(byte_reader *r, lf_fuzz_case *c) {
+/* The schedule header of "fuzz-case 2" and later (bytes 20..52; the choices come after the prefix): the
+ * strategy byte modulo the format's number of strategies. */
+static void decode_schedule_header(byte_reader *r, unsigned strategies, lf_fuzz_case *c) {
     lf_schedule *sch = &c->schedule;
     c->mode = next_byte(r) >= LF_FC_FREE_MODE_BYTE ? LF_FC_FREE : LF_FC_CONTROLLED;
-    sch->strategy = (uint8_t)(next_byte(r) % LF_SCHED_STRATEGY_COUNT);
+    sch->strategy = (uint8_t)(next_byte(r) % strategies);
     sch->bound = (uint8_t)(next_byte(r) % (LF_SCHED_MAX_CHANGES + 1));
     sch->walk_chance = next_byte(r);
     for (unsigned t = 0; t < LF_FC_MAX_THREADS; t++) sch->priority[t] = next_byte(r);
@@ -136,12 +137,14 @@ static void decode_calls(byte_reader *r, lf_fuzz_case *c) {
     }
 }
 
-/* Formats 2 and 3; format 3 reads the memory model and its weak choices after the choice pairs. */
-static void decode_scheduled(const uint8_t *data, size_t len, unsigned n_methods, bool weak, lf_fuzz_case *c) {
+/* Formats 2, 3 and 4 (strategies: 4 before POS); formats 3 and 4 (weak) read the memory model and its weak
+ * choices after the choice pairs. */
+static void decode_scheduled(const uint8_t *data, size_t len, unsigned n_methods, bool weak, unsigned strategies,
+                             lf_fuzz_case *c) {
     memset(c, 0, sizeof *c);
     byte_reader r = {data, len, 0};
     decode_header(&r, c);
-    decode_schedule_header(&r, c);
+    decode_schedule_header(&r, strategies, c);
     decode_calls(&r, c);
     for (unsigned i = 0; i < c->schedule.n_choices; i++) {
         c->schedule.choices[i].after = next_byte(&r);
@@ -158,22 +161,24 @@ static void decode_scheduled(const uint8_t *data, size_t len, unsigned n_methods
 }
 
 void lf_fuzz_case_decode(const uint8_t *data, size_t len, unsigned n_methods, lf_fuzz_case *c) {
-    decode_scheduled(data, len, n_methods, true, c);
+    decode_scheduled(data, len, n_methods, true, LF_SCHED_STRATEGY_COUNT, c);
 }
 
 bool lf_fuzz_case_format_known(const char *format) {
-    return format && (!strcmp(format, LF_FUZZ_CASE_FORMAT) || !strcmp(format, LF_FUZZ_CASE_FORMAT_V2) ||
-                      !strcmp(format, LF_FUZZ_CASE_FORMAT_V1));
+    return format && (lf_fuzz_case_format_scheduled(format) || !strcmp(format, LF_FUZZ_CASE_FORMAT_V1));
 }
 
 bool lf_fuzz_case_format_scheduled(const char *format) {
-    return format && (!strcmp(format, LF_FUZZ_CASE_FORMAT) || !strcmp(format, LF_FUZZ_CASE_FORMAT_V2));
+    return format && (!strcmp(format, LF_FUZZ_CASE_FORMAT) || !strcmp(format, LF_FUZZ_CASE_FORMAT_V3) ||
+                      !strcmp(format, LF_FUZZ_CASE_FORMAT_V2));
 }
 
 bool lf_fuzz_case_decode_as(const char *format, const uint8_t *data, size_t len, unsigned n_methods,
                             lf_fuzz_case *c) {
     if (lf_fuzz_case_format_scheduled(format)) {
-        decode_scheduled(data, len, n_methods, !strcmp(format, LF_FUZZ_CASE_FORMAT), c);
+        bool current = !strcmp(format, LF_FUZZ_CASE_FORMAT);
+        decode_scheduled(data, len, n_methods, current || !strcmp(format, LF_FUZZ_CASE_FORMAT_V3),
+                         current ? LF_SCHED_STRATEGY_COUNT : LF_SCHED_POS, c);
         return true;
     }
     if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT_V1) != 0) return false;
@@ -426,12 +431,16 @@ void lf_fuzz_case_random(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) {
     size_t ops[LF_FC_MAX_THREADS];
     for (unsigned t = 0; t < c->threads; t++) ops[t] = (size_t)body * c->rounds;
     lf_schedule_random(&c->schedule, lf_rand_next(rng), c->threads, ops);
-    /* A third of the time a random walk instead (stress draws it one time in eight): measured, forcing the
-     * walk found 5 of 6 hard bundled bugs fastest of the strategies (docs/fuzzing.md, "Fuzz target against
-     * stress"). */
-    if (rnd(rng, 3) == 0) {
+    /* A third of the time a random walk instead, and a third partial order sampling (stress draws each one
+     * time in eight): measured, forcing the walk found 5 of 6 hard bundled bugs fastest of the first four
+     * strategies, and POS finds the bugs of long runs of contention (a CAS failing again and again) 10 to 20
+     * times sooner than the walk (docs/fuzzing.md, "Fuzz target against stress"). */
+    unsigned pick = (unsigned)rnd(rng, 3);
+    if (pick == 0) {
         c->schedule.strategy = LF_SCHED_WALK;
         c->schedule.walk_chance = (uint8_t)(1 + rnd(rng, 64));
+    } else if (pick == 1) {
+        c->schedule.strategy = LF_SCHED_POS;
     }
     c->schedule.memory_model = LF_SCHED_MEMORY_MIXED; /* each repetition draws its own, as stress's runs */
     lf_fuzz_case_normalize(c, n_methods);

@@ -72,6 +72,10 @@ struct lf_sched_thread {
      * an instrumented function entered at that depth is the library calling back (a weak model's fence) */
     unsigned library_at;
     uint32_t cp_op, cp_step; /* this thread's next armed change point (UINT32_MAX: none) */
+    /* POS: the event this thread stands at (made when it goes on), and its priority */
+    uintptr_t pos_addr;
+    uint8_t pos_kind;   /* lf_sched_event_kind */
+    uint32_t pos_prio;
     uintptr_t pair_end; /* an atomic pair is open until the point at this pc (0: none) */
     uint32_t pair_points; /* points since the open pair began */
     bool quiet_point;   /* the next point gives no event (a blocking lock gives it when it is acquired) */
@@ -115,7 +119,7 @@ struct lf_sched {
     unsigned next_choice;
     uint64_t since_switch; /* points since the last switch */
     bool resched;          /* a thread became runnable since the last decision (PCT re-ranks) */
-    uint64_t rng;          /* WALK */
+    uint64_t rng;          /* WALK, POS */
 
     /* Hooks (set between runs). */
     lf_sched_event_fn event_fn;
@@ -186,8 +190,10 @@ void lf_strategy_begin(lf_sched *s);
 /* The first thread to run (every thread runnable). */
 int lf_strategy_first(lf_sched *s);
 /* At a point of runnable thread th: the thread to run next (th->index: go on). may_preempt is false inside
- * an atomic region: the schedule's switches wait until it ends. Preemptions and demotions are counted. */
-int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt);
+ * an atomic region: the schedule's switches wait until it ends. Preemptions and demotions are counted. kind
+ * and addr: the event th stands at (what POS compares). */
+int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, lf_sched_event_kind kind,
+                         const void *addr);
 /* th blocked or finished: the next runnable thread, or -1 when none is. */
 int lf_strategy_after_stop(lf_sched *s, lf_sched_thread *th);
 

@@ -8,7 +8,7 @@
 #include "util/appendf.h"
 #include "util/prng.h"
 
-static const char *const STRATEGY_NAMES[LF_SCHED_STRATEGY_COUNT] = {"pct", "choices", "preempt", "walk"};
+static const char *const STRATEGY_NAMES[LF_SCHED_STRATEGY_COUNT] = {"pct", "choices", "preempt", "walk", "pos"};
 
 static const char *sched_strategy_name(lf_sched_strategy s) {
     return (unsigned)s < LF_SCHED_STRATEGY_COUNT ? STRATEGY_NAMES[s] : "?";
@@ -103,9 +103,14 @@ void lf_schedule_for_run(const lf_schedule *base, uint64_t salt, unsigned run, u
 void lf_schedule_random(lf_schedule *out, uint64_t seed, unsigned threads, const size_t *ops) {
     memset(out, 0, sizeof *out);
     uint64_t rng = seed * 0xd1342543de82ef95ull + 0x5c4ed;
-    /* PCT most of the time: it switches rarely (fast) and covers shallow bugs with good probability. */
+    /* PCT most of the time: it switches rarely (fast) and covers shallow bugs with good probability; POS and
+     * the walk one time in eight each, for the bugs that need many switches. */
     unsigned pick = (unsigned)lf_rand_below(&rng, 8);
-    out->strategy = pick < 5 ? LF_SCHED_PCT : pick == 5 ? LF_SCHED_CHOICES : pick == 6 ? LF_SCHED_PREEMPT : LF_SCHED_WALK;
+    out->strategy = pick < 4    ? LF_SCHED_PCT
+                    : pick == 4 ? LF_SCHED_POS
+                    : pick == 5 ? LF_SCHED_CHOICES
+                    : pick == 6 ? LF_SCHED_PREEMPT
+                                : LF_SCHED_WALK;
     out->bound = (uint8_t)(1 + lf_rand_below(&rng, LF_SCHED_MAX_CHANGES));
     out->walk_chance = (uint8_t)(1 + lf_rand_below(&rng, 64));
     out->seed = lf_rand_next(&rng);
@@ -143,7 +148,7 @@ int lf_schedule_describe(char *buf, size_t len, const lf_schedule *s, unsigned t
         if (!s->n_choices) PUT("none");
         for (unsigned i = 0; i < s->n_choices; i++)
             PUT("%s%u>%u", i ? "," : "", lf_sched_choice_steps(s->choices[i].after), s->choices[i].target);
-    } else {
+    } else if (s->strategy == LF_SCHED_WALK) {
         PUT(" chance=%u/4096", s->walk_chance);
     }
     PUT(" seed=%llu", (unsigned long long)s->seed);

@@ -1,11 +1,12 @@
 /* Schedule strategies: which thread runs next at a scheduling point (schedule.h describes PCT, CHOICES,
- * PREEMPT and WALK). Every decision is a function of the schedule and of what happened so far in the run,
+ * PREEMPT, WALK and POS). Every decision is a function of the schedule and of what happened so far in the run,
  * so a run replays exactly.
  *
  * Demotion, for every strategy: a thread whose idle weight (points since it last changed memory; a pause
  * such as sched_yield weighs more) reaches opt.idle_limit is spinning on another thread's progress. It gives
  * way: under PCT and PREEMPT its priority drops below every other (so the thread it waits for gets to run),
- * under CHOICES and WALK the next runnable thread in thread order takes over. Without this, a strategy that
+ * under CHOICES and WALK the next runnable thread in thread order takes over, under POS the runnable thread
+ * of the highest other priority. Without this, a strategy that
  * keeps a spinning thread running would never let the awaited thread move. */
 #include <limits.h>
 
@@ -42,6 +43,40 @@ static int kth_other(const lf_sched *s, unsigned from, unsigned k) {
         if (runnable(s, t) && k-- == 0) return (int)t;
     }
     return -1;
+}
+
+/* ---- POS ---- */
+
+/* A memory event of kind k: conflicts are between accesses to one address, one of them a write (an RMW, a
+ * lock's or a pause's synchronisation writes too). Calls and returns are no accesses. */
+static bool pos_access(uint8_t k) { return k != LF_EV_CALL && k != LF_EV_RETURN; }
+static bool pos_writes(uint8_t k) { return k != LF_EV_READ; }
+
+static uint32_t pos_draw(lf_sched *s) { return (uint32_t)(lf_rand_next(&s->rng) >> 32); }
+
+/* The runnable thread whose event has the highest priority (ties: lowest index), skipping `skip`; -1 if
+ * none. */
+static int pos_highest(const lf_sched *s, int skip) {
+    int best = -1;
+    for (unsigned t = 0; t < s->nthreads; t++)
+        if ((int)t != skip && runnable(s, t) && (best < 0 || s->threads[t].pos_prio > s->threads[best].pos_prio))
+            best = (int)t;
+    return best;
+}
+
+/* th stands at a new event (kind, addr): the one it stood at before has been made since it last went on, so
+ * the events of the other threads that conflict with that one draw new priorities; the new event draws its
+ * own. */
+static void pos_step(lf_sched *s, lf_sched_thread *th, lf_sched_event_kind kind, const void *addr) {
+    if (pos_access(th->pos_kind) && th->pos_addr)
+        for (unsigned t = 0; t < s->nthreads; t++) {
+            lf_sched_thread *u = &s->threads[t];
+            if (u == th || u->pos_addr != th->pos_addr || !pos_access(u->pos_kind)) continue;
+            if (pos_writes(u->pos_kind) || pos_writes(th->pos_kind)) u->pos_prio = pos_draw(s);
+        }
+    th->pos_kind = (uint8_t)kind;
+    th->pos_addr = (uintptr_t)addr;
+    th->pos_prio = pos_draw(s);
 }
 
 /* Arms th's earliest unfired change point (PCT, PREEMPT). */
@@ -91,6 +126,11 @@ void lf_strategy_begin(lf_sched *s) {
     s->since_switch = 0;
     s->resched = false;
     s->rng = sch->seed ^ 0x243f6a8885a308d3ull;
+    for (unsigned t = 0; t < s->nthreads; t++) { /* POS: no event yet, each thread a first priority */
+        s->threads[t].pos_kind = LF_EV_CALL;
+        s->threads[t].pos_addr = 0;
+        s->threads[t].pos_prio = sch->strategy == LF_SCHED_POS ? pos_draw(s) : 0;
+    }
 }
 
 int lf_strategy_first(lf_sched *s) {
@@ -103,6 +143,7 @@ int lf_strategy_first(lf_sched *s) {
         int t = kth_other(s, last, k);
         return t >= 0 ? t : runnable(s, last) ? (int)last : -1;
     }
+    case LF_SCHED_POS: return pos_highest(s, -1);
     default: return highest(s, -1);
     }
 }
@@ -110,7 +151,8 @@ int lf_strategy_first(lf_sched *s) {
 /* th gives way (demotion or a PCT change point): below everyone else. */
 static void lower(lf_sched *s, lf_sched_thread *th) { s->prio[th->index] = s->lowest--; }
 
-int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt) {
+int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, lf_sched_event_kind kind,
+                         const void *addr) {
     const lf_schedule *sch = &s->sch;
     int me = (int)th->index, next = me;
     s->since_switch++;
@@ -173,6 +215,18 @@ int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt) {
             next = next_in_order(s, th->index);
         }
         break;
+    case LF_SCHED_POS:
+        pos_step(s, th, kind, addr);
+        if (demote) {
+            /* spinning: the highest other event goes first, and the spinner's waits below every other until an
+             * event that conflicts with it (the store it waits for) draws it a new priority */
+            th->pos_prio = 0;
+            next = pos_highest(s, me);
+        } else if (may_preempt) {
+            next = pos_highest(s, -1);
+            if (next != me) s->stats.preemptions++;
+        }
+        break;
     default:
         break;
     }
@@ -192,6 +246,7 @@ int lf_strategy_after_stop(lf_sched *s, lf_sched_thread *th) {
     switch ((lf_sched_strategy)s->sch.strategy) {
     case LF_SCHED_CHOICES: return next_in_order(s, th->index);
     case LF_SCHED_WALK: return kth_other(s, th->index, (unsigned)lf_rand_next(&s->rng));
+    case LF_SCHED_POS: return pos_highest(s, -1);
     default: return highest(s, -1);
     }
 }

@@ -125,7 +125,7 @@ static void every_adapter_replays_exactly(void) {
             if (a->linearizable) CHECKF(check_history(&ref) != LF_VIOLATION, "%s: correct adapter violated", a->name);
             lf_fc_plan_free(&p);
         }
-        CHECKF(same == runs && runs == 130, "%s: %zu of %zu controlled runs gave the same history", a->name, same, runs);
+        CHECKF(same == runs && runs == 100 + 10 * (LF_SCHED_STRATEGY_COUNT - 1), "%s: %zu of %zu controlled runs gave the same history", a->name, same, runs);
         /* (a known lost wakeup may deadlock even in balanced runs, and a known lock-order bug deadlocks:
          * deterministically, as the same history says) */
         CHECKF(nondeterministic == 0 && (stuck == 0 || !a->linearizable),
@@ -155,9 +155,9 @@ static void lock_and_library_adapters_do_not_hang(void) {
         lf_method ms[LF_M_COUNT];
         unsigned nm = lf_fuzz_case_methods(a, ms);
         uint64_t blocks = 0, switches = 0;
-        for (unsigned run = 0; run < 6; run++) {
-            /* 8 threads, 16 rounds; a random walk switching at one point in 16 */
-            lf_fuzz_case c = controlled_case(nm, 8, 4, 16, LF_SCHED_WALK, 99 + run);
+        for (unsigned run = 0; run < 8; run++) {
+            /* 8 threads, 16 rounds; a random walk switching at one point in 16, or POS (switching at most) */
+            lf_fuzz_case c = controlled_case(nm, 8, 4, 16, run % 2 ? LF_SCHED_POS : LF_SCHED_WALK, 99 + run);
             c.schedule.walk_chance = 255;
             lf_fc_plan p;
             CHECK(lf_fc_plan_build(&p, &c, a));
@@ -175,6 +175,50 @@ static void lock_and_library_adapters_do_not_hang(void) {
             CHECKF(blocks > 0, "%s: no thread ever blocked on the lock", a->name);
     }
     lf_history_free(&h);
+    lf_fc_executor_free(&x);
+}
+
+/* ---- 2b. POS: every event a random priority ---- */
+
+/* Partial order sampling switches wherever the events' priorities say, mostly where threads conflict (an
+ * event made redraws the priorities of the events that race with it): on a lock-free stack it preempts in
+ * every run, with one thread never; a run replays exactly (also checked for every adapter above) and a
+ * correct stack stays linearizable. */
+static void pos_switches_at_many_points(void) {
+    const lf_adapter *a = lf_adapter_find("treiber_stack");
+    CHECK(a != NULL);
+    if (!a) return;
+    lf_method ms[LF_M_COUNT];
+    unsigned nm = lf_fuzz_case_methods(a, ms);
+    lf_fc_executor x;
+    CHECK(lf_fc_executor_init(&x, LF_CLOCK_TICKET));
+    lf_history h, again;
+    lf_history_init(&h, LF_TYPE_STACK);
+    lf_history_init(&again, LF_TYPE_STACK);
+    uint64_t points = 0, preemptions = 0;
+    for (unsigned run = 0; run < 4; run++) {
+        lf_fuzz_case c = controlled_case(nm, 4, 4, 8, LF_SCHED_POS, 7 + run);
+        lf_fc_plan p;
+        CHECK(lf_fc_plan_build(&p, &c, a));
+        CHECK(lf_fc_execute(&x, &p, 0, &h));
+        CHECK(x.last.stats.deterministic && !x.last.stuck);
+        points += x.last.stats.points;
+        preemptions += x.last.stats.preemptions;
+        CHECK(lf_fc_execute(&x, &p, 0, &again));
+        CHECKF(lf_histories_identical(&h, &again), "POS run %u did not replay", run);
+        CHECKF(check_history(&h) != LF_VIOLATION, "treiber_stack violated under POS (run %u)", run);
+        lf_fc_plan_free(&p);
+    }
+    CHECKF(preemptions >= 4 * 8 && points > 1000, "POS preempted at %llu of %llu points (expected at least 8 a run)",
+           (unsigned long long)preemptions, (unsigned long long)points);
+    lf_fuzz_case one = controlled_case(nm, 1, 4, 8, LF_SCHED_POS, 3);
+    lf_fc_plan p;
+    CHECK(lf_fc_plan_build(&p, &one, a));
+    CHECK(lf_fc_execute(&x, &p, 0, &h));
+    CHECKF(x.last.stats.preemptions == 0, "one thread, %llu preemptions", (unsigned long long)x.last.stats.preemptions);
+    lf_fc_plan_free(&p);
+    lf_history_free(&h);
+    lf_history_free(&again);
     lf_fc_executor_free(&x);
 }
 
@@ -749,6 +793,7 @@ static void feedback_counts_reads_from(void) {
 int main(void) {
     every_adapter_replays_exactly();
     lock_and_library_adapters_do_not_hang();
+    pos_switches_at_many_points();
     bounded_adapter_records_full_answers();
     spinning_is_demoted();
     watchdog_releases_a_hidden_spin();

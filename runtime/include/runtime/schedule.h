@@ -16,6 +16,13 @@
  *  WALK       a random walk: at every point, switch to a random other runnable thread with chance
  *             walk_chance / 4096 (from a generator seeded by `seed`). Many switches: slower, but it explores
  *             bugs of any depth.
+ *  POS        partial order sampling (Yuan, Yang, Gu, "Partial Order Aware Concurrency Sampling", CAV 2018):
+ *             every thread's next event (the access it stands at) has a random priority, the runnable
+ *             thread whose event has the highest one runs it, and the events of other threads that conflict
+ *             with an event just made (the same address, one of the two a write) draw new priorities. A
+ *             switch can come at any point, as often as the events' priorities say: runs of heavy contention
+ *             (a CAS that fails again and again) that a walk of a few switches per thousand points rarely
+ *             makes. From a generator seeded by `seed`.
  *
  * Run 0 of a fuzz case follows the schedule as given. Runs 1, 2, ... of the same case (its repeats) derive
  * their own schedules from it (lf_schedule_for_run): same strategy, priorities shuffled and change points
@@ -40,6 +47,7 @@ typedef enum lf_sched_strategy {
     LF_SCHED_CHOICES,
     LF_SCHED_PREEMPT,
     LF_SCHED_WALK,
+    LF_SCHED_POS, /* (after the others: the strategy byte of older cases keeps its meaning) */
     LF_SCHED_STRATEGY_COUNT
 } lf_sched_strategy;
 

@@ -15,11 +15,13 @@
  * byte mutations change one knob or one call; lf_fuzz_case_mutate mutates the structure directly, and
  * lf_fuzz_case_mutate_schedule only the schedule.
  *
- * Formats: "fuzz-case 3" (this one: a 53-byte header with the mode and the schedule, the choice sequence
- * after the prefix, then the memory model of controlled runs and its weak choices, docs/memory-models.md),
- * "fuzz-case 2" (the same without the memory model: sc whatever follows the choices) and "fuzz-case 1" (the
- * 20-byte header of the first version, recorded in older corpus entries: it decodes as a free-mode case). An
- * sc case of format 3 has the bytes of format 2. */
+ * Formats: "fuzz-case 4" (this one: a 53-byte header with the mode and the schedule, the choice sequence
+ * after the prefix, then the memory model of controlled runs and its weak choices, docs/memory-models.md; the
+ * strategy byte is read modulo the five strategies, POS included), "fuzz-case 3" (the same with four
+ * strategies: the strategy byte modulo 4), "fuzz-case 2" (that without the memory model: sc whatever follows
+ * the choices) and "fuzz-case 1" (the 20-byte header of the first version, recorded in older corpus entries:
+ * it decodes as a free-mode case). The canonical bytes of a case without POS are the same in formats 3 and 4,
+ * and those of an sc case of format 3 the same in format 2. */
 #ifndef LINFUZZ_FUZZ_CASE_H
 #define LINFUZZ_FUZZ_CASE_H
 
@@ -31,7 +33,8 @@
 #include "runtime/perturb.h"
 #include "runtime/schedule.h"
 
-#define LF_FUZZ_CASE_FORMAT "fuzz-case 3"    /* recorded in corpus entries as workload_format */
+#define LF_FUZZ_CASE_FORMAT "fuzz-case 4"    /* recorded in corpus entries as workload_format */
+#define LF_FUZZ_CASE_FORMAT_V3 "fuzz-case 3" /* the third: four strategies (no POS) */
 #define LF_FUZZ_CASE_FORMAT_V2 "fuzz-case 2" /* the second: no memory model (sc), trailing bytes ignored */
 #define LF_FUZZ_CASE_FORMAT_V1 "fuzz-case 1" /* the first version: no mode or schedule (free mode) */
 
@@ -90,7 +93,7 @@ lf_method lf_fuzz_case_call_method(const lf_fuzz_case *c, const lf_adapter *a, u
 
 /* Decodes any bytes into a case for an adapter with n_methods methods (>= 1). */
 void lf_fuzz_case_decode(const uint8_t *data, size_t len, unsigned n_methods, lf_fuzz_case *c);
-/* The same for bytes of the named format (LF_FUZZ_CASE_FORMAT, _V2 or _V1); false when the format is not one
+/* The same for bytes of the named format (LF_FUZZ_CASE_FORMAT, _V3, _V2 or _V1); false when the format is not one
  * of them. */
 bool lf_fuzz_case_decode_as(const char *format, const uint8_t *data, size_t len, unsigned n_methods,
                             lf_fuzz_case *c);
