@@ -28,7 +28,7 @@
  * LINFUZZ_FUZZ_MUTATOR=0 (libFuzzer's byte mutations only), LINFUZZ_FUZZ_FRESH=N and LINFUZZ_FUZZ_FRESH_SECONDS=S
  * (the custom mutator returns a fresh stress-shaped case, lf_fuzz_case_random, for every mutation during the first
  * S seconds, default 3, and for tiny inputs, then for one in N, default 2; N = 0: never),
- * LINFUZZ_FUZZ_STRATEGY=mixed|pct|choices|preempt|walk (every run controlled under that strategy; mixed, the
+ * LINFUZZ_FUZZ_STRATEGY=mixed|pct|choices|preempt|walk|pos (every run controlled under that strategy; mixed, the
  * default: as each input says), LINFUZZ_FUZZ_PERTURB=0 (no schedule perturbation
  * whatever the input says: only the interleavings the OS gives, as for code without LF_YIELD points; the entry
  * then records the input with its perturbation zeroed, which is what ran), LINFUZZ_KEEP_DUPLICATES=1 (write
@@ -189,7 +189,7 @@ static bool read_strategy(int *out, char *err, size_t errlen) {
         *out = (int)s;
         return true;
     }
-    snprintf(err, errlen, "LINFUZZ_FUZZ_STRATEGY=%s: expected mixed, pct, choices, preempt or walk", v);
+    snprintf(err, errlen, "LINFUZZ_FUZZ_STRATEGY=%s: expected mixed, pct, choices, preempt, walk or pos", v);
     return false;
 }
 
@@ -300,6 +300,24 @@ static const lf_adapter *select_adapter(const char *program) {
     return NULL;
 }
 
+/* libFuzzer prints the first functions a new input covers (-print_funcs, default 2), which starts
+ * llvm-symbolizer at the first one: about 40 ms, as long as a whole campaign on an easy bug. The targets default
+ * it to 0 (LLVMFuzzerInitialize runs before libFuzzer parses its flags); a -print_funcs=N given still wins. */
+static void default_print_funcs_off(int *argc, char ***argv) {
+    if (*argc < 1) return;
+    for (int i = 1; i < *argc; i++)
+        if (!strncmp((*argv)[i], "-print_funcs=", 13)) return;
+    static char flag[] = "-print_funcs=0";
+    char **v = malloc(((size_t)*argc + 2) * sizeof *v); /* (kept for the whole process, as argv is) */
+    if (!v) return;
+    v[0] = (*argv)[0];
+    v[1] = flag;
+    for (int i = 1; i < *argc; i++) v[i + 1] = (*argv)[i];
+    v[*argc + 1] = NULL;
+    *argv = v;
+    (*argc)++;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     if (*argc >= 2 && lf_cli_is_command((*argv)[1])) exit(lf_cli_main(*argc, *argv));
     G.adapter = select_adapter(*argc >= 1 ? (*argv)[0] : NULL);
@@ -322,6 +340,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         if (!strncmp(arg, "-memory_model=", 14) || !strncmp(arg, "-memory-model=", 14)) memory = arg + 14;
         if (!strncmp(arg, "--memory-model=", 15)) memory = arg + 15;
     }
+    default_print_funcs_off(argc, argv);
     if (!lf_fc_memory_from_name(memory && *memory ? memory : "mixed", &G.memory)) {
         lf_esc_printf(stderr, "linfuzz-fuzz: memory model '%s' (LINFUZZ_MEMORY_MODEL or -memory_model=): expected "
                               "mixed, sc, tso or c11\n", memory);

@@ -73,6 +73,14 @@ fi
 awk '/^linfuzz-fuzz: violation adapter=/ && !v {v = NR} /^linfuzz-fuzz: root causing/ && !r {r = NR}
      END {exit !(v && (!r || v < r))}' "$tmp/log-kill" && ok || bad "the violation line comes after the root causing"
 
+# 2a'. libFuzzer's -print_funcs (newly covered functions, through a symbolizer started at the first: tens of
+# milliseconds) is off by default in the targets; a -print_funcs given still wins.
+mkdir -p "$tmp/work-funcs" "$tmp/work-funcs2"
+"$BIN/fuzz_treiber_stack" -seed=1 -runs=40 "$tmp/work-funcs" >"$tmp/log-funcs" 2>&1
+check "no NEW_FUNC line by default" bash -c "! grep -q NEW_FUNC '$tmp/log-funcs'"
+"$BIN/fuzz_treiber_stack" -seed=1 -runs=40 -print_funcs=2 "$tmp/work-funcs2" >"$tmp/log-funcs2" 2>&1
+check "-print_funcs=2 given: NEW_FUNC lines" grep -q NEW_FUNC "$tmp/log-funcs2"
+
 # 2b. Without LINFUZZ_VIOLATIONS_DIR or LINFUZZ_CORPUS, entries go to violations/<adapter>/ of the working
 # directory, never into the source tree's corpus.
 before=$(find "$CORPUS" -newer "$tmp/log-k3_trylock_queue" -name '*.lfz' | wc -l)
