@@ -298,8 +298,10 @@ bool lf_fc_execute(lf_fc_executor *x, const lf_fc_plan *p, unsigned run, lf_hist
     if (controlled) {
         lf_schedule_for_run(&p->schedule, p->schedule_salt, run, p->threads, p->len, &x->last.schedule);
         lf_sched_run_begin(x->sched, p->threads, p->len, &x->last.schedule);
+        lf_stuck_watch_controlled_by(x->watch, x->sched); /* (the scheduler judges its own part) */
         lf_pool_run_with(x->pool, p->threads, controlled_worker, &c, false);
         x->last.stuck = lf_sched_run_end(x->sched, &x->last.stats) == LF_SCHED_STUCK;
+        lf_stuck_watch_controlled_by(x->watch, NULL);
         /* a deadlock: the STUCK handler, when one is set, reports it as the watchdog would (and ends the process) */
         if (x->last.stuck) lf_stuck_watch_deadlock(x->watch);
     } else {

@@ -113,8 +113,10 @@ bool lf_runner_run(lf_runner *r, const lf_adapter *a, const lf_workload *w, cons
         size_t ops[LF_SCHED_MAX_THREADS];
         for (unsigned t = 0; t < p->threads && t < LF_SCHED_MAX_THREADS; t++) ops[t] = p->ops_per_thread;
         lf_sched_run_begin(r->sched, p->threads, ops, &r->schedule);
+        lf_stuck_watch_controlled_by(r->watch, r->sched); /* (the scheduler judges its own part) */
         lf_pool_run_with(r->pool, p->threads, controlled_task, &c, false);
         r->last_stuck = lf_sched_run_end(r->sched, &r->last_stats) == LF_SCHED_STUCK;
+        lf_stuck_watch_controlled_by(r->watch, NULL);
         /* a deadlock: the STUCK handler, when one is set, reports it as the watchdog would (and ends the process) */
         if (r->last_stuck) lf_stuck_watch_deadlock(r->watch);
     } else {

@@ -32,6 +32,7 @@ struct lf_stuck_watch {
     lf_stuck_fn fn;
     void *ctx;
     double fixed_deadline; /* LINFUZZ_STUCK_SECONDS, 0: from the run's size */
+    const lf_sched *sched;  /* the run's scheduler while it controls it (lf_stuck_watch_controlled_by) */
 };
 
 /* The deadline of a run of run_ops calls (seconds without progress): LINFUZZ_STUCK_SECONDS, else 2 s + 1 ms
@@ -90,7 +91,7 @@ static void *watch_main(void *arg) {
             unsigned in_flight = 0;
             uint64_t p = lf_recorder_progress(w->recorder, &in_flight);
             double now = lf_now_s();
-            if (p != w->last_progress || !in_flight) {
+            if (p != w->last_progress || !in_flight || lf_sched_controlling(w->sched)) {
                 w->last_progress = p;
                 lf_hang_judge_start(&w->judge, 0, w->self, w->deadline, now);
             } else {
@@ -158,6 +159,7 @@ void lf_stuck_watch_arm(lf_stuck_watch *w, const lf_recorder *r, const lf_adapte
     w->deadline = stuck_deadline(w, run_ops);
     w->last_progress = lf_recorder_progress(r, NULL);
     lf_hang_judge_start(&w->judge, 0, w->self, w->deadline, lf_now_s());
+    w->sched = NULL;
     w->armed = true;
     pthread_mutex_unlock(&w->lock);
 }
@@ -166,5 +168,12 @@ void lf_stuck_watch_disarm(lf_stuck_watch *w) {
     pthread_mutex_lock(&w->lock);
     w->armed = false;
     w->recorder = NULL;
+    w->sched = NULL;
+    pthread_mutex_unlock(&w->lock);
+}
+
+void lf_stuck_watch_controlled_by(lf_stuck_watch *w, const lf_sched *s) {
+    pthread_mutex_lock(&w->lock);
+    w->sched = s;
     pthread_mutex_unlock(&w->lock);
 }

@@ -117,6 +117,10 @@ void lf_watchdog_run_begin(lf_sched *s) {
     pthread_mutex_unlock(&s->wd_lock);
 }
 
+bool lf_sched_controlling(const lf_sched *s) {
+    return s && atomic_load(&((lf_sched *)s)->wd_active) && !lf_sched_released(s);
+}
+
 void lf_watchdog_run_end(lf_sched *s) {
     /* The watcher notices within one tick. It never touches a run's bookkeeping, only the flags and the
      * batons, and it re-reads run_id before releasing, so a check that straddles the end of a run cannot

@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
 
 #include "linfuzz/adapter.h"
 #include "linfuzz/check.h"
@@ -34,6 +36,7 @@
 #include "sched/baton.h"
 #include "runtime/feedback.h"
 #include "runtime/sched.h"
+#include "runtime/stuck_watch.h"
 #include "test_util.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
@@ -642,6 +645,93 @@ static void budget_releases_a_long_run(void) {
     lf_fc_executor_free(&x);
 }
 
+/* ---- 7b. the STUCK watch leaves a controlled run to the scheduler ---- */
+
+/* A counter whose inc works 400 ms of CPU time between 400 LF_YIELD() points: longer than the STUCK deadline
+ * set below (0.15 s without a call or a return), and no point budget runs out. */
+static lf_kind slow_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+    (void)args;
+    int64_t *count = obj;
+    if (m == LF_M_GET) {
+        *value = *count;
+        return LF_K_INT;
+    }
+    for (int i = 0; i < 400; i++) {
+        struct timespec t0, t;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+        do clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+        while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 1000000L);
+        LF_YIELD();
+    }
+    (*count)++;
+    return LF_K_NONE;
+}
+static void *slow_create(size_t n) {
+    (void)n;
+    return calloc(1, sizeof(int64_t));
+}
+static const lf_adapter slow_counter = {.name = "slow_counter", .summary = "test", .type = LF_TYPE_COUNTER,
+                                        .linearizable = true,
+                                        .methods = LF_METHOD_BIT(LF_M_INC) | LF_METHOD_BIT(LF_M_GET),
+                                        .create = slow_create, .destroy = free, .op = slow_op};
+
+static int stuck_report_fd = -1;
+static void report_stuck(void *ctx, const lf_stuck_event *ev) {
+    (void)ctx;
+    (void)ev;
+    if (write(stuck_report_fd, "STUCK", 5) != 5) _exit(9);
+    _exit(0);
+}
+
+/* One inc of slow_counter in a child, in the given mode, with a STUCK deadline of 0.15 s: what the child
+ * reports ("DONE" or "STUCK"). */
+static void run_slow_child(lf_fc_mode mode, char *out, size_t len) {
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        stuck_report_fd = fds[1];
+        setenv("LINFUZZ_STUCK_SECONDS", "0.15", 1);
+        lf_fc_executor x;
+        if (!lf_fc_executor_init(&x, LF_CLOCK_TICKET)) _exit(8);
+        lf_fc_executor_on_stuck(&x, report_stuck, NULL);
+        lf_fuzz_case c;
+        memset(&c, 0, sizeof c);
+        c.threads = 1;
+        c.rounds = 1;
+        c.repeats = 1;
+        c.key_domain = 1;
+        c.body_len[0] = 1;
+        c.body[0][0] = (lf_fc_call){1, 0}; /* inc (methods: get, inc) */
+        c.mode = mode;
+        lf_fuzz_case_normalize(&c, 2);
+        lf_fc_plan p;
+        lf_history h;
+        lf_history_init(&h, LF_TYPE_COUNTER);
+        if (!lf_fc_plan_build(&p, &c, &slow_counter) || !lf_fc_execute(&x, &p, 0, &h)) _exit(8);
+        if (write(fds[1], "DONE", 4) != 4) _exit(9);
+        _exit(0);
+    }
+    close(fds[1]);
+    ssize_t got = read(fds[0], out, len - 1);
+    out[got > 0 ? got : 0] = 0;
+    int status = 0;
+    waitpid(pid, &status, 0);
+    close(fds[0]);
+}
+
+/* Controlled, the op's 0.4 s are the scheduler's to judge (a deadlock it ends, a livelock its point budget
+ * releases): not STUCK. A seqlock reader that a scheduler kept spinning for 3 s was reported STUCK so, and the
+ * run it released then finished. Free, the same op is STUCK at the deadline: the watch still works. */
+static void stuck_watch_leaves_controlled_runs_to_the_scheduler(void) {
+    char got[16];
+    run_slow_child(LF_FC_CONTROLLED, got, sizeof got);
+    CHECKF(!strcmp(got, "DONE"), "controlled: the child reported '%s'", got);
+    run_slow_child(LF_FC_FREE, got, sizeof got);
+    CHECKF(!strcmp(got, "STUCK"), "free: the child reported '%s'", got);
+}
+
 /* ---- 8. hooks: the event log and atomic regions ---- */
 
 typedef struct event_log {
@@ -801,6 +891,7 @@ int main(void) {
     conditions_and_semaphores();
     timed_waits_time_out_deterministically();
     budget_releases_a_long_run();
+    stuck_watch_leaves_controlled_runs_to_the_scheduler();
     hooks_record_and_protect();
     feedback_counts_reads_from();
     TEST_DONE();

@@ -147,6 +147,10 @@ const char *lf_sched_build_id(void);
  * returned escape buffer, lf_sched_thread_start, its ops between lf_sched_op_begin/_end, lf_sched_thread_end;
  * afterwards one thread calls lf_sched_run_end. */
 void lf_sched_run_begin(lf_sched *s, unsigned threads, const size_t *ops, const lf_schedule *sch);
+/* Whether a run is in progress under s's control, not released (any thread may ask, the STUCK watch does):
+ * such a run's deadlocks are the scheduler's to end and its livelocks run into the point budget, which
+ * releases them. s may be NULL (false). */
+bool lf_sched_controlling(const lf_sched *s);
 
 /* Binds worker t to s on the calling thread (no scheduling yet) and returns its escape buffer: the worker
  * must setjmp on it before lf_sched_thread_start. A longjmp there means the run is STUCK and this worker's

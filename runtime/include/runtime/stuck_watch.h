@@ -28,6 +28,7 @@
 #include "linfuzz/adapter.h"
 #include "linfuzz/history.h"
 #include "runtime/recorder.h"
+#include "runtime/sched.h"
 
 /* The exit status of a process ended by the default handler (the `linfuzz` command's exit code for STUCK). */
 #define LF_STUCK_EXIT_STATUS 5
@@ -58,6 +59,13 @@ void lf_stuck_watch_set_handler(lf_stuck_watch *w, lf_stuck_fn fn, void *ctx);
  * type (a custom type's declaration included) and capacity. r and a must stay valid while armed. */
 void lf_stuck_watch_arm(lf_stuck_watch *w, const lf_recorder *r, const lf_adapter *a, size_t run_ops);
 void lf_stuck_watch_disarm(lf_stuck_watch *w);
+/* The scheduler of the armed run's controlled part (NULL: none, as after arm): while it controls the run
+ * (lf_sched_controlling) the wait does not count, and the deadline starts again when it lets the run go. A
+ * controlled run's deadlock is the scheduler's to end, and a run that spins under it (a scheduler that keeps
+ * a spinner running, a livelock) runs into its point budget and is released: judged STUCK from there on, not
+ * for the time the scheduler took (a seqlock reader spinning for 3 s under a scheduler that favoured it was
+ * reported STUCK, and the released run then finished). */
+void lf_stuck_watch_controlled_by(lf_stuck_watch *w, const lf_sched *s);
 
 /* A controlled run of the armed run deadlocked (sched/sched.h: LF_SCHED_STUCK; its blocked ops are still in
  * flight in the recorder): the handler is called at once, as for a deadline, with ev->deadlock set, and the
