@@ -89,21 +89,26 @@ for a in $buggy; do
 done
 
 # --- correct adapters run clean, and the run statistics are printed ---
+# (a fixed number of runs of seed 1, not a wall-clock amount: 500 each, 150 under the sanitizers, which run
+# three to five times slower; --seconds is only a backstop)
+clean_runs=500
+[ "$sanitized" = 1 ] && clean_runs=150
 for a in ms_queue harris_list_set atomic_counter mutex_kv; do
-  expect_rc 0 "$a clean" "$LF" stress "$a" --seconds 1 --threads 3 --ops 50
+  expect_rc 0 "$a clean" "$LF" stress "$a" --seed 1 --runs "$clean_runs" --seconds 120 --threads 3 --ops 50
   grep -q "no violation" "$tmp/err" && ok || bad "$a: summary line"
 done
 for a in mutex_queue rwlock_list_set treiber_tag32 elim_stack seqlock_register harris_list_marked urcu_lfstack \
          ck_fifo_mpmc; do
   "$LF" adapters --names | grep -qx "$a" || continue
-  expect_rc 0 "$a clean in controlled mode" "$LF" stress "$a" --seconds 1 --mode controlled
+  expect_rc 0 "$a clean in controlled mode" "$LF" stress "$a" --seed 1 --runs "$clean_runs" --seconds 120 \
+    --mode controlled
   grep -q "controlled, 0 of them not deterministic" "$tmp/err" && ok || bad "$a: controlled summary: $(tail -1 "$tmp/err")"
 done
 # A condition wait releases its mutex and starts waiting in one step: with a scheduling point in between, a
 # signal could come first and be lost (seed 1809790495822785 deadlocked the correct queue at run 1794 so).
 expect_rc 0 "blocking_queue clean in controlled mode" "$LF" stress blocking_queue --mode controlled \
   --seed 1809790495822785 --runs 2500 --seconds 60
-expect_rc 0 "free mode" "$LF" stress ms_queue --seconds 1 --mode free
+expect_rc 0 "free mode" "$LF" stress ms_queue --seed 1 --runs "$clean_runs" --seconds 120 --mode free
 grep -q "(.*/s; 0 controlled" "$tmp/err" && ok || bad "--mode free ran controlled runs: $(tail -1 "$tmp/err")"
 expect_rc 0 "mixed mode" "$LF" stress ms_queue --runs 40 --seconds 100
 grep -q ": 40 runs in .*; 30 controlled" "$tmp/err" && ok || bad "--mode mixed: 3 runs in 4 controlled: $(tail -1 "$tmp/err")"
@@ -119,10 +124,13 @@ for k in 1 2 3; do
   [ "$rc" = 1 ] && cmp -s "$first" "$(head -1 "$tmp/out")" && ok || bad "replay $k: exit $rc, history differs"
 done
 # --- the self-spec: any deterministic adapter against its own serial behaviour ---
-expect_rc 0 "ms_queue self-spec clean" "$LF" stress ms_queue --spec self --seconds 1 --threads 3 --ops 30
+# (the self-spec's search replays the adapter over many of its states: 20 runs, about a second)
+expect_rc 0 "ms_queue self-spec clean" "$LF" stress ms_queue --spec self --seed 1 --runs 20 --seconds 120 \
+  --threads 3 --ops 30
 grep -q "checked against the self-spec (ms_queue's own serial behaviour)" "$tmp/err" && ok || bad "self-spec named"
 expect_rc 1 "treiber_aba self-spec caught" "$LF" stress treiber_aba --spec self --seconds 30 --seed 1 --out "$tmp" -q
-expect_rc 0 "pia_map (no spec) clean" "$LF" stress pia_map --seconds 1 --threads 3 --ops 30
+expect_rc 0 "pia_map (no spec) clean" "$LF" stress pia_map --seed 1 --runs "$clean_runs" --seconds 120 --threads 3 \
+  --ops 30
 grep -q "checked against the self-spec" "$tmp/err" && ok || bad "pia_map is checked against its self-spec"
 expect_rc 2 "stress bad spec" "$LF" stress ms_queue --spec magic
 expect_rc 2 "self-spec of a nondeterministic adapter" "$LF" stress scal_k_fifo --spec self --seconds 1
@@ -135,7 +143,7 @@ grep -q ": 5 runs in" "$tmp/err" && ok || bad "--runs 5: $(tail -1 "$tmp/err")"
 
 # --- the TSC clock (x86-64 with an invariant TSC) records sound histories too ---
 if "$LF" stress ms_queue --clock tsc --runs 1 -q 2>/dev/null; then
-  expect_rc 0 "tsc clean" "$LF" stress treiber_stack --clock tsc --seconds 1
+  expect_rc 0 "tsc clean" "$LF" stress treiber_stack --clock tsc --seed 1 --runs "$clean_runs" --seconds 120
   expect_rc 1 "tsc catches" "$LF" stress treiber_aba --clock tsc --seconds 30 --seed 1 --out "$tmp" -q
 fi
 
