@@ -94,7 +94,7 @@ else
   skip "tests under ASan + UBSan" "the sanitizer build failed"
   skip "fuzzing linfuzz's own parsers and engines" "the sanitizer build failed"
 fi
-stage "ThreadSanitizer: the correct adapters through the runner" bash ci/tsan.sh "$b-tsan" 2
+stage "ThreadSanitizer: the correct adapters through the runner" bash ci/tsan.sh "$b-tsan"
 if [ "$clang_ok" = 1 ]; then
   stage "tests" ctest_stage "$b"
 else
