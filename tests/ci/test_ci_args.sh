@@ -29,7 +29,7 @@ build.sh@corpus@'corpus' is a directory of other files, not a build directory
 build.sh@5@'5' is a number, not a build directory
 build.sh@build -Werror@'-Werror' is not a cmake -D or -U argument
 tsan.sh@2@'2' is a number, not a build directory
-tsan.sh@build-tsan 0@SECONDS_PER_ADAPTER takes a positive number of seconds, not '0'
+tsan.sh@build-tsan 0@RUNS_PER_ADAPTER takes a positive whole number, not '0'
 tsan.sh@build-tsan 2 x@unexpected argument 'x'
 quickstart.sh@treiber_aba@SECONDS_PER_ADAPTER takes a positive number of seconds, not 'treiber_aba'
 quickstart.sh@--build docs@'docs' is a directory of other files
