@@ -471,6 +471,17 @@ static const char *save_entry(const lf_violation_entry *e, char *path, size_t pa
     return "not saved";
 }
 
+/* Where a finding's entry went (saved as `saved` says, at path, "" when not) and the commands that reproduce
+ * and explain it: this binary answers linfuzz's subcommands with the adapters it carries (an out-of-tree
+ * adapter too). A blank line first when the lines follow a report. */
+static void report_entry(const char *saved, const char *path, bool blank_line_first) {
+    lf_esc_printf(stderr, "%slinfuzz-fuzz: entry (%s): %s\n", blank_line_first ? "\n" : "", saved,
+                  path[0] ? path : "-");
+    if (path[0])
+        lf_esc_printf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path,
+                      G.program, path);
+}
+
 /* A run stopped making progress (runner/stuck_watch.h; this runs on the watchdog's thread while the run's
  * threads are stuck): save a STUCK entry, report, abort so that libFuzzer keeps the input. The stuck
  * threads cannot be taken back, so even LINFUZZ_FUZZ_CONTINUE ends here. */
@@ -526,10 +537,7 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
         lf_esc_puts(stderr, e.report, LF_ESC_KEEP_NEWLINE | LF_ESC_KEEP_TAB);
         saved = save_entry(&e, path, sizeof path);
     }
-    lf_esc_printf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
-    if (path[0])
-        lf_esc_printf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path,
-                      G.program, path);
+    report_entry(saved, path, true);
     lf_esc_printf(stderr, "linfuzz-fuzz: stuck adapter=%s seconds=%.3f executions=%llu runs=%llu entry=%s\n",
                   G.adapter->name, lf_now_s() - G.start, (unsigned long long)G.executions, (unsigned long long)G.runs,
                   path[0] ? path : "-");
@@ -731,11 +739,7 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
         saved = save_entry(&e, path, sizeof path);
         saved_here = !strcmp(saved, "saved");
     }
-    lf_esc_printf(stderr, "\nlinfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
-    /* This binary answers linfuzz's subcommands with the adapters it carries (an out-of-tree adapter too). */
-    if (path[0])
-        lf_esc_printf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path,
-                      G.program, path);
+    report_entry(saved, path, true);
     /* One line for scripts (ci/quickstart.sh, ci/bench_fuzz.sh), at the detection: what follows is analysis. */
     lf_esc_printf(stderr,
                   "linfuzz-fuzz: %s adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s memory=%s\n",
@@ -790,10 +794,7 @@ static void on_crash(void *ctx, const lf_violation_entry *e) {
     const char *saved = save_entry(e, path, sizeof path);
     lf_esc_printf(stderr, "\nlinfuzz-fuzz: CRASH of %s in execution %llu, run %u: %s\n", G.adapter->name,
                   (unsigned long long)G.executions, G.cur_run + 1, lf_entry_meta(e, "reason"));
-    lf_esc_printf(stderr, "linfuzz-fuzz: entry (%s): %s\n", saved, path[0] ? path : "-");
-    if (path[0])
-        lf_esc_printf(stderr, "linfuzz-fuzz: reproduce: %s repro %s ; explain: %s show %s\n", G.program, path,
-                      G.program, path);
+    report_entry(saved, path, false);
     lf_esc_printf(stderr, "linfuzz-fuzz: crash adapter=%s seconds=%.3f executions=%llu runs=%llu mode=%s entry=%s\n",
                   G.adapter->name, lf_now_s() - G.start, (unsigned long long)G.executions, (unsigned long long)G.runs,
                   lf_entry_meta(e, "schedule_mode") ? lf_entry_meta(e, "schedule_mode") : "-", path[0] ? path : "-");
