@@ -25,7 +25,9 @@
 #
 # Flags (cache variables): LINFUZZ_FUZZING_ENGINE (link; default -fsanitize=fuzzer, or $LIB_FUZZING_ENGINE when
 # set at the first configure, as under OSS-Fuzz and ClusterFuzzLite) and LINFUZZ_FUZZ_INSTRUMENT (compile;
-# default -fsanitize=fuzzer-no-link; empty when the environment's CFLAGS instrument everything already).
+# default -fsanitize-coverage=inline-8bit-counters,pc-table: libFuzzer's edge coverage without the comparison
+# tracing of -fsanitize=fuzzer-no-link, which slows the races of free runs, docs/fuzzing.md; empty when the
+# environment's CFLAGS instrument everything already).
 # Libraries the adapters use: linfuzz_add_library_under_test(<name> SOURCES ...) builds a library's sources with
 # the same instrumentation (every access inside it a scheduling point); a shared library given in LIBRARIES as a
 # file (libcritnib.so) is seen at its calls: linfuzz_wrap_library_calls makes each call and return a point.
@@ -40,7 +42,7 @@ else()
 endif()
 set(LINFUZZ_FUZZING_ENGINE "${_linfuzz_default_engine}" CACHE STRING
     "Link flags of the fuzzing engine for the fuzz targets ($LIB_FUZZING_ENGINE under OSS-Fuzz)")
-set(LINFUZZ_FUZZ_INSTRUMENT "-fsanitize=fuzzer-no-link" CACHE STRING
+set(LINFUZZ_FUZZ_INSTRUMENT "-fsanitize-coverage=inline-8bit-counters,pc-table" CACHE STRING
     "Compile flags that instrument code under test for the fuzzing engine (empty: none)")
 
 # An instrumented copy of library target FROM (OBJECT or STATIC, as FROM is): its sources, include directories,

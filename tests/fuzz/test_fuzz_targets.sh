@@ -20,6 +20,15 @@ while read -r name _; do
 done < <("$LF" adapters)
 check "every adapter has a fuzz target (missing:${missing:- none})" test -z "$missing"
 
+# 1a. The code under test carries libFuzzer's edge counters but no comparison tracing (the default
+# LINFUZZ_FUZZ_INSTRUMENT): tracing calls into libFuzzer at every compare, writing tables all threads share,
+# and made the races of free runs 3 times rarer (docs/fuzzing.md, "Coverage without comparison tracing").
+# k4's read does nothing but compare and CAS; libFuzzer itself defines the tracing functions, never calls them.
+objdump -d --no-show-raw-insn "$BIN/linfuzz-fuzz" 2>/dev/null | awk '/^[0-9a-f]+ <hit_op>:$/ {f = 1; next} /^$/ {f = 0} f' >"$tmp/hit_op.s"
+check "the adapters have edge counters (hit_op updates __sancov_cntrs)" grep -q "<__start___sancov_cntrs" "$tmp/hit_op.s"
+check "the adapters have no comparison tracing (no __sanitizer_cov_trace_* call in hit_op)" \
+  bash -c "! grep -q 'call.*__sanitizer_cov_trace' '$tmp/hit_op.s'"
+
 # 2. A known-buggy adapter: violation found, entry saved, crash input written.
 # (controlled mode and -seed=1: the same executions in every run of one build, so a busy machine finds the bug
 # later, never not; the time limits are generous backstops: capturing an entry under a sanitizer on a loaded
