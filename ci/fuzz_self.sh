@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes linfuzz's own code for a short budget: the text parser, the .lfz decoder and the differential target
 # of the checking engines (tests/fuzz/fuzz_parse_text.c, fuzz_parse_lfz.c, fuzz_check_diff.c). Starts from the
-# seeds in corpus/self/<target>/ and fails on any crash, hang or engine disagreement (the reproducer is written to
-# the output directory and printed). A progress line on stderr says which target runs and its executions.
+# seeds in corpus/self/<target>/, the three side by side, and fails on any crash, hang or engine disagreement
+# (the reproducer is written to the output directory and printed). A progress line on stderr gives the
+# executions of each.
 #
 # Usage: ci/fuzz_self.sh [--build DIR] [--out DIR] [-q] [SECONDS_PER_TARGET]   (default 20)
 #   --build DIR   the build (default $LINFUZZ_BUILD_DIR or build; built when it has no fuzz targets)
@@ -27,24 +28,36 @@ ci_use_build "$BUILD" fuzz_parse_text
 [ -x "$BUILD/bin/fuzz_parse_text" ] || ci_die "$BUILD has no fuzz targets (they need clang's libFuzzer)"
 OUT_DIR=${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/linfuzz-fuzz-self.XXXXXX")}
 mkdir -p "$OUT_DIR" || ci_die "cannot create $OUT_DIR"
-status=0 k=0
-for target in parse_text parse_lfz check_diff; do
-  k=$((k + 1))
+# The three targets run side by side, each for SECONDS_PER_TARGET: on 2 cores each gets about two thirds of
+# a core, and the stage takes a third of the time it took one target after the other (ci/test.sh).
+targets=(parse_text parse_lfz check_diff)
+pids=() works=()
+for target in "${targets[@]}"; do
   work=$(mktemp -d)
+  works+=("$work")
   cp corpus/self/$target/* "$work"/
-  log=$OUT_DIR/$target.log
   "$BUILD/bin/fuzz_$target" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="$OUT_DIR/$target-" "$work" >"$log" 2>&1 &
-  pid=$!
-  progress_start "$CI_SCRIPT"
-  while kill -0 "$pid" 2>/dev/null; do
-    progress_due && progress "fuzz_$target ($k of 3, $secs s each): $(tail -c 2000 "$log" 2>/dev/null |
-      grep -ao '^#[0-9]*' | tail -1 | tr -d '#') executions"
-    sleep 0.2
-  done
-  rc=0
-  wait "$pid" || rc=$?
-  progress_end
+    -artifact_prefix="$OUT_DIR/$target-" "$work" >"$OUT_DIR/$target.log" 2>&1 &
+  pids+=($!)
+done
+# executions so far of one target, from its log's last status line
+executions() { tail -c 2000 "$OUT_DIR/$1.log" 2>/dev/null | grep -ao '^#[0-9]*' | tail -1 | tr -d '#'; }
+# whether one of them still runs
+running() { local p; for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && return 0; done; return 1; }
+progress_start "$CI_SCRIPT"
+while running; do
+  if progress_due; then
+    line=""
+    for target in "${targets[@]}"; do line="$line fuzz_$target $(executions "$target")"; done
+    progress "3 targets side by side, $secs s each: executions:$line"
+  fi
+  sleep 0.2
+done
+progress_end
+status=0
+for i in "${!targets[@]}"; do
+  target=${targets[$i]} log=$OUT_DIR/${targets[$i]}.log rc=0
+  wait "${pids[$i]}" || rc=$?
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
   if [ "$rc" = 0 ]; then
     echo "fuzz_$target: ${runs:-?} executions in ${secs}s, no crash"
@@ -53,6 +66,6 @@ for target in parse_text parse_lfz check_diff; do
     echo "fuzz_$target: FAILED (exit $rc); reproducer and log in $OUT_DIR:"
     grep -E 'fuzz_|ERROR|SUMMARY|Test unit written' "$log" | head -20
   fi
-  rm -rf "$work"
+  rm -rf "${works[$i]}"
 done
 exit "$status"
