@@ -349,6 +349,21 @@ static lf_fuzz_case preempt_in_section(unsigned lock_points) {
     return c;
 }
 
+/* A case of one thread calling method `method` (of an adapter with two methods) `rounds` times, one run. */
+static lf_fuzz_case one_thread_case(uint8_t rounds, uint8_t method, lf_fc_mode mode) {
+    lf_fuzz_case c;
+    memset(&c, 0, sizeof c);
+    c.threads = 1;
+    c.rounds = rounds;
+    c.repeats = 1;
+    c.key_domain = 1;
+    c.body_len[0] = 1;
+    c.body[0][0] = (lf_fc_call){method, 0};
+    c.mode = (uint8_t)mode;
+    lf_fuzz_case_normalize(&c, 2);
+    return c;
+}
+
 /* Runs c once on a (run 0); returns the run info, h the history. */
 static lf_fc_run_info run_once(lf_fc_executor *x, const lf_adapter *a, const lf_fuzz_case *c, lf_history *h) {
     lf_fc_plan p;
@@ -606,16 +621,7 @@ static void timed_waits_time_out_deterministically(void) {
     lf_history h;
     lf_history_init(&h, LF_TYPE_REGISTER);
     /* One thread of reads only (method 1 of a register: read): every read waits, nobody else runs. */
-    lf_fuzz_case c;
-    memset(&c, 0, sizeof c);
-    c.threads = 1;
-    c.rounds = 3;
-    c.repeats = 1;
-    c.key_domain = 1;
-    c.body_len[0] = 1;
-    c.body[0][0] = (lf_fc_call){1, 0};
-    c.mode = LF_FC_CONTROLLED;
-    lf_fuzz_case_normalize(&c, 2);
+    lf_fuzz_case c = one_thread_case(3, 1, LF_FC_CONTROLLED);
     double start = (double)time(NULL);
     lf_fc_run_info info = run_once(&x, &timed_register_adapter, &c, &h);
     CHECKF(!info.stuck && info.stats.deterministic && info.stats.timeouts == 3, "stuck %d, %llu timeouts", info.stuck,
@@ -696,16 +702,7 @@ static void run_slow_child(lf_fc_mode mode, char *out, size_t len) {
         lf_fc_executor x;
         if (!lf_fc_executor_init(&x, LF_CLOCK_TICKET)) _exit(8);
         lf_fc_executor_on_stuck(&x, report_stuck, NULL);
-        lf_fuzz_case c;
-        memset(&c, 0, sizeof c);
-        c.threads = 1;
-        c.rounds = 1;
-        c.repeats = 1;
-        c.key_domain = 1;
-        c.body_len[0] = 1;
-        c.body[0][0] = (lf_fc_call){1, 0}; /* inc (methods: get, inc) */
-        c.mode = mode;
-        lf_fuzz_case_normalize(&c, 2);
+        lf_fuzz_case c = one_thread_case(1, 1, mode); /* inc (methods: get, inc) */
         lf_fc_plan p;
         lf_history h;
         lf_history_init(&h, LF_TYPE_COUNTER);
