@@ -1,10 +1,14 @@
 /* Crashes of the code under test as CRASH entries, in the crashing process (crash_watch.h). */
 #include "testcase/crash_watch.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "findings/crash.h"
@@ -22,7 +26,61 @@ static struct {
     const lf_crash_run *_Atomic running;
     atomic_flag busy; /* one capture per process: a crash inside the capture itself is left to die */
     struct sigaction old_segv, old_bus;
-} W = {.busy = ATOMIC_FLAG_INIT};
+    int last_resort[2]; /* the pipe that arms the last resort (last_resort_main) */
+    pid_t pid;          /* the process whose thread reads it (a forked child must not arm its parent's) */
+    double grace;       /* seconds */
+} W = {.busy = ATOMIC_FLAG_INIT, .last_resort = {-1, -1}};
+
+/* The last resort: a crash handler that never returns. The handlers after ours are not async-signal-safe
+ * either (libFuzzer's allocates, prints and symbolizes): when the crash left the allocator or a stdio lock
+ * held (glibc's abort on a corrupted heap holds its arena's lock), they wait forever. Seen with treiber_uaf
+ * built without a sanitizer: a use after free inside a root-causing run, libFuzzer's handler in calloc for good,
+ * the other crashing threads spinning on the sanitizer's report lock, the process alive 4 minutes later at
+ * 200% CPU. So SIGSEGV and SIGBUS first arm this thread (a write to a pipe, which a handler may do); if the
+ * process still lives `grace` seconds later, it says so on stderr and ends with _exit. (Not SIGABRT: the fuzz
+ * target's own aborts name the bug by the frames under them, and a handler of ours would sit on top of them in
+ * the stack ClusterFuzz reads, fuzz/bug_report.h.) */
+static void *last_resort_main(void *arg) {
+    (void)arg;
+    char b;
+    ssize_t n;
+    do n = read(W.last_resort[0], &b, 1);
+    while (n < 0 && errno == EINTR);
+    if (n != 1) return NULL;
+    struct timespec t = {(time_t)W.grace, (long)((W.grace - (double)(time_t)W.grace) * 1e9)};
+    while (nanosleep(&t, &t) != 0 && errno == EINTR) {
+    }
+    static const char msg[] = "linfuzz: the crash handlers did not end the process (a lock the crash left held?): "
+                              "ending it (LINFUZZ_CRASH_GRACE_SECONDS)\n";
+    (void)!write(2, msg, sizeof msg - 1);
+    _exit(LF_CRASH_WATCH_EXIT);
+}
+
+/* Arms the last resort (async-signal-safe). */
+static void arm_last_resort(void) {
+    if (W.last_resort[1] < 0 || getpid() != W.pid) return;
+    char b = 1;
+    (void)!write(W.last_resort[1], &b, 1);
+}
+
+static void start_last_resort(void) {
+    const char *g = getenv("LINFUZZ_CRASH_GRACE_SECONDS");
+    char *end = NULL;
+    double v = g && *g ? strtod(g, &end) : 0;
+    W.grace = end && *end == '\0' && v > 0 && v <= 3600 ? v : LF_CRASH_WATCH_GRACE_SECONDS;
+    if (pipe(W.last_resort) != 0) return;
+    W.pid = getpid();
+    pthread_t t;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &at, last_resort_main, NULL) != 0) {
+        close(W.last_resort[0]);
+        close(W.last_resort[1]);
+        W.last_resort[0] = W.last_resort[1] = -1;
+    }
+    pthread_attr_destroy(&at);
+}
 
 bool lf_crash_watch_sanitized(void) { return __asan_set_error_report_callback != NULL; }
 
@@ -71,6 +129,7 @@ static void on_asan_report(const char *report) { capture(report); }
 
 static void on_signal(int sig, siginfo_t *si, void *uctx) {
     (void)uctx;
+    arm_last_resort(); /* first: what follows may never return */
     char text[256];
     snprintf(text, sizeof text,
              "%s at address %p (no sanitizer: build with AddressSanitizer, LINFUZZ_SANITIZE=ON, for the stacks of "
@@ -99,6 +158,7 @@ void lf_crash_watch_install(lf_crash_fn fn, void *ctx) {
     sigaction(SIGSEGV, &sa, &W.old_segv);
     sigaction(SIGBUS, &sa, &W.old_bus);
     W.signals = true;
+    start_last_resort();
 }
 
 void lf_crash_watch_running(const lf_crash_run *r) {

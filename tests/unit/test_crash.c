@@ -2,15 +2,21 @@
  * access and of the free in the code under test, past the sanitizer's interceptors and linfuzz's access hooks),
  * the entry built from it (loads back, its report renders), and how triage groups crashes: by the free for a use
  * after free (two reads of one freed node are one bug), by the access otherwise; CRASH for an adapter that
- * claims to be correct, KNOWN_BUG for a known-buggy one. */
+ * claims to be correct, KNOWN_BUG for a known-buggy one. And the crash watch's last resort
+ * (testcase/crash_watch.h): a crash whose handlers never return still ends the process. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "findings/crash.h"
 #include "findings/entry.h"
 #include "findings/triage.h"
 #include "test_util.h"
+#include "testcase/crash_watch.h"
 
 static const char UAF[] =
     "=================================================================\n"
@@ -120,8 +126,56 @@ static void entries(void) {
     for (int i = 0; i < 4; i++) lf_entry_free(&e[i]);
 }
 
+/* Stands for libFuzzer's crash handler waiting forever on a lock the crash left held. */
+static void handler_that_never_returns(int sig) {
+    (void)sig;
+    for (;;) pause();
+}
+
+static void no_entry(void *ctx, const lf_violation_entry *e) { (void)ctx, (void)e; }
+
+/* In a child: a SIGSEGV handler that never returns, the watch installed after it (as the fuzz target installs it
+ * after libFuzzer's), a segmentation fault. The child must end by itself, with LF_CRASH_WATCH_EXIT and a line
+ * saying why, soon after the grace (0.2 s here). Under AddressSanitizer the watch installs no signal handler
+ * (the sanitizer's report callback captures the crash): nothing to test there. */
+static void last_resort(void) {
+    if (lf_crash_watch_sanitized()) return;
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], 2);
+        setenv("LINFUZZ_CRASH_GRACE_SECONDS", "0.2", 1);
+        signal(SIGSEGV, handler_that_never_returns);
+        lf_crash_watch_install(no_entry, NULL);
+        raise(SIGSEGV);
+        _exit(3); /* (not reached) */
+    }
+    close(fds[1]);
+    int status = 0;
+    pid_t done = 0;
+    for (int i = 0; i < 1000 && done == 0; i++) { /* at most 10 s */
+        done = waitpid(pid, &status, WNOHANG);
+        if (done == 0) nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    if (done == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    char out[512] = "";
+    ssize_t n = read(fds[0], out, sizeof out - 1);
+    out[n > 0 ? n : 0] = '\0';
+    close(fds[0]);
+    CHECK(done == pid); /* it ended by itself */
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == LF_CRASH_WATCH_EXIT);
+    CHECK(strstr(out, "the crash handlers did not end the process") != NULL);
+}
+
 int main(void) {
     parse();
     entries();
+    last_resort();
     TEST_DONE();
 }

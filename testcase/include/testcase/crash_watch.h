@@ -13,7 +13,11 @@
  *    the signal to the handler that was there before (libFuzzer's, or the default). Building an entry in a
  *    signal handler is not async-signal-safe: it works when the crash left the allocator alone (a load of a
  *    freed node, the classic case), and at worst the process dies a little later, as it would have.
- * In controlled mode the other threads are parked while the crashing one runs, so the snapshot is exact. */
+ * In controlled mode the other threads are parked while the crashing one runs, so the snapshot is exact.
+ * Without a sanitizer the watch also arms a last resort at SIGSEGV and SIGBUS: the handlers are not
+ * async-signal-safe, and when a crash left a lock held (glibc's allocator aborting on a corrupted heap) they
+ * may wait forever; a thread then ends the process LINFUZZ_CRASH_GRACE_SECONDS (default
+ * LF_CRASH_WATCH_GRACE_SECONDS) after the signal, with a line on stderr and exit status LF_CRASH_WATCH_EXIT. */
 #ifndef LINFUZZ_CRASH_WATCH_H
 #define LINFUZZ_CRASH_WATCH_H
 
@@ -24,6 +28,9 @@
 #include "linfuzz/adapter.h"
 #include "testcase/case_runner.h"
 #include "testcase/fuzz_case.h"
+
+#define LF_CRASH_WATCH_GRACE_SECONDS 30
+#define LF_CRASH_WATCH_EXIT 77 /* libFuzzer's exit status for a crash */
 
 /* Called with the captured entry (owned by the watch: read or copy it, do not free it). */
 typedef void (*lf_crash_fn)(void *ctx, const lf_violation_entry *e);
