@@ -82,6 +82,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bug_report.h"
 #include "cli/commands.h"
@@ -575,13 +576,20 @@ static void attach_root_cause(lf_violation_entry *e, const uint8_t *data, size_t
     lf_rc_result_free(&r);
 }
 
+/* Whether a violating run's test is minimized before its entry is saved: a controlled, deterministic run
+ * replays (LINFUZZ_FUZZ_MINIMIZE_TEST). */
+static bool test_minimized(const lf_result *res, const lf_fc_run_info *info) {
+    return !res->serial_nondeterminism && info->mode == LF_FC_CONTROLLED && info->stats.deterministic &&
+           G.tmin_seconds > 0;
+}
+
 /* Captures the entry of the violating run h (checked as res) of case c, whose bytes are data: repetition run,
- * scheduled as info. A controlled, deterministic run's test is minimized first (testcase/minimize_test.h). A
- * serial nondeterminism of the adapter (self-spec) is captured as an entry of its own category. */
+ * scheduled as info. With minimize_test, a controlled, deterministic run's test is minimized first
+ * (testcase/minimize_test.h). A serial nondeterminism of the adapter (self-spec) is captured as an entry of its
+ * own category. */
 static lf_status capture_run(const uint8_t *data, size_t size, const lf_fuzz_case *c, unsigned run,
                              const lf_fc_run_info *info, const lf_history *h, const lf_result *res, const char *origin,
-                             lf_violation_entry *e, char *err, size_t errlen) {
-    bool nondet = res->serial_nondeterminism, controlled = info->mode == LF_FC_CONTROLLED;
+                             bool minimize_test, lf_violation_entry *e, char *err, size_t errlen) {
     char desc[4096];
     lf_fuzz_case_describe(desc, sizeof desc, c, G.adapter);
     /* A controlled run replays: minimize the test (not only its history) by re-running smaller cases. */
@@ -592,7 +600,8 @@ static lf_status capture_run(const uint8_t *data, size_t size, const lf_fuzz_cas
     lf_tmin_stats ts;
     bool has_test = false;
     size_t test_len = 0;
-    if (!nondet && controlled && info->stats.deterministic && G.tmin_seconds > 0) {
+    bool nondet = res->serial_nondeterminism;
+    if (minimize_test && test_minimized(res, info)) {
         lf_tmin_options to;
         lf_tmin_options_default(&to);
         to.seconds = G.tmin_seconds;
@@ -681,7 +690,8 @@ static bool find_twin(const uint8_t *data, size_t size, const lf_violation_entry
         lf_result res;
         lf_result_init(&res);
         res.verdict = LF_VIOLATION;
-        captured = capture_run(t.bytes, t.len, &tc, 0, &t.info, &t.history, &res, origin, te, err, sizeof err) == LF_OK;
+        captured =
+            capture_run(t.bytes, t.len, &tc, 0, &t.info, &t.history, &res, origin, true, te, err, sizeof err) == LF_OK;
         lf_result_free(&res);
         if (!captured) fprintf(stderr, "linfuzz-fuzz: cannot build the twin's entry: %s\n", err);
     }
@@ -726,17 +736,43 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     fprintf(stderr, "\nlinfuzz-fuzz: %s in %s (%zu ops, %s): %s\n%s", nondet ? "SERIAL NONDETERMINISM" : "VIOLATION",
             origin, G.history.n, res->engine, res->reason, nondet ? "" : "linfuzz-fuzz: minimizing...\n");
     lf_violation_entry e, te;
-    lf_status st = capture_run(data, size, c, run, info, &G.history, res, origin, &e, err, sizeof err);
+    /* Minimizing the test re-runs the code under test, which may crash (a use after free in a smaller case) with
+     * no run of the fuzzer's in progress, hence no CRASH entry: the entry without the minimized test goes to
+     * disk first, and the whole one replaces it (its name hashes the test too). */
+    char early_path[PATH_MAX] = "";
+    if (test_minimized(res, info)) {
+        lf_violation_entry early;
+        if (capture_run(data, size, c, run, info, &G.history, res, origin, false, &early, err, sizeof err) == LF_OK) {
+            if (strcmp(save_entry(&early, early_path, sizeof early_path), "saved") != 0) early_path[0] = 0;
+            lf_entry_free(&early);
+        }
+    }
+    lf_status st = capture_run(data, size, c, run, info, &G.history, res, origin, true, &e, err, sizeof err);
     bool has_twin = false, saved_here = false;
     const char *saved = "not saved";
     if (st != LF_OK) {
         lf_esc_printf(stderr, "linfuzz-fuzz: cannot build the entry: %s\n", err);
+        if (early_path[0]) { /* the early one stays: better than none */
+            saved = "saved, without its minimized test";
+            snprintf(path, sizeof path, "%s", early_path);
+        }
     } else {
         lf_esc_puts(stderr, e.report, LF_ESC_KEEP_NEWLINE | LF_ESC_KEEP_TAB);
         /* On disk before anything else runs: the twin search and the root causing re-run the code under test,
          * which may crash (a use after free in another schedule), and the process may be killed. Saved again,
          * in place, when they add to it. */
-        saved = save_entry(&e, path, sizeof path);
+        if (early_path[0]) { /* (the bucket's entry is the early one, ours: replaced, not kept as a duplicate) */
+            saved = lf_entry_save(&e, G.violations_dir, path, sizeof path, err, sizeof err) == LF_OK ? "saved"
+                                                                                                     : "not saved";
+            if (!strcmp(saved, "saved") && strcmp(path, early_path) != 0) unlink(early_path);
+            if (strcmp(saved, "saved") != 0) {
+                lf_esc_printf(stderr, "linfuzz-fuzz: cannot save the entry: %s\n", err);
+                saved = "saved, without its minimized test";
+                snprintf(path, sizeof path, "%s", early_path);
+            }
+        } else {
+            saved = save_entry(&e, path, sizeof path);
+        }
         saved_here = !strcmp(saved, "saved");
     }
     report_entry(saved, path, true);
