@@ -762,10 +762,10 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
          * which may crash (a use after free in another schedule), and the process may be killed. Saved again,
          * in place, when they add to it. */
         if (early_path[0]) { /* (the bucket's entry is the early one, ours: replaced, not kept as a duplicate) */
-            saved = lf_entry_save(&e, G.violations_dir, path, sizeof path, err, sizeof err) == LF_OK ? "saved"
-                                                                                                     : "not saved";
-            if (!strcmp(saved, "saved") && strcmp(path, early_path) != 0) unlink(early_path);
-            if (strcmp(saved, "saved") != 0) {
+            if (lf_entry_save(&e, G.violations_dir, path, sizeof path, err, sizeof err) == LF_OK) {
+                saved = "saved";
+                if (strcmp(path, early_path) != 0) unlink(early_path);
+            } else {
                 lf_esc_printf(stderr, "linfuzz-fuzz: cannot save the entry: %s\n", err);
                 saved = "saved, without its minimized test";
                 snprintf(path, sizeof path, "%s", early_path);
