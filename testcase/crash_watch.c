@@ -6,7 +6,6 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -14,6 +13,7 @@
 #include "findings/crash.h"
 #include "runtime/adapter_type.h"
 #include "testcase/case_replay.h"
+#include "util/env.h"
 #include "util/escape.h"
 
 /* AddressSanitizer's report callback, when the process has the sanitizer (weak: absent otherwise). */
@@ -64,10 +64,12 @@ static void arm_last_resort(void) {
 }
 
 static void start_last_resort(void) {
-    const char *g = getenv("LINFUZZ_CRASH_GRACE_SECONDS");
-    char *end = NULL;
-    double v = g && *g ? strtod(g, &end) : 0;
-    W.grace = end && *end == '\0' && v > 0 && v <= 3600 ? v : LF_CRASH_WATCH_GRACE_SECONDS;
+    char err[256];
+    if (!lf_env_seconds("LINFUZZ_CRASH_GRACE_SECONDS", LF_CRASH_WATCH_GRACE_SECONDS, 0.001, 3600, &W.grace, err,
+                        sizeof err)) {
+        lf_esc_printf(stderr, "linfuzz: %s; the crash watch waits %d s\n", err, LF_CRASH_WATCH_GRACE_SECONDS);
+        W.grace = LF_CRASH_WATCH_GRACE_SECONDS;
+    }
     if (pipe(W.last_resort) != 0) return;
     W.pid = getpid();
     pthread_t t;

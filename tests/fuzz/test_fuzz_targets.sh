@@ -22,7 +22,8 @@ check "every adapter has a fuzz target (missing:${missing:- none})" test -z "$mi
 
 # 1a. The code under test carries libFuzzer's edge counters but no comparison tracing (the default
 # LINFUZZ_FUZZ_INSTRUMENT): tracing calls into libFuzzer at every compare, writing tables all threads share,
-# and made the races of free runs 3 times rarer (docs/fuzzing.md, "Coverage without comparison tracing").
+# and made the races of free runs 3 times rarer (docs/fuzzing.md, "Third round: coverage without comparison
+# tracing").
 # k4's read does nothing but compare and CAS; libFuzzer itself defines the tracing functions, never calls them.
 objdump -d --no-show-raw-insn "$BIN/linfuzz-fuzz" 2>/dev/null | awk '/^[0-9a-f]+ <hit_op>:$/ {f = 1; next} /^$/ {f = 0} f' >"$tmp/hit_op.s"
 check "the adapters have edge counters (hit_op updates __sancov_cntrs)" grep -q "<__start___sancov_cntrs" "$tmp/hit_op.s"
