@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* LF_TEST_SANITIZED: 1 in a sanitizer build (tests run fewer random cases there, or allow more time). */
+/* LF_TEST_SANITIZED: 1 in a sanitizer build, which makes a test several times slower: randomized tests draw
+ * fewer cases there (a fixed number, stated where used: never a wall-clock amount), or allow more time, so
+ * that the suite under ASan on a busy machine stays well inside the ctest timeouts (docs/ci.md). */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define LF_TEST_SANITIZED 1
 #elif defined(__has_feature)
@@ -41,19 +43,6 @@ static int lf_test_checks;
         }                                                                           \
     } while (0)
 
-/* Whether the test runs under a sanitizer (ASan, TSan, MSan), which makes it several times slower: randomized
- * tests draw fewer cases there (a fixed number, stated where used: never a wall-clock amount), so that the
- * suite under ASan on a busy machine stays well inside the ctest timeouts (docs/ci.md). */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define LF_TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-#define LF_TEST_SANITIZED 1
-#endif
-#endif
-#ifndef LF_TEST_SANITIZED
-#define LF_TEST_SANITIZED 0
-#endif
 /* n cases, or n / divisor (at least 1) under a sanitizer. */
 #define LF_TEST_CASES(n, divisor) (LF_TEST_SANITIZED ? ((n) / (divisor) > 0 ? (n) / (divisor) : 1) : (n))
 
