@@ -156,9 +156,13 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
         if (r.sequential)
             printf("every call atomic: %" PRIu64 " violations in %" PRIu64 " schedules\n", r.serial_violations,
                    r.serial_runs);
-        printf("baseline: %" PRIu64 " violations in %" PRIu64 " %s\n", r.baseline_violations, r.baseline_runs,
+        printf("baseline: %" PRIu64 " violations in %" PRIu64 " %s", r.baseline_violations, r.baseline_runs,
                r.weak == LF_RC_WEAK_NEEDED && r.n && r.c[0].weak ? "weak runs with nothing strengthened"
                                                                   : "schedules with nothing made atomic");
+        if (r.baseline_violations < LF_RC_MIN_BASELINE) /* (lf_rc_counts_stand) */
+            printf(" (too few for a clean run of a candidate to confirm it: at least %d; more --schedules)",
+                   LF_RC_MIN_BASELINE);
+        printf("\n");
         printf("root-cause candidates (%zu; confirmed first, then fewest passing runs forbidden):\n", r.n);
         for (size_t k = 0; k < r.n; k++) print_candidate(k + 1, &r.c[k]);
     }

@@ -418,7 +418,7 @@ static int exclusions(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r,
                 snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
                 return -1;
             }
-            c->validated = true;
+            c->validated = lf_rc_counts_stand(r->baseline_violations, c->violations);
         }
     /* confirmed first; among them the weakest exclusion (two different methods before one method with itself
      * is not weaker: keep the order of the methods) */
@@ -505,7 +505,8 @@ static int find_violating_run(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_tr
 static bool validate_candidates(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r, char *err,
                                 size_t errlen) {
     size_t confirmed = 0;
-    for (size_t k = 0; k < r->n && k < MAX_VALIDATE && (k < o->validate || !confirmed); k++) {
+    bool can_confirm = r->baseline_violations >= LF_RC_MIN_BASELINE; /* else: refutations only, o->validate */
+    for (size_t k = 0; k < r->n && k < MAX_VALIDATE && (k < o->validate || (!confirmed && can_confirm)); k++) {
         lf_rc_candidate *c = &r->c[k];
         if (c->weak) continue; /* validated by strengthening (weak_cause.c) */
         if (!lf_rc_runner_set_pairs(rn, c->begin_pc, c->end_pc, c->n_pairs)) continue;
@@ -518,7 +519,7 @@ static bool validate_candidates(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_
             snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
             return false;
         }
-        c->validated = true;
+        c->validated = lf_rc_counts_stand(r->baseline_violations, c->violations);
         confirmed += lf_rc_confirmed(c);
     }
     return true;
@@ -623,6 +624,7 @@ static void adopt_candidate(lf_rc_result *r, lf_rc_candidate *d) {
  * Returns -1 on an error (err set). */
 static int joined_candidates(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r, const lf_rc_trace *passing,
                              size_t n_passing, char *err, size_t errlen) {
+    if (r->baseline_violations < LF_RC_MIN_BASELINE) return 0; /* nothing could be confirmed */
     for (size_t k = 0; k < r->n; k++)
         if (lf_rc_confirmed(&r->c[k])) return 0;
     size_t n_before = r->n, bases = 0;
@@ -680,7 +682,7 @@ static int joined_candidates(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_res
             snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
             return -1;
         }
-        c->validated = true;
+        c->validated = lf_rc_counts_stand(r->baseline_violations, c->violations);
         if (lf_rc_confirmed(c)) break;
     }
     return 0;
@@ -714,6 +716,13 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
         goto done;
     }
     r->events = bad.n;
+    /* the baseline first: how often the schedules violate with nothing made atomic decides whether a
+     * candidate's clean runs can confirm it (LF_RC_MIN_BASELINE) */
+    if (!run_family(&rn, o, "baseline (nothing made atomic)", o->schedules, false, &r->baseline_runs,
+                    &r->baseline_violations, &r->baseline_discarded, NULL)) {
+        snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
+        goto done;
+    }
     bool error = false;
     if (serial_violation(&rn, o, r, &error)) {
         r->sequential = true;
@@ -722,7 +731,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
                  "explains it; the structure's serial behaviour differs from what it is checked against (its type's "
                  "specification or its contract, docs/contracts.md), so no code region is a root cause");
         rc = 0;
-        goto baseline;
+        goto done;
     }
     if (error) {
         snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
@@ -733,7 +742,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
         snprintf(r->note, sizeof r->note, "no shared-memory accesses recorded (uninstrumented code): method-level "
                                           "exclusions");
         rc = exclusions(&rn, o, r, err, errlen);
-        goto baseline;
+        goto done;
     }
     if (bad.overflow) snprintf(r->note, sizeof r->note, "trace cut at %zu accesses", bad.max);
 
@@ -795,15 +804,6 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     if (joined_candidates(&rn, o, r, passing, n_passing, err, errlen) < 0) goto done;
     if (r->n > 1) qsort(r->c, r->n, sizeof *r->c, by_rank);
     rc = 0;
-
-baseline:
-    if (rc == 0) {
-        if (!run_family(&rn, o, "baseline (nothing made atomic)", o->schedules, false, &r->baseline_runs,
-                        &r->baseline_violations, &r->baseline_discarded, NULL)) {
-            snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
-            rc = -1;
-        }
-    }
 done:
     for (size_t p = 0; p < n_passing; p++) lf_rc_trace_free(&passing[p]);
     free(passing);

@@ -446,7 +446,9 @@ int lf_rc_weak_causes(lf_rc_runner *rn, const lf_schedule *sch, const lf_rc_opti
     r->baseline_violations = base_violations;
     r->baseline_discarded = base_discarded;
     size_t confirmed = 0;
-    for (size_t k = first; k < r->n && k - first < MAX_WEAK_VALIDATE && (k - first < o->validate || !confirmed); k++) {
+    bool can_confirm = base_violations >= LF_RC_MIN_BASELINE; /* else: refutations only, o->validate */
+    for (size_t k = first;
+         k < r->n && k - first < MAX_WEAK_VALIDATE && (k - first < o->validate || (!confirmed && can_confirm)); k++) {
         lf_rc_candidate *c = &r->c[k];
         lf_sched_set_weak_fixes(rn->x.sched, c->fixes, c->n_fixes);
         char what[900];
@@ -454,7 +456,7 @@ int lf_rc_weak_causes(lf_rc_runner *rn, const lf_schedule *sch, const lf_rc_opti
         bool ok = run_weak_family(rn, sch, o, what, true, &c->schedules, &c->violations, &c->discarded);
         lf_sched_set_weak_fixes(rn->x.sched, NULL, 0);
         if (!ok) goto fail;
-        c->validated = base_violations > 0; /* nothing to compare with otherwise */
+        c->validated = lf_rc_counts_stand(base_violations, c->violations);
         confirmed += lf_rc_confirmed(c);
     }
     rc = 0;

@@ -60,6 +60,12 @@ mkdir -p "$tmp/tri"
 cp "$r1" "$tmp/tri/"
 expect_rc 0 "R1: triage after --write" "$LF" triage "$tmp/tri"
 has "$tmp/out" "root cause: region adapters/buggy/r1_afek_stack.c:$lo-$hi" "R1: triage signature from the root cause"
+# A clean run with the candidate made atomic confirms it only against a baseline of 5 violations at least
+# (LF_RC_MIN_BASELINE): 4 schedules cannot show 5, so nothing is confirmed, and the output says why.
+cp "$entry" "$tmp/few.lfz"
+expect_rc 3 "R1: 4 schedules confirm nothing" "$LF" rootcause --schedules 4 "$tmp/few.lfz"
+has "$tmp/out" "too few for a clean run of a candidate to confirm it: at least 5" "R1: the weak baseline is named"
+check "R1: no confirmation on 4 schedules" test "$(grep -c CONFIRMED "$tmp/out")" = 0
 # --out DIR: a copy under the corpus's content name, the original untouched
 cp "$entry" "$tmp/orig.lfz"
 expect_rc 0 "R1: --write --out" "$LF" rootcause -q --schedules 100 --write --out "$tmp/outdir" "$tmp/orig.lfz"

@@ -52,7 +52,7 @@ while read -r a file marker model; do
   has "$dir/repro" "replayed exactly: violation again, same history" "$a ($model): the entry replays exactly"
   "$LF" show --meta "$entry" >"$dir/meta" 2>&1
   has "$dir/meta" "memory_model: $model" "$a ($model): the entry records its memory model"
-  "$LF" rootcause --schedules 100 "$entry" >"$dir/rootcause" 2>&1
+  "$LF" rootcause --schedules 300 "$entry" >"$dir/rootcause" 2>&1 # (a baseline of 5 violations at least)
   has "$dir/rootcause" "needs its weak behaviour" "$a ($model): rootcause says the violation needs a weak behaviour"
   best=$(grep "root cause: " "$dir/rootcause" | head -1)
   want=$(line_of "$file" "$marker")

@@ -10,9 +10,10 @@
  *     them it would forbid (lf_rc_pairs_forbid), then the shorter its region;
  *  4. validate the best candidates: re-run the test under N schedules of the family with the candidate's
  *     access-site pairs enforced as atomic (lf_sched_add_atomic_pair: the scheduler never preempts between
- *     them), against the same N schedules without (the baseline). Confirmed: no violation in any schedule
- *     that ran the region uninterrupted (runs where the region had to wait for a lock inside are discarded and
- *     counted: the repaired code would not have taken that path);
+ *     them), against the same N schedules without (the baseline, run first). Confirmed: no violation in any
+ *     schedule that ran the region uninterrupted (runs where the region had to wait for a lock inside are
+ *     discarded and counted: the repaired code would not have taken that path), where the baseline violated
+ *     at least LF_RC_MIN_BASELINE times;
  *  5. without access data (an adapter whose code is not instrumented), method-level exclusions instead: for
  *     each pair of methods of the violating run, the same N schedules with the harness making every call of
  *     one wait for the calls of the other ("pop must not overlap pop").
@@ -106,6 +107,18 @@ void lf_rc_result_free(lf_rc_result *r);
  * err). */
 int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, size_t len, unsigned run,
                   const lf_rc_options *o, lf_rc_result *r, char *err, size_t errlen);
+
+/* A baseline (the validation's schedules with nothing made atomic) must violate at least this often before
+ * "no violation with the candidate made atomic" can confirm it: were the candidate no cause, a baseline of b
+ * violations in N schedules gives N schedules without one a chance of about e^-b, under 1% from 5 on. With a
+ * baseline of 1 (the recorded schedule alone), 0 violations in 500 would happen 37% of the time by chance. */
+#define LF_RC_MIN_BASELINE 5
+
+/* Whether a validation's counts stand: a refutation (a violation with the candidate enforced) always, no
+ * violation only against a baseline of at least LF_RC_MIN_BASELINE violations. */
+static inline bool lf_rc_counts_stand(uint64_t baseline_violations, uint64_t violations) {
+    return violations > 0 || baseline_violations >= LF_RC_MIN_BASELINE;
+}
 
 /* Whether candidate c is confirmed (validated, no violation, at least one schedule counted). */
 static inline bool lf_rc_confirmed(const lf_rc_candidate *c) {
