@@ -14,7 +14,7 @@
 lf_status lf_cli_load_entry(const char *path, lf_violation_entry *e, char *err, size_t errlen);
 
 /* The entry's fuzzer input as a fuzz target of this version reads it: its workload bytes, or for a workload of an
- * older format (fuzz-case 1 or 2) the same case in today's (raw older bytes would decode differently: a
+ * older format (fuzz-case 1 to 4) the same case in today's (raw older bytes would decode differently: a
  * fuzz-case 2 one would run mixed memory models), into out (LF_FC_MAX_ENCODED bytes) when converted. Sets
  * *bytes and *len; returns whether it converted (the adapter must be in this build). */
 bool lf_cli_entry_input(const lf_violation_entry *e, uint8_t *out, const uint8_t **bytes, size_t *len);

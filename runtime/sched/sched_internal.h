@@ -43,6 +43,7 @@ enum { LF_RELEASE_NONE, LF_RELEASE_WATCHDOG, LF_RELEASE_BUDGET };
 #define LF_SCHED_MAX_HELD 8     /* locks a thread holds, remembered for deadlock reports */
 #define LF_SCHED_MAX_REGIONS 16 /* atomic regions and pairs */
 #define LF_SCHED_RECENT 8       /* addresses remembered for the spin detection */
+#define LF_SURW_SLOTS 256       /* SURW: addresses numbered per run (at most 127 get their own number) */
 
 struct lf_sched_thread {
     _Alignas(64) lf_sched *sched;
@@ -76,6 +77,9 @@ struct lf_sched_thread {
     uintptr_t pos_addr;
     uint8_t pos_kind;   /* lf_sched_event_kind */
     uint32_t pos_prio;
+    bool surw_interesting; /* SURW: the event this thread stands at is interesting */
+    uint32_t surw_made;    /* SURW: interesting events of op surw_op so far, the one it stands at included */
+    uint32_t surw_op;
     uintptr_t pair_end; /* an atomic pair is open until the point at this pc (0: none) */
     uint32_t pair_points; /* points since the open pair began */
     bool quiet_point;   /* the next point gives no event (a blocking lock gives it when it is acquired) */
@@ -119,7 +123,16 @@ struct lf_sched {
     unsigned next_choice;
     uint64_t since_switch; /* points since the last switch */
     bool resched;          /* a thread became runnable since the last decision (PCT re-ranks) */
-    uint64_t rng;          /* WALK, POS */
+    uint64_t rng;          /* WALK, POS, SURW */
+    /* SURW: the thread drawn to make the next interesting event (-1: none pending), which addresses are
+     * interesting (bit k: the k-th address accessed in the run, the last bit for all later ones), and the
+     * run's addresses numbered by first access (an open-addressing table of LF_SURW_SLOTS slots) */
+    int surw_next;
+    uint64_t surw_mask[2];
+    uintptr_t surw_addr[LF_SURW_SLOTS];
+    uint8_t surw_ordinal[LF_SURW_SLOTS];
+    unsigned surw_numbered;
+    uint64_t surw_done; /* interesting events of the threads' finished ops */
 
     /* Hooks (set between runs). */
     lf_sched_event_fn event_fn;
@@ -185,6 +198,14 @@ void lf_sched_opaque_sync(lf_sched_thread *th);
 void lf_sched_release(lf_sched *s, int why);
 
 /* ---- strategies (strategy.c) ---- */
+/* SURW's draw (strategy.c; pure, for tests/unit/test_surw.c). The weight of a thread, in sixteenths of an
+ * event: its ops left (its current one included) times per_op (interesting events per op, in sixteenths),
+ * less the `made` interesting events of its current op, plus the one it stands at when that is interesting;
+ * at least 1 (a thread that seems to have none left may still run). With exact counts, picking a thread with
+ * the share of the remaining events it holds makes every interleaving of them equally likely. */
+uint64_t lf_surw_weight(uint64_t ops_left, uint64_t per_op, uint32_t made, bool standing);
+/* Index t with chance weight[t] / (their sum), from rng; -1 when every weight is 0. */
+int lf_surw_pick(const uint64_t *weight, unsigned n, uint64_t *rng);
 /* Sets up the strategy state of a run from s->sch. */
 void lf_strategy_begin(lf_sched *s);
 /* The first thread to run (every thread runnable). */

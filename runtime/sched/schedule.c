@@ -8,7 +8,7 @@
 #include "util/appendf.h"
 #include "util/prng.h"
 
-static const char *const STRATEGY_NAMES[LF_SCHED_STRATEGY_COUNT] = {"pct", "choices", "preempt", "walk", "pos"};
+static const char *const STRATEGY_NAMES[LF_SCHED_STRATEGY_COUNT] = {"pct", "choices", "preempt", "walk", "pos", "surw"};
 
 static const char *sched_strategy_name(lf_sched_strategy s) {
     return (unsigned)s < LF_SCHED_STRATEGY_COUNT ? STRATEGY_NAMES[s] : "?";
@@ -98,6 +98,8 @@ void lf_schedule_for_run(const lf_schedule *base, uint64_t salt, unsigned run, u
     if (out->strategy == LF_SCHED_CHOICES) random_choices(out, &rng, 1 + (unsigned)lf_rand_below(&rng, 6));
     if (out->strategy == LF_SCHED_WALK && out->walk_chance == 0) out->walk_chance = (uint8_t)(1 + lf_rand_below(&rng, 64));
     if (out->memory_model != LF_MM_SC) out->weak_seed = lf_rand_next(&rng); /* same model and chance, new choices */
+    if (out->strategy == LF_SCHED_SURW) /* its bound is how selective it is: each of the four */
+        out->bound = (uint8_t)lf_rand_below(&rng, LF_SCHED_MAX_CHANGES + 1);
 }
 
 void lf_schedule_random(lf_schedule *out, uint64_t seed, unsigned threads, const size_t *ops) {
@@ -150,6 +152,8 @@ int lf_schedule_describe(char *buf, size_t len, const lf_schedule *s, unsigned t
             PUT("%s%u>%u", i ? "," : "", lf_sched_choice_steps(s->choices[i].after), s->choices[i].target);
     } else if (s->strategy == LF_SCHED_WALK) {
         PUT(" chance=%u/4096", s->walk_chance);
+    } else if (s->strategy == LF_SCHED_SURW) {
+        PUT(" addresses=%s", s->bound == 0 ? "all" : s->bound == 1 ? "1/2" : s->bound == 2 ? "1/4" : "1/8");
     }
     PUT(" seed=%llu", (unsigned long long)s->seed);
     if (s->memory_model == LF_SCHED_MEMORY_MIXED)

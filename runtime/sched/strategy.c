@@ -1,14 +1,15 @@
 /* Schedule strategies: which thread runs next at a scheduling point (schedule.h describes PCT, CHOICES,
- * PREEMPT, WALK and POS). Every decision is a function of the schedule and of what happened so far in the run,
+ * PREEMPT, WALK, POS and SURW). Every decision is a function of the schedule and of what happened so far in the run,
  * so a run replays exactly.
  *
  * Demotion, for every strategy: a thread whose idle weight (points since it last changed memory; a pause
  * such as sched_yield weighs more) reaches opt.idle_limit is spinning on another thread's progress. It gives
  * way: under PCT and PREEMPT its priority drops below every other (so the thread it waits for gets to run),
- * under CHOICES and WALK the next runnable thread in thread order takes over, under POS the runnable thread
+ * under CHOICES, WALK and SURW the next runnable thread in thread order takes over, under POS the runnable thread
  * of the highest other priority. Without this, a strategy that
  * keeps a spinning thread running would never let the awaited thread move. */
 #include <limits.h>
+#include <string.h>
 
 #include "util/prng.h"
 #include "sched/sched_internal.h"
@@ -79,6 +80,79 @@ static void pos_step(lf_sched *s, lf_sched_thread *th, lf_sched_event_kind kind,
     th->pos_prio = pos_draw(s);
 }
 
+/* ---- SURW ---- */
+
+/* The number of address addr in this run, in the order of first access; from 127 on, all share 127. */
+static unsigned surw_number(lf_sched *s, uintptr_t addr) {
+    unsigned slot = (unsigned)((addr * 0x9e3779b97f4a7c15ull) >> 56); /* (LF_SURW_SLOTS == 256) */
+    for (unsigned i = 0; i < LF_SURW_SLOTS; i++, slot = (slot + 1) % LF_SURW_SLOTS) {
+        if (s->surw_addr[slot] == addr) return s->surw_ordinal[slot];
+        if (s->surw_addr[slot]) continue;
+        if (s->surw_numbered >= 127) return 127; /* (the table stays at most half full) */
+        s->surw_addr[slot] = addr;
+        s->surw_ordinal[slot] = (uint8_t)s->surw_numbered++;
+        return s->surw_ordinal[slot];
+    }
+    return 127;
+}
+
+static bool surw_interesting(lf_sched *s, lf_sched_event_kind kind, const void *addr) {
+    if (!pos_access((uint8_t)kind) || !addr) return false;
+    unsigned n = surw_number(s, (uintptr_t)addr);
+    return (s->surw_mask[n / 64] >> (n % 64)) & 1;
+}
+
+uint64_t lf_surw_weight(uint64_t ops_left, uint64_t per_op, uint32_t made, bool standing) {
+    uint64_t left = ops_left * per_op, used = (uint64_t)made * 16;
+    uint64_t w = (left > used ? left - used : 0) + (standing ? 16 : 0);
+    return w ? w : 1;
+}
+
+int lf_surw_pick(const uint64_t *weight, unsigned n, uint64_t *rng) {
+    uint64_t total = 0;
+    for (unsigned t = 0; t < n; t++) total += weight[t];
+    if (!total) return -1;
+    uint64_t r = lf_rand_below(rng, total);
+    for (unsigned t = 0; t < n; t++) {
+        if (r < weight[t]) return (int)t;
+        r -= weight[t];
+    }
+    return -1;
+}
+
+/* A runnable thread drawn with the weight of its remaining interesting events (lf_surw_weight), estimated
+ * from the interesting events per op of the run's finished ops (8 before any); -1 when none is runnable. */
+static int surw_draw(lf_sched *s) {
+    uint64_t done = 0, weight[LF_SCHED_MAX_THREADS];
+    for (unsigned t = 0; t < s->nthreads; t++) done += s->threads[t].op;
+    uint64_t per_op = done ? s->surw_done * 16 / done : 16 * 8;
+    for (unsigned t = 0; t < s->nthreads; t++) {
+        const lf_sched_thread *th = &s->threads[t];
+        weight[t] = !runnable(s, t) ? 0
+                    : lf_surw_weight(s->ops[t] > th->op ? s->ops[t] - th->op : 0, per_op, th->surw_made,
+                                     th->surw_interesting);
+    }
+    return lf_surw_pick(weight, s->nthreads, &s->rng);
+}
+
+/* th stands at (kind, addr): whether that event is interesting, counted in its op's events. */
+static void surw_classify(lf_sched *s, lf_sched_thread *th, lf_sched_event_kind kind, const void *addr) {
+    if (th->op != th->surw_op) { /* its earlier op is done */
+        s->surw_done += th->surw_made;
+        th->surw_made = 0;
+        th->surw_op = th->op;
+    }
+    th->surw_interesting = surw_interesting(s, kind, addr);
+    th->surw_made += th->surw_interesting;
+}
+
+/* t goes on: when the event it stands at is interesting, that is the drawn event; otherwise it is drawn to
+ * make its next interesting event, and runs its other events until then. */
+static int surw_hand(lf_sched *s, int t) {
+    if (t >= 0) s->surw_next = s->threads[t].surw_interesting ? -1 : t;
+    return t;
+}
+
 /* Arms th's earliest unfired change point (PCT, PREEMPT). */
 static void arm(lf_sched *s, lf_sched_thread *th) {
     th->cp_op = th->cp_step = UINT32_MAX;
@@ -130,6 +204,20 @@ void lf_strategy_begin(lf_sched *s) {
         s->threads[t].pos_kind = LF_EV_CALL;
         s->threads[t].pos_addr = 0;
         s->threads[t].pos_prio = sch->strategy == LF_SCHED_POS ? pos_draw(s) : 0;
+        s->threads[t].surw_interesting = false; /* (each thread stands at its first op's call) */
+        s->threads[t].surw_made = s->threads[t].surw_op = 0;
+    }
+    s->surw_done = 0;
+    s->surw_next = -1;
+    if (sch->strategy == LF_SCHED_SURW) {
+        /* every address interesting (bound 0), or each with chance 1/2, 1/4 or 1/8 (bound 1, 2, 3) */
+        unsigned level = sch->bound % (LF_SCHED_MAX_CHANGES + 1);
+        for (unsigned w = 0; w < 2; w++) {
+            s->surw_mask[w] = ~0ull;
+            for (unsigned i = 0; i < level; i++) s->surw_mask[w] &= lf_rand_next(&s->rng);
+        }
+        memset(s->surw_addr, 0, sizeof s->surw_addr);
+        s->surw_numbered = 0;
     }
 }
 
@@ -144,6 +232,7 @@ int lf_strategy_first(lf_sched *s) {
         return t >= 0 ? t : runnable(s, last) ? (int)last : -1;
     }
     case LF_SCHED_POS: return pos_highest(s, -1);
+    case LF_SCHED_SURW: return surw_hand(s, surw_draw(s));
     default: return highest(s, -1);
     }
 }
@@ -227,6 +316,21 @@ int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, lf_
             if (next != me) s->stats.preemptions++;
         }
         break;
+    case LF_SCHED_SURW:
+        surw_classify(s, th, kind, addr);
+        if (demote) {
+            next = next_in_order(s, th->index);
+            surw_hand(s, next >= 0 ? next : me);
+        } else if (th->surw_interesting) {
+            if (s->surw_next == me) { /* the event th was drawn for */
+                s->surw_next = -1;
+            } else if (may_preempt) {
+                int t = surw_draw(s);
+                next = surw_hand(s, t >= 0 ? t : me);
+                if (next != me) s->stats.preemptions++;
+            }
+        }
+        break;
     default:
         break;
     }
@@ -247,6 +351,7 @@ int lf_strategy_after_stop(lf_sched *s, lf_sched_thread *th) {
     case LF_SCHED_CHOICES: return next_in_order(s, th->index);
     case LF_SCHED_WALK: return kth_other(s, th->index, (unsigned)lf_rand_next(&s->rng));
     case LF_SCHED_POS: return pos_highest(s, -1);
+    case LF_SCHED_SURW: return surw_hand(s, surw_draw(s));
     default: return highest(s, -1);
     }
 }

@@ -88,7 +88,7 @@ static void decoding_is_total_and_canonical(void) {
      * step), 52 the number of choices, 53 = thread 0's length; the choices follow the prefix */
     uint8_t hdr[64] = {0x0b, 5, 2, 1};
     hdr[20] = 7;
-    hdr[21] = 6; /* strategy 6 % 5 = CHOICES */
+    hdr[21] = 7; /* strategy 7 % 6 = CHOICES */
     hdr[22] = 2;
     hdr[24] = 99;
     hdr[40] = 9; /* thread 9 % 8 = 1 */
@@ -110,7 +110,7 @@ static void decoding_is_total_and_canonical(void) {
           c.schedule.change[0].step == 17);
     CHECK(c.schedule.n_choices == 1 && c.schedule.choices[0].after == 130 && c.schedule.choices[0].target == 2 &&
           lf_sched_choice_steps(130) == 160);
-    /* format 3 had four strategies: its byte 5 is CHOICES (5 % 4), format 4's byte 4 is POS */
+    /* format 3 had four strategies: its byte 5 is CHOICES (5 % 4), format 5's byte 4 is POS */
     hdr[21] = 5;
     CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT_V3, hdr, sizeof hdr, 3, &c) &&
           c.schedule.strategy == LF_SCHED_CHOICES);
@@ -118,6 +118,19 @@ static void decoding_is_total_and_canonical(void) {
     CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT_V3, hdr, sizeof hdr, 3, &c) && c.schedule.strategy == LF_SCHED_PCT);
     lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
     CHECK(c.schedule.strategy == LF_SCHED_POS);
+    /* format 4 had five strategies: its byte 5 is PCT (5 % 5), format 5's byte 5 is SURW */
+    hdr[21] = 5;
+    CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT_V4, hdr, sizeof hdr, 3, &c) &&
+          c.schedule.strategy == LF_SCHED_PCT);
+    hdr[21] = 11;
+    CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT_V4, hdr, sizeof hdr, 3, &c) &&
+          c.schedule.strategy == LF_SCHED_CHOICES);
+    lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
+    CHECK(c.schedule.strategy == LF_SCHED_SURW);
+    hdr[21] = 5;
+    lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
+    CHECK(c.schedule.strategy == LF_SCHED_SURW);
+    hdr[21] = 4;
     hdr[20] = LF_FC_FREE_MODE_BYTE;
     lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
     CHECK(c.mode == LF_FC_FREE);
@@ -527,11 +540,13 @@ static void random_cases_are_stress_shaped(void) {
            free_cases, n);
     CHECKF(skewed > n / 10, "only %zu of %d random cases have a skewed method mix", skewed, n);
     for (unsigned s = 0; s < LF_SCHED_STRATEGY_COUNT; s++) CHECKF(strategies[s] > 0, "strategy %u never drawn", s);
-    /* a walk a third of the time, POS a third, lf_schedule_random's mix (half PCT) the rest */
-    CHECKF(strategies[LF_SCHED_PCT] > (size_t)n / 8 && strategies[LF_SCHED_WALK] > (size_t)n / 3 &&
-               strategies[LF_SCHED_POS] > (size_t)n / 3,
-           "pct %zu, walk %zu, pos %zu of %d", strategies[LF_SCHED_PCT], strategies[LF_SCHED_WALK],
-           strategies[LF_SCHED_POS], n);
+    /* SURW one time in eight (never from lf_schedule_random), otherwise a walk a third of the time, POS a third,
+     * and lf_schedule_random's mix (half PCT) the rest */
+    CHECKF(strategies[LF_SCHED_PCT] > (size_t)n / 8 && strategies[LF_SCHED_WALK] > (size_t)n * 2 / 7 &&
+               strategies[LF_SCHED_POS] > (size_t)n * 2 / 7 && strategies[LF_SCHED_SURW] > (size_t)n / 10 &&
+               strategies[LF_SCHED_SURW] < (size_t)n / 6,
+           "pct %zu, walk %zu, pos %zu, surw %zu of %d", strategies[LF_SCHED_PCT], strategies[LF_SCHED_WALK],
+           strategies[LF_SCHED_POS], strategies[LF_SCHED_SURW], n);
     uint64_t r1 = 99, r2 = 99;
     lf_fuzz_case a, b;
     lf_fuzz_case_random(&a, 3, &r1);

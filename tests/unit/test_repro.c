@@ -144,7 +144,8 @@ static void buggy_entry_is_refound(char *path, size_t path_len) {
     CHECKF(rc == 1 && strstr(out, "violation"), "the minimized history does not check as a violation: %s", out);
     free(out);
     rc = run(&out, "%s show --meta %s", LINFUZZ_BIN, path);
-    CHECK(rc == 0 && strstr(out, "adapter: k1_counter_lost_update\n") && strstr(out, "workload_format: fuzz-case 4"));
+    CHECK(rc == 0 && strstr(out, "adapter: k1_counter_lost_update\n") &&
+          strstr(out, "workload_format: " LF_FUZZ_CASE_FORMAT "\n"));
     free(out);
     rc = run(&out, "%s show --input %s/input %s", LINFUZZ_BIN, tmpdir, path);
     CHECK(rc == 0);

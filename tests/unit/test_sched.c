@@ -4,6 +4,8 @@
  *    10 times for each other strategy's (the last replay in a second executor), deterministically, with
  *    real interleavings (switches, preemptions);
  *  - lock-based and library adapters run many threads under a switch-happy schedule without hanging;
+ *  - POS and SURW preempt in every run of a lock-free stack, SURW less when fewer addresses are interesting;
+ *    one thread is never preempted;
  *  - a thread spinning on LF_YIELD() or sched_yield while the lock holder is parked is demoted, and the run
  *    stays deterministic;
  *  - a spin the scheduler cannot see (no scheduling point in the loop) is released by the watchdog: the run
@@ -222,6 +224,58 @@ static void pos_switches_at_many_points(void) {
     lf_fc_plan_free(&p);
     lf_history_free(&h);
     lf_history_free(&again);
+    lf_fc_executor_free(&x);
+}
+
+/* SURW switches at interesting events only, each thread drawn with the weight of its remaining events: on a
+ * lock-free stack with every address interesting (bound 0) it preempts in every run, with only 1 address in
+ * 8 interesting (bound 3) less often; a run replays exactly (also checked for every adapter above) and a
+ * correct stack stays linearizable; one thread is never preempted. Returns the preemptions of the four runs. */
+static uint64_t surw_preemptions(const lf_adapter *a, unsigned nm, lf_fc_executor *x, unsigned bound) {
+    lf_history h, again;
+    lf_history_init(&h, a->type);
+    lf_history_init(&again, a->type);
+    uint64_t preemptions = 0;
+    for (unsigned run = 0; run < 4; run++) {
+        lf_fuzz_case c = controlled_case(nm, 4, 4, 8, LF_SCHED_SURW, 11 + run);
+        c.schedule.bound = (uint8_t)bound;
+        lf_fc_plan p;
+        CHECK(lf_fc_plan_build(&p, &c, a));
+        CHECK(lf_fc_execute(x, &p, 0, &h));
+        CHECK(x->last.stats.deterministic && !x->last.stuck);
+        CHECKF(bound != 0 || x->last.stats.preemptions > 0, "SURW run %u (all addresses) did not preempt", run);
+        preemptions += x->last.stats.preemptions;
+        CHECK(lf_fc_execute(x, &p, 0, &again));
+        CHECKF(lf_histories_identical(&h, &again), "SURW run %u (bound %u) did not replay", run, bound);
+        CHECKF(check_history(&h) != LF_VIOLATION, "%s violated under SURW (run %u, bound %u)", a->name, run, bound);
+        lf_fc_plan_free(&p);
+    }
+    lf_history_free(&h);
+    lf_history_free(&again);
+    return preemptions;
+}
+
+static void surw_switches_where_it_is_selective(void) {
+    const lf_adapter *a = lf_adapter_find("treiber_stack");
+    CHECK(a != NULL);
+    if (!a) return;
+    lf_method ms[LF_M_COUNT];
+    unsigned nm = lf_fuzz_case_methods(a, ms);
+    lf_fc_executor x;
+    CHECK(lf_fc_executor_init(&x, LF_CLOCK_TICKET));
+    uint64_t all = surw_preemptions(a, nm, &x, 0), eighth = surw_preemptions(a, nm, &x, 3);
+    CHECKF(all >= 4 * 8 && eighth < all, "SURW preempted %llu times with every address interesting, %llu with 1 in 8",
+           (unsigned long long)all, (unsigned long long)eighth);
+    lf_fuzz_case one = controlled_case(nm, 1, 4, 8, LF_SCHED_SURW, 3);
+    one.schedule.bound = 0;
+    lf_fc_plan p;
+    lf_history h;
+    lf_history_init(&h, a->type);
+    CHECK(lf_fc_plan_build(&p, &one, a));
+    CHECK(lf_fc_execute(&x, &p, 0, &h));
+    CHECKF(x.last.stats.preemptions == 0, "one thread, %llu preemptions", (unsigned long long)x.last.stats.preemptions);
+    lf_fc_plan_free(&p);
+    lf_history_free(&h);
     lf_fc_executor_free(&x);
 }
 
@@ -881,6 +935,7 @@ int main(void) {
     every_adapter_replays_exactly();
     lock_and_library_adapters_do_not_hang();
     pos_switches_at_many_points();
+    surw_switches_where_it_is_selective();
     bounded_adapter_records_full_answers();
     spinning_is_demoted();
     watchdog_releases_a_hidden_spin();

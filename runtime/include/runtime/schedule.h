@@ -23,11 +23,20 @@
  *             switch can come at any point, as often as the events' priorities say: runs of heavy contention
  *             (a CAS that fails again and again) that a walk of a few switches per thousand points rarely
  *             makes. From a generator seeded by `seed`.
+ *  SURW       selectively uniform random walk (Zhao, Wolff, Mathur, Roychoudhury, "Selectively Uniform
+ *             Concurrency Testing", ASPLOS 2025): at each interesting event the thread to make the next
+ *             interesting event is drawn with a weight of its remaining interesting events (estimated: its
+ *             remaining ops times the run's interesting events per finished op, less those of its current
+ *             op), which makes every interleaving of the interesting events about equally likely, where a
+ *             walk favours switching early; a thread runs its other events without a switch. Interesting:
+ *             the accesses (of memory, locks, library objects) to a subset of the run's addresses, numbered
+ *             by first access (bound 0: all of them, 1, 2, 3: each of the first 127 with chance 1/2, 1/4,
+ *             1/8, the later ones together). From a generator seeded by `seed`.
  *
  * Run 0 of a fuzz case follows the schedule as given. Runs 1, 2, ... of the same case (its repeats) derive
  * their own schedules from it (lf_schedule_for_run): same strategy, priorities shuffled and change points
- * or choices drawn from (seed, the test's hash, run index), so that one input explores several
- * deterministic interleavings. */
+ * or choices (SURW: its selectivity) drawn from (seed, the test's hash, run index), so that one input
+ * explores several deterministic interleavings. */
 #ifndef LINFUZZ_SCHEDULE_H
 #define LINFUZZ_SCHEDULE_H
 
@@ -48,6 +57,7 @@ typedef enum lf_sched_strategy {
     LF_SCHED_PREEMPT,
     LF_SCHED_WALK,
     LF_SCHED_POS, /* (after the others: the strategy byte of older cases keeps its meaning) */
+    LF_SCHED_SURW, /* (likewise, after POS) */
     LF_SCHED_STRATEGY_COUNT
 } lf_sched_strategy;
 
@@ -67,7 +77,8 @@ typedef struct lf_sched_choice {
 
 typedef struct lf_schedule {
     uint8_t strategy;    /* lf_sched_strategy */
-    uint8_t bound;       /* PCT change points / PREEMPT preemptions used: 0..LF_SCHED_MAX_CHANGES */
+    uint8_t bound;       /* PCT change points / PREEMPT preemptions used: 0..LF_SCHED_MAX_CHANGES; SURW's
+                          * selectivity */
     uint8_t walk_chance; /* WALK: chance per point, out of 4096 */
     uint8_t priority[LF_SCHED_MAX_THREADS]; /* higher runs first; ties go to the lower thread index */
     uint64_t seed;       /* WALK's generator, and the derivation of runs 1, 2, ... */
@@ -94,7 +105,8 @@ void lf_schedule_normalize(lf_schedule *s);
 /* The schedule of repetition `run` of a case whose schedule is base, for threads whose op counts are
  * ops[0..threads-1]: run 0 is base itself; later runs keep base's strategy and draw priorities, change points
  * and choices from (base->seed, salt, run), and a new weak seed. A mixed memory model becomes one model per
- * run, drawn from (base->seed, salt, run), run 0 included (a quarter sc, a quarter tso, half c11). salt is a hash of the test the schedule drives (the fuzz case's
+ * run, drawn from (base->seed, salt, run), run 0 included (a quarter sc, a quarter tso, half c11); SURW's bound
+ * (its selectivity) is drawn anew, 0..3. salt is a hash of the test the schedule drives (the fuzz case's
  * calls), so that a mutated test also gets fresh interleavings in its repetitions. Deterministic. */
 void lf_schedule_for_run(const lf_schedule *base, uint64_t salt, unsigned run, unsigned threads, const size_t *ops,
                          lf_schedule *out);

@@ -15,12 +15,13 @@
  * byte mutations change one knob or one call; lf_fuzz_case_mutate mutates the structure directly, and
  * lf_fuzz_case_mutate_schedule only the schedule.
  *
- * Formats: "fuzz-case 4" (this one: a 53-byte header with the mode and the schedule, the choice sequence
+ * Formats: "fuzz-case 5" (this one: a 53-byte header with the mode and the schedule, the choice sequence
  * after the prefix, then the memory model of controlled runs and its weak choices, docs/memory-models.md; the
- * strategy byte is read modulo the five strategies, POS included), "fuzz-case 3" (the same with four
- * strategies: the strategy byte modulo 4), "fuzz-case 2" (that without the memory model: sc whatever follows
- * the choices) and "fuzz-case 1" (the 20-byte header of the first version, recorded in older corpus entries:
- * it decodes as a free-mode case). The canonical bytes of a case without POS are the same in formats 3 and 4,
+ * strategy byte is read modulo the six strategies, SURW included), "fuzz-case 4" (the same with five: the
+ * strategy byte modulo 5, POS the last), "fuzz-case 3" (four strategies: modulo 4), "fuzz-case 2" (that
+ * without the memory model: sc whatever follows the choices) and "fuzz-case 1" (the 20-byte header of the
+ * first version, recorded in older corpus entries: it decodes as a free-mode case). The canonical bytes of a
+ * case without SURW are the same in formats 4 and 5, those of a case without POS the same in formats 3 and 4,
  * and those of an sc case of format 3 the same in format 2. */
 #ifndef LINFUZZ_FUZZ_CASE_H
 #define LINFUZZ_FUZZ_CASE_H
@@ -33,7 +34,8 @@
 #include "runtime/perturb.h"
 #include "runtime/schedule.h"
 
-#define LF_FUZZ_CASE_FORMAT "fuzz-case 4"    /* recorded in corpus entries as workload_format */
+#define LF_FUZZ_CASE_FORMAT "fuzz-case 5"    /* recorded in corpus entries as workload_format */
+#define LF_FUZZ_CASE_FORMAT_V4 "fuzz-case 4" /* the fourth: five strategies (no SURW) */
 #define LF_FUZZ_CASE_FORMAT_V3 "fuzz-case 3" /* the third: four strategies (no POS) */
 #define LF_FUZZ_CASE_FORMAT_V2 "fuzz-case 2" /* the second: no memory model (sc), trailing bytes ignored */
 #define LF_FUZZ_CASE_FORMAT_V1 "fuzz-case 1" /* the first version: no mode or schedule (free mode) */
@@ -112,10 +114,10 @@ void lf_fuzz_case_mutate(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng);
 /* Replaces c by a fresh random case shaped like `linfuzz stress`'s workloads (lf_workload_random): 2 to 5
  * threads of 48 to 128 calls each (a body of 16 to 32 calls repeated), a skewed method mix (a weight of 1 to 8
  * per method), a small key domain, a drain half of the time, perturbation knobs from none to heavy, free mode
- * one time in four and otherwise a random schedule (lf_schedule_random, PCT mostly, or a third of the time WALK)
- * with the memory model drawn per repetition. The fuzz targets run such cases from their first executions
- * (docs/fuzzing.md, "Fuzz target against stress"): a concurrency bug needs long racing threads, which
- * mutations of a small input reach only after many executions. */
+ * one time in four and otherwise a random schedule (SURW one time in eight, otherwise a third each WALK, POS
+ * and lf_schedule_random's mix, PCT mostly) with the memory model drawn per repetition. The fuzz targets run
+ * such cases from their first executions (docs/fuzzing.md, "Fuzz target against stress"): a concurrency bug
+ * needs long racing threads, which mutations of a small input reach only after many executions. */
 void lf_fuzz_case_random(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng);
 /* Mutates only the schedule part: the mode (free 1 time in 8), the strategy, the bound, a priority, a change
  * point moved by a little or put somewhere new, a choice added, dropped or changed, the seed, the memory
