@@ -159,7 +159,7 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
         printf("baseline: %" PRIu64 " violations in %" PRIu64 " %s", r.baseline_violations, r.baseline_runs,
                r.weak == LF_RC_WEAK_NEEDED && r.n && r.c[0].weak ? "weak runs with nothing strengthened"
                                                                   : "schedules with nothing made atomic");
-        if (r.baseline_violations < LF_RC_MIN_BASELINE) /* (lf_rc_counts_stand) */
+        if (r.baseline_violations < LF_RC_MIN_BASELINE && !r.sequential) /* (lf_rc_counts_stand) */
             printf(" (too few for a clean run of a candidate to confirm it: at least %d; more --schedules)",
                    LF_RC_MIN_BASELINE);
         printf("\n");
