@@ -22,6 +22,11 @@ static void schedule_at(const lf_fuzz_case *c, const lf_fc_plan *p, uint64_t i, 
         lf_schedule_for_run(&c->schedule, p->schedule_salt, (unsigned)i, p->threads, p->len, out);
     else
         lf_schedule_random(out, lf_mix64(p->schedule_salt ^ (i * 0x9e3779b97f4a7c15ull)), p->threads, p->len);
+    if (i % 4 == 2) { /* every fourth: SURW, with the selectivity the seed gives */
+        out->strategy = LF_SCHED_SURW;
+        out->bound = (uint8_t)(out->seed % (LF_SCHED_MAX_CHANGES + 1));
+        lf_schedule_normalize(out);
+    }
 }
 
 bool lf_fc_controlled_twin(const lf_adapter *a, lf_fc_executor *x, lf_adapter_checker *checker, const char *format,

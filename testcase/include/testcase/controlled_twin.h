@@ -7,8 +7,9 @@
  * system chose it and nothing records it. The search runs the test (its threads, bodies, prefix, drain, keys:
  * the case with its mode set to controlled and one repetition) under a fixed family of schedules until one
  * violates in a deterministic run: schedule 0 is the case's own, odd ones are repetitions derived from it
- * (lf_schedule_for_run) and even ones random schedules of every strategy (lf_schedule_random, as `linfuzz
- * stress` draws them), all seeded from the test, so that the same test always gives the same twin. Any
+ * (lf_schedule_for_run), even ones random schedules of every strategy (lf_schedule_random, as `linfuzz
+ * stress` draws them), every other one of these turned into SURW (the races of free runs, many switches at
+ * once, are its kind), all seeded from the test, so that the same test always gives the same twin. Any
  * linearizability violation of the test is one of the same triage signature as the free one (adapter,
  * category, type: neither has a root cause before it is root-caused, findings/triage.h); whether its shape
  * (lf_violation_shape) is the free one's too is recorded. Bounded by a number of schedules and seconds. */
