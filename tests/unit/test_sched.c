@@ -183,79 +183,59 @@ static void lock_and_library_adapters_do_not_hang(void) {
     lf_fc_executor_free(&x);
 }
 
-/* ---- 2b. POS: every event a random priority ---- */
+/* ---- 2b. POS and SURW: switches at many points ---- */
 
-/* Partial order sampling switches wherever the events' priorities say, mostly where threads conflict (an
- * event made redraws the priorities of the events that race with it): on a lock-free stack it preempts in
- * every run, with one thread never; a run replays exactly (also checked for every adapter above) and a
- * correct stack stays linearizable. */
-static void pos_switches_at_many_points(void) {
-    const lf_adapter *a = lf_adapter_find("treiber_stack");
-    CHECK(a != NULL);
-    if (!a) return;
-    lf_method ms[LF_M_COUNT];
-    unsigned nm = lf_fuzz_case_methods(a, ms);
-    lf_fc_executor x;
-    CHECK(lf_fc_executor_init(&x, LF_CLOCK_TICKET));
-    lf_history h, again;
-    lf_history_init(&h, LF_TYPE_STACK);
-    lf_history_init(&again, LF_TYPE_STACK);
-    uint64_t points = 0, preemptions = 0;
-    for (unsigned run = 0; run < 4; run++) {
-        lf_fuzz_case c = controlled_case(nm, 4, 4, 8, LF_SCHED_POS, 7 + run);
-        lf_fc_plan p;
-        CHECK(lf_fc_plan_build(&p, &c, a));
-        CHECK(lf_fc_execute(&x, &p, 0, &h));
-        CHECK(x.last.stats.deterministic && !x.last.stuck);
-        points += x.last.stats.points;
-        preemptions += x.last.stats.preemptions;
-        CHECK(lf_fc_execute(&x, &p, 0, &again));
-        CHECKF(lf_histories_identical(&h, &again), "POS run %u did not replay", run);
-        CHECKF(check_history(&h) != LF_VIOLATION, "treiber_stack violated under POS (run %u)", run);
-        lf_fc_plan_free(&p);
-    }
-    CHECKF(preemptions >= 4 * 8 && points > 1000, "POS preempted at %llu of %llu points (expected at least 8 a run)",
-           (unsigned long long)preemptions, (unsigned long long)points);
-    lf_fuzz_case one = controlled_case(nm, 1, 4, 8, LF_SCHED_POS, 3);
-    lf_fc_plan p;
-    CHECK(lf_fc_plan_build(&p, &one, a));
-    CHECK(lf_fc_execute(&x, &p, 0, &h));
-    CHECKF(x.last.stats.preemptions == 0, "one thread, %llu preemptions", (unsigned long long)x.last.stats.preemptions);
-    lf_fc_plan_free(&p);
-    lf_history_free(&h);
-    lf_history_free(&again);
-    lf_fc_executor_free(&x);
-}
-
-/* SURW switches at interesting events only, each thread drawn with the weight of its remaining events: on a
- * lock-free stack with every address interesting (bound 0) it preempts in every run, with only 1 address in
- * 8 interesting (bound 3) less often; a run replays exactly (also checked for every adapter above) and a
- * correct stack stays linearizable; one thread is never preempted. Returns the preemptions of the four runs. */
-static uint64_t surw_preemptions(const lf_adapter *a, unsigned nm, lf_fc_executor *x, unsigned bound) {
+/* Four controlled runs of treiber_stack (4 threads) under strategy (its bound as given, seeds seed0..): each
+ * deterministic, replayed exactly, linearizable. Adds their points and preemptions to *points and
+ * *preemptions; every_run: each run must preempt. */
+static void four_stack_runs(const lf_adapter *a, unsigned nm, lf_fc_executor *x, lf_sched_strategy strategy,
+                            unsigned bound, uint64_t seed0, bool every_run, uint64_t *points, uint64_t *preemptions) {
+    const char *name = strategy == LF_SCHED_POS ? "POS" : "SURW";
     lf_history h, again;
     lf_history_init(&h, a->type);
     lf_history_init(&again, a->type);
-    uint64_t preemptions = 0;
     for (unsigned run = 0; run < 4; run++) {
-        lf_fuzz_case c = controlled_case(nm, 4, 4, 8, LF_SCHED_SURW, 11 + run);
+        lf_fuzz_case c = controlled_case(nm, 4, 4, 8, strategy, seed0 + run);
         c.schedule.bound = (uint8_t)bound;
         lf_fc_plan p;
         CHECK(lf_fc_plan_build(&p, &c, a));
         CHECK(lf_fc_execute(x, &p, 0, &h));
         CHECK(x->last.stats.deterministic && !x->last.stuck);
-        CHECKF(bound != 0 || x->last.stats.preemptions > 0, "SURW run %u (all addresses) did not preempt", run);
-        preemptions += x->last.stats.preemptions;
+        CHECKF(!every_run || x->last.stats.preemptions > 0, "%s run %u (bound %u) did not preempt", name, run, bound);
+        *points += x->last.stats.points;
+        *preemptions += x->last.stats.preemptions;
         CHECK(lf_fc_execute(x, &p, 0, &again));
-        CHECKF(lf_histories_identical(&h, &again), "SURW run %u (bound %u) did not replay", run, bound);
-        CHECKF(check_history(&h) != LF_VIOLATION, "%s violated under SURW (run %u, bound %u)", a->name, run, bound);
+        CHECKF(lf_histories_identical(&h, &again), "%s run %u (bound %u) did not replay", name, run, bound);
+        CHECKF(check_history(&h) != LF_VIOLATION, "%s violated under %s (run %u)", a->name, name, run);
         lf_fc_plan_free(&p);
     }
     lf_history_free(&h);
     lf_history_free(&again);
-    return preemptions;
 }
 
-static void surw_switches_where_it_is_selective(void) {
+/* One thread under strategy: never preempted. */
+static void one_thread_never_preempted(const lf_adapter *a, unsigned nm, lf_fc_executor *x,
+                                       lf_sched_strategy strategy) {
+    lf_fuzz_case one = controlled_case(nm, 1, 4, 8, strategy, 3);
+    one.schedule.bound = 0;
+    lf_fc_plan p;
+    lf_history h;
+    lf_history_init(&h, a->type);
+    CHECK(lf_fc_plan_build(&p, &one, a));
+    CHECK(lf_fc_execute(x, &p, 0, &h));
+    CHECKF(x->last.stats.preemptions == 0, "one thread, %llu preemptions",
+           (unsigned long long)x->last.stats.preemptions);
+    lf_fc_plan_free(&p);
+    lf_history_free(&h);
+}
+
+/* Partial order sampling switches wherever the events' priorities say, mostly where threads conflict (an
+ * event made redraws the priorities of the events that race with it): on a lock-free stack it preempts at
+ * least 8 times a run. SURW switches at interesting events only, each thread drawn with the weight of its
+ * remaining events: with every address interesting (bound 0) it preempts in every run, with only 1 address
+ * in 8 interesting (bound 3) less often. Under both a run replays exactly (also checked for every adapter
+ * above), a correct stack stays linearizable and one thread is never preempted. */
+static void pos_and_surw_switch_at_many_points(void) {
     const lf_adapter *a = lf_adapter_find("treiber_stack");
     CHECK(a != NULL);
     if (!a) return;
@@ -263,19 +243,17 @@ static void surw_switches_where_it_is_selective(void) {
     unsigned nm = lf_fuzz_case_methods(a, ms);
     lf_fc_executor x;
     CHECK(lf_fc_executor_init(&x, LF_CLOCK_TICKET));
-    uint64_t all = surw_preemptions(a, nm, &x, 0), eighth = surw_preemptions(a, nm, &x, 3);
+    uint64_t points = 0, preemptions = 0;
+    four_stack_runs(a, nm, &x, LF_SCHED_POS, 2, 7, false, &points, &preemptions);
+    CHECKF(preemptions >= 4 * 8 && points > 1000, "POS preempted at %llu of %llu points (expected at least 8 a run)",
+           (unsigned long long)preemptions, (unsigned long long)points);
+    one_thread_never_preempted(a, nm, &x, LF_SCHED_POS);
+    uint64_t all = 0, eighth = 0;
+    four_stack_runs(a, nm, &x, LF_SCHED_SURW, 0, 11, true, &points, &all);
+    four_stack_runs(a, nm, &x, LF_SCHED_SURW, 3, 11, false, &points, &eighth);
     CHECKF(all >= 4 * 8 && eighth < all, "SURW preempted %llu times with every address interesting, %llu with 1 in 8",
            (unsigned long long)all, (unsigned long long)eighth);
-    lf_fuzz_case one = controlled_case(nm, 1, 4, 8, LF_SCHED_SURW, 3);
-    one.schedule.bound = 0;
-    lf_fc_plan p;
-    lf_history h;
-    lf_history_init(&h, a->type);
-    CHECK(lf_fc_plan_build(&p, &one, a));
-    CHECK(lf_fc_execute(&x, &p, 0, &h));
-    CHECKF(x.last.stats.preemptions == 0, "one thread, %llu preemptions", (unsigned long long)x.last.stats.preemptions);
-    lf_fc_plan_free(&p);
-    lf_history_free(&h);
+    one_thread_never_preempted(a, nm, &x, LF_SCHED_SURW);
     lf_fc_executor_free(&x);
 }
 
@@ -934,8 +912,7 @@ static void feedback_counts_reads_from(void) {
 int main(void) {
     every_adapter_replays_exactly();
     lock_and_library_adapters_do_not_hang();
-    pos_switches_at_many_points();
-    surw_switches_where_it_is_selective();
+    pos_and_surw_switch_at_many_points();
     bounded_adapter_records_full_answers();
     spinning_is_demoted();
     watchdog_releases_a_hidden_spin();
