@@ -43,7 +43,7 @@ enum { LF_RELEASE_NONE, LF_RELEASE_WATCHDOG, LF_RELEASE_BUDGET };
 #define LF_SCHED_MAX_HELD 8     /* locks a thread holds, remembered for deadlock reports */
 #define LF_SCHED_MAX_REGIONS 16 /* atomic regions and pairs */
 #define LF_SCHED_RECENT 8       /* addresses remembered for the spin detection */
-#define LF_SURW_SLOTS 256       /* SURW: addresses numbered per run (at most 127 get their own number) */
+#define LF_SURW_SLOTS 256       /* SURW: code sites numbered per run (at most 127 get their own number) */
 
 struct lf_sched_thread {
     _Alignas(64) lf_sched *sched;
@@ -124,12 +124,12 @@ struct lf_sched {
     uint64_t since_switch; /* points since the last switch */
     bool resched;          /* a thread became runnable since the last decision (PCT re-ranks) */
     uint64_t rng;          /* WALK, POS, SURW */
-    /* SURW: the thread drawn to make the next interesting event (-1: none pending), which addresses are
-     * interesting (bit k: the k-th address accessed in the run, the last bit for all later ones), and the
-     * run's addresses numbered by first access (an open-addressing table of LF_SURW_SLOTS slots) */
+    /* SURW: the thread drawn to make the next interesting event (-1: none pending), which code sites are
+     * interesting (bit k: the k-th site used in the run, the last bit for all later ones), and the run's
+     * sites numbered by first use (an open-addressing table of LF_SURW_SLOTS slots) */
     int surw_next;
     uint64_t surw_mask[2];
-    uintptr_t surw_addr[LF_SURW_SLOTS];
+    uintptr_t surw_site[LF_SURW_SLOTS];
     uint8_t surw_ordinal[LF_SURW_SLOTS];
     unsigned surw_numbered;
     uint64_t surw_done; /* interesting events of the threads' finished ops */
@@ -212,9 +212,9 @@ void lf_strategy_begin(lf_sched *s);
 int lf_strategy_first(lf_sched *s);
 /* At a point of runnable thread th: the thread to run next (th->index: go on). may_preempt is false inside
  * an atomic region: the schedule's switches wait until it ends. Preemptions and demotions are counted. kind
- * and addr: the event th stands at (what POS compares). */
+ * and addr: the event th stands at (what POS compares); pc: its code site (what SURW selects by). */
 int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, lf_sched_event_kind kind,
-                         const void *addr);
+                         const void *addr, uintptr_t pc);
 /* th blocked or finished: the next runnable thread, or -1 when none is. */
 int lf_strategy_after_stop(lf_sched *s, lf_sched_thread *th);
 

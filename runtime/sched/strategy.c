@@ -82,23 +82,27 @@ static void pos_step(lf_sched *s, lf_sched_thread *th, lf_sched_event_kind kind,
 
 /* ---- SURW ---- */
 
-/* The number of address addr in this run, in the order of first access; from 127 on, all share 127. */
-static unsigned surw_number(lf_sched *s, uintptr_t addr) {
-    unsigned slot = (unsigned)((addr * 0x9e3779b97f4a7c15ull) >> 56); /* (LF_SURW_SLOTS == 256) */
+/* The number of code site pc in this run, in the order of first use; from 127 on, all share 127. Sites, not
+ * the addresses accessed: an address can differ between two replays of one schedule (a library's helper
+ * thread frees memory at its own pace, and malloc hands the block out again or not: measured on
+ * urcu_lfht_kv, 2 of 300 replays under load), which would shift the numbers of all later ones; code sites
+ * are the same, and their order of first use is the run's. */
+static unsigned surw_number(lf_sched *s, uintptr_t pc) {
+    unsigned slot = (unsigned)((pc * 0x9e3779b97f4a7c15ull) >> 56); /* (LF_SURW_SLOTS == 256) */
     for (unsigned i = 0; i < LF_SURW_SLOTS; i++, slot = (slot + 1) % LF_SURW_SLOTS) {
-        if (s->surw_addr[slot] == addr) return s->surw_ordinal[slot];
-        if (s->surw_addr[slot]) continue;
+        if (s->surw_site[slot] == pc) return s->surw_ordinal[slot];
+        if (s->surw_site[slot]) continue;
         if (s->surw_numbered >= 127) return 127; /* (the table stays at most half full) */
-        s->surw_addr[slot] = addr;
+        s->surw_site[slot] = pc;
         s->surw_ordinal[slot] = (uint8_t)s->surw_numbered++;
         return s->surw_ordinal[slot];
     }
     return 127;
 }
 
-static bool surw_interesting(lf_sched *s, lf_sched_event_kind kind, const void *addr) {
-    if (!pos_access((uint8_t)kind) || !addr) return false;
-    unsigned n = surw_number(s, (uintptr_t)addr);
+static bool surw_interesting(lf_sched *s, lf_sched_event_kind kind, uintptr_t pc) {
+    if (!pos_access((uint8_t)kind) || !pc) return false;
+    unsigned n = surw_number(s, pc);
     return (s->surw_mask[n / 64] >> (n % 64)) & 1;
 }
 
@@ -136,13 +140,13 @@ static int surw_draw(lf_sched *s) {
 }
 
 /* th stands at (kind, addr): whether that event is interesting, counted in its op's events. */
-static void surw_classify(lf_sched *s, lf_sched_thread *th, lf_sched_event_kind kind, const void *addr) {
+static void surw_classify(lf_sched *s, lf_sched_thread *th, lf_sched_event_kind kind, uintptr_t pc) {
     if (th->op != th->surw_op) { /* its earlier op is done */
         s->surw_done += th->surw_made;
         th->surw_made = 0;
         th->surw_op = th->op;
     }
-    th->surw_interesting = surw_interesting(s, kind, addr);
+    th->surw_interesting = surw_interesting(s, kind, pc);
     th->surw_made += th->surw_interesting;
 }
 
@@ -210,13 +214,13 @@ void lf_strategy_begin(lf_sched *s) {
     s->surw_done = 0;
     s->surw_next = -1;
     if (sch->strategy == LF_SCHED_SURW) {
-        /* every address interesting (bound 0), or each with chance 1/2, 1/4 or 1/8 (bound 1, 2, 3) */
+        /* every site interesting (bound 0), or each with chance 1/2, 1/4 or 1/8 (bound 1, 2, 3) */
         unsigned level = sch->bound % (LF_SCHED_MAX_CHANGES + 1);
         for (unsigned w = 0; w < 2; w++) {
             s->surw_mask[w] = ~0ull;
             for (unsigned i = 0; i < level; i++) s->surw_mask[w] &= lf_rand_next(&s->rng);
         }
-        memset(s->surw_addr, 0, sizeof s->surw_addr);
+        memset(s->surw_site, 0, sizeof s->surw_site);
         s->surw_numbered = 0;
     }
 }
@@ -241,7 +245,7 @@ int lf_strategy_first(lf_sched *s) {
 static void lower(lf_sched *s, lf_sched_thread *th) { s->prio[th->index] = s->lowest--; }
 
 int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, lf_sched_event_kind kind,
-                         const void *addr) {
+                         const void *addr, uintptr_t pc) {
     const lf_schedule *sch = &s->sch;
     int me = (int)th->index, next = me;
     s->since_switch++;
@@ -317,7 +321,7 @@ int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, lf_
         }
         break;
     case LF_SCHED_SURW:
-        surw_classify(s, th, kind, addr);
+        surw_classify(s, th, kind, pc);
         if (demote) {
             next = next_in_order(s, th->index);
             surw_hand(s, next >= 0 ? next : me);

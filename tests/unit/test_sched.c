@@ -4,7 +4,7 @@
  *    10 times for each other strategy's (the last replay in a second executor), deterministically, with
  *    real interleavings (switches, preemptions);
  *  - lock-based and library adapters run many threads under a switch-happy schedule without hanging;
- *  - POS and SURW preempt in every run of a lock-free stack, SURW less when fewer addresses are interesting;
+ *  - POS and SURW preempt in every run of a lock-free stack, SURW less when fewer sites are interesting;
  *    one thread is never preempted;
  *  - a thread spinning on LF_YIELD() or sched_yield while the lock holder is parked is demoted, and the run
  *    stays deterministic;
@@ -232,8 +232,8 @@ static void one_thread_never_preempted(const lf_adapter *a, unsigned nm, lf_fc_e
 /* Partial order sampling switches wherever the events' priorities say, mostly where threads conflict (an
  * event made redraws the priorities of the events that race with it): on a lock-free stack it preempts at
  * least 8 times a run. SURW switches at interesting events only, each thread drawn with the weight of its
- * remaining events: with every address interesting (bound 0) it preempts in every run, with only 1 address
- * in 8 interesting (bound 3) less often. Under both a run replays exactly (also checked for every adapter
+ * remaining events: with every code site interesting (bound 0) it preempts in every run, with only 1 site in
+ * 8 interesting (bound 3) less often. Under both a run replays exactly (also checked for every adapter
  * above), a correct stack stays linearizable and one thread is never preempted. */
 static void pos_and_surw_switch_at_many_points(void) {
     const lf_adapter *a = lf_adapter_find("treiber_stack");
@@ -251,7 +251,7 @@ static void pos_and_surw_switch_at_many_points(void) {
     uint64_t all = 0, eighth = 0;
     four_stack_runs(a, nm, &x, LF_SCHED_SURW, 0, 11, true, &points, &all);
     four_stack_runs(a, nm, &x, LF_SCHED_SURW, 3, 11, false, &points, &eighth);
-    CHECKF(all >= 4 * 8 && eighth < all, "SURW preempted %llu times with every address interesting, %llu with 1 in 8",
+    CHECKF(all >= 4 * 8 && eighth < all, "SURW preempted %llu times with every site interesting, %llu with 1 in 8",
            (unsigned long long)all, (unsigned long long)eighth);
     one_thread_never_preempted(a, nm, &x, LF_SCHED_SURW);
     lf_fc_executor_free(&x);

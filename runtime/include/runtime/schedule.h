@@ -29,9 +29,9 @@
  *             remaining ops times the run's interesting events per finished op, less those of its current
  *             op), which makes every interleaving of the interesting events about equally likely, where a
  *             walk favours switching early; a thread runs its other events without a switch. Interesting:
- *             the accesses (of memory, locks, library objects) to a subset of the run's addresses, numbered
- *             by first access (bound 0: all of them, 1, 2, 3: each of the first 127 with chance 1/2, 1/4,
- *             1/8, the later ones together). From a generator seeded by `seed`.
+ *             the accesses (of memory, locks, library objects) made at a subset of the run's code sites,
+ *             numbered by first use (bound 0: all of them, 1, 2, 3: each of the first 127 with chance 1/2,
+ *             1/4, 1/8, the later ones together). From a generator seeded by `seed`.
  *
  * Run 0 of a fuzz case follows the schedule as given. Runs 1, 2, ... of the same case (its repeats) derive
  * their own schedules from it (lf_schedule_for_run): same strategy, priorities shuffled and change points
