@@ -77,6 +77,8 @@
  * the model was given up mid-run). */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -703,6 +705,29 @@ static bool find_twin(const uint8_t *data, size_t size, const lf_violation_entry
     return captured;
 }
 
+/* libFuzzer's -timeout (SIGALRM once a second; ClusterFuzz and OSS-Fuzz run with 25 s) measures the input's
+ * time, and the analysis of a finding (test minimization, twin search, root causing) runs inside it: a long
+ * one was filed as "timeout" instead of the bug (dpdk_ring_mpmc: 26 s after the detection, -timeout=25). The
+ * alarm is held on the fuzzing thread while a finding is analysed (libFuzzer ignores it on other threads, and
+ * the runs have their own watchdog); one that came meanwhile is dropped before the input goes on
+ * (LINFUZZ_FUZZ_CONTINUE), since the time it counted was ours. */
+static void hold_alarm(sigset_t *saved) {
+    sigset_t alarm_only;
+    sigemptyset(&alarm_only);
+    sigaddset(&alarm_only, SIGALRM);
+    pthread_sigmask(SIG_BLOCK, &alarm_only, saved);
+}
+
+static void release_alarm(const sigset_t *saved) {
+    sigset_t alarm_only;
+    sigemptyset(&alarm_only);
+    sigaddset(&alarm_only, SIGALRM);
+    const struct timespec now = {0, 0};
+    while (sigtimedwait(&alarm_only, NULL, &now) == SIGALRM) {
+    }
+    pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
 /* Minimises, saves and reports the first violation (then aborts, unless LINFUZZ_FUZZ_CONTINUE; continuing,
  * also the 2nd, 4th, 8th, ... up to LINFUZZ_FUZZ_CAPTURE captures). A serial nondeterminism of the adapter
  * (self-spec) is saved the same way, as an entry of its own category, with the serial evidence. A violation of
@@ -714,6 +739,8 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     bool power_of_two = (G.violations & (G.violations - 1)) == 0;
     if (G.captured >= G.capture_max || !power_of_two) return;
     G.captured++;
+    sigset_t saved_mask;
+    hold_alarm(&saved_mask);
     double found_after = lf_now_s() - G.start;
     bool first = G.first_violation < 0;
     if (first) G.first_violation = found_after;
@@ -819,6 +846,7 @@ static void on_violation(const uint8_t *data, size_t size, const lf_fuzz_case *c
     if (!G.keep_going) abort();
     if (st == LF_OK) lf_entry_free(&e);
     if (has_twin) lf_entry_free(&te);
+    release_alarm(&saved_mask);
 }
 
 /* The code under test crashed (testcase/crash_watch.h: a sanitizer's report, or a signal without one): save

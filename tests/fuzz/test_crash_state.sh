@@ -4,7 +4,8 @@
 # crash_inputs.c); the crash type and state are computed from each output the way ClusterFuzz's stack analyzer
 # does (crash_state.py). They must be ASSERT with the bug named in the state's first line, the same for the two
 # add findings and different for the remove finding; with a sanitizer's stack trace in the output, the state's
-# next line is the bug's own report frame. The bug's id is the triage group of the entry the target saved.
+# next line is the bug's own report frame. The bug's id is the triage group of the entry the target saved. With
+# -timeout=1 and an analysis longer than that, the crash is still the bug's, not libFuzzer's timeout.
 #
 # Usage: test_crash_state.sh CRASH_INPUTS_PROGRAM FUZZ_TARGET_DIR
 source "$(dirname "$0")/../lib.sh"
@@ -41,6 +42,15 @@ cmp -s add1.state add2.state && ok || bad "two findings of one bug, two crash st
 cmp -s add1.state remove1.state && bad "two bugs, one crash state: $(cat add1.state)" || ok
 cmp -s add1.group add2.group && ok || bad "two findings of one bug, two triage groups"
 cmp -s add1.group remove1.group && bad "two bugs, one triage group" || ok
+
+# libFuzzer's -timeout (25 s on ClusterFuzz) counts the input's time; the analysis of the finding (here root
+# causing made to take over 2 s) must not turn the bug into a "timeout" crash: the same state as without it
+LINFUZZ_FUZZ_ROOTCAUSE=20000 "$TARGET" -timeout=1 in/add1 >alarm.log 2>&1
+python3 "$PARSE" <alarm.log >alarm.state
+cmp -s add1.state alarm.state && ok || bad "-timeout=1: $(cat alarm.state) $(grep -m3 -i 'timeout\|ALARM' alarm.log)"
+secs=$(sed -n 's/^linfuzz-fuzz: root cause: .* candidates*, \([0-9.]*\) s)$/\1/p' alarm.log)
+awk -v s="${secs:-0}" 'BEGIN { exit !(s >= 2) }' && ok ||
+  bad "-timeout=1: the root causing took ${secs:-?} s, too short to outlast libFuzzer's alarm (raise its schedules)"
 
 # triage groups the saved entries as the crash reports did: two groups, with the ids the targets printed
 "$TARGET" triage --json violations >triage.json 2>triage.err
