@@ -54,7 +54,9 @@
  * defaults 1000 and 10, N = 0: off),
  * LINFUZZ_FUZZ_ROOTCAUSE=N (a violation is root-caused with N schedules per candidate before the process
  * aborts, so that its crash report names the bug by its triage group, bug_report.h; default 500 when a
- * violation ends the process, 0 when continuing),
+ * violation ends the process, 0 when continuing), LINFUZZ_FUZZ_ROOTCAUSE_WORK=W (its work budget, lf_rc_work:
+ * switches plus points / 256; default RC_WORK, 0: none; deterministic, so the crash state does not depend on the
+ * machine's speed),
  * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|rf-presence|0 (schedule feedback of controlled runs; off by
  * default: measured in docs/scheduling.md, it helps a little on some bugs and a lot against others; in weak
  * runs the reads-from pairs are the ones the memory model made),
@@ -120,6 +122,11 @@ __attribute__((used, section("__libfuzzer_extra_counters"))) static uint8_t hist
 #define SCHED_COUNTERS 8192
 __attribute__((used, section("__libfuzzer_extra_counters"))) static uint8_t sched_counters[SCHED_COUNTERS];
 
+/* The root causing's work budget (LINFUZZ_FUZZ_ROOTCAUSE_WORK, rootcause/analyze.h: lf_rc_work, about 10 us a
+ * unit): about 4 s on 2 cores, the time most root causings of the bundled bugs took, and a bound on the tail
+ * (the dpdk_ring_mpmc, elim_stack_takes_claimed and ck_hp_stack_unprotected ones took 11 to 50 s). */
+#define RC_WORK 400000
+
 /* Inputs with fewer concurrent calls than this are replaced by fresh random cases (LLVMFuzzerCustomMutator). */
 #define FRESH_BELOW_OPS 16
 
@@ -137,6 +144,7 @@ static struct {
     double fresh_seconds; /* LINFUZZ_FUZZ_FRESH_SECONDS: every mutation is one, for this long from the start */
     double tmin_seconds; /* LINFUZZ_FUZZ_MINIMIZE_TEST: budget of the test minimization (0: none) */
     uint64_t rc_schedules; /* LINFUZZ_FUZZ_ROOTCAUSE: schedules of the root causing before aborting (0: none) */
+    uint64_t rc_work;      /* LINFUZZ_FUZZ_ROOTCAUSE_WORK: its work budget (lf_rc_work; 0: none) */
     uint64_t twin_schedules; /* LINFUZZ_FUZZ_TWIN: schedules of a free finding's twin search (0: none) */
     double twin_seconds;     /* LINFUZZ_FUZZ_TWIN_SECONDS: its time budget */
     bool overlap_only, witness_only, nearmiss_only; /* LINFUZZ_FUZZ_SIGNAL=overlap|witness|nearmiss */
@@ -377,6 +385,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
      * process, as under ClusterFuzz; a continuing campaign (ci/fuzz.sh) root-causes its entries afterwards. */
     if (!lf_env_u64("LINFUZZ_FUZZ_ROOTCAUSE", G.keep_going ? 0 : 500, 0, 100000000, &G.rc_schedules, err,
                     sizeof err) ||
+        !lf_env_u64("LINFUZZ_FUZZ_ROOTCAUSE_WORK", RC_WORK, 0, UINT64_MAX, &G.rc_work, err, sizeof err) ||
         !lf_env_u64("LINFUZZ_FUZZ_TWIN", 1000, 0, 100000000, &G.twin_schedules, err, sizeof err) ||
         !lf_env_seconds("LINFUZZ_FUZZ_TWIN_SECONDS", 10, 0.001, LF_MAX_SECONDS, &G.twin_seconds, err, sizeof err)) {
         lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
@@ -559,18 +568,23 @@ static void attach_root_cause(lf_violation_entry *e, const uint8_t *data, size_t
     lf_rc_options o;
     lf_rc_options_default(&o);
     o.schedules = o.search = G.rc_schedules;
+    o.work_budget = G.rc_work;
     lf_rc_result r;
     char err[512];
-    fprintf(stderr, "linfuzz-fuzz: root causing (%llu schedules per candidate; LINFUZZ_FUZZ_ROOTCAUSE=0: off)...\n",
-            (unsigned long long)G.rc_schedules);
+    fprintf(stderr,
+            "linfuzz-fuzz: root causing (%llu schedules per candidate, work budget %llu; LINFUZZ_FUZZ_ROOTCAUSE=0: "
+            "off)...\n",
+            (unsigned long long)G.rc_schedules, (unsigned long long)G.rc_work);
     int rc = lf_rc_analyze(G.adapter, LF_FUZZ_CASE_FORMAT, data, size, run, &o, &r, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "linfuzz-fuzz: no root cause: %s\n", err);
         return;
     }
     const lf_rc_candidate *best = r.n && lf_rc_confirmed(&r.c[0]) ? &r.c[0] : NULL;
-    lf_esc_printf(stderr, "linfuzz-fuzz: %s%s (%zu candidates, %.1f s)\n", best ? "root cause: " : "no confirmed root cause",
-                  best ? best->summary : "", r.n, r.seconds);
+    lf_esc_printf(stderr, "linfuzz-fuzz: %s%s (%zu candidates, %.1f s, %llu runs, work %llu%s)\n",
+                  best ? "root cause: " : "no confirmed root cause", best ? best->summary : "", r.n, r.seconds,
+                  (unsigned long long)r.runs, (unsigned long long)lf_rc_work(r.switches, r.points),
+                  r.over_budget ? ": its budget, LINFUZZ_FUZZ_ROOTCAUSE_WORK" : "");
     /* source files relative to LINFUZZ_SOURCE_ROOT, else the working directory (docs/rootcause.md) */
     const char *root = getenv("LINFUZZ_SOURCE_ROOT");
     if (lf_rc_attach(e, &r, root && root[0] ? root : NULL, err, sizeof err) != LF_OK)

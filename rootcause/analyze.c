@@ -344,6 +344,7 @@ static bool run_family(lf_rc_runner *rn, const lf_rc_options *o, const char *wha
         lf_rc_schedule_at(rn, i, &sch);
         lf_rc_outcome out = lf_rc_run(rn, &sch, NULL);
         if (out == LF_RC_ERROR) return false;
+        if (out == LF_RC_OVER_BUDGET) break;
         if (out == LF_RC_DISCARDED || out == LF_RC_STUCK) {
             (*discarded)++;
             if (spun && rn->last_stats.region_spins) (*spun)++;
@@ -418,7 +419,7 @@ static int exclusions(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r,
                 snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
                 return -1;
             }
-            c->validated = lf_rc_counts_stand(r->baseline_violations, c->violations);
+            c->validated = lf_rc_validation_stands(rn, r->baseline_violations, c->violations);
         }
     /* confirmed first; among them the weakest exclusion (two different methods before one method with itself
      * is not weaker: keep the order of the methods) */
@@ -493,6 +494,11 @@ static int find_violating_run(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_tr
             r->violating_schedule = i;
         }
     }
+    if (!found && rn->over_budget) {
+        snprintf(err, errlen, "its work budget (%" PRIu64 " switches) ran out before a violating run was found",
+                 rn->work_budget);
+        return 1;
+    }
     if (!found) {
         snprintf(err, errlen, "no violating run in %" PRIu64 " controlled schedules of the test", search);
         return 1;
@@ -519,7 +525,7 @@ static bool validate_candidates(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_
             snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
             return false;
         }
-        c->validated = lf_rc_counts_stand(r->baseline_violations, c->violations);
+        c->validated = lf_rc_validation_stands(rn, r->baseline_violations, c->violations);
         confirmed += lf_rc_confirmed(c);
     }
     return true;
@@ -682,10 +688,26 @@ static int joined_candidates(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_res
             snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
             return -1;
         }
-        c->validated = lf_rc_counts_stand(r->baseline_violations, c->violations);
+        c->validated = lf_rc_validation_stands(rn, r->baseline_violations, c->violations);
         if (lf_rc_confirmed(c)) break;
     }
     return 0;
+}
+
+/* Puts "stopped by its budget" at the head of r->note. */
+static void prepend_note(lf_rc_result *r, uint64_t budget) {
+    char rest[sizeof r->note];
+    memcpy(rest, r->note, sizeof rest);
+    int n = snprintf(r->note, sizeof r->note, "stopped by its work budget of %" PRIu64 " switches (the runs after it "
+                     "were not made)", budget);
+    if (rest[0] && n > 0 && (size_t)n + 2 < sizeof r->note) {
+        size_t at = (size_t)n;
+        memcpy(r->note + at, "; ", 2);
+        at += 2;
+        size_t room = sizeof r->note - 1 - at, len = strnlen(rest, sizeof rest);
+        memcpy(r->note + at, rest, len < room ? len : room);
+        r->note[at + (len < room ? len : room)] = 0;
+    }
 }
 
 int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, size_t len, unsigned run,
@@ -694,6 +716,7 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     double start = lf_now_s();
     lf_rc_runner rn;
     if (!lf_rc_runner_init(&rn, a, format, data, len, run, o->spec, o->check_timeout, err, errlen)) return -1;
+    rn.work_budget = o->work_budget;
     lf_rc_trace bad;
     lf_rc_trace_init(&bad);
     int rc = -1;
@@ -809,6 +832,12 @@ done:
     free(passing);
     lf_rc_cycles_free(&cy);
     lf_rc_trace_free(&bad);
+    r->points = rn.points;
+    r->switches = rn.switches;
+    r->runs = rn.runs;
+    r->over_budget = rn.over_budget;
+    if (rn.over_budget && rc == 0) /* what else limited it stays in the note, after this */
+        prepend_note(r, rn.work_budget);
     lf_rc_runner_free(&rn);
     r->seconds = lf_now_s() - start;
     if (rc < 0) lf_rc_result_free(r);

@@ -117,6 +117,10 @@ bool lf_rc_runner_set_pairs(lf_rc_runner *r, const uintptr_t *begin_pc, const ui
 }
 
 lf_rc_outcome lf_rc_run(lf_rc_runner *r, const lf_schedule *sch, lf_rc_trace *trace) {
+    if (r->work_budget && lf_rc_work(r->switches, r->points) >= r->work_budget) {
+        r->over_budget = true;
+        return LF_RC_OVER_BUDGET;
+    }
     r->plan.schedule = *sch;
     if (trace) {
         trace->n = 0;
@@ -130,6 +134,9 @@ lf_rc_outcome lf_rc_run(lf_rc_runner *r, const lf_schedule *sch, lf_rc_trace *tr
     r->plan.schedule = r->base;
     if (!ok) return LF_RC_ERROR;
     r->last_stats = r->x.last.stats;
+    r->points += r->x.last.stats.points;
+    r->switches += r->x.last.stats.switches;
+    r->runs++;
     if (r->x.last.stuck) return LF_RC_STUCK;
     if (!r->x.last.stats.deterministic || r->x.last.stats.region_blocks) return LF_RC_DISCARDED;
     lf_result res;

@@ -21,6 +21,7 @@
 #include "linfuzz/history.h"
 #include "runtime/adapter_check.h"
 #include "runtime/sched.h"
+#include "rootcause/analyze.h"
 #include "testcase/case_runner.h"
 
 typedef enum lf_rc_access { LF_RC_READ, LF_RC_WRITE, LF_RC_RMW } lf_rc_access;
@@ -66,6 +67,7 @@ typedef enum lf_rc_outcome {
     LF_RC_STUCK,     /* the controlled run deadlocked: not checked */
     LF_RC_DISCARDED, /* the run was released (watchdog, budget) or an enforced atomic pair blocked inside */
     LF_RC_ERROR,     /* out of memory or threads */
+    LF_RC_OVER_BUDGET, /* the analysis's work budget is spent (lf_rc_runner.work_budget): the run was not made */
 } lf_rc_outcome;
 
 typedef struct lf_rc_runner {
@@ -79,6 +81,11 @@ typedef struct lf_rc_runner {
     bool case_controlled;  /* the case itself was controlled (else it was forced to be, for root causing) */
     lf_rc_trace *recording; /* the trace the next run records into (NULL: none) */
     lf_sched_stats last_stats;
+    /* The work the runs may do in all (0: no limit; lf_rc_work), their points, switches and runs so far, and
+     * whether a run was refused for want of work: deterministic, unlike a time limit, so that what the analysis
+     * confirms (part of a crash's state) does not depend on the machine's speed. */
+    uint64_t work_budget, points, switches, runs;
+    bool over_budget;
 } lf_rc_runner;
 
 /* Decodes (format, data, len) for adapter a and prepares controlled runs of it; `run` is the recorded
@@ -94,7 +101,7 @@ void lf_rc_runner_free(lf_rc_runner *r);
 void lf_rc_schedule_at(const lf_rc_runner *r, uint64_t i, lf_schedule *out);
 
 /* Runs the case once under sch; trace (may be NULL) receives its accesses. Atomic pairs enforced are the
- * scheduler's (lf_rc_runner_set_pairs). */
+ * scheduler's (lf_rc_runner_set_pairs). LF_RC_OVER_BUDGET, without running, once the work budget is spent. */
 lf_rc_outcome lf_rc_run(lf_rc_runner *r, const lf_schedule *sch, lf_rc_trace *trace);
 
 /* Enforces the atomic pairs (begin_pc[k], end_pc[k]) in the following runs (n = 0: none). False when the
@@ -103,5 +110,11 @@ bool lf_rc_runner_set_pairs(lf_rc_runner *r, const uintptr_t *begin_pc, const ui
 
 /* The method name of worker t's op `op`. */
 const char *lf_rc_op_method(const lf_rc_runner *r, unsigned t, uint32_t op);
+
+/* Whether a validation's counts stand (lf_rc_counts_stand), given that a family cut by the work budget ran
+ * only some of the schedules its baseline ran: then only a refutation stands. */
+static inline bool lf_rc_validation_stands(const lf_rc_runner *r, uint64_t baseline_violations, uint64_t violations) {
+    return violations > 0 || (!r->over_budget && lf_rc_counts_stand(baseline_violations, violations));
+}
 
 #endif

@@ -329,6 +329,7 @@ static bool run_weak_family(lf_rc_runner *rn, const lf_schedule *sch0, const lf_
         weak_schedule_at(rn, sch0, i, &sch);
         lf_rc_outcome out = lf_rc_run(rn, &sch, NULL);
         if (out == LF_RC_ERROR) return false;
+        if (out == LF_RC_OVER_BUDGET) break;
         if (out == LF_RC_DISCARDED || out == LF_RC_STUCK) {
             (*discarded)++;
             continue;
@@ -456,7 +457,7 @@ int lf_rc_weak_causes(lf_rc_runner *rn, const lf_schedule *sch, const lf_rc_opti
         bool ok = run_weak_family(rn, sch, o, what, true, &c->schedules, &c->violations, &c->discarded);
         lf_sched_set_weak_fixes(rn->x.sched, NULL, 0);
         if (!ok) goto fail;
-        c->validated = lf_rc_counts_stand(base_violations, c->violations);
+        c->validated = lf_rc_validation_stands(rn, base_violations, c->violations);
         confirmed += lf_rc_confirmed(c);
     }
     rc = 0;
