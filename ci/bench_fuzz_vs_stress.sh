@@ -16,6 +16,7 @@
 #   pct, choices, preempt, walk, pos, surw    LINFUZZ_FUZZ_STRATEGY=...   (every run controlled, that strategy)
 #   sc         LINFUZZ_MEMORY_MODEL=sc            controlled   LINFUZZ_FUZZ_MODE=controlled
 #   rf         LINFUZZ_FUZZ_SCHED_FEEDBACK=rf     both         LINFUZZ_FUZZ_SCHED_FEEDBACK=both
+#   switch     LINFUZZ_FUZZ_SCHED_FEEDBACK=switch rf-switch    LINFUZZ_FUZZ_SCHED_FEEDBACK=rf-switch
 #   signal     LINFUZZ_FUZZ_SIGNAL=1
 #   before     the defaults of another build: BEFORE_BUILD_DIR/bin/fuzz_<adapter> (e.g. a copy of an older build)
 #
@@ -37,7 +38,7 @@ read -r -a configs <<<"${CONFIGS:-stress empty seeds nofresh fresh1 pct choices 
 read -r -a exit_configs <<<"${EXIT_CONFIGS:-empty}"
 for c in "${configs[@]}"; do
   case $c in
-    stress | empty | seeds | nofresh | fresh[1-9] | fresh[1-9][0-9] | pct | choices | preempt | walk | pos | surw | sc | controlled | rf | both | signal) ;;
+    stress | empty | seeds | nofresh | fresh[1-9] | fresh[1-9][0-9] | pct | choices | preempt | walk | pos | surw | sc | controlled | rf | both | switch | rf-switch | signal) ;;
     before) [ -n "${BEFORE_BUILD_DIR:-}" ] || ci_die "config 'before' needs BEFORE_BUILD_DIR" ;;
     *) ci_die "unknown config '$c' (--help lists them)" ;;
   esac
@@ -96,7 +97,7 @@ one_run() { # ADAPTER CONFIG
     pct | choices | preempt | walk | pos | surw) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_STRATEGY="$2" ;;
     sc) fuzz_once "$bin" empty "$a" LINFUZZ_MEMORY_MODEL=sc ;;
     controlled) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_MODE=controlled ;;
-    rf | both) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_SCHED_FEEDBACK="$2" ;;
+    rf | both | switch | rf-switch) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_SCHED_FEEDBACK="$2" ;;
     signal) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_SIGNAL=1 ;;
     before) fuzz_once "$BEFORE_BUILD_DIR/bin/fuzz_$a" empty "$a" ;;
   esac

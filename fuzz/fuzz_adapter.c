@@ -57,7 +57,7 @@
  * violation ends the process, 0 when continuing), LINFUZZ_FUZZ_ROOTCAUSE_WORK=W (its work budget, lf_rc_work:
  * switches plus points / 256; default RC_WORK, 0: none; deterministic, so the crash state does not depend on the
  * machine's speed),
- * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|rf-presence|0 (schedule feedback of controlled runs; off by
+ * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|rf-presence|switch|rf-switch|0 (schedule feedback of controlled runs; off by
  * default: measured in docs/scheduling.md, it helps a little on some bugs and a lot against others; in weak
  * runs the reads-from pairs are the ones the memory model made),
  * LINFUZZ_MEMORY_MODEL=mixed|sc|tso|c11, or the flag -memory_model=... (the memory model of controlled runs,
@@ -204,7 +204,7 @@ static bool read_strategy(int *out, char *err, size_t errlen) {
     return false;
 }
 
-/* LINFUZZ_FUZZ_SCHED_FEEDBACK: rf, preempt, both, rf-presence, or a flag (on: rf; off: none, the default,
+/* LINFUZZ_FUZZ_SCHED_FEEDBACK: rf, preempt, both, rf-presence, switch, rf-switch, or a flag (on: rf; off: none, the default,
  * docs/scheduling.md says why). */
 static bool read_feedback(unsigned *out, char *err, size_t errlen) {
     const char *v = getenv("LINFUZZ_FUZZ_SCHED_FEEDBACK");
@@ -212,6 +212,14 @@ static bool read_feedback(unsigned *out, char *err, size_t errlen) {
     if (v && !strcmp(v, "rf")) return true;
     if (v && !strcmp(v, "preempt")) {
         *out = LF_FEEDBACK_PREEMPT;
+        return true;
+    }
+    if (v && !strcmp(v, "switch")) {
+        *out = LF_FEEDBACK_SWITCH;
+        return true;
+    }
+    if (v && !strcmp(v, "rf-switch")) {
+        *out = LF_FEEDBACK_RF | LF_FEEDBACK_SWITCH;
         return true;
     }
     if (v && !strcmp(v, "both")) {
@@ -224,7 +232,9 @@ static bool read_feedback(unsigned *out, char *err, size_t errlen) {
     }
     bool on;
     if (!lf_env_flag("LINFUZZ_FUZZ_SCHED_FEEDBACK", false, &on, err, (unsigned)errlen)) {
-        snprintf(err, errlen, "LINFUZZ_FUZZ_SCHED_FEEDBACK=%s: expected rf, preempt, both, rf-presence, or on/off", v);
+        snprintf(err, errlen,
+                 "LINFUZZ_FUZZ_SCHED_FEEDBACK=%s: expected rf, preempt, both, rf-presence, switch, rf-switch, or on/off",
+                 v);
         return false;
     }
     *out = on ? LF_FEEDBACK_RF : 0;
@@ -458,6 +468,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
             : G.feedback_parts == (LF_FEEDBACK_RF | LF_FEEDBACK_PRESENCE) ? "reads-from (presence)"
             : G.feedback_parts == LF_FEEDBACK_RF                        ? "reads-from"
             : G.feedback_parts == LF_FEEDBACK_PREEMPT                   ? "preemption sites"
+            : G.feedback_parts == LF_FEEDBACK_SWITCH                    ? "interleaving pairs"
+            : G.feedback_parts == (LF_FEEDBACK_RF | LF_FEEDBACK_SWITCH)  ? "reads-from + interleaving pairs"
                                                                         : "off",
             !G.signal             ? "off"
             : G.overlap_only      ? "overlap only"

@@ -21,7 +21,9 @@ bool lf_feedback_configure(lf_feedback *f, uint8_t *counters, size_t n, unsigned
     f->n = n;
     f->parts = parts;
     /* Both parts: three quarters of the counters for reads-from pairs (there are many more of them). */
-    f->n_rf = !(parts & LF_FEEDBACK_RF) ? 0 : !(parts & LF_FEEDBACK_PREEMPT) ? n : n - n / 4;
+    f->n_rf = !(parts & LF_FEEDBACK_RF)                              ? 0
+              : !(parts & (LF_FEEDBACK_PREEMPT | LF_FEEDBACK_SWITCH)) ? n
+                                                                    : n - n / 4;
     return true;
 }
 

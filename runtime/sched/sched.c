@@ -151,6 +151,7 @@ void lf_sched_run_begin(lf_sched *s, unsigned threads, const size_t *ops, const 
         memset(th->recent, 0, sizeof th->recent);
         th->recent_pos = 0;
         th->pair_end = 0;
+        th->parked_pc = 0;
         th->pair_closing = false;
         th->quiet_point = th->event_first = false;
         th->n_calls = 0;
@@ -452,7 +453,11 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
     int next = lf_strategy_at_point(s, th, may_preempt, kind, addr, pc);
     th->step++;
     if (next != (int)th->index) {
-        if (s->feedback.counters && pc) lf_feedback_preempt(&s->feedback, pc);
+        if (s->feedback.counters && pc) {
+            lf_feedback_preempt(&s->feedback, pc);
+            lf_feedback_switch(&s->feedback, pc, s->threads[next].parked_pc);
+        }
+        th->parked_pc = pc;
         if (wm) lf_wm_switch_out(wm, th->index);
         hand_to(s, next);
         wait_for_baton(s, th);

@@ -80,6 +80,7 @@ struct lf_sched_thread {
     bool surw_interesting; /* SURW: the event this thread stands at is interesting */
     uint32_t surw_made;    /* SURW: interesting events of op surw_op so far, the one it stands at included */
     uint32_t surw_op;
+    uintptr_t parked_pc; /* the site of the point where this thread last gave the baton away (0: none yet) */
     uintptr_t pair_end; /* an atomic pair is open until the point at this pc (0: none) */
     uint32_t pair_points; /* points since the open pair began */
     bool quiet_point;   /* the next point gives no event (a blocking lock gives it when it is acquired) */

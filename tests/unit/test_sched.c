@@ -899,6 +899,31 @@ static void feedback_counts_reads_from(void) {
     size_t rf = nonzero(a, sizeof a - sizeof a / 4), preempt = nonzero(a + sizeof a - sizeof a / 4, sizeof a / 4);
     CHECKF((!lf_sched_access_points_available() || rf > 0) && preempt > 0 && !memcmp(a, b, sizeof a),
            "%zu reads-from pairs, %zu preemption sites, same twice: %d", rf, preempt, !memcmp(a, b, sizeof a));
+    /* interleaving pairs in the preemption part: deterministic too, and more of them than preemption sites
+     * (a site is switched out of towards several others) */
+    static uint8_t sw1[4096], sw2[4096];
+    lf_fc_executor_set_feedback(&x, sw1, sizeof sw1, LF_FEEDBACK_RF | LF_FEEDBACK_SWITCH);
+    for (unsigned r = 0; r < 4; r++) CHECK(lf_fc_execute(&x, &p, r, &h));
+    lf_fc_executor_set_feedback(&x, sw2, sizeof sw2, LF_FEEDBACK_RF | LF_FEEDBACK_SWITCH);
+    for (unsigned r = 0; r < 4; r++) CHECK(lf_fc_execute(&x, &p, r, &h));
+    size_t pairs = nonzero(sw1 + sizeof sw1 - sizeof sw1 / 4, sizeof sw1 / 4);
+    CHECKF(pairs >= preempt && pairs > 0 && !memcmp(sw1, sw2, sizeof sw1) && !memcmp(a, sw1, sizeof a - sizeof a / 4),
+           "%zu interleaving pairs against %zu preemption sites, same twice: %d, the same reads-from pairs: %d", pairs,
+           preempt, !memcmp(sw1, sw2, sizeof sw1), !memcmp(a, sw1, sizeof a - sizeof a / 4));
+    /* a walk that switches at many points: more interleaving pairs than preemption sites */
+    lf_fuzz_case walk = controlled_case(lf_fuzz_case_methods(ad, ms), 4, 12, 4, LF_SCHED_WALK, 5);
+    lf_fc_plan wp;
+    CHECK(lf_fc_plan_build(&wp, &walk, ad));
+    memset(sw1, 0, sizeof sw1);
+    memset(sw2, 0, sizeof sw2);
+    lf_fc_executor_set_feedback(&x, sw1, sizeof sw1, LF_FEEDBACK_PREEMPT);
+    for (unsigned r = 0; r < 4; r++) CHECK(lf_fc_execute(&x, &wp, r, &h));
+    lf_fc_executor_set_feedback(&x, sw2, sizeof sw2, LF_FEEDBACK_SWITCH);
+    for (unsigned r = 0; r < 4; r++) CHECK(lf_fc_execute(&x, &wp, r, &h));
+    size_t walk_sites = nonzero(sw1, sizeof sw1), walk_pairs = nonzero(sw2, sizeof sw2);
+    CHECKF(!lf_sched_access_points_available() || walk_pairs > walk_sites,
+           "walk: %zu interleaving pairs, %zu preemption sites", walk_pairs, walk_sites);
+    lf_fc_plan_free(&wp);
     /* off: nothing is written */
     memset(a, 0, sizeof a);
     lf_fc_executor_set_feedback(&x, NULL, 0, 0);

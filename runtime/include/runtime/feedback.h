@@ -17,7 +17,10 @@
 
 /* Parts; LF_FEEDBACK_PRESENCE: a counter only records that its pair occurred in the execution (set to 1),
  * not how often (libFuzzer buckets counts, so counts make more inputs look new). */
-enum { LF_FEEDBACK_RF = 1, LF_FEEDBACK_PREEMPT = 2, LF_FEEDBACK_PRESENCE = 4 };
+/* LF_FEEDBACK_SWITCH: interleaving pairs, counted in the preemption part's counters: at every switch, the pair
+ * (the site where the thread was switched out, the site where the next thread goes on), the interleaving of
+ * the two operations there. */
+enum { LF_FEEDBACK_RF = 1, LF_FEEDBACK_PREEMPT = 2, LF_FEEDBACK_PRESENCE = 4, LF_FEEDBACK_SWITCH = 8 };
 
 #define LF_FEEDBACK_SHADOW_BITS 16
 
@@ -30,7 +33,7 @@ typedef struct lf_shadow_entry {
 
 typedef struct lf_feedback {
     uint8_t *counters; /* NULL: off */
-    size_t n_rf, n;    /* counters[0, n_rf): reads-from pairs; [n_rf, n): preemption sites */
+    size_t n_rf, n;    /* counters[0, n_rf): reads-from pairs; [n_rf, n): preemption sites, interleaving pairs */
     unsigned parts;    /* LF_FEEDBACK_* */
     lf_shadow_entry *shadow; /* 1 << LF_FEEDBACK_SHADOW_BITS entries */
     uint16_t generation;
@@ -88,6 +91,13 @@ static inline void lf_feedback_pair(const lf_feedback *f, uintptr_t load_pc, uin
 static inline void lf_feedback_preempt(lf_feedback *f, uintptr_t pc) {
     if (!(f->parts & LF_FEEDBACK_PREEMPT) || f->n <= f->n_rf) return;
     lf_feedback_bump(f, &f->counters[f->n_rf + lf_feedback_site(pc) % (f->n - f->n_rf)]);
+}
+
+/* A switch from the thread at out_pc to the one that goes on at in_pc (0: it had not stopped at a point yet). */
+static inline void lf_feedback_switch(lf_feedback *f, uintptr_t out_pc, uintptr_t in_pc) {
+    if (!(f->parts & LF_FEEDBACK_SWITCH) || f->n <= f->n_rf) return;
+    uint32_t h = (lf_feedback_site(out_pc) * 31u) ^ lf_feedback_site(in_pc ? in_pc : 1) ^ 0x27d4eb2du;
+    lf_feedback_bump(f, &f->counters[f->n_rf + h % (f->n - f->n_rf)]);
 }
 
 #endif
