@@ -62,7 +62,7 @@ static int worse(int a, int b) {
 }
 
 typedef struct rootcause_args {
-    uint64_t schedules, passing, validate;
+    uint64_t schedules, passing, validate, work;
     double timeout;
     bool quiet, write;
     const char *out_dir, *source_root;
@@ -84,6 +84,7 @@ int lf_cmd_rootcause(int argc, char **argv) {
     o.schedules = args.schedules;
     o.passing = args.passing;
     o.validate = (unsigned)args.validate;
+    o.work_budget = args.work;
     o.check_timeout = args.timeout;
     status = LF_EXIT_OK;
     for (size_t i = 0; i < entries.n; i++)
@@ -153,6 +154,8 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
                           "accesses: %zu recorded, %zu conflict edges, %zu minimal cycles; sites symbolized by %s\n",
                           r.events, r.edges, r.cycles, r.symbolizer[0] ? r.symbolizer : "nothing (raw addresses)");
         if (r.note[0]) lf_esc_printf(stdout, "note: %s\n", r.note);
+        printf("work: %" PRIu64 " runs, %" PRIu64 " (switches + scheduling points / 256)%s\n", r.runs,
+               lf_rc_work(r.switches, r.points), r.over_budget ? ": the --work budget ran out" : "");
         if (r.sequential)
             printf("every call atomic: %" PRIu64 " violations in %" PRIu64 " schedules\n", r.serial_violations,
                    r.serial_runs);
@@ -202,6 +205,10 @@ static const lf_opt OPTIONS[] = {
      .help = "passing runs recorded for the ranking (default 100)"},
     {.name = "--validate", .value = "K", LF_OPT_COUNT_AT(rootcause_args, validate, 1, 8), .def = "3",
      .help = "candidates validated at least (default 3; more, up to 8, until one is confirmed)"},
+    {.name = "--work", .value = "W", LF_OPT_COUNT_AT(rootcause_args, work, 0, UINT64_MAX), .def = "0",
+     .help = "stop re-running after this much work: switches between threads plus scheduling\n"
+             "points / 256, about 10 us a unit (default 0: no limit; the fuzz targets use\n"
+             "400000); a validation it cuts short confirms nothing"},
     {.name = "--timeout", .value = "SEC", LF_OPT_SECONDS_AT(rootcause_args, timeout, 0, 3600), .def = "10",
      .help = "time budget per history for the search engines (default 10)"},
     {.name = "--write", LF_OPT_FLAG_AT(rootcause_args, write),

@@ -190,6 +190,16 @@ grep -q "candidates (0;" "$tmp/out" && ok || bad "scal_k_fifo: no region searche
 e1=$(controlled r1_afek_stack_no_swap)
 expect_rc 0 "R1 is not serial" "$LF" rootcause -q --schedules 100 "$e1"
 
+# --work: the analysis of R1 (confirmed above with 400 schedules) stopped by a work budget of a tenth of what it
+# used confirms nothing (exit 3) and says why
+expect_rc 0 "R1: the work it used" "$LF" rootcause --schedules 400 "$e1"
+used=$(sed -n 's/^work: [0-9]* runs, \([0-9]*\) (switches.*/\1/p' "$tmp/out")
+[ -n "$used" ] && [ "$used" -gt 10 ] && ok || bad "R1: no work line: $(grep -m1 '^work' "$tmp/out")"
+expect_rc 3 "R1 --work a tenth" "$LF" rootcause --schedules 400 --work $(( ${used:-100} / 10 )) "$e1"
+has "$tmp/out" "^work: .*: the --work budget ran out$" "R1 --work: said on the work line"
+has "$tmp/out" "^note: stopped by its work budget of $(( ${used:-100} / 10 )) switches" "R1 --work: the note"
+grep -q "CONFIRMED" "$tmp/out" && bad "R1 --work: confirmed past its budget: $(grep CONFIRMED "$tmp/out")" || ok
+
 # without a symbolizer the sites stay raw, and it says so
 LINFUZZ_SYMBOLIZER=none "$LF" rootcause --schedules 50 --validate 1 "$entry" >"$tmp/out" 2>&1
 has "$tmp/out" "raw addresses" "no symbolizer: said"
