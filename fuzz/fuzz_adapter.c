@@ -57,9 +57,9 @@
  * violation ends the process, 0 when continuing), LINFUZZ_FUZZ_ROOTCAUSE_WORK=W (its work budget, lf_rc_work:
  * switches plus points / 256; default RC_WORK, 0: none; deterministic, so the crash state does not depend on the
  * machine's speed),
- * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|rf-presence|switch|rf-switch|0 (schedule feedback of controlled runs; off by
- * default: measured in docs/scheduling.md, it helps a little on some bugs and a lot against others; in weak
- * runs the reads-from pairs are the ones the memory model made),
+ * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|rf-presence|switch|rf-switch|0 (schedule feedback of controlled
+ * runs; off by default: measured in docs/scheduling.md, it helps a little on some bugs and a lot against others;
+ * in weak runs the reads-from pairs are the ones the memory model made),
  * LINFUZZ_MEMORY_MODEL=mixed|sc|tso|c11, or the flag -memory_model=... (the memory model of controlled runs,
  * docs/memory-models.md: mixed, the default, as each input says; otherwise every controlled run in that model,
  * and an entry records the input with the model that ran).
@@ -204,8 +204,8 @@ static bool read_strategy(int *out, char *err, size_t errlen) {
     return false;
 }
 
-/* LINFUZZ_FUZZ_SCHED_FEEDBACK: rf, preempt, both, rf-presence, switch, rf-switch, or a flag (on: rf; off: none, the default,
- * docs/scheduling.md says why). */
+/* LINFUZZ_FUZZ_SCHED_FEEDBACK: rf, preempt, both, rf-presence, switch, rf-switch, or a flag (on: rf; off: none,
+ * the default, docs/scheduling.md says why). */
 static bool read_feedback(unsigned *out, char *err, size_t errlen) {
     const char *v = getenv("LINFUZZ_FUZZ_SCHED_FEEDBACK");
     *out = 0;
@@ -233,7 +233,8 @@ static bool read_feedback(unsigned *out, char *err, size_t errlen) {
     bool on;
     if (!lf_env_flag("LINFUZZ_FUZZ_SCHED_FEEDBACK", false, &on, err, (unsigned)errlen)) {
         snprintf(err, errlen,
-                 "LINFUZZ_FUZZ_SCHED_FEEDBACK=%s: expected rf, preempt, both, rf-presence, switch, rf-switch, or on/off",
+                 "LINFUZZ_FUZZ_SCHED_FEEDBACK=%s: expected rf, preempt, both, rf-presence, switch, rf-switch, or "
+                 "on/off",
                  v);
         return false;
     }
@@ -749,8 +750,8 @@ static void release_alarm(const sigset_t *saved) {
     sigemptyset(&alarm_only);
     sigaddset(&alarm_only, SIGALRM);
     const struct timespec now = {0, 0};
-    while (sigtimedwait(&alarm_only, NULL, &now) == SIGALRM) {
-    }
+    while (sigtimedwait(&alarm_only, NULL, &now) == SIGALRM)
+        continue;
     pthread_sigmask(SIG_SETMASK, saved, NULL);
 }
 

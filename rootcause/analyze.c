@@ -696,18 +696,12 @@ static int joined_candidates(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_res
 
 /* Puts "stopped by its budget" at the head of r->note. */
 static void prepend_note(lf_rc_result *r, uint64_t budget) {
-    char rest[sizeof r->note];
-    memcpy(rest, r->note, sizeof rest);
-    int n = snprintf(r->note, sizeof r->note, "stopped by its work budget of %" PRIu64 " switches (the runs after it "
-                     "were not made)", budget);
-    if (rest[0] && n > 0 && (size_t)n + 2 < sizeof r->note) {
-        size_t at = (size_t)n;
-        memcpy(r->note + at, "; ", 2);
-        at += 2;
-        size_t room = sizeof r->note - 1 - at, len = strnlen(rest, sizeof rest);
-        memcpy(r->note + at, rest, len < room ? len : room);
-        r->note[at + (len < room ? len : room)] = 0;
-    }
+    char both[2 * sizeof r->note]; /* (room for both: the copy below cuts it to the note's size) */
+    snprintf(both, sizeof both,
+             "stopped by its work budget of %" PRIu64 " switches (the runs after it were not made)%s%s", budget,
+             r->note[0] ? "; " : "", r->note);
+    memcpy(r->note, both, sizeof r->note - 1);
+    r->note[sizeof r->note - 1] = 0;
 }
 
 int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, size_t len, unsigned run,
