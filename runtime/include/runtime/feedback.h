@@ -88,16 +88,19 @@ static inline void lf_feedback_pair(const lf_feedback *f, uintptr_t load_pc, uin
     lf_feedback_bump(f, &f->counters[h % f->n_rf]);
 }
 
+/* Counts h in the second part, counters[n_rf, n) (preemption sites, interleaving pairs), if it has any. */
+static inline void lf_feedback_bump_switches(const lf_feedback *f, uint32_t h) {
+    if (f->n > f->n_rf) lf_feedback_bump(f, &f->counters[f->n_rf + h % (f->n - f->n_rf)]);
+}
+
 static inline void lf_feedback_preempt(lf_feedback *f, uintptr_t pc) {
-    if (!(f->parts & LF_FEEDBACK_PREEMPT) || f->n <= f->n_rf) return;
-    lf_feedback_bump(f, &f->counters[f->n_rf + lf_feedback_site(pc) % (f->n - f->n_rf)]);
+    if (f->parts & LF_FEEDBACK_PREEMPT) lf_feedback_bump_switches(f, lf_feedback_site(pc));
 }
 
 /* A switch from the thread at out_pc to the one that goes on at in_pc (0: it had not stopped at a point yet). */
 static inline void lf_feedback_switch(lf_feedback *f, uintptr_t out_pc, uintptr_t in_pc) {
-    if (!(f->parts & LF_FEEDBACK_SWITCH) || f->n <= f->n_rf) return;
-    uint32_t h = (lf_feedback_site(out_pc) * 31u) ^ lf_feedback_site(in_pc ? in_pc : 1) ^ 0x27d4eb2du;
-    lf_feedback_bump(f, &f->counters[f->n_rf + h % (f->n - f->n_rf)]);
+    if (!(f->parts & LF_FEEDBACK_SWITCH)) return;
+    lf_feedback_bump_switches(f, (lf_feedback_site(out_pc) * 31u) ^ lf_feedback_site(in_pc ? in_pc : 1) ^ 0x27d4eb2du);
 }
 
 #endif
