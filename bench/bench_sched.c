@@ -12,8 +12,9 @@
  *            does not see read-modify-writes at all).
  *   switch   nanoseconds per baton handoff, in wall time and in the process's CPU time: two threads pass
  *            LF_YIELD() points under a random walk that switches at one point in 16, against the same run
- *            with no switch; for several lengths of the waiter's spin before it sleeps in the kernel. Wall
- *            time includes waiting for the woken thread to get a core, which a loaded machine stretches.
+ *            with no switch; with the workers on one CPU (the default, sched/one_cpu.h), and on any CPU for
+ *            several lengths of the waiter's spin before it sleeps in the kernel. Wall time includes waiting
+ *            for the woken thread to get a core, which a loaded machine stretches.
  *
  * Usage: linfuzz-bench-sched [access|switch|all] */
 #include <pthread.h>
@@ -217,19 +218,26 @@ static double switch_run(lf_sched_strategy strategy, unsigned points, uint64_t *
 }
 
 static void bench_switch(void) {
-    static const unsigned spins[] = {0, 50, 500, 2000};
+    /* one CPU (the default: the waiter sleeps at once), then any CPU with several spins before sleeping */
+    static const struct {
+        bool one_cpu;
+        unsigned spins;
+        const char *name;
+    } rows[] = {{true, 0, "one CPU (default)"}, {false, 0, "any CPU, 0 spins"}, {false, 50, "any CPU, 50 spins"},
+                {false, 500, "any CPU, 500 spins"}, {false, 2000, "any CPU, 2000 spins"}};
     printf("## Cost of a baton handoff (2 threads on %ld cores; median of %d; a random walk switching at one point "
            "in 16)\n\n", sysconf(_SC_NPROCESSORS_ONLN), SAMPLES);
-    printf("| %-30s | %9s | %15s | %14s |\n", "waiter spins before sleeping", "switches", "wall ns/switch",
+    printf("| %-30s | %9s | %15s | %14s |\n", "workers, waiter's spins", "switches", "wall ns/switch",
            "CPU ns/switch");
     printf("|%s|%s|%s|%s|\n", "--------------------------------", "-----------", "-----------------",
            "----------------");
     const unsigned points = 20000;
-    for (size_t k = 0; k < sizeof spins / sizeof spins[0]; k++) {
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
         lf_sched_destroy(S);
         lf_sched_options o;
         lf_sched_options_default(&o);
-        o.spin_iterations = spins[k];
+        o.one_cpu = rows[k].one_cpu;
+        o.spin_iterations = rows[k].spins;
         o.point_budget = UINT64_MAX;
         S = lf_sched_create(&o);
         if (!S) return;
@@ -244,7 +252,7 @@ static void bench_switch(void) {
         qsort(walk_cpu, SAMPLES, sizeof(double), cmp_double);
         qsort(none_cpu, SAMPLES, sizeof(double), cmp_double);
         double n = sw_walk > sw_none ? (double)(sw_walk - sw_none) : 1;
-        printf("| %-30u | %9llu | %15.0f | %14.0f |\n", spins[k], (unsigned long long)sw_walk,
+        printf("| %-30s | %9llu | %15.0f | %14.0f |\n", rows[k].name, (unsigned long long)sw_walk,
                (walk[SAMPLES / 2] - none[SAMPLES / 2]) / n * 1e9, (walk_cpu[SAMPLES / 2] - none_cpu[SAMPLES / 2]) / n * 1e9);
     }
     printf("\n");

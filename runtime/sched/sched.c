@@ -3,10 +3,13 @@
 #include "runtime/sched.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sched/sched_internal.h"
+#include "sched/one_cpu.h"
+#include "util/env.h"
 #include "util/hang.h"
 
 _Thread_local lf_sched_thread *lf_sched_self __attribute__((tls_model("initial-exec")));
@@ -35,6 +38,7 @@ void lf_sched_options_default(lf_sched_options *o) {
     o->watchdog_cpu_s = 0.02;
     o->watchdog_wall_s = 1.0;
     o->spin_iterations = 50;
+    o->one_cpu = true;
 }
 
 lf_sched *lf_sched_create(const lf_sched_options *o) {
@@ -46,6 +50,12 @@ lf_sched *lf_sched_create(const lf_sched_options *o) {
     else
         lf_sched_options_default(&s->opt);
     if (!s->opt.idle_limit) s->opt.idle_limit = 1;
+    char err[160];
+    if (s->opt.one_cpu && !lf_env_flag("LINFUZZ_ONE_CPU", true, &s->opt.one_cpu, err, sizeof err)) {
+        fprintf(stderr, "linfuzz: %s\n", err);
+        free(s);
+        exit(2);
+    }
     atomic_init(&s->owner, -1);
     atomic_init(&s->flags, 0);
     atomic_init(&s->release_reason, LF_RELEASE_NONE);
@@ -129,6 +139,7 @@ void lf_sched_set_feedback(lf_sched *s, uint8_t *counters, size_t n, unsigned pa
 void lf_sched_run_begin(lf_sched *s, unsigned threads, const size_t *ops, const lf_schedule *sch) {
     if (threads > LF_SCHED_MAX_THREADS) threads = LF_SCHED_MAX_THREADS;
     s->nthreads = threads;
+    s->cpu = s->opt.one_cpu ? lf_one_cpu_here() : -1;
     for (unsigned t = 0; t < threads; t++) s->ops[t] = ops[t];
     s->sch = *sch;
     lf_schedule_normalize(&s->sch);
@@ -214,11 +225,20 @@ static void weak_release(lf_sched_thread *th) {
     lf_wm_release_thread(th->wm, th->index);
 }
 
-/* Waits until th holds the baton, the run is released, or it is STUCK (then: to the escape point). Under a
- * weak model the thread's view is put in when it holds the baton again. */
+/* th leaves the run's CPU (sched/one_cpu.h): the run is over for it, or released. */
+static void leave_cpu(lf_sched_thread *th) {
+    if (!th->one_cpu) return;
+    th->one_cpu = false;
+    lf_one_cpu_leave();
+}
+
+/* Waits until th holds the baton, the run is released, or it is STUCK (then: to the escape point). On the
+ * run's CPU it sleeps at once: spinning there would only keep the holder from running. Under a weak model
+ * the thread's view is put in when it holds the baton again. */
 static void wait_for_baton(lf_sched *s, lf_sched_thread *th) {
     wait_arg w = {s, (int)th->index};
-    lf_baton_wait(&th->baton, may_continue, &w, s->opt.spin_iterations);
+    lf_baton_wait(&th->baton, may_continue, &w, th->one_cpu ? 0 : s->opt.spin_iterations);
+    if (atomic_load(&s->flags) & LF_FLAG_RELEASED) leave_cpu(th);
     if (atomic_load(&s->flags) & LF_FLAG_STUCK) longjmp(th->escape, 1);
     if (th->wm) {
         if (lf_sched_released(s)) weak_release(th);
@@ -282,6 +302,7 @@ void lf_sched_thread_start(lf_sched *s, unsigned t) {
     lf_sched_thread *th = &s->threads[t];
     th->state = LF_TS_RUNNABLE;
     lf_sched_self = th;
+    th->one_cpu = s->cpu >= 0 && lf_one_cpu_enter(s->cpu);
     /* The last worker to arrive makes the first decision: every thread is runnable by then, so the choice
      * does not depend on the order of arrival. (The RMW chain orders every record's setup before it.) */
     if (atomic_fetch_add_explicit(&s->arrived, 1, memory_order_acq_rel) + 1 == s->nthreads) {
@@ -331,6 +352,7 @@ void lf_sched_thread_end(lf_sched *s) {
     if (!th) return;
     if (lf_sched_released(s)) {
         weak_release(th);
+        leave_cpu(th);
         return;
     }
     if (th->wm) { /* its buffered stores drain: a thread's end synchronises with the run's end */
@@ -339,6 +361,7 @@ void lf_sched_thread_end(lf_sched *s) {
     }
     th->state = LF_TS_FINISHED;
     pass_on(s, th);
+    leave_cpu(th);
 }
 
 /* Whether th may be preempted at a point at pc (atomic regions, sched.h). */

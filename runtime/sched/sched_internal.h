@@ -77,6 +77,7 @@ struct lf_sched_thread {
     uintptr_t pos_addr;
     uint8_t pos_kind;   /* lf_sched_event_kind */
     uint32_t pos_prio;
+    bool one_cpu;          /* confined to the run's CPU (sched/one_cpu.h): it sleeps at once for the baton */
     bool surw_interesting; /* SURW: the event this thread stands at is interesting */
     uint32_t surw_made;    /* SURW: interesting events of op surw_op so far, the one it stands at included */
     uint32_t surw_op;
@@ -103,6 +104,7 @@ struct lf_sched {
     size_t ops[LF_SCHED_MAX_THREADS];
     lf_schedule sch;
 
+    int cpu;             /* the CPU the run's workers share (-1: none, they run where they are) */
     _Atomic int owner;   /* the thread that may run, -1 before the first decision and after the last */
     _Atomic int flags;   /* LF_FLAG_* */
     _Atomic int release_reason;

@@ -18,12 +18,14 @@
  *  - the event hook sees every scheduling point in trace order, the same trace every time, and the atomic
  *    regions stop preemptions (k1's lost update disappears);
  *  - the schedule feedback counts reads-from pairs (and preemption sites) of controlled runs, the same
- *    counters for the same run.
+ *    counters for the same run;
+ *  - a controlled run's workers share one CPU (sched/one_cpu.h) and have their own CPUs again afterwards.
  * The test's own adapters are compiled without the access instrumentation, as prebuilt library code would
  * be: their points are the harness's, LF_YIELD() and the lf_sync.h calls. */
 #define LINFUZZ_HARNESS 1 /* LF_YIELD() is a point */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -934,6 +936,97 @@ static void feedback_counts_reads_from(void) {
     lf_fc_plan_free(&p);
 }
 
+/* ---- 10. a controlled run's workers share one CPU ---- */
+
+/* A counter whose inc notes the CPUs its thread may run on: how many incs saw exactly one CPU, which one (the
+ * same for all: -2 when two differed), and how many saw the process's own set. */
+static cpu_set_t process_cpus;
+static _Atomic unsigned incs_on_one_cpu, incs_on_own_cpus, incs_seen;
+static _Atomic int the_one_cpu = -1;
+static lf_kind cpu_noting_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+    (void)args;
+    _Atomic int64_t *count = obj;
+    if (m == LF_M_GET) {
+        *value = atomic_load(count);
+        return LF_K_INT;
+    }
+    cpu_set_t mine;
+    CHECK(sched_getaffinity(0, sizeof mine, &mine) == 0);
+    atomic_fetch_add(&incs_seen, 1);
+    if (CPU_EQUAL(&mine, &process_cpus)) atomic_fetch_add(&incs_on_own_cpus, 1);
+    if (CPU_COUNT(&mine) == 1) {
+        atomic_fetch_add(&incs_on_one_cpu, 1);
+        int cpu = 0;
+        while (!CPU_ISSET(cpu, &mine)) cpu++;
+        int none = -1;
+        if (!atomic_compare_exchange_strong(&the_one_cpu, &none, cpu) && none != cpu) atomic_store(&the_one_cpu, -2);
+    }
+    LF_YIELD();
+    atomic_fetch_add(count, 1);
+    return LF_K_NONE;
+}
+static void *cpu_noting_create(size_t n) {
+    (void)n;
+    return calloc(1, sizeof(_Atomic int64_t));
+}
+static const lf_adapter cpu_noting_counter = {.name = "cpu_noting_counter", .summary = "test",
+                                              .type = LF_TYPE_COUNTER, .linearizable = true,
+                                              .methods = LF_METHOD_BIT(LF_M_INC) | LF_METHOD_BIT(LF_M_GET),
+                                              .create = cpu_noting_create, .destroy = free, .op = cpu_noting_op};
+
+static void forget_cpus_seen(void) {
+    atomic_store(&incs_on_one_cpu, 0);
+    atomic_store(&incs_on_own_cpus, 0);
+    atomic_store(&incs_seen, 0);
+    atomic_store(&the_one_cpu, -1);
+}
+
+/* Controlled (the default options): every inc of 3 threads runs confined to one CPU, the same for all, which
+ * the process may use. Then a free run of the same executor (the same pooled threads): every inc has the
+ * process's CPUs again (the workers left the CPU). With one_cpu off, controlled runs keep every CPU. On a
+ * machine with one usable CPU the two cannot be told apart, and only the runs are checked. */
+static void workers_share_one_cpu(void) {
+    CHECK(sched_getaffinity(0, sizeof process_cpus, &process_cpus) == 0);
+    bool several = CPU_COUNT(&process_cpus) > 1;
+    if (!several) printf("  (one usable CPU: confinement not observable here)\n");
+    lf_method ms[LF_M_COUNT];
+    lf_fuzz_case c = controlled_case(lf_fuzz_case_methods(&cpu_noting_counter, ms), 3, 2, 2, LF_SCHED_WALK, 3);
+    for (unsigned t = 0; t < 3; t++)
+        for (unsigned i = 0; i < 2; i++) c.body[t][i].method = 1; /* inc (methods: get, inc) */
+    lf_history h;
+    lf_history_init(&h, LF_TYPE_COUNTER);
+    lf_fc_executor x;
+    CHECK(lf_fc_executor_init(&x, LF_CLOCK_TICKET));
+    CHECK(x.sched_options.one_cpu);
+    forget_cpus_seen();
+    lf_fc_run_info info = run_once(&x, &cpu_noting_counter, &c, &h);
+    unsigned seen = atomic_load(&incs_seen);
+    int cpu = atomic_load(&the_one_cpu);
+    CHECKF(!info.stuck && info.stats.deterministic && info.stats.switches > 0 && seen == 3 * 2 * 2,
+           "controlled: stuck %d, deterministic %d, %llu switches, %u incs", info.stuck, info.stats.deterministic,
+           (unsigned long long)info.stats.switches, seen);
+    CHECKF(atomic_load(&incs_on_one_cpu) == seen && cpu >= 0 && CPU_ISSET(cpu, &process_cpus),
+           "controlled: %u of %u incs on one CPU, which was %d", atomic_load(&incs_on_one_cpu), seen, cpu);
+    c.mode = LF_FC_FREE;
+    forget_cpus_seen();
+    run_once(&x, &cpu_noting_counter, &c, &h);
+    CHECKF(atomic_load(&incs_on_own_cpus) == atomic_load(&incs_seen) && atomic_load(&incs_seen) == 12,
+           "free, after a controlled run: %u of %u incs had the process's CPUs", atomic_load(&incs_on_own_cpus),
+           atomic_load(&incs_seen));
+    lf_fc_executor_free(&x);
+    CHECK(lf_fc_executor_init(&x, LF_CLOCK_TICKET));
+    x.sched_options.one_cpu = false;
+    c.mode = LF_FC_CONTROLLED;
+    forget_cpus_seen();
+    info = run_once(&x, &cpu_noting_counter, &c, &h);
+    CHECKF(info.stats.switches > 0 && atomic_load(&incs_on_own_cpus) == 12 &&
+               (!several || atomic_load(&incs_on_one_cpu) == 0),
+           "one_cpu off: %u of %u incs had the process's CPUs, %u one CPU", atomic_load(&incs_on_own_cpus),
+           atomic_load(&incs_seen), atomic_load(&incs_on_one_cpu));
+    lf_fc_executor_free(&x);
+    lf_history_free(&h);
+}
+
 int main(void) {
     every_adapter_replays_exactly();
     lock_and_library_adapters_do_not_hang();
@@ -948,5 +1041,6 @@ int main(void) {
     stuck_watch_leaves_controlled_runs_to_the_scheduler();
     hooks_record_and_protect();
     feedback_counts_reads_from();
+    workers_share_one_cpu();
     TEST_DONE();
 }

@@ -115,7 +115,8 @@ typedef struct lf_sched_options {
                                  last 8 addresses counts 1, an LF_YIELD() 1, a pause 32; a change resets it) */
     double watchdog_cpu_s;    /* CPU time the baton holder may spend without a point (default 0.02 s) */
     double watchdog_wall_s;   /* wall time likewise, for a holder blocked outside the scheduler (default 1 s) */
-    unsigned spin_iterations; /* busy-wait before sleeping for the baton (default 50 pauses) */
+    unsigned spin_iterations; /* busy-wait before sleeping for the baton (default 50 pauses; none on one CPU) */
+    bool one_cpu;             /* a run's workers share the CPU it started on (default true; sched/one_cpu.h) */
 } lf_sched_options;
 
 void lf_sched_options_default(lf_sched_options *o);
