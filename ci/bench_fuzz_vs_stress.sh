@@ -18,6 +18,8 @@
 #   rf         LINFUZZ_FUZZ_SCHED_FEEDBACK=rf     both         LINFUZZ_FUZZ_SCHED_FEEDBACK=both
 #   switch     LINFUZZ_FUZZ_SCHED_FEEDBACK=switch rf-switch    LINFUZZ_FUZZ_SCHED_FEEDBACK=rf-switch
 #   signal     LINFUZZ_FUZZ_SIGNAL=1
+#   noshort    LINFUZZ_FUZZ_FRESH_SHORT=0 (no short fresh cases)
+#   anycpu     LINFUZZ_ONE_CPU=0 (a controlled run's workers on any CPU, as before one_cpu.h)
 #   before     the defaults of another build: BEFORE_BUILD_DIR/bin/fuzz_<adapter> (e.g. a copy of an older build)
 #
 # Usage: ci/bench_fuzz_vs_stress.sh [CAP_SECONDS [REPEATS]]   (defaults 30, 3)
@@ -38,7 +40,8 @@ read -r -a configs <<<"${CONFIGS:-stress empty seeds nofresh fresh1 pct choices 
 read -r -a exit_configs <<<"${EXIT_CONFIGS:-empty}"
 for c in "${configs[@]}"; do
   case $c in
-    stress | empty | seeds | nofresh | fresh[1-9] | fresh[1-9][0-9] | pct | choices | preempt | walk | pos | surw | sc | controlled | rf | both | switch | rf-switch | signal) ;;
+    stress | empty | seeds | nofresh | fresh[1-9] | fresh[1-9][0-9] | pct | choices | preempt | walk | pos | surw) ;;
+    sc | controlled | rf | both | switch | rf-switch | signal | noshort | anycpu) ;;
     before) [ -n "${BEFORE_BUILD_DIR:-}" ] || ci_die "config 'before' needs BEFORE_BUILD_DIR" ;;
     *) ci_die "unknown config '$c' (--help lists them)" ;;
   esac
@@ -96,6 +99,8 @@ one_run() { # ADAPTER CONFIG
     fresh*) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_FRESH="${2#fresh}" ;;
     pct | choices | preempt | walk | pos | surw) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_STRATEGY="$2" ;;
     sc) fuzz_once "$bin" empty "$a" LINFUZZ_MEMORY_MODEL=sc ;;
+    anycpu) fuzz_once "$bin" empty "$a" LINFUZZ_ONE_CPU=0 ;;
+    noshort) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_FRESH_SHORT=0 ;;
     controlled) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_MODE=controlled ;;
     rf | both | switch | rf-switch) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_SCHED_FEEDBACK="$2" ;;
     signal) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_SIGNAL=1 ;;

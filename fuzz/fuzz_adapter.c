@@ -27,7 +27,8 @@
  * "nearmiss": only that part of it, for ablations),
  * LINFUZZ_FUZZ_MUTATOR=0 (libFuzzer's byte mutations only), LINFUZZ_FUZZ_FRESH=N and LINFUZZ_FUZZ_FRESH_SECONDS=S
  * (the custom mutator returns a fresh stress-shaped case, lf_fuzz_case_random, for every mutation during the first
- * S seconds, default 3, and for tiny inputs, then for one in N, default 2; N = 0: never),
+ * S seconds, default 3, and for tiny inputs, then for one in N, default 2; N = 0: never; LINFUZZ_FUZZ_FRESH_SHORT=K:
+ * one fresh case in K short, lf_fuzz_case_random_short, default 4, 0: none),
  * LINFUZZ_FUZZ_STRATEGY=mixed|pct|choices|preempt|walk|pos|surw (every run controlled under that strategy; mixed, the
  * default: as each input says), LINFUZZ_FUZZ_PERTURB=0 (no schedule perturbation
  * whatever the input says: only the interleavings the OS gives, as for code without LF_YIELD points; the entry
@@ -142,6 +143,7 @@ static struct {
     int strategy;         /* LINFUZZ_FUZZ_STRATEGY: -1 (as each input says) or the lf_sched_strategy of every run */
     uint64_t fresh_share; /* LINFUZZ_FUZZ_FRESH: one mutation in this many is a fresh random case (0: none) */
     double fresh_seconds; /* LINFUZZ_FUZZ_FRESH_SECONDS: every mutation is one, for this long from the start */
+    uint64_t short_share; /* LINFUZZ_FUZZ_FRESH_SHORT: one fresh case in this many is short (0: none) */
     double tmin_seconds; /* LINFUZZ_FUZZ_MINIMIZE_TEST: budget of the test minimization (0: none) */
     uint64_t rc_schedules; /* LINFUZZ_FUZZ_ROOTCAUSE: schedules of the root causing before aborting (0: none) */
     uint64_t rc_work;      /* LINFUZZ_FUZZ_ROOTCAUSE_WORK: its work budget (lf_rc_work; 0: none) */
@@ -386,7 +388,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
              lf_env_seconds("LINFUZZ_FUZZ_SECONDS", 0, 0, LF_MAX_SECONDS, &G.budget, err, sizeof err) &&
              lf_env_seconds("LINFUZZ_FUZZ_MINIMIZE_TEST", 3, 0, LF_MAX_SECONDS, &G.tmin_seconds, err, sizeof err) &&
              lf_env_u64("LINFUZZ_FUZZ_FRESH", 2, 0, UINT32_MAX, &G.fresh_share, err, sizeof err) &&
-             lf_env_seconds("LINFUZZ_FUZZ_FRESH_SECONDS", 3, 0, LF_MAX_SECONDS, &G.fresh_seconds, err, sizeof err);
+             lf_env_seconds("LINFUZZ_FUZZ_FRESH_SECONDS", 3, 0, LF_MAX_SECONDS, &G.fresh_seconds, err, sizeof err) &&
+             lf_env_u64("LINFUZZ_FUZZ_FRESH_SHORT", 4, 0, UINT32_MAX, &G.short_share, err, sizeof err);
     if (!env_ok) {
         lf_esc_printf(stderr, "linfuzz-fuzz: %s%s\n", err,
                       strncmp(err, "LINFUZZ_FUZZ_SIGNAL=", 20) ? "" : " (it also takes overlap, witness or nearmiss)");
@@ -1020,7 +1023,13 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
      * while libFuzzer minimizes a crash: that wants neighbours of the crash. */
     bool tiny = lf_fuzz_case_run_ops(&c) < FRESH_BELOW_OPS;
     if (G.fresh_share && !G.minimizing && (warm || tiny || lf_rand_below(&rng, G.fresh_share) == 0)) {
-        lf_fuzz_case_random(&c, G.n_methods, &rng);
+        /* one in G.short_share short (LINFUZZ_FUZZ_FRESH_SHORT): threads of 1 to 4 calls, cheap, and the
+         * only fresh cases that end right after a lost wakeup (docs/fuzzing.md, "One CPU and short fresh
+         * cases") */
+        if (G.short_share && lf_rand_below(&rng, G.short_share) == 0)
+            lf_fuzz_case_random_short(&c, G.n_methods, &rng);
+        else
+            lf_fuzz_case_random(&c, G.n_methods, &rng);
         if (G.checker.mode == LF_SPEC_SELF) keep_to_stress_size(&c);
         uint8_t out[LF_FC_MAX_ENCODED];
         size_t len = lf_fuzz_case_encode(&c, out);

@@ -399,7 +399,9 @@ void lf_fuzz_case_mutate_schedule(lf_fuzz_case *c, uint64_t *rng) {
     }
 }
 
-void lf_fuzz_case_random(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) {
+/* lf_fuzz_case_random (short_case false: bodies of 16 to 32 calls, 3 or 4 rounds) and
+ * lf_fuzz_case_random_short (bodies of 1 to 4 calls, one round, always controlled). */
+static void random_case(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng, bool short_case) {
     if (n_methods == 0) n_methods = 1;
     static const uint16_t points[] = {0, 16, 64, 256, 512, 1024}, gaps[] = {0, 32, 128, 512};
     static const uint16_t spins[] = {0, 30, 300, 3000};
@@ -417,8 +419,8 @@ void lf_fuzz_case_random(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) {
     /* a skewed mix, as the stress workloads': some methods called much more often than others */
     unsigned weight[LF_M_COUNT], total = 0;
     for (unsigned m = 0; m < n_methods && m < LF_M_COUNT; m++) total += weight[m] = 1 + (unsigned)rnd(rng, 8);
-    unsigned body = 16 + (unsigned)rnd(rng, LF_FC_MAX_BODY - 15);
-    c->rounds = (uint8_t)(3 + rnd(rng, 2)); /* 48 to 128 calls a thread (stress: 100) */
+    unsigned body = short_case ? 1 + (unsigned)rnd(rng, 4) : 16 + (unsigned)rnd(rng, LF_FC_MAX_BODY - 15);
+    c->rounds = (uint8_t)(short_case ? 1 : 3 + rnd(rng, 2)); /* long: 48 to 128 calls a thread (stress: 100) */
     for (unsigned t = 0; t < c->threads; t++) {
         c->body_len[t] = (uint8_t)body;
         for (unsigned i = 0; i < body; i++) {
@@ -427,7 +429,7 @@ void lf_fuzz_case_random(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) {
             c->body[t][i] = (lf_fc_call){(uint8_t)m, (uint8_t)rnd(rng, 256)};
         }
     }
-    c->mode = rnd(rng, 4) == 0 ? LF_FC_FREE : LF_FC_CONTROLLED;
+    c->mode = rnd(rng, 4) == 0 && !short_case ? LF_FC_FREE : LF_FC_CONTROLLED;
     size_t ops[LF_FC_MAX_THREADS];
     for (unsigned t = 0; t < c->threads; t++) ops[t] = (size_t)body * c->rounds;
     lf_schedule_random(&c->schedule, lf_rand_next(rng), c->threads, ops);
@@ -450,6 +452,12 @@ void lf_fuzz_case_random(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) {
     }
     c->schedule.memory_model = LF_SCHED_MEMORY_MIXED; /* each repetition draws its own, as stress's runs */
     lf_fuzz_case_normalize(c, n_methods);
+}
+
+void lf_fuzz_case_random(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) { random_case(c, n_methods, rng, false); }
+
+void lf_fuzz_case_random_short(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) {
+    random_case(c, n_methods, rng, true);
 }
 
 void lf_fuzz_case_mutate(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) {

@@ -554,11 +554,45 @@ static void random_cases_are_stress_shaped(void) {
     CHECK(same_case(&a, &b) && r1 == r2);
 }
 
+/* lf_fuzz_case_random_short: canonical controlled cases of 2 to 5 threads of 1 to 4 calls, every length drawn,
+ * the same for the same rng. */
+static void short_random_cases_are_short(void) {
+    uint64_t rng = 12;
+    uint8_t enc[LF_FC_MAX_ENCODED];
+    size_t bad = 0, shape = 0, lengths[5] = {0}, threads[6] = {0};
+    const int n = 2000;
+    for (int k = 0; k < n; k++) {
+        unsigned nm = 1 + (unsigned)lf_rand_below(&rng, 6);
+        lf_fuzz_case c, back;
+        lf_fuzz_case_random_short(&c, nm, &rng);
+        size_t len = lf_fuzz_case_encode(&c, enc);
+        lf_fuzz_case_decode(enc, len, nm, &back);
+        if (!valid_case(&c, nm) || !same_case(&c, &back)) bad++;
+        bool ok = c.threads >= 2 && c.threads <= 5 && c.mode == LF_FC_CONTROLLED && c.prefix_len == 0;
+        for (unsigned t = 0; t < c.threads && ok; t++) {
+            size_t calls = (size_t)c.body_len[t] * c.rounds;
+            ok = calls >= 1 && calls <= 4 && c.body_len[t] == c.body_len[0];
+        }
+        shape += ok;
+        if (ok) lengths[c.body_len[0]]++, threads[c.threads]++;
+    }
+    CHECKF(bad == 0, "%zu short random cases not canonical", bad);
+    CHECKF(shape == (size_t)n, "%zu of %d short random cases not short", (size_t)n - shape, n);
+    for (unsigned l = 1; l <= 4; l++) CHECKF(lengths[l] > 0, "no short case of %u calls a thread", l);
+    for (unsigned t = 2; t <= 5; t++) CHECKF(threads[t] > 0, "no short case of %u threads", t);
+    uint64_t r1 = 7, r2 = 7;
+    lf_fuzz_case a, b;
+    lf_fuzz_case_random_short(&a, 3, &r1);
+    lf_fuzz_case_random_short(&b, 3, &r2);
+    CHECK(same_case(&a, &b) && r1 == r2);
+}
+
 int main(void) {
     decoding_is_total_and_canonical();
     first_format_still_decodes();
     mutations_stay_canonical();
     random_cases_are_stress_shaped();
+    short_random_cases_are_short();
     plans_follow_the_argument_scheme();
     runs_of_correct_adapters();
     roles_in_plans();

@@ -119,6 +119,10 @@ void lf_fuzz_case_mutate(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng);
  * such cases from their first executions (docs/fuzzing.md, "Fuzz target against stress"): a concurrency bug
  * needs long racing threads, which mutations of a small input reach only after many executions. */
 void lf_fuzz_case_random(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng);
+/* The same with short threads: 1 to 4 calls each, always controlled. Some bugs need a run that ends right
+ * after them: a lost wakeup leaves a waiter only when no later call wakes it (docs/fuzzing.md, "One CPU and
+ * short fresh cases"). */
+void lf_fuzz_case_random_short(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng);
 /* Mutates only the schedule part: the mode (free 1 time in 8), the strategy, the bound, a priority, a change
  * point moved by a little or put somewhere new, a choice added, dropped or changed, the seed, the memory
  * model, the weak chance, the weak seed. */
