@@ -207,7 +207,7 @@ static const lf_opt OPTIONS[] = {
      .help = "candidates validated at least (default 3; more, up to 8, until one is confirmed)"},
     {.name = "--work", .value = "W", LF_OPT_COUNT_AT(rootcause_args, work, 0, UINT64_MAX), .def = "0",
      .help = "stop re-running after this much work: switches between threads plus scheduling\n"
-             "points / 256, about 10 us a unit (default 0: no limit; the fuzz targets use\n"
+             "points / 256, about 5 us a unit (default 0: no limit; the fuzz targets use\n"
              "400000); a validation it cuts short confirms nothing"},
     {.name = "--timeout", .value = "SEC", LF_OPT_SECONDS_AT(rootcause_args, timeout, 0, 3600), .def = "10",
      .help = "time budget per history for the search engines (default 10)"},

@@ -123,9 +123,10 @@ __attribute__((used, section("__libfuzzer_extra_counters"))) static uint8_t hist
 #define SCHED_COUNTERS 8192
 __attribute__((used, section("__libfuzzer_extra_counters"))) static uint8_t sched_counters[SCHED_COUNTERS];
 
-/* The root causing's work budget (LINFUZZ_FUZZ_ROOTCAUSE_WORK, rootcause/analyze.h: lf_rc_work, about 10 us a
- * unit): about 4 s on 2 cores, the time most root causings of the bundled bugs took, and a bound on the tail
- * (the dpdk_ring_mpmc, elim_stack_takes_claimed and ck_hp_stack_unprotected ones took 11 to 50 s). */
+/* The root causing's work budget (LINFUZZ_FUZZ_ROOTCAUSE_WORK, rootcause/analyze.h: lf_rc_work, about 5 to 6 us a
+ * unit on 2 cores, 10 us before a run's workers shared one CPU): the 4 s that most root causings of the bundled
+ * bugs took then, 2 to 3 s now, and a bound on the tail (the dpdk_ring_mpmc, elim_stack_takes_claimed and
+ * ck_hp_stack_unprotected ones took 11 to 50 s). */
 #define RC_WORK 400000
 
 /* Inputs with fewer concurrent calls than this are replaced by fresh random cases (LLVMFuzzerCustomMutator). */

@@ -52,9 +52,11 @@ typedef struct lf_rc_options {
 void lf_rc_options_default(lf_rc_options *o);
 
 /* The work of controlled runs that made `switches` switches between threads and passed `points` scheduling
- * points, in switches: a switch (a baton handoff, about 10 us on 2 cores) costs about what 256 points do
- * (about 30 ns each), and the two together predicted the root causing's time of the bundled bugs within a
- * factor of 2 or 3 (weak memory models cost more per switch). */
+ * points, in switches: a switch (a baton handoff, about 10 us on 2 cores when this was measured) cost about
+ * what 256 points do (about 30 ns each), and the two together predicted the root causing's time of the
+ * bundled bugs within a factor of 2 or 3 (weak memory models cost more per switch). Since a run's workers
+ * share one CPU (runtime/sched/one_cpu.h) a unit takes about 5 to 6 us (ck_hp_stack_unprotected's committed
+ * entry: 187,480 units in 0.95 s, 2.0 s with LINFUZZ_ONE_CPU=0). */
 static inline uint64_t lf_rc_work(uint64_t switches, uint64_t points) {
     return switches + points / 256;
 }
