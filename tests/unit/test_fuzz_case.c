@@ -159,18 +159,24 @@ static void first_format_still_decodes(void) {
     CHECK(!lf_fuzz_case_decode_as(NULL, v1, sizeof v1, 3, &d));
 }
 
+/* Whether c is valid and canonical: it decodes from its encoding to itself. */
+static bool canonical_case(const lf_fuzz_case *c, unsigned n_methods) {
+    uint8_t enc[LF_FC_MAX_ENCODED];
+    lf_fuzz_case back;
+    size_t len = lf_fuzz_case_encode(c, enc);
+    lf_fuzz_case_decode(enc, len, n_methods, &back);
+    return valid_case(c, n_methods) && same_case(c, &back);
+}
+
 static void mutations_stay_canonical(void) {
     uint64_t rng = 7;
-    lf_fuzz_case c, back;
+    lf_fuzz_case c;
     lf_fuzz_case_decode(NULL, 0, 4, &c);
-    uint8_t enc[LF_FC_MAX_ENCODED];
     size_t bad = 0, changed = 0, max_threads = 0;
     for (int k = 0; k < 20000; k++) {
         lf_fuzz_case before = c;
         lf_fuzz_case_mutate(&c, 4, &rng);
-        size_t n = lf_fuzz_case_encode(&c, enc);
-        lf_fuzz_case_decode(enc, n, 4, &back);
-        if (!valid_case(&c, 4) || !same_case(&c, &back)) bad++;
+        if (!canonical_case(&c, 4)) bad++;
         changed += !same_case(&before, &c);
         if (c.threads > max_threads) max_threads = c.threads;
     }
@@ -185,9 +191,7 @@ static void mutations_stay_canonical(void) {
         lf_fuzz_case before = c;
         lf_fuzz_case_mutate_schedule(&c, &rng);
         lf_fuzz_case_normalize(&c, 4);
-        size_t n = lf_fuzz_case_encode(&c, enc);
-        lf_fuzz_case_decode(enc, n, 4, &back);
-        if (!valid_case(&c, 4) || !same_case(&c, &back)) bad++;
+        if (!canonical_case(&c, 4)) bad++;
         lf_fuzz_case w = c;
         w.mode = before.mode;
         w.schedule = before.schedule;
@@ -506,16 +510,13 @@ static void signal_responds(void) {
  * skewed method mix, free mode about one time in four, mixed memory models), the same for the same rng. */
 static void random_cases_are_stress_shaped(void) {
     uint64_t rng = 11;
-    uint8_t enc[LF_FC_MAX_ENCODED];
     size_t bad = 0, shape = 0, free_cases = 0, skewed = 0, strategies[LF_SCHED_STRATEGY_COUNT] = {0};
     const int n = 4000;
     for (int k = 0; k < n; k++) {
         unsigned nm = 1 + (unsigned)lf_rand_below(&rng, 6);
-        lf_fuzz_case c, back;
+        lf_fuzz_case c;
         lf_fuzz_case_random(&c, nm, &rng);
-        size_t len = lf_fuzz_case_encode(&c, enc);
-        lf_fuzz_case_decode(enc, len, nm, &back);
-        if (!valid_case(&c, nm) || !same_case(&c, &back)) bad++;
+        if (!canonical_case(&c, nm)) bad++;
         bool ok = c.threads >= 2 && c.threads <= 5 && c.repeats <= 4 && c.prefix_len == 0 &&
                   c.schedule.memory_model == LF_SCHED_MEMORY_MIXED;
         unsigned count[LF_M_COUNT] = {0};
@@ -558,16 +559,13 @@ static void random_cases_are_stress_shaped(void) {
  * the same for the same rng. */
 static void short_random_cases_are_short(void) {
     uint64_t rng = 12;
-    uint8_t enc[LF_FC_MAX_ENCODED];
     size_t bad = 0, shape = 0, lengths[5] = {0}, threads[6] = {0};
     const int n = 2000;
     for (int k = 0; k < n; k++) {
         unsigned nm = 1 + (unsigned)lf_rand_below(&rng, 6);
-        lf_fuzz_case c, back;
+        lf_fuzz_case c;
         lf_fuzz_case_random_short(&c, nm, &rng);
-        size_t len = lf_fuzz_case_encode(&c, enc);
-        lf_fuzz_case_decode(enc, len, nm, &back);
-        if (!valid_case(&c, nm) || !same_case(&c, &back)) bad++;
+        if (!canonical_case(&c, nm)) bad++;
         bool ok = c.threads >= 2 && c.threads <= 5 && c.mode == LF_FC_CONTROLLED && c.prefix_len == 0;
         for (unsigned t = 0; t < c.threads && ok; t++) {
             size_t calls = (size_t)c.body_len[t] * c.rounds;
