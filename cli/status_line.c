@@ -29,13 +29,14 @@
 #define TTY_DELAY_S 0.5   /* a command done within this never draws on a terminal */
 #define TTY_REDRAW_S 0.2  /* how often the terminal line is redrawn */
 #define LOG_PERIOD_S 5.0  /* off a terminal: a line this often, the first one after as long */
-#define WAKE_NS 100000000 /* the reporter's tick */
+#define WAKE_NS 100000000 /* the reporter's tick, or the period when that is shorter */
 
 struct lf_status_line {
     char command[64];
     int fd; /* stderr's descriptor */
     bool tty;
     double delay, period, start, last;
+    long tick_ns; /* how often the reporter wakes: WAKE_NS, or a shorter period (LINFUZZ_PROGRESS_SECONDS) */
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -122,7 +123,7 @@ static void *reporter(void *arg) {
     while (!s->stop) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts); /* the condition variable's clock (see lf_status_start) */
-        ts.tv_nsec += WAKE_NS;
+        ts.tv_nsec += s->tick_ns;
         if (ts.tv_nsec >= 1000000000L) {
             ts.tv_sec++;
             ts.tv_nsec -= 1000000000L;
@@ -153,6 +154,8 @@ lf_status_line *lf_status_start(const char *command, bool quiet) {
     s->tty = isatty(s->fd);
     s->delay = s->tty ? TTY_DELAY_S : period;
     s->period = s->tty ? TTY_REDRAW_S : period;
+    /* a period shorter than the tick is honoured: a 0.01 s period drew nothing for a 70 ms command */
+    s->tick_ns = s->period * 1e9 < WAKE_NS ? (long)(s->period * 1e9) : WAKE_NS;
     s->start = lf_now_s();
     pthread_mutex_init(&s->mu, NULL);
     pthread_condattr_t ca;
