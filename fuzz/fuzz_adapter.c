@@ -145,6 +145,7 @@ static struct {
     uint64_t fresh_share; /* LINFUZZ_FUZZ_FRESH: one mutation in this many is a fresh random case (0: none) */
     double fresh_seconds; /* LINFUZZ_FUZZ_FRESH_SECONDS: every mutation is one, for this long from the start */
     uint64_t short_share; /* LINFUZZ_FUZZ_FRESH_SHORT: one fresh case in this many is short (0: none) */
+    bool one_cpu;         /* LINFUZZ_ONE_CPU: a controlled run's workers share one CPU (runtime/sched.h) */
     double tmin_seconds; /* LINFUZZ_FUZZ_MINIMIZE_TEST: budget of the test minimization (0: none) */
     uint64_t rc_schedules; /* LINFUZZ_FUZZ_ROOTCAUSE: schedules of the root causing before aborting (0: none) */
     uint64_t rc_work;      /* LINFUZZ_FUZZ_ROOTCAUSE_WORK: its work budget (lf_rc_work; 0: none) */
@@ -390,7 +391,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
              lf_env_seconds("LINFUZZ_FUZZ_MINIMIZE_TEST", 3, 0, LF_MAX_SECONDS, &G.tmin_seconds, err, sizeof err) &&
              lf_env_u64("LINFUZZ_FUZZ_FRESH", 2, 0, UINT32_MAX, &G.fresh_share, err, sizeof err) &&
              lf_env_seconds("LINFUZZ_FUZZ_FRESH_SECONDS", 3, 0, LF_MAX_SECONDS, &G.fresh_seconds, err, sizeof err) &&
-             lf_env_u64("LINFUZZ_FUZZ_FRESH_SHORT", 4, 0, UINT32_MAX, &G.short_share, err, sizeof err);
+             lf_env_u64("LINFUZZ_FUZZ_FRESH_SHORT", 4, 0, UINT32_MAX, &G.short_share, err, sizeof err) &&
+             lf_env_flag("LINFUZZ_ONE_CPU", true, &G.one_cpu, err, sizeof err);
     if (!env_ok) {
         lf_esc_printf(stderr, "linfuzz-fuzz: %s%s\n", err,
                       strncmp(err, "LINFUZZ_FUZZ_SIGNAL=", 20) ? "" : " (it also takes overlap, witness or nearmiss)");
@@ -446,6 +448,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         fprintf(stderr, "linfuzz-fuzz: cannot start %d worker threads\n", LF_FC_MAX_THREADS);
         exit(2);
     }
+    G.executor.sched_options.one_cpu = G.one_cpu; /* (read here: a bad value stops the start, not an execution) */
     lf_fc_executor_on_stuck(&G.executor, on_stuck, NULL);
     lf_fc_executor_set_feedback(&G.executor, G.feedback_parts ? sched_counters : NULL, SCHED_COUNTERS,
                                 G.feedback_parts);

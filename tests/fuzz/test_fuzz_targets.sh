@@ -260,6 +260,9 @@ check "LINFUZZ_SPEC=self: fuzz_treiber_aba finds the ABA against its own serial 
   grep -q "linfuzz-fuzz: violation adapter=treiber_aba .*entry=$tmp/violations-self/" "$tmp/log-self"
 LINFUZZ_SPEC=magic "$BIN/fuzz_ms_queue" -runs=1 >"$tmp/badspec" 2>&1
 check "LINFUZZ_SPEC=magic is an error naming the variable" bash -c "[ $? -eq 2 ] && grep -q LINFUZZ_SPEC '$tmp/badspec'"
+LINFUZZ_ONE_CPU=maybe "$BIN/fuzz_ms_queue" -runs=1 >"$tmp/badcpu" 2>&1
+check "LINFUZZ_ONE_CPU=maybe stops the start (exit 2, the variable named), not an execution" \
+  bash -c "[ $? -eq 2 ] && grep -q 'LINFUZZ_ONE_CPU=maybe' '$tmp/badcpu' && ! grep -q 'libFuzzer: fuzz target exited' '$tmp/badcpu'"
 LINFUZZ_SPEC=type "$BIN/fuzz_pia_map" -runs=1 >"$tmp/nospec" 2>&1
 check "LINFUZZ_SPEC=type on a type without a spec is an error" bash -c "[ $? -eq 2 ] && grep -q 'has no specification' '$tmp/nospec'"
 LINFUZZ_SPEC=self "$BIN/fuzz_scal_k_fifo" -runs=1 >"$tmp/nondet" 2>&1
