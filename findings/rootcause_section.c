@@ -220,6 +220,8 @@ bool lf_rootcause_signature(const lf_rootcause *rc, char *out, size_t len) {
         if (c->exclusion) {
             bool swap = strcmp(c->methods[0], c->methods[1]) > 0;
             snprintf(out, len, "exclusion %s||%s", c->methods[swap], c->methods[!swap]);
+        } else if (c->function && c->function[0]) { /* the function, not its lines: see the header */
+            snprintf(out, len, "%s() in %s", c->function, c->file);
         } else {
             snprintf(out, len, "region %s:%u-%u", c->file, c->line_lo, c->line_hi);
         }
