@@ -4,8 +4,8 @@
  * In controlled mode exactly one worker runs at a time; the others sleep on their baton. Waking a thread that
  * sleeps on another CPU costs an inter-processor interrupt and, when that CPU went idle, its way out of the
  * idle state: measured (linfuzz-bench-sched switch, 2 cores, a virtual machine), 16 us per handoff, against
- * 1.8 us when both threads are on one CPU and the waiter sleeps at once (docs/scheduling.md, "The cost of a
- * switch"). Nothing runs in parallel in a controlled run, so one CPU loses nothing; the CPU is the one the
+ * 1.7 us when both threads are on one CPU and the waiter sleeps at once (docs/scheduling.md, "Measurements",
+ * "Baton handoffs"). Nothing runs in parallel in a controlled run, so one CPU loses nothing; the CPU is the one the
  * run's controller was on when it started the run, so that the kernel's balancing of the controller spreads
  * runs (and two processes) over the machine. A worker goes back to its own CPUs when it leaves the run, or
  * when the run is released and goes on freely. */
