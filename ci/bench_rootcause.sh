@@ -7,12 +7,15 @@
 # Usage: ci/bench_rootcause.sh [SCHEDULES [ENTRY...]]     (default 2000 schedules per validation)
 #        LINFUZZ_BUILD_DIR=dir ci/bench_rootcause.sh 500
 #        LINFUZZ_CONTROLLED_ONLY=1 ci/bench_rootcause.sh 500   (only entries with schedule_mode: controlled)
+#        WORK=400000 ci/bench_rootcause.sh 500   (each analysis with a work budget, `--work`: the fuzz targets')
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/lib.sh
 ci_help "$@"
 schedules=${1:-2000}
 ci_count SCHEDULES "$schedules"
+work=${WORK:-0}
+[ "$work" = 0 ] || ci_count WORK "$work"
 shift || true
 bdir=${LINFUZZ_BUILD_DIR:-build}
 ci_use_build "$bdir" linfuzz
@@ -28,7 +31,7 @@ if [ "${LINFUZZ_CONTROLLED_ONLY:-0}" = 1 ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "# Root causing: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), build $bdir, $schedules schedules"
+echo "# Root causing: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), build $bdir, $schedules schedules, work budget $work (0: none)"
 echo
 printf '| %-30s | %-5s | %7s | %s |\n' adapter mode "time s" "result"
 printf '|%s|%s|%s|%s|\n' "--------------------------------" "-------" "---------" "--------"
@@ -39,7 +42,7 @@ for e in "${entries[@]}"; do
   mode=$("$LF" show --meta "$e" | sed -n 's/^schedule_mode: //p')
   start=$(date +%s.%N)
   rc=0
-  "$LF" rootcause -q --schedules "$schedules" "$e" >"$tmp/out" 2>&1 || rc=$?
+  "$LF" rootcause -q --schedules "$schedules" --work "$work" "$e" >"$tmp/out" 2>&1 || rc=$?
   secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}')
   times+=("$secs")
   [ "$rc" = 0 ] && confirmed=$((confirmed + 1))

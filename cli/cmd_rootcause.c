@@ -62,7 +62,7 @@ static int worse(int a, int b) {
 }
 
 typedef struct rootcause_args {
-    uint64_t schedules, passing, validate, work;
+    uint64_t schedules, baseline, passing, validate, work;
     double timeout;
     bool quiet, write;
     const char *out_dir, *source_root;
@@ -82,6 +82,7 @@ int lf_cmd_rootcause(int argc, char **argv) {
     lf_rc_options o;
     lf_rc_options_default(&o);
     o.schedules = args.schedules;
+    o.baseline = args.baseline;
     o.passing = args.passing;
     o.validate = (unsigned)args.validate;
     o.work_budget = args.work;
@@ -200,7 +201,11 @@ out:
 
 static const lf_opt OPTIONS[] = {
     {.name = "--schedules", .value = "N", LF_OPT_COUNT_AT(rootcause_args, schedules, 1, 100000000), .def = "2000",
-     .help = "schedules per validation and for the baseline (default 2000)"},
+     .help = "schedules for the baseline, at most, and as many per validation as the\n"
+             "baseline ran (default 2000)"},
+    {.name = "--baseline", .value = "K", LF_OPT_COUNT_AT(rootcause_args, baseline, 0, 100000000), .def = "30",
+     .help = "the baseline stops at its K-th violation (default 30; 0: it runs all the\n"
+             "schedules): enough evidence that a clean validation is no chance"},
     {.name = "--passing", .value = "N", LF_OPT_COUNT_AT(rootcause_args, passing, 0, 100000000), .def = "100",
      .help = "passing runs recorded for the ranking (default 100)"},
     {.name = "--validate", .value = "K", LF_OPT_COUNT_AT(rootcause_args, validate, 1, 8), .def = "3",
@@ -236,9 +241,10 @@ const lf_cli_command lf_command_rootcause = {
              "segments, maps them to source regions (file:lines, through llvm-symbolizer or addr2line), ranks them\n"
              "by how many recorded passing runs of the same test each would forbid, and validates the best ones by\n"
              "re-running the test under N schedules with the region made atomic (the scheduler never preempts\n"
-             "inside it), against the same N schedules without. Without recorded accesses (uninstrumented code)\n"
-             "it tries method-level exclusions instead (\"pop must not overlap pop\"). An entry found in free\n"
-             "mode, or whose recorded run no longer violates, is first searched for a violating schedule.",
+             "inside it), against the same N schedules without (N: where those first saw their 30th violation).\n"
+             "Without recorded accesses (uninstrumented code) it tries method-level exclusions instead (\"pop\n"
+             "must not overlap pop\"). An entry found in free mode, or whose recorded run no longer violates, is\n"
+             "first searched for a violating schedule.",
     .options = OPTIONS,
     .n_options = LF_CLI_N_OPTIONS(OPTIONS),
     .help_column = 17,

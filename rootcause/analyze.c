@@ -23,6 +23,7 @@
 void lf_rc_options_default(lf_rc_options *o) {
     memset(o, 0, sizeof *o);
     o->schedules = 2000;
+    o->baseline = LF_RC_BASELINE_ENOUGH;
     o->passing = 100;
     o->search = 0;
     o->validate = 3;
@@ -332,19 +333,24 @@ static void debug_trace(const lf_rc_trace *t) {
                 (unsigned)t->ev[i].n_calls, (unsigned long)(t->ev[i].n_calls ? t->ev[i].calls[0] : 0));
 }
 
-/* Runs schedules 0..n-1 of the family; counts violations, discarded runs. Stops at the first violation when
- * stop_early. False on an error. */
-static bool run_family(lf_rc_runner *rn, const lf_rc_options *o, const char *what, uint64_t n, bool stop_early,
-                       uint64_t *runs, uint64_t *violations, uint64_t *discarded, uint64_t *spun) {
+/* Runs schedules 0..n-1 of the family; counts violations, discarded runs. Stops once it has counted stop_at
+ * violations (0: never; 1: a validation, which the first violation refutes); *tried (may be NULL) gets the
+ * schedules it ran through, n unless it stopped. False on an error. */
+static bool run_family(lf_rc_runner *rn, const lf_rc_options *o, const char *what, uint64_t n, uint64_t stop_at,
+                       uint64_t *tried, uint64_t *runs, uint64_t *violations, uint64_t *discarded, uint64_t *spun) {
     *runs = *violations = *discarded = 0;
     if (spun) *spun = 0;
+    if (tried) *tried = n;
     for (uint64_t i = 0; i < n; i++) {
         if (i % 64 == 0) progress(o, what, i, n);
         lf_schedule sch;
         lf_rc_schedule_at(rn, i, &sch);
         lf_rc_outcome out = lf_rc_run(rn, &sch, NULL);
         if (out == LF_RC_ERROR) return false;
-        if (out == LF_RC_OVER_BUDGET) break;
+        if (out == LF_RC_OVER_BUDGET) {
+            if (tried) *tried = i;
+            break;
+        }
         if (out == LF_RC_DISCARDED || out == LF_RC_STUCK) {
             (*discarded)++;
             if (spun && rn->last_stats.region_spins) (*spun)++;
@@ -353,7 +359,7 @@ static bool run_family(lf_rc_runner *rn, const lf_rc_options *o, const char *wha
         (*runs)++;
         if (out == LF_RC_VIOLATION) {
             (*violations)++;
-            if (stop_early && getenv("LINFUZZ_ROOTCAUSE_DEBUG")) { /* the refuting run's trace */
+            if (stop_at == 1 && getenv("LINFUZZ_ROOTCAUSE_DEBUG")) { /* the refuting run's trace */
                 lf_rc_trace t;
                 lf_rc_trace_init(&t);
                 lf_rc_run(rn, &sch, &t);
@@ -361,7 +367,10 @@ static bool run_family(lf_rc_runner *rn, const lf_rc_options *o, const char *wha
                 debug_trace(&t);
                 lf_rc_trace_free(&t);
             }
-            if (stop_early) break;
+            if (stop_at && *violations >= stop_at) {
+                if (tried) *tried = i + 1;
+                break;
+            }
         }
     }
     return true;
@@ -377,8 +386,8 @@ static bool serial_violation(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_res
     excl_all = true;
     rn->plan.adapter = &wrapped;
     uint64_t n = o->schedules < SERIAL_SCHEDULES ? o->schedules : SERIAL_SCHEDULES, discarded;
-    *error = !run_family(rn, o, "replaying with every call atomic", n, true, &r->serial_runs, &r->serial_violations,
-                         &discarded, NULL);
+    *error = !run_family(rn, o, "replaying with every call atomic", n, 1, NULL, &r->serial_runs,
+                         &r->serial_violations, &discarded, NULL);
     rn->plan.adapter = rn->adapter;
     excl_all = false;
     return !*error && r->serial_violations > 0;
@@ -412,8 +421,8 @@ static int exclusions(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r,
             rn->plan.adapter = &wrapped;
             char what[900];
             snprintf(what, sizeof what, "validating: %s", c->summary);
-            bool ok = run_family(rn, o, what, o->schedules, true, &c->schedules, &c->violations, &c->discarded,
-                                 &c->spun);
+            bool ok = run_family(rn, o, what, r->baseline_schedules, 1, NULL, &c->schedules, &c->violations,
+                                 &c->discarded, &c->spun);
             rn->plan.adapter = rn->adapter;
             if (!ok) {
                 snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
@@ -476,9 +485,8 @@ static weak_step weak_memory_step(lf_rc_runner *rn, const lf_rc_options *o, lf_r
 
 /* 1. the violating run: the first of the search's schedules that violates, traced into bad (its number in
  * r->violating_schedule). 0 when found, 1 when none violates, -1 when a run fails (err set both times). */
-static int find_violating_run(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_trace *bad, lf_rc_result *r,
-                              char *err, size_t errlen) {
-    uint64_t search = o->search ? o->search : o->schedules;
+static int find_violating_run(lf_rc_runner *rn, const lf_rc_options *o, uint64_t search, lf_rc_trace *bad,
+                              lf_rc_result *r, char *err, size_t errlen) {
     bool found = false;
     for (uint64_t i = 0; i < search && !found; i++) {
         if (i % 64 == 0) progress(o, "replaying the violation", i, search);
@@ -518,8 +526,8 @@ static bool validate_candidates(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_
         if (!lf_rc_runner_set_pairs(rn, c->begin_pc, c->end_pc, c->n_pairs)) continue;
         char what[900];
         snprintf(what, sizeof what, "validating %zu of %zu: %s", k + 1, r->n, c->summary);
-        bool ok = run_family(rn, o, what, o->schedules, true, &c->schedules, &c->violations, &c->discarded,
-                             &c->spun);
+        bool ok = run_family(rn, o, what, r->baseline_schedules, 1, NULL, &c->schedules, &c->violations,
+                             &c->discarded, &c->spun);
         lf_rc_runner_set_pairs(rn, NULL, NULL, 0);
         if (!ok) {
             snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
@@ -681,8 +689,8 @@ static int joined_candidates(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_res
         if (!lf_rc_runner_set_pairs(rn, c->begin_pc, c->end_pc, c->n_pairs)) continue;
         char what[900];
         snprintf(what, sizeof what, "validating %zu of %zu: %s", n_before + k + 1, r->n, c->summary);
-        bool ok = run_family(rn, o, what, o->schedules, true, &c->schedules, &c->violations, &c->discarded,
-                             &c->spun);
+        bool ok = run_family(rn, o, what, r->baseline_schedules, 1, NULL, &c->schedules, &c->violations,
+                             &c->discarded, &c->spun);
         lf_rc_runner_set_pairs(rn, NULL, NULL, 0);
         if (!ok) {
             snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
@@ -727,16 +735,17 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     }
 
     /* 1. the violating run */
-    int vr = find_violating_run(&rn, o, &bad, r, err, errlen);
+    int vr = find_violating_run(&rn, o, o->search ? o->search : o->schedules, &bad, r, err, errlen);
     if (vr != 0) {
         rc = vr > 0 ? 1 : -1;
         goto done;
     }
     r->events = bad.n;
     /* the baseline first: how often the schedules violate with nothing made atomic decides whether a
-     * candidate's clean runs can confirm it (LF_RC_MIN_BASELINE) */
-    if (!run_family(&rn, o, "baseline (nothing made atomic)", o->schedules, false, &r->baseline_runs,
-                    &r->baseline_violations, &r->baseline_discarded, NULL)) {
+     * candidate's clean runs can confirm it (LF_RC_MIN_BASELINE); it stops at its o->baseline-th violation,
+     * and the validations run the schedules it ran */
+    if (!run_family(&rn, o, "baseline (nothing made atomic)", o->schedules, o->baseline, &r->baseline_schedules,
+                    &r->baseline_runs, &r->baseline_violations, &r->baseline_discarded, NULL)) {
         snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
         goto done;
     }

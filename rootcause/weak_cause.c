@@ -320,16 +320,23 @@ static void weak_schedule_at(const lf_rc_runner *rn, const lf_schedule *sch0, ui
     lf_schedule_for_run(&base, rn->plan.schedule_salt, (unsigned)(1000 + i), rn->plan.threads, rn->plan.len, out);
 }
 
+/* Runs 0..n-1 of the weak family; stops once it has counted stop_at violations (0: never), *tried (may be NULL)
+ * getting the runs it went through, as analyze.c's run_family. False on an error. */
 static bool run_weak_family(lf_rc_runner *rn, const lf_schedule *sch0, const lf_rc_options *o, const char *what,
-                            bool stop_early, uint64_t *runs, uint64_t *violations, uint64_t *discarded) {
+                            uint64_t n, uint64_t stop_at, uint64_t *tried, uint64_t *runs, uint64_t *violations,
+                            uint64_t *discarded) {
     *runs = *violations = *discarded = 0;
-    for (uint64_t i = 0; i < o->schedules; i++) {
-        if (i % 64 == 0 && o->progress) o->progress(o->progress_ctx, what, i, o->schedules);
+    if (tried) *tried = n;
+    for (uint64_t i = 0; i < n; i++) {
+        if (i % 64 == 0 && o->progress) o->progress(o->progress_ctx, what, i, n);
         lf_schedule sch;
         weak_schedule_at(rn, sch0, i, &sch);
         lf_rc_outcome out = lf_rc_run(rn, &sch, NULL);
         if (out == LF_RC_ERROR) return false;
-        if (out == LF_RC_OVER_BUDGET) break;
+        if (out == LF_RC_OVER_BUDGET) {
+            if (tried) *tried = i;
+            break;
+        }
         if (out == LF_RC_DISCARDED || out == LF_RC_STUCK) {
             (*discarded)++;
             continue;
@@ -337,7 +344,10 @@ static bool run_weak_family(lf_rc_runner *rn, const lf_schedule *sch0, const lf_
         (*runs)++;
         if (out == LF_RC_VIOLATION) {
             (*violations)++;
-            if (stop_early) break;
+            if (stop_at && *violations >= stop_at) {
+                if (tried) *tried = i + 1;
+                break;
+            }
         }
     }
     return true;
@@ -438,11 +448,13 @@ int lf_rc_weak_causes(lf_rc_runner *rn, const lf_schedule *sch, const lf_rc_opti
             if (c->hi - c->lo < 40) lf_rc_read_source(c);
         }
     }
-    /* validation: the baseline, then the simplest candidates until one is confirmed */
-    uint64_t base_runs, base_violations, base_discarded;
-    if (!run_weak_family(rn, sch, o, "baseline (weak runs, nothing strengthened)", false, &base_runs, &base_violations,
-                         &base_discarded))
+    /* validation: the baseline (to its o->baseline-th violation), then the simplest candidates until one is
+     * confirmed, each over the runs the baseline went through */
+    uint64_t base_runs, base_violations, base_discarded, base_tried;
+    if (!run_weak_family(rn, sch, o, "baseline (weak runs, nothing strengthened)", o->schedules,
+                         o->baseline, &base_tried, &base_runs, &base_violations, &base_discarded))
         goto fail;
+    r->baseline_schedules = base_tried;
     r->baseline_runs = base_runs;
     r->baseline_violations = base_violations;
     r->baseline_discarded = base_discarded;
@@ -454,7 +466,8 @@ int lf_rc_weak_causes(lf_rc_runner *rn, const lf_schedule *sch, const lf_rc_opti
         lf_sched_set_weak_fixes(rn->x.sched, c->fixes, c->n_fixes);
         char what[900];
         snprintf(what, sizeof what, "validating %zu of %zu: %s", k - first + 1, r->n - first, c->summary);
-        bool ok = run_weak_family(rn, sch, o, what, true, &c->schedules, &c->violations, &c->discarded);
+        bool ok = run_weak_family(rn, sch, o, what, base_tried, 1, NULL, &c->schedules, &c->violations,
+                                  &c->discarded);
         lf_sched_set_weak_fixes(rn->x.sched, NULL, 0);
         if (!ok) goto fail;
         c->validated = lf_rc_validation_stands(rn, base_violations, c->violations);

@@ -67,6 +67,16 @@ cp "$entry" "$tmp/few.lfz"
 expect_rc 3 "R1: 4 schedules confirm nothing" "$LF" rootcause --schedules 4 "$tmp/few.lfz"
 has "$tmp/out" "too few for a clean run of a candidate to confirm it: at least 5" "R1: the weak baseline is named"
 check "R1: no confirmation on 4 schedules" test "$(grep -c CONFIRMED "$tmp/out")" = 0
+# The baseline stops at its K-th violation (--baseline, default 30) and every validation runs the schedules it
+# ran through; --baseline 0 runs all of them (R1 violates in about one schedule in ten).
+expect_rc 0 "R1: --baseline 10" "$LF" rootcause --schedules 400 --baseline 10 "$tmp/few.lfz"
+n=$(sed -n 's/^baseline: 10 violations in \([0-9]*\) schedules .*/\1/p' "$tmp/out")
+[ -n "$n" ] && [ "$n" -lt 400 ] && ok || bad "R1: --baseline 10 did not stop at 10: $(grep '^baseline' "$tmp/out")"
+has "$tmp/out" "CONFIRMED: 0 violations in ${n:-?} runs" "R1: the validation runs the baseline's schedules"
+expect_rc 0 "R1: --baseline 0" "$LF" rootcause --schedules 400 --baseline 0 "$tmp/few.lfz"
+has "$tmp/out" "^baseline: [0-9]* violations in 400 schedules" "R1: --baseline 0 runs them all"
+has "$tmp/out" "CONFIRMED: 0 violations in 400 runs" "R1: and so does the validation"
+expect_err 2 "--baseline takes a whole number" "bad --baseline" "$LF" rootcause --baseline x "$tmp/few.lfz"
 # --out DIR: a copy under the corpus's content name, the original untouched
 cp "$entry" "$tmp/orig.lfz"
 expect_rc 0 "R1: --write --out" "$LF" rootcause -q --schedules 100 --write --out "$tmp/outdir" "$tmp/orig.lfz"

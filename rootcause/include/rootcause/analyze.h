@@ -10,7 +10,8 @@
  *     them it would forbid (lf_rc_pairs_forbid), then the shorter its region;
  *  4. validate the best candidates: re-run the test under N schedules of the family with the candidate's
  *     access-site pairs enforced as atomic (lf_sched_add_atomic_pair: the scheduler never preempts between
- *     them), against the same N schedules without (the baseline, run first). Confirmed: no violation in any
+ *     them), against the same N schedules without (the baseline, run first: N is where it saw its
+ *     30th violation, LF_RC_BASELINE_ENOUGH, at most the options' schedules). Confirmed: no violation in any
  *     schedule that ran the region uninterrupted (runs where the region had to wait for a lock inside are
  *     discarded and counted: the repaired code would not have taken that path), where the baseline violated
  *     at least LF_RC_MIN_BASELINE times;
@@ -34,7 +35,10 @@
 #define LF_RC_MAX_PAIRS 16 /* the scheduler's regions */
 
 typedef struct lf_rc_options {
-    uint64_t schedules;     /* validation: schedules per candidate and for the baseline (default 2000) */
+    uint64_t schedules;     /* validation: schedules for the baseline, at most (it stops at its
+                               baseline-th violation), and per candidate as many (default 2000) */
+    uint64_t baseline;      /* the baseline stops at this many violations (default LF_RC_BASELINE_ENOUGH;
+                               0: it runs all the schedules) */
     uint64_t passing;       /* ranking: passing runs to record (default 100) */
     uint64_t search;        /* schedules tried to find a violating run when the recorded one does not (default
                                = schedules) */
@@ -93,6 +97,7 @@ typedef struct lf_rc_result {
     bool access_data;         /* the run had recorded accesses (else the method-level fallback ran) */
     uint64_t violating_schedule; /* index in the family of the run analysed (0: the recorded one) */
     uint64_t baseline_runs, baseline_violations, baseline_discarded;
+    uint64_t baseline_schedules; /* schedules of the family the baseline ran through: every validation's N */
     size_t events, edges, cycles;
     char symbolizer[64];      /* the tool used, or "" */
     /* The memory model of the violating run (lf_memory_model) and, when it was weak (tso, c11), whether the
@@ -127,6 +132,15 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
  * violations in N schedules gives N schedules without one a chance of about e^-b, under 1% from 5 on. With a
  * baseline of 1 (the recorded schedule alone), 0 violations in 500 would happen 37% of the time by chance. */
 #define LF_RC_MIN_BASELINE 5
+
+/* The baseline stops at this many violations by default (lf_rc_options.baseline; else at the options'
+ * schedules), and the validations run the schedules it ran through. Were a candidate no cause, those schedules
+ * would all pass with it made atomic with a chance of about e^-30; one that only makes the violation k times
+ * rarer passes them with a chance of about e^(-30/k), 5% for k = 10. A fixed N instead spent most of a fuzz
+ * target's work budget on baselines that violated a hundred times (treiber_aba: 109 violations in 500
+ * schedules), and the validation that would have confirmed the cause was never run (docs/rootcause.md, "How
+ * many schedules"). */
+#define LF_RC_BASELINE_ENOUGH 30
 
 /* Whether a validation's counts stand: a refutation (a violation with the candidate enforced) always, no
  * violation only against a baseline of at least LF_RC_MIN_BASELINE violations. */
