@@ -734,6 +734,11 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
         goto done;
     }
 
+    /* (the weak step spent the work budget: its candidates, none confirmed; the violation did replay) */
+    if (rn.over_budget) {
+        rc = 0;
+        goto done;
+    }
     /* 1. the violating run */
     int vr = find_violating_run(&rn, o, o->search ? o->search : o->schedules, &bad, r, err, errlen);
     if (vr != 0) {

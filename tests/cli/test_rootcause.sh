@@ -77,6 +77,12 @@ expect_rc 0 "R1: --baseline 0" "$LF" rootcause --schedules 400 --baseline 0 "$tm
 has "$tmp/out" "^baseline: [0-9]* violations in 400 schedules" "R1: --baseline 0 runs them all"
 has "$tmp/out" "CONFIRMED: 0 violations in 400 runs" "R1: and so does the validation"
 expect_err 2 "--baseline takes a whole number" "bad --baseline" "$LF" rootcause --baseline x "$tmp/few.lfz"
+# A violation found under a weak model replays in the weak step (step 0); a work budget spent there is said so,
+# not "not reproduced" (exit 6) as if no run had violated (regression: dpdk_ring_mpmc's c11 findings).
+wentry=$corpus/relseq_queue_no_acquire/violations/2af87f16adcfbde9-c7813807b649c59f.lfz
+expect_rc 3 "weak entry, budget spent in the weak step" "$LF" rootcause --work 200 "$wentry"
+has "$tmp/out" "^note: stopped by its work budget of 200" "weak entry: the budget is named"
+check "weak entry: not 'not reproduced'" test "$(grep -c 'not reproduced' "$tmp/out")" = 0
 # --out DIR: a copy under the corpus's content name, the original untouched
 cp "$entry" "$tmp/orig.lfz"
 expect_rc 0 "R1: --write --out" "$LF" rootcause -q --schedules 100 --write --out "$tmp/outdir" "$tmp/orig.lfz"
