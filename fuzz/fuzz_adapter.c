@@ -53,11 +53,12 @@
  * LINFUZZ_FUZZ_TWIN=N, LINFUZZ_FUZZ_TWIN_SECONDS=S (a free-mode violation's test is searched under up to N
  * controlled schedules, for S seconds, for its controlled twin, saved beside it: testcase/controlled_twin.h;
  * defaults 1000 and 10, N = 0: off),
- * LINFUZZ_FUZZ_ROOTCAUSE=N (a violation is root-caused with N schedules per candidate before the process
- * aborts, so that its crash report names the bug by its triage group, bug_report.h; default 500 when a
+ * LINFUZZ_FUZZ_ROOTCAUSE=N (a violation is root-caused with at most N schedules per candidate before the
+ * process aborts, so that its crash report names the bug by its triage group, bug_report.h; default 2000 when a
  * violation ends the process, 0 when continuing), LINFUZZ_FUZZ_ROOTCAUSE_WORK=W (its work budget, lf_rc_work:
  * switches plus points / 256; default RC_WORK, 0: none; deterministic, so the crash state does not depend on the
- * machine's speed),
+ * machine's speed), LINFUZZ_FUZZ_ROOTCAUSE_BASELINE=K (its baseline stops at its K-th violation, default 30;
+ * lf_rc_options.baseline),
  * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|rf-presence|switch|rf-switch|0 (schedule feedback of controlled
  * runs; off by default: measured in docs/scheduling.md, it helps a little on some bugs and a lot against others;
  * in weak runs the reads-from pairs are the ones the memory model made),
@@ -149,6 +150,7 @@ static struct {
     double tmin_seconds; /* LINFUZZ_FUZZ_MINIMIZE_TEST: budget of the test minimization (0: none) */
     uint64_t rc_schedules; /* LINFUZZ_FUZZ_ROOTCAUSE: schedules of the root causing before aborting (0: none) */
     uint64_t rc_work;      /* LINFUZZ_FUZZ_ROOTCAUSE_WORK: its work budget (lf_rc_work; 0: none) */
+    uint64_t rc_baseline;  /* LINFUZZ_FUZZ_ROOTCAUSE_BASELINE: where its baseline stops (lf_rc_options.baseline) */
     uint64_t twin_schedules; /* LINFUZZ_FUZZ_TWIN: schedules of a free finding's twin search (0: none) */
     double twin_seconds;     /* LINFUZZ_FUZZ_TWIN_SECONDS: its time budget */
     bool overlap_only, witness_only, nearmiss_only; /* LINFUZZ_FUZZ_SIGNAL=overlap|witness|nearmiss */
@@ -400,9 +402,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     }
     /* Root causing names the bug in the crash report (bug_report.h): on by default when a violation ends the
      * process, as under ClusterFuzz; a continuing campaign (ci/fuzz.sh) root-causes its entries afterwards. */
-    if (!lf_env_u64("LINFUZZ_FUZZ_ROOTCAUSE", G.keep_going ? 0 : 500, 0, 100000000, &G.rc_schedules, err,
+    if (!lf_env_u64("LINFUZZ_FUZZ_ROOTCAUSE", G.keep_going ? 0 : 2000, 0, 100000000, &G.rc_schedules, err,
                     sizeof err) ||
         !lf_env_u64("LINFUZZ_FUZZ_ROOTCAUSE_WORK", RC_WORK, 0, UINT64_MAX, &G.rc_work, err, sizeof err) ||
+        !lf_env_u64("LINFUZZ_FUZZ_ROOTCAUSE_BASELINE", LF_RC_BASELINE_ENOUGH, 0, 100000000, &G.rc_baseline, err,
+                    sizeof err) ||
         !lf_env_u64("LINFUZZ_FUZZ_TWIN", 1000, 0, 100000000, &G.twin_schedules, err, sizeof err) ||
         !lf_env_seconds("LINFUZZ_FUZZ_TWIN_SECONDS", 10, 0.001, LF_MAX_SECONDS, &G.twin_seconds, err, sizeof err)) {
         lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
@@ -589,12 +593,13 @@ static void attach_root_cause(lf_violation_entry *e, const uint8_t *data, size_t
     lf_rc_options_default(&o);
     o.schedules = o.search = G.rc_schedules;
     o.work_budget = G.rc_work;
+    o.baseline = G.rc_baseline;
     lf_rc_result r;
     char err[512];
     fprintf(stderr,
-            "linfuzz-fuzz: root causing (%llu schedules per candidate, work budget %llu; LINFUZZ_FUZZ_ROOTCAUSE=0: "
-            "off)...\n",
-            (unsigned long long)G.rc_schedules, (unsigned long long)G.rc_work);
+            "linfuzz-fuzz: root causing (at most %llu schedules per candidate, baseline to %llu violations, work "
+            "budget %llu; LINFUZZ_FUZZ_ROOTCAUSE=0: off)...\n",
+            (unsigned long long)G.rc_schedules, (unsigned long long)G.rc_baseline, (unsigned long long)G.rc_work);
     int rc = lf_rc_analyze(G.adapter, LF_FUZZ_CASE_FORMAT, data, size, run, &o, &r, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "linfuzz-fuzz: no root cause: %s\n", err);
