@@ -13,7 +13,7 @@
 #   empty      defaults                          seeds    defaults, corpus/<adapter>/seeds
 #   nofresh    LINFUZZ_FUZZ_FRESH=0 (no fresh stress-shaped cases: the mutator as before)
 #   freshN     LINFUZZ_FUZZ_FRESH=N (one mutation in N a fresh case; fresh1: every one, stress inside libFuzzer)
-#   pct, choices, preempt, walk, pos, surw    LINFUZZ_FUZZ_STRATEGY=...   (every run controlled, that strategy)
+#   pct, choices, preempt, walk, pos, surw, aba    LINFUZZ_FUZZ_STRATEGY=...   (every run controlled, that strategy)
 #   sc         LINFUZZ_MEMORY_MODEL=sc            controlled   LINFUZZ_FUZZ_MODE=controlled
 #   rf         LINFUZZ_FUZZ_SCHED_FEEDBACK=rf     both         LINFUZZ_FUZZ_SCHED_FEEDBACK=both
 #   switch     LINFUZZ_FUZZ_SCHED_FEEDBACK=switch rf-switch    LINFUZZ_FUZZ_SCHED_FEEDBACK=rf-switch
@@ -40,7 +40,7 @@ read -r -a configs <<<"${CONFIGS:-stress empty seeds nofresh fresh1 pct choices 
 read -r -a exit_configs <<<"${EXIT_CONFIGS:-empty}"
 for c in "${configs[@]}"; do
   case $c in
-    stress | empty | seeds | nofresh | fresh[1-9] | fresh[1-9][0-9] | pct | choices | preempt | walk | pos | surw) ;;
+    stress | empty | seeds | nofresh | fresh[1-9] | fresh[1-9][0-9] | pct | choices | preempt | walk | pos | surw | aba) ;;
     sc | controlled | rf | both | switch | rf-switch | signal | noshort | anycpu) ;;
     before) [ -n "${BEFORE_BUILD_DIR:-}" ] || ci_die "config 'before' needs BEFORE_BUILD_DIR" ;;
     *) ci_die "unknown config '$c' (--help lists them)" ;;
@@ -97,7 +97,7 @@ one_run() { # ADAPTER CONFIG
     seeds) fuzz_once "$bin" seeds "$a" ;;
     nofresh) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_FRESH=0 ;;
     fresh*) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_FRESH="${2#fresh}" ;;
-    pct | choices | preempt | walk | pos | surw) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_STRATEGY="$2" ;;
+    pct | choices | preempt | walk | pos | surw | aba) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_STRATEGY="$2" ;;
     sc) fuzz_once "$bin" empty "$a" LINFUZZ_MEMORY_MODEL=sc ;;
     anycpu) fuzz_once "$bin" empty "$a" LINFUZZ_ONE_CPU=0 ;;
     noshort) fuzz_once "$bin" empty "$a" LINFUZZ_FUZZ_FRESH_SHORT=0 ;;

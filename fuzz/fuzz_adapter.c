@@ -29,8 +29,8 @@
  * (the custom mutator returns a fresh stress-shaped case, lf_fuzz_case_random, for every mutation during the first
  * S seconds, default 3, and for tiny inputs, then for one in N, default 2; N = 0: never; LINFUZZ_FUZZ_FRESH_SHORT=K:
  * one fresh case in K short, lf_fuzz_case_random_short, default 4, 0: none),
- * LINFUZZ_FUZZ_STRATEGY=mixed|pct|choices|preempt|walk|pos|surw (every run controlled under that strategy; mixed, the
- * default: as each input says), LINFUZZ_FUZZ_PERTURB=0 (no schedule perturbation
+ * LINFUZZ_FUZZ_STRATEGY=mixed|pct|choices|preempt|walk|pos|surw|aba (every run controlled under that strategy;
+ * mixed, the default: as each input says), LINFUZZ_FUZZ_PERTURB=0 (no schedule perturbation
  * whatever the input says: only the interleavings the OS gives, as for code without LF_YIELD points; the entry
  * then records the input with its perturbation zeroed, which is what ran), LINFUZZ_KEEP_DUPLICATES=1 (write
  * an entry even when one of the same bucket exists), LINFUZZ_FUZZ_CONTINUE=1 (do not abort: save the first
@@ -206,7 +206,7 @@ static bool read_strategy(int *out, char *err, size_t errlen) {
         *out = (int)s;
         return true;
     }
-    snprintf(err, errlen, "LINFUZZ_FUZZ_STRATEGY=%s: expected mixed, pct, choices, preempt, walk, pos or surw", v);
+    snprintf(err, errlen, "LINFUZZ_FUZZ_STRATEGY=%s: expected mixed, pct, choices, preempt, walk, pos, surw or aba", v);
     return false;
 }
 

@@ -137,8 +137,8 @@ static void decode_calls(byte_reader *r, lf_fuzz_case *c) {
     }
 }
 
-/* Formats 2 to 5 (strategies: 4 before POS, 5 before SURW); formats 3 to 5 (weak) read the memory model and
- * its weak choices after the choice pairs. */
+/* Formats 2 to 6 (strategies: 4 before POS, 5 before SURW, 6 before ABA); formats 3 to 6 (weak) read the
+ * memory model and its weak choices after the choice pairs. */
 static void decode_scheduled(const uint8_t *data, size_t len, unsigned n_methods, bool weak, unsigned strategies,
                              lf_fuzz_case *c) {
     memset(c, 0, sizeof *c);
@@ -169,16 +169,18 @@ bool lf_fuzz_case_format_known(const char *format) {
 }
 
 bool lf_fuzz_case_format_scheduled(const char *format) {
-    return format && (!strcmp(format, LF_FUZZ_CASE_FORMAT) || !strcmp(format, LF_FUZZ_CASE_FORMAT_V4) ||
+    return format && (!strcmp(format, LF_FUZZ_CASE_FORMAT) || !strcmp(format, LF_FUZZ_CASE_FORMAT_V5) ||
+                      !strcmp(format, LF_FUZZ_CASE_FORMAT_V4) ||
                       !strcmp(format, LF_FUZZ_CASE_FORMAT_V3) || !strcmp(format, LF_FUZZ_CASE_FORMAT_V2));
 }
 
 bool lf_fuzz_case_decode_as(const char *format, const uint8_t *data, size_t len, unsigned n_methods,
                             lf_fuzz_case *c) {
     if (lf_fuzz_case_format_scheduled(format)) {
-        bool current = !strcmp(format, LF_FUZZ_CASE_FORMAT), v4 = !strcmp(format, LF_FUZZ_CASE_FORMAT_V4);
-        decode_scheduled(data, len, n_methods, current || v4 || !strcmp(format, LF_FUZZ_CASE_FORMAT_V3),
-                         current ? LF_SCHED_STRATEGY_COUNT : v4 ? LF_SCHED_SURW : LF_SCHED_POS, c);
+        bool current = !strcmp(format, LF_FUZZ_CASE_FORMAT), v5 = !strcmp(format, LF_FUZZ_CASE_FORMAT_V5),
+             v4 = !strcmp(format, LF_FUZZ_CASE_FORMAT_V4);
+        decode_scheduled(data, len, n_methods, current || v5 || v4 || !strcmp(format, LF_FUZZ_CASE_FORMAT_V3),
+                         current ? LF_SCHED_STRATEGY_COUNT : v5 ? LF_SCHED_ABA : v4 ? LF_SCHED_SURW : LF_SCHED_POS, c);
         return true;
     }
     if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT_V1) != 0) return false;
@@ -433,17 +435,22 @@ static void random_case(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng, bool
     size_t ops[LF_FC_MAX_THREADS];
     for (unsigned t = 0; t < c->threads; t++) ops[t] = (size_t)body * c->rounds;
     lf_schedule_random(&c->schedule, lf_rand_next(rng), c->threads, ops);
-    /* One time in eight SURW, otherwise a third of the time a random walk instead, and a third partial order
-     * sampling (stress draws the walk and POS one time in eight each, SURW never): measured, forcing the walk
-     * found 5 of 6 hard bundled bugs fastest of the first four strategies, POS finds the bugs of long runs of
-     * contention (a CAS failing again and again) 10 to 20 times sooner than the walk, and SURW was the fastest
-     * or close to it on the bugs where the others differ most; its runs switch at most interesting events, 5 to
-     * 20 times slower than the others', so one case in eight gives it about half of the time (docs/fuzzing.md,
-     * "Fuzz target against stress"). */
+    /* One time in eight SURW, one in eight ABA, otherwise a third of the time a random walk instead, and a third
+     * partial order sampling (stress draws the walk and POS one time in eight each, SURW and ABA never):
+     * measured, forcing the walk found 5 of 6 hard bundled bugs fastest of the first four strategies, POS finds
+     * the bugs of long runs of contention (a CAS failing again and again) 10 to 20 times sooner than the walk,
+     * and SURW was the fastest or close to it on the bugs where the others differ most; its runs switch at most
+     * interesting events, 5 to 20 times slower than the others', so one case in eight gives it about half of
+     * the time (docs/fuzzing.md, "Fuzz target against stress"). ABA finds the ABA of a compare-and-swap whose
+     * word comes back, the tag of treiber_tag_wrap after 256 updates included, which no other strategy finds
+     * but by the luck of a preemption that ends at the right update (docs/scheduling.md, "ABA"). */
     unsigned pick = (unsigned)rnd(rng, 24);
     if (pick < 3) {
         c->schedule.strategy = LF_SCHED_SURW;
         c->schedule.bound = (uint8_t)rnd(rng, LF_SCHED_MAX_CHANGES + 1);
+    } else if (pick < 6) {
+        c->schedule.strategy = LF_SCHED_ABA;
+        c->schedule.walk_chance = (uint8_t)(1 + rnd(rng, rnd(rng, 2) ? 16 : 128));
     } else if (pick % 3 == 0) {
         c->schedule.strategy = LF_SCHED_WALK;
         c->schedule.walk_chance = (uint8_t)(1 + rnd(rng, 64));

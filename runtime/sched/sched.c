@@ -473,7 +473,7 @@ void lf_sched_point(lf_sched_thread *th, lf_sched_event_kind kind, const void *a
     }
     /* a thread about to be demoted for spinning waits for the others: their buffered stores become visible */
     if (wm && may_preempt && th->idle >= s->opt.idle_limit) lf_wm_spin(wm, th->index);
-    int next = lf_strategy_at_point(s, th, may_preempt, kind, addr, pc);
+    int next = lf_strategy_at_point(s, th, may_preempt, kind, addr, size, pc);
     th->step++;
     if (next != (int)th->index) {
         if (s->feedback.counters && pc) {

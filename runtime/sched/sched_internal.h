@@ -136,6 +136,14 @@ struct lf_sched {
     uint8_t surw_ordinal[LF_SURW_SLOTS];
     unsigned surw_numbered;
     uint64_t surw_done; /* interesting events of the threads' finished ops */
+    /* ABA: the thread parked at a read-modify-write (-1: none), the word it targets (address, size, its value
+     * when the thread parked) and whether it has changed since; aba_writer: the thread whose access at its
+     * last point writes the word (-1: none), which reads it at its next point, once the write is made */
+    int aba_parked, aba_writer;
+    const void *aba_addr;
+    unsigned aba_size;
+    uint8_t aba_value[16];
+    bool aba_changed;
 
     /* Hooks (set between runs). */
     lf_sched_event_fn event_fn;
@@ -214,10 +222,11 @@ void lf_strategy_begin(lf_sched *s);
 /* The first thread to run (every thread runnable). */
 int lf_strategy_first(lf_sched *s);
 /* At a point of runnable thread th: the thread to run next (th->index: go on). may_preempt is false inside
- * an atomic region: the schedule's switches wait until it ends. Preemptions and demotions are counted. kind
- * and addr: the event th stands at (what POS compares); pc: its code site (what SURW selects by). */
+ * an atomic region: the schedule's switches wait until it ends. Preemptions and demotions are counted. kind,
+ * addr and size: the event th stands at (what POS compares, where ABA parks); pc: its code site (what SURW
+ * selects by). */
 int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, lf_sched_event_kind kind,
-                         const void *addr, uintptr_t pc);
+                         const void *addr, unsigned size, uintptr_t pc);
 /* th blocked or finished: the next runnable thread, or -1 when none is. */
 int lf_strategy_after_stop(lf_sched *s, lf_sched_thread *th);
 

@@ -8,7 +8,8 @@
 #include "util/appendf.h"
 #include "util/prng.h"
 
-static const char *const STRATEGY_NAMES[LF_SCHED_STRATEGY_COUNT] = {"pct", "choices", "preempt", "walk", "pos", "surw"};
+static const char *const STRATEGY_NAMES[LF_SCHED_STRATEGY_COUNT] = {"pct",  "choices", "preempt", "walk",
+                                                                    "pos",  "surw",    "aba"};
 
 static const char *sched_strategy_name(lf_sched_strategy s) {
     return (unsigned)s < LF_SCHED_STRATEGY_COUNT ? STRATEGY_NAMES[s] : "?";
@@ -100,6 +101,8 @@ void lf_schedule_for_run(const lf_schedule *base, uint64_t salt, unsigned run, u
     if (out->memory_model != LF_MM_SC) out->weak_seed = lf_rand_next(&rng); /* same model and chance, new choices */
     if (out->strategy == LF_SCHED_SURW) /* its bound is how selective it is: each of the four */
         out->bound = (uint8_t)lf_rand_below(&rng, LF_SCHED_MAX_CHANGES + 1);
+    if (out->strategy == LF_SCHED_ABA) /* where it parks: early in the run, or any of its RMWs */
+        out->walk_chance = (uint8_t)(1 + lf_rand_below(&rng, lf_rand_below(&rng, 2) ? 16 : 128));
 }
 
 void lf_schedule_random(lf_schedule *out, uint64_t seed, unsigned threads, const size_t *ops) {
@@ -154,6 +157,9 @@ int lf_schedule_describe(char *buf, size_t len, const lf_schedule *s, unsigned t
         PUT(" chance=%u/4096", s->walk_chance);
     } else if (s->strategy == LF_SCHED_SURW) {
         PUT(" addresses=%s", s->bound == 0 ? "all" : s->bound == 1 ? "1/2" : s->bound == 2 ? "1/4" : "1/8");
+    } else if (s->strategy == LF_SCHED_ABA) {
+        PUT(" park=%u/256 prio=", s->walk_chance ? s->walk_chance : LF_SCHED_ABA_CHANCE);
+        for (unsigned t = 0; t < threads; t++) PUT("%s%u", t ? "," : "", s->priority[t]);
     }
     PUT(" seed=%llu", (unsigned long long)s->seed);
     if (s->memory_model == LF_SCHED_MEMORY_MIXED)

@@ -4,11 +4,13 @@
  *
  * Demotion, for every strategy: a thread whose idle weight (points since it last changed memory; a pause
  * such as sched_yield weighs more) reaches opt.idle_limit is spinning on another thread's progress. It gives
- * way: under PCT and PREEMPT its priority drops below every other (so the thread it waits for gets to run),
+ * way: under PCT, PREEMPT and ABA its priority drops below every other (so the thread it waits for gets to
+ * run; under ABA a parked thread resumes first),
  * under CHOICES, WALK and SURW the next runnable thread in thread order takes over, under POS the runnable thread
  * of the highest other priority. Without this, a strategy that
  * keeps a spinning thread running would never let the awaited thread move. */
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "util/prng.h"
@@ -183,6 +185,85 @@ static bool fire(lf_sched *s, lf_sched_thread *th) {
     return fired;
 }
 
+/* ---- ABA ---- */
+
+/* The bytes of the parked word as they are now. The code under test runs one thread at a time, and the word is
+ * read only at the point after a thread wrote it (or at the point where a thread is about to access it), so
+ * the read races with nothing; it is not instrumented, and byte by byte, not through an intercepted memcpy: a
+ * node freed since (and kept in a sanitizer's quarantine) is read without a report, as the code under test
+ * would have read it. */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8)
+__attribute__((no_sanitize("address", "thread", "undefined")))
+#endif
+static void aba_read(const void *addr, unsigned size, uint8_t *out) {
+    const volatile uint8_t *p = addr;
+    for (unsigned i = 0; i < size; i++) out[i] = p[i];
+}
+
+/* The runnable thread of highest priority other than `skip` and the parked one; when there is none, the parked
+ * one resumes (returned); -1 when no thread can run. */
+static int aba_next(lf_sched *s, int skip) {
+    int best = -1;
+    for (unsigned t = 0; t < s->nthreads; t++)
+        if ((int)t != skip && (int)t != s->aba_parked && runnable(s, t) && (best < 0 || s->prio[t] > s->prio[best]))
+            best = (int)t;
+    if (best < 0 && s->aba_parked >= 0 && s->aba_parked != skip && runnable(s, (unsigned)s->aba_parked)) {
+        best = s->aba_parked;
+        s->aba_parked = -1;
+    }
+    return best;
+}
+
+/* ABA at a point of th (see schedule.h): the thread to run next, th->index to go on. */
+static int aba_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, bool demote, lf_sched_event_kind kind,
+                        const void *addr, unsigned size) {
+    int me = (int)th->index;
+    /* th's access at its last point wrote the parked word: back to the value it was parked at, after a change? */
+    if (s->aba_writer == me) {
+        s->aba_writer = -1;
+        if (s->aba_parked >= 0) {
+            uint8_t now[16];
+            aba_read(s->aba_addr, s->aba_size, now);
+            if (memcmp(now, s->aba_value, s->aba_size) != 0) {
+                s->aba_changed = true;
+            } else if (s->aba_changed && may_preempt && runnable(s, (unsigned)s->aba_parked)) {
+                int parked = s->aba_parked;
+                s->aba_parked = -1;
+                s->stats.preemptions++;
+                return parked;
+            }
+        }
+    }
+    if (s->aba_parked >= 0 && addr && (kind == LF_EV_WRITE || kind == LF_EV_RMW) &&
+        (uintptr_t)addr < (uintptr_t)s->aba_addr + s->aba_size && (uintptr_t)s->aba_addr < (uintptr_t)addr + size)
+        s->aba_writer = me;
+    if (demote) { /* spinning: perhaps on the parked thread, which resumes first */
+        s->prio[me] = s->lowest--;
+        if (s->aba_parked >= 0 && runnable(s, (unsigned)s->aba_parked)) {
+            int parked = s->aba_parked;
+            s->aba_parked = -1;
+            return parked;
+        }
+        int next = aba_next(s, -1);
+        return next >= 0 ? next : me;
+    }
+    unsigned chance = s->sch.walk_chance ? s->sch.walk_chance : LF_SCHED_ABA_CHANCE;
+    if (s->aba_parked < 0 && may_preempt && kind == LF_EV_RMW && addr && size >= 1 && size <= sizeof s->aba_value &&
+        lf_rand_below(&s->rng, 256) < chance) {
+        int next = aba_next(s, me);
+        if (next >= 0) {
+            s->aba_parked = me;
+            s->aba_addr = addr;
+            s->aba_size = size;
+            aba_read(addr, size, s->aba_value);
+            s->aba_changed = false;
+            s->stats.preemptions++;
+            return next;
+        }
+    }
+    return me;
+}
+
 void lf_strategy_begin(lf_sched *s) {
     const lf_schedule *sch = &s->sch;
     for (unsigned t = 0; t < s->nthreads; t++) s->prio[t] = (int32_t)sch->priority[t];
@@ -213,6 +294,8 @@ void lf_strategy_begin(lf_sched *s) {
     }
     s->surw_done = 0;
     s->surw_next = -1;
+    s->aba_parked = s->aba_writer = -1;
+    s->aba_changed = false;
     if (sch->strategy == LF_SCHED_SURW) {
         /* every site interesting (bound 0), or each with chance 1/2, 1/4 or 1/8 (bound 1, 2, 3) */
         unsigned level = sch->bound % (LF_SCHED_MAX_CHANGES + 1);
@@ -237,6 +320,7 @@ int lf_strategy_first(lf_sched *s) {
     }
     case LF_SCHED_POS: return pos_highest(s, -1);
     case LF_SCHED_SURW: return surw_hand(s, surw_draw(s));
+    case LF_SCHED_ABA: return aba_next(s, -1);
     default: return highest(s, -1);
     }
 }
@@ -245,7 +329,7 @@ int lf_strategy_first(lf_sched *s) {
 static void lower(lf_sched *s, lf_sched_thread *th) { s->prio[th->index] = s->lowest--; }
 
 int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, lf_sched_event_kind kind,
-                         const void *addr, uintptr_t pc) {
+                         const void *addr, unsigned size, uintptr_t pc) {
     const lf_schedule *sch = &s->sch;
     int me = (int)th->index, next = me;
     s->since_switch++;
@@ -335,6 +419,10 @@ int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, lf_
             }
         }
         break;
+    case LF_SCHED_ABA:
+        next = aba_at_point(s, th, may_preempt, demote, kind, addr, size);
+        s->resched = false; /* (threads woken by an unlock wait for a switch, as under PREEMPT) */
+        break;
     default:
         break;
     }
@@ -356,6 +444,7 @@ int lf_strategy_after_stop(lf_sched *s, lf_sched_thread *th) {
     case LF_SCHED_WALK: return kth_other(s, th->index, (unsigned)lf_rand_next(&s->rng));
     case LF_SCHED_POS: return pos_highest(s, -1);
     case LF_SCHED_SURW: return surw_hand(s, surw_draw(s));
+    case LF_SCHED_ABA: return aba_next(s, -1);
     default: return highest(s, -1);
     }
 }

@@ -88,7 +88,7 @@ static void decoding_is_total_and_canonical(void) {
      * step), 52 the number of choices, 53 = thread 0's length; the choices follow the prefix */
     uint8_t hdr[64] = {0x0b, 5, 2, 1};
     hdr[20] = 7;
-    hdr[21] = 7; /* strategy 7 % 6 = CHOICES */
+    hdr[21] = 8; /* strategy 8 % 7 = CHOICES */
     hdr[22] = 2;
     hdr[24] = 99;
     hdr[40] = 9; /* thread 9 % 8 = 1 */
@@ -110,7 +110,7 @@ static void decoding_is_total_and_canonical(void) {
           c.schedule.change[0].step == 17);
     CHECK(c.schedule.n_choices == 1 && c.schedule.choices[0].after == 130 && c.schedule.choices[0].target == 2 &&
           lf_sched_choice_steps(130) == 160);
-    /* format 3 had four strategies: its byte 5 is CHOICES (5 % 4), format 5's byte 4 is POS */
+    /* format 3 had four strategies: its byte 5 is CHOICES (5 % 4), format 6's byte 4 is POS */
     hdr[21] = 5;
     CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT_V3, hdr, sizeof hdr, 3, &c) &&
           c.schedule.strategy == LF_SCHED_CHOICES);
@@ -118,7 +118,7 @@ static void decoding_is_total_and_canonical(void) {
     CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT_V3, hdr, sizeof hdr, 3, &c) && c.schedule.strategy == LF_SCHED_PCT);
     lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
     CHECK(c.schedule.strategy == LF_SCHED_POS);
-    /* format 4 had five strategies: its byte 5 is PCT (5 % 5), format 5's byte 5 is SURW */
+    /* format 4 had five strategies: its byte 5 is PCT (5 % 5), format 6's byte 5 is SURW */
     hdr[21] = 5;
     CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT_V4, hdr, sizeof hdr, 3, &c) &&
           c.schedule.strategy == LF_SCHED_PCT);
@@ -126,10 +126,21 @@ static void decoding_is_total_and_canonical(void) {
     CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT_V4, hdr, sizeof hdr, 3, &c) &&
           c.schedule.strategy == LF_SCHED_CHOICES);
     lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
-    CHECK(c.schedule.strategy == LF_SCHED_SURW);
+    CHECK(c.schedule.strategy == LF_SCHED_POS); /* (11 % 7) */
     hdr[21] = 5;
     lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
     CHECK(c.schedule.strategy == LF_SCHED_SURW);
+    /* format 5 had six strategies: its byte 6 is PCT (6 % 6), its byte 13 CHOICES; format 6's are ABA */
+    hdr[21] = 6;
+    CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT_V5, hdr, sizeof hdr, 3, &c) &&
+          c.schedule.strategy == LF_SCHED_PCT);
+    lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
+    CHECK(c.schedule.strategy == LF_SCHED_ABA);
+    hdr[21] = 13;
+    CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT_V5, hdr, sizeof hdr, 3, &c) &&
+          c.schedule.strategy == LF_SCHED_CHOICES);
+    lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
+    CHECK(c.schedule.strategy == LF_SCHED_ABA);
     hdr[21] = 4;
     hdr[20] = LF_FC_FREE_MODE_BYTE;
     lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
@@ -541,13 +552,15 @@ static void random_cases_are_stress_shaped(void) {
            free_cases, n);
     CHECKF(skewed > n / 10, "only %zu of %d random cases have a skewed method mix", skewed, n);
     for (unsigned s = 0; s < LF_SCHED_STRATEGY_COUNT; s++) CHECKF(strategies[s] > 0, "strategy %u never drawn", s);
-    /* SURW one time in eight (never from lf_schedule_random), otherwise a walk a third of the time, POS a third,
-     * and lf_schedule_random's mix (half PCT) the rest */
-    CHECKF(strategies[LF_SCHED_PCT] > (size_t)n / 8 && strategies[LF_SCHED_WALK] > (size_t)n * 2 / 7 &&
-               strategies[LF_SCHED_POS] > (size_t)n * 2 / 7 && strategies[LF_SCHED_SURW] > (size_t)n / 10 &&
-               strategies[LF_SCHED_SURW] < (size_t)n / 6,
-           "pct %zu, walk %zu, pos %zu, surw %zu of %d", strategies[LF_SCHED_PCT], strategies[LF_SCHED_WALK],
-           strategies[LF_SCHED_POS], strategies[LF_SCHED_SURW], n);
+    /* SURW one time in eight, ABA one in eight (neither from lf_schedule_random), otherwise a walk a third of
+     * the time, POS a third, and lf_schedule_random's mix (half PCT) the rest */
+    CHECKF(strategies[LF_SCHED_PCT] > (size_t)n / 10 && strategies[LF_SCHED_WALK] > (size_t)n / 4 &&
+               strategies[LF_SCHED_POS] > (size_t)n / 4 && strategies[LF_SCHED_SURW] > (size_t)n / 10 &&
+               strategies[LF_SCHED_SURW] < (size_t)n / 6 && strategies[LF_SCHED_ABA] > (size_t)n / 10 &&
+               strategies[LF_SCHED_ABA] < (size_t)n / 6,
+           "pct %zu, walk %zu, pos %zu, surw %zu, aba %zu of %d", strategies[LF_SCHED_PCT],
+           strategies[LF_SCHED_WALK], strategies[LF_SCHED_POS], strategies[LF_SCHED_SURW], strategies[LF_SCHED_ABA],
+           n);
     uint64_t r1 = 99, r2 = 99;
     lf_fuzz_case a, b;
     lf_fuzz_case_random(&a, 3, &r1);

@@ -185,6 +185,86 @@ static void lock_and_library_adapters_do_not_hang(void) {
     lf_fc_executor_free(&x);
 }
 
+/* ---- 2a. ABA: parked at a compare-and-swap until its word comes back ---- */
+
+/* treiber_tag_wrap's pop compares a head word of an 8-bit tag and a node index: thread 0 pops once a round,
+ * thread 1 pops and pushes 16 times a round, 16 rounds, so that its pops and pushes recycle the top node and
+ * its 512 updates wrap the tag twice. Under ABA with thread 0 first and a park at nearly every RMW, thread 0
+ * parks at its pop's CAS, and resumes the moment thread 1 has made the head word what it was (the same node,
+ * the tag 256 updates on): its CAS succeeds and returns the value thread 1 popped already. A violation, in a
+ * run that replays; with the 32-bit tag (treiber_tag32) the same schedule finds none (the word never comes
+ * back: thread 0 resumes when thread 1 is done), and PCT with one change point at thread 0's first op finds
+ * none either. */
+static lf_fuzz_case tag_wrap_case(const lf_adapter *a, lf_sched_strategy strategy) {
+    lf_method ms[LF_M_COUNT];
+    unsigned nm = lf_fuzz_case_methods(a, ms), push = 0, pop = 0;
+    for (unsigned m = 0; m < nm; m++) {
+        if (ms[m] == LF_M_PUSH) push = m;
+        if (ms[m] == LF_M_POP) pop = m;
+    }
+    lf_fuzz_case c;
+    memset(&c, 0, sizeof c);
+    c.threads = 2;
+    c.rounds = 16;
+    c.repeats = 1;
+    c.key_domain = 1;
+    c.prefix_len = 2;
+    c.prefix[0] = (lf_fc_call){(uint8_t)push, 1};
+    c.prefix[1] = (lf_fc_call){(uint8_t)push, 2};
+    c.body_len[0] = 1;
+    c.body[0][0] = (lf_fc_call){(uint8_t)pop, 0};
+    c.body_len[1] = 32;
+    for (unsigned i = 0; i < 32; i++) c.body[1][i] = (lf_fc_call){(uint8_t)(i % 2 ? push : pop), (uint8_t)(i + 3)};
+    c.mode = LF_FC_CONTROLLED;
+    c.schedule.strategy = (uint8_t)strategy;
+    c.schedule.walk_chance = 255; /* ABA: park at nearly every RMW */
+    c.schedule.bound = 1;         /* PCT: one change point, at thread 0's first op */
+    c.schedule.change[0] = (lf_sched_position){0, 0, 2};
+    c.schedule.priority[0] = 200;
+    c.schedule.priority[1] = 100;
+    c.schedule.seed = 5;
+    c.schedule.memory_model = LF_MM_SC;
+    lf_fuzz_case_normalize(&c, nm);
+    return c;
+}
+
+static void aba_resumes_when_the_word_comes_back(void) {
+    const lf_adapter *wrap = lf_adapter_find("treiber_tag_wrap"), *tag32 = lf_adapter_find("treiber_tag32");
+    CHECK(wrap && tag32);
+    if (!wrap || !tag32) return;
+    lf_fc_executor x;
+    CHECK(lf_fc_executor_init(&x, LF_CLOCK_TICKET));
+    lf_history h, again;
+    lf_history_init(&h, LF_TYPE_STACK);
+    lf_history_init(&again, LF_TYPE_STACK);
+    struct {
+        const lf_adapter *a;
+        lf_sched_strategy strategy;
+        bool violates;
+    } rows[] = {{wrap, LF_SCHED_ABA, true}, {tag32, LF_SCHED_ABA, false}, {wrap, LF_SCHED_PCT, false}};
+    for (unsigned k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        lf_fuzz_case c = tag_wrap_case(rows[k].a, rows[k].strategy);
+        lf_fc_plan p;
+        CHECK(lf_fc_plan_build(&p, &c, rows[k].a));
+        CHECK(lf_fc_execute(&x, &p, 0, &h));
+        CHECKF(x.last.stats.deterministic && !x.last.stuck && h.n == 2 + 16 + 512, "%s under %s: %zu ops",
+               rows[k].a->name, rows[k].strategy == LF_SCHED_ABA ? "aba" : "pct", h.n);
+        bool violated = check_history(&h) == LF_VIOLATION;
+        CHECKF(violated == rows[k].violates, "%s under %s: %s", rows[k].a->name,
+               rows[k].strategy == LF_SCHED_ABA ? "aba" : "pct", violated ? "a violation" : "no violation");
+        /* (a park; and where the word comes back, a resume that preempts thread 1) */
+        if (rows[k].strategy == LF_SCHED_ABA)
+            CHECKF(x.last.stats.preemptions >= (rows[k].violates ? 2u : 1u), "%s: %llu preemptions", rows[k].a->name,
+                   (unsigned long long)x.last.stats.preemptions);
+        CHECK(lf_fc_execute(&x, &p, 0, &again));
+        CHECKF(lf_histories_identical(&h, &again), "%s: the run did not replay", rows[k].a->name);
+        lf_fc_plan_free(&p);
+    }
+    lf_history_free(&h);
+    lf_history_free(&again);
+    lf_fc_executor_free(&x);
+}
+
 /* ---- 2b. POS and SURW: switches at many points ---- */
 
 /* Four controlled runs of treiber_stack (4 threads) under strategy (its bound as given, seeds seed0..): each
@@ -1031,6 +1111,7 @@ int main(void) {
     every_adapter_replays_exactly();
     lock_and_library_adapters_do_not_hang();
     pos_and_surw_switch_at_many_points();
+    aba_resumes_when_the_word_comes_back();
     bounded_adapter_records_full_answers();
     spinning_is_demoted();
     watchdog_releases_a_hidden_spin();

@@ -32,11 +32,19 @@
  *             the accesses (of memory, locks, library objects) made at a subset of the run's code sites,
  *             numbered by first use (bound 0: all of them, 1, 2, 3: each of the first 127 with chance 1/2,
  *             1/4, 1/8, the later ones together). From a generator seeded by `seed`.
+ *  ABA        park at a compare-and-swap until its word comes back: at a read-modify-write of a word of 1 to
+ *             16 bytes, with chance walk_chance / 256 (0: 16 / 256, from a generator seeded by `seed`), the
+ *             thread is parked there, its word's value noted; the others run by priority (as PCT without
+ *             change points), and the moment one of them has written the word back to that value, after it
+ *             changed, the parked thread resumes and makes its access: the ABA of a lock-free pop whose
+ *             head went A, B, A, or of a tag that wrapped around after 256 updates, in one run instead of
+ *             the luck of a preemption that ends at the right one of hundreds of updates. It also resumes
+ *             when no other thread can run or one spins (it may be what they wait for). One thread at a time.
  *
  * Run 0 of a fuzz case follows the schedule as given. Runs 1, 2, ... of the same case (its repeats) derive
  * their own schedules from it (lf_schedule_for_run): same strategy, priorities shuffled and change points
- * or choices (SURW: its selectivity) drawn from (seed, the test's hash, run index), so that one input
- * explores several deterministic interleavings. */
+ * or choices (SURW: its selectivity; ABA: its chance to park) drawn from (seed, the test's hash, run
+ * index), so that one input explores several deterministic interleavings. */
 #ifndef LINFUZZ_SCHEDULE_H
 #define LINFUZZ_SCHEDULE_H
 
@@ -50,6 +58,7 @@
 #define LF_SCHED_MAX_CHANGES 3  /* change points / preemptions of PCT and PREEMPT */
 #define LF_SCHED_MAX_CHOICES 32 /* switches of a choice sequence */
 #define LF_SCHED_MEMORY_MIXED LF_MM_COUNT /* lf_schedule.memory_model: drawn per repetition */
+#define LF_SCHED_ABA_CHANCE 16 /* ABA's chance to park at a read-modify-write (of 256) when walk_chance is 0 */
 
 typedef enum lf_sched_strategy {
     LF_SCHED_PCT,
@@ -58,6 +67,7 @@ typedef enum lf_sched_strategy {
     LF_SCHED_WALK,
     LF_SCHED_POS, /* (after the others: the strategy byte of older cases keeps its meaning) */
     LF_SCHED_SURW, /* (likewise, after POS) */
+    LF_SCHED_ABA,  /* (likewise, after SURW) */
     LF_SCHED_STRATEGY_COUNT
 } lf_sched_strategy;
 
@@ -79,7 +89,7 @@ typedef struct lf_schedule {
     uint8_t strategy;    /* lf_sched_strategy */
     uint8_t bound;       /* PCT change points / PREEMPT preemptions used: 0..LF_SCHED_MAX_CHANGES; SURW's
                           * selectivity */
-    uint8_t walk_chance; /* WALK: chance per point, out of 4096 */
+    uint8_t walk_chance; /* WALK: chance per point, out of 4096; ABA: chance per read-modify-write, out of 256 */
     uint8_t priority[LF_SCHED_MAX_THREADS]; /* higher runs first; ties go to the lower thread index */
     uint64_t seed;       /* WALK's generator, and the derivation of runs 1, 2, ... */
     lf_sched_position change[LF_SCHED_MAX_CHANGES];
@@ -106,8 +116,9 @@ void lf_schedule_normalize(lf_schedule *s);
  * ops[0..threads-1]: run 0 is base itself; later runs keep base's strategy and draw priorities, change points
  * and choices from (base->seed, salt, run), and a new weak seed. A mixed memory model becomes one model per
  * run, drawn from (base->seed, salt, run), run 0 included (a quarter sc, a quarter tso, half c11); SURW's bound
- * (its selectivity) is drawn anew, 0..3. salt is a hash of the test the schedule drives (the fuzz case's
- * calls), so that a mutated test also gets fresh interleavings in its repetitions. Deterministic. */
+ * (its selectivity) is drawn anew, 0..3, and ABA's chance to park (walk_chance), 1..16 or 1..128. salt is a
+ * hash of the test the schedule drives (the fuzz case's calls), so that a mutated test also gets fresh
+ * interleavings in its repetitions. Deterministic. */
 void lf_schedule_for_run(const lf_schedule *base, uint64_t salt, unsigned run, unsigned threads, const size_t *ops,
                          lf_schedule *out);
 
@@ -118,8 +129,8 @@ uint8_t lf_memory_model_byte(lf_memory_model m);
 /* Puts s under model m, with a weak chance and seed drawn from `seed` (sc: none). */
 void lf_schedule_set_memory(lf_schedule *s, lf_memory_model m, uint64_t seed);
 
-/* The strategy named "pct", "choices", "preempt" or "walk" (as lf_schedule_describe writes them); false for
- * anything else. */
+/* The strategy named "pct", "choices", "preempt", "walk", "pos", "surw" or "aba" (as lf_schedule_describe
+ * writes them); false for anything else. */
 bool lf_schedule_strategy_from_name(const char *name, lf_sched_strategy *out);
 /* A random schedule for `linfuzz stress` (strategy, bound and everything else drawn from seed). */
 void lf_schedule_random(lf_schedule *out, uint64_t seed, unsigned threads, const size_t *ops);

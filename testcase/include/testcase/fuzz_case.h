@@ -15,14 +15,15 @@
  * byte mutations change one knob or one call; lf_fuzz_case_mutate mutates the structure directly, and
  * lf_fuzz_case_mutate_schedule only the schedule.
  *
- * Formats: "fuzz-case 5" (this one: a 53-byte header with the mode and the schedule, the choice sequence
+ * Formats: "fuzz-case 6" (this one: a 53-byte header with the mode and the schedule, the choice sequence
  * after the prefix, then the memory model of controlled runs and its weak choices, docs/memory-models.md; the
- * strategy byte is read modulo the six strategies, SURW included), "fuzz-case 4" (the same with five: the
- * strategy byte modulo 5, POS the last), "fuzz-case 3" (four strategies: modulo 4), "fuzz-case 2" (that
- * without the memory model: sc whatever follows the choices) and "fuzz-case 1" (the 20-byte header of the
- * first version, recorded in older corpus entries: it decodes as a free-mode case). The canonical bytes of a
- * case without SURW are the same in formats 4 and 5, those of a case without POS the same in formats 3 and 4,
- * and those of an sc case of format 3 the same in format 2. */
+ * strategy byte is read modulo the seven strategies, ABA included), "fuzz-case 5" (the same with six: the
+ * strategy byte modulo 6, SURW the last), "fuzz-case 4" (five: modulo 5, POS the last), "fuzz-case 3" (four
+ * strategies: modulo 4), "fuzz-case 2" (that without the memory model: sc whatever follows the choices) and
+ * "fuzz-case 1" (the 20-byte header of the first version, recorded in older corpus entries: it decodes as a
+ * free-mode case). The canonical bytes of a case without ABA are the same in formats 5 and 6, those of a case
+ * without SURW the same in formats 4 and 5, those of a case without POS the same in formats 3 and 4, and those
+ * of an sc case of format 3 the same in format 2. */
 #ifndef LINFUZZ_FUZZ_CASE_H
 #define LINFUZZ_FUZZ_CASE_H
 
@@ -34,7 +35,8 @@
 #include "runtime/perturb.h"
 #include "runtime/schedule.h"
 
-#define LF_FUZZ_CASE_FORMAT "fuzz-case 5"    /* recorded in corpus entries as workload_format */
+#define LF_FUZZ_CASE_FORMAT "fuzz-case 6"    /* recorded in corpus entries as workload_format */
+#define LF_FUZZ_CASE_FORMAT_V5 "fuzz-case 5" /* the fifth: six strategies (no ABA) */
 #define LF_FUZZ_CASE_FORMAT_V4 "fuzz-case 4" /* the fourth: five strategies (no SURW) */
 #define LF_FUZZ_CASE_FORMAT_V3 "fuzz-case 3" /* the third: four strategies (no POS) */
 #define LF_FUZZ_CASE_FORMAT_V2 "fuzz-case 2" /* the second: no memory model (sc), trailing bytes ignored */
@@ -95,8 +97,8 @@ lf_method lf_fuzz_case_call_method(const lf_fuzz_case *c, const lf_adapter *a, u
 
 /* Decodes any bytes into a case for an adapter with n_methods methods (>= 1). */
 void lf_fuzz_case_decode(const uint8_t *data, size_t len, unsigned n_methods, lf_fuzz_case *c);
-/* The same for bytes of the named format (LF_FUZZ_CASE_FORMAT, _V3, _V2 or _V1); false when the format is not one
- * of them. */
+/* The same for bytes of the named format (LF_FUZZ_CASE_FORMAT, _V5 to _V1); false when the format is not one of
+ * them. */
 bool lf_fuzz_case_decode_as(const char *format, const uint8_t *data, size_t len, unsigned n_methods,
                             lf_fuzz_case *c);
 /* Whether the named format is one lf_fuzz_case_decode_as reads; whether it has a mode and a schedule (a
