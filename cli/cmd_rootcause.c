@@ -64,7 +64,7 @@ static int worse(int a, int b) {
 typedef struct rootcause_args {
     uint64_t schedules, baseline, passing, validate, work;
     double timeout;
-    bool quiet, write;
+    bool quiet, write, test;
     const char *out_dir, *source_root;
 } rootcause_args;
 
@@ -123,8 +123,14 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
     o.progress = on_progress;
     o.progress_ctx = &pc;
     o.spec = lf_entry_meta(&e, "spec"); /* checked as found: the self-spec when the entry says so */
+    if (args->test && !e.has_test) {
+        lf_esc_printf(stderr, "linfuzz rootcause: %s: --test: the entry has no minimized test\n", path);
+        goto out;
+    }
     lf_rc_result r;
-    int arc = lf_rc_analyze(a, format, e.workload, e.workload_len, (unsigned)run, &o, &r, err, sizeof err);
+    /* the minimized test is a case whose run 0 violates (the entry's `test` section) */
+    int arc = args->test ? lf_rc_analyze(a, format, e.test, e.test_len, 0, &o, &r, err, sizeof err)
+                         : lf_rc_analyze(a, format, e.workload, e.workload_len, (unsigned)run, &o, &r, err, sizeof err);
     lf_status_stop(pc.line);
     if (arc < 0) {
         lf_esc_printf(stderr, "linfuzz rootcause: %s: %s\n", path, err);
@@ -174,7 +180,10 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
     char saved[4096] = "";
     if (write) {
         const char *root = args->source_root ? args->source_root : getenv("LINFUZZ_SOURCE_ROOT");
-        st = lf_rc_store(path, args->out_dir, root && root[0] ? root : NULL, &e, &r, saved, sizeof saved, err,
+        /* what the section was computed on (docs/formats.md, "Root causes") */
+        st = lf_entry_set_meta(&e, "rootcause_input", args->test ? "test" : "workload") ? LF_OK : LF_ERR_NOMEM;
+        if (st == LF_OK)
+            st = lf_rc_store(path, args->out_dir, root && root[0] ? root : NULL, &e, &r, saved, sizeof saved, err,
                          sizeof err);
         if (st != LF_OK) {
             lf_esc_printf(stderr, "linfuzz rootcause: %s\n", err);
@@ -216,6 +225,10 @@ static const lf_opt OPTIONS[] = {
              "400000); a validation it cuts short confirms nothing"},
     {.name = "--timeout", .value = "SEC", LF_OPT_SECONDS_AT(rootcause_args, timeout, 0, 3600), .def = "10",
      .help = "time budget per history for the search engines (default 10)"},
+    {.name = "--test", LF_OPT_FLAG_AT(rootcause_args, test),
+     .help = "root-cause the entry's minimized test instead of its whole workload (a few\n"
+             "calls: fast, but a region it confirms may be only part of the cause; the fuzz\n"
+             "targets fall back to it when the workload confirms nothing)"},
     {.name = "--write", LF_OPT_FLAG_AT(rootcause_args, write),
      .help = "store the result in the entry's `rootcause` section (the file is replaced\n"
              "atomically, under the same name); `linfuzz show`, `show --html` and\n"

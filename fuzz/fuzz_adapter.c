@@ -585,35 +585,64 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
 /* Root-causes the violation of (data, size) at repetition run (rootcause/analyze.h: controlled re-runs; a
  * free-mode finding is first searched for a controlled schedule that violates) with G.rc_schedules schedules
  * per validation, and puts the candidates into e. A confirmed one is what tells two bugs of one target apart
- * in the crash report. The whole workload, not the minimized test: a test of a few calls confirms a region
- * that the workload's schedules refute (single_writer_table_torn: the reader's loads alone, where the bug is
- * the reader's loads and the writer's stores at once). */
-static void attach_root_cause(lf_violation_entry *e, const uint8_t *data, size_t size, unsigned run) {
+ * in the crash report. The whole workload first, not the minimized test: a test of a few calls confirms a
+ * region that the workload's schedules refute (single_writer_table_torn: the reader's loads alone, where the
+ * bug is the reader's loads and the writer's stores at once). When the workload confirms nothing (its runs are
+ * long, and the work budget often ends the validation that would have), the minimized test is root-caused
+ * with a budget of its own, as large (its runs are short: it rarely uses it), and a cause it confirms is kept,
+ * the entry's meta rootcause_input saying so: a finding whose cause is confirmed names its bug by it in the
+ * crash state, and one that is not makes a second crash of the same bug (docs/ci.md, "One crash per bug"). */
+static bool root_cause_one(const uint8_t *data, size_t size, unsigned run, uint64_t work, const char *what,
+                           lf_rc_result *r) {
     lf_rc_options o;
     lf_rc_options_default(&o);
     o.schedules = o.search = G.rc_schedules;
-    o.work_budget = G.rc_work;
+    o.work_budget = work;
     o.baseline = G.rc_baseline;
-    lf_rc_result r;
     char err[512];
+    int rc = lf_rc_analyze(G.adapter, LF_FUZZ_CASE_FORMAT, data, size, run, &o, r, err, sizeof err);
+    if (rc != 0) {
+        lf_esc_printf(stderr, "linfuzz-fuzz: %sno root cause: %s\n", what, err);
+        return false;
+    }
+    const lf_rc_candidate *best = r->n && lf_rc_confirmed(&r->c[0]) ? &r->c[0] : NULL;
+    lf_esc_printf(stderr, "linfuzz-fuzz: %s%s%s (%zu candidates, %.1f s, %llu runs, work %llu%s)\n", what,
+                  best ? "root cause: " : "no confirmed root cause", best ? best->summary : "", r->n, r->seconds,
+                  (unsigned long long)r->runs, (unsigned long long)lf_rc_work(r->switches, r->points),
+                  r->over_budget ? ": its budget, LINFUZZ_FUZZ_ROOTCAUSE_WORK" : "");
+    return true;
+}
+
+static void attach_root_cause(lf_violation_entry *e, const uint8_t *data, size_t size, unsigned run) {
     fprintf(stderr,
             "linfuzz-fuzz: root causing (at most %llu schedules per candidate, baseline to %llu violations, work "
             "budget %llu; LINFUZZ_FUZZ_ROOTCAUSE=0: off)...\n",
             (unsigned long long)G.rc_schedules, (unsigned long long)G.rc_baseline, (unsigned long long)G.rc_work);
-    int rc = lf_rc_analyze(G.adapter, LF_FUZZ_CASE_FORMAT, data, size, run, &o, &r, err, sizeof err);
-    if (rc != 0) {
-        fprintf(stderr, "linfuzz-fuzz: no root cause: %s\n", err);
-        return;
+    lf_rc_result r;
+    bool analysed = root_cause_one(data, size, run, G.rc_work, "", &r);
+    bool confirmed = analysed && r.n && lf_rc_confirmed(&r.c[0]);
+    const char *input = "workload";
+    if (!confirmed && e->has_test) {
+        lf_rc_result t;
+        if (root_cause_one(e->test, e->test_len, 0, G.rc_work, "on the minimized test: ", &t)) {
+            if (t.n && lf_rc_confirmed(&t.c[0])) {
+                if (analysed) lf_rc_result_free(&r);
+                r = t;
+                analysed = true;
+                input = "test";
+            } else {
+                lf_rc_result_free(&t);
+            }
+        }
     }
-    const lf_rc_candidate *best = r.n && lf_rc_confirmed(&r.c[0]) ? &r.c[0] : NULL;
-    lf_esc_printf(stderr, "linfuzz-fuzz: %s%s (%zu candidates, %.1f s, %llu runs, work %llu%s)\n",
-                  best ? "root cause: " : "no confirmed root cause", best ? best->summary : "", r.n, r.seconds,
-                  (unsigned long long)r.runs, (unsigned long long)lf_rc_work(r.switches, r.points),
-                  r.over_budget ? ": its budget, LINFUZZ_FUZZ_ROOTCAUSE_WORK" : "");
+    if (!analysed) return;
+    char err[512];
     /* source files relative to LINFUZZ_SOURCE_ROOT, else the working directory (docs/rootcause.md) */
     const char *root = getenv("LINFUZZ_SOURCE_ROOT");
     if (lf_rc_attach(e, &r, root && root[0] ? root : NULL, err, sizeof err) != LF_OK)
         lf_esc_printf(stderr, "linfuzz-fuzz: %s\n", err);
+    else if (!lf_entry_set_meta(e, "rootcause_input", input))
+        lf_esc_printf(stderr, "linfuzz-fuzz: out of memory\n");
     lf_rc_result_free(&r);
 }
 

@@ -77,6 +77,18 @@ expect_rc 0 "R1: --baseline 0" "$LF" rootcause --schedules 400 --baseline 0 "$tm
 has "$tmp/out" "^baseline: [0-9]* violations in 400 schedules" "R1: --baseline 0 runs them all"
 has "$tmp/out" "CONFIRMED: 0 violations in 400 runs" "R1: and so does the validation"
 expect_err 2 "--baseline takes a whole number" "bad --baseline" "$LF" rootcause --baseline x "$tmp/few.lfz"
+# --test: the entry's minimized test instead of its workload (the fuzz targets' fallback); --write records which
+# in meta rootcause_input. single_writer_table_torn's test confirms the reader's loads alone (its workload needs
+# the writer's stores too: docs/rootcause.md, "Two regions at once"); an entry without a test is refused.
+sw=$corpus/single_writer_table_torn/violations/a164f8f58bf3b8fd-4c88fdd5e0145036.lfz
+expect_rc 0 "--test confirms on the minimized test" "$LF" rootcause -q --schedules 300 --test --write --out "$tmp/swt" "$sw"
+has "$tmp/out" "root cause: read_slot() single_writer_table.c:" "--test: the reader's loads"
+expect_rc 0 "--test --write: show --meta" "$LF" show --meta "$tmp"/swt/*.lfz
+has "$tmp/out" "^rootcause_input: test$" "--test --write records rootcause_input: test"
+expect_rc 0 "--write: the workload" "$LF" rootcause -q --schedules 300 --write "$tmp"/swt/*.lfz
+expect_rc 0 "--write: show --meta" "$LF" show --meta "$tmp"/swt/*.lfz
+has "$tmp/out" "^rootcause_input: workload$" "--write records rootcause_input: workload"
+expect_err 2 "has no minimized test" "--test on an entry without a test" "$LF" rootcause --test "$entry"
 # A violation found under a weak model replays in the weak step (step 0); a work budget spent there is said so,
 # not "not reproduced" (exit 6) as if no run had violated (regression: dpdk_ring_mpmc's c11 findings).
 wentry=$corpus/relseq_queue_no_acquire/violations/2af87f16adcfbde9-c7813807b649c59f.lfz

@@ -62,6 +62,9 @@ awk -v s="${secs:-0}" 'BEGIN { exit !(s >= 2) }' && ok ||
 # The root causing's work budget (LINFUZZ_FUZZ_ROOTCAUSE_WORK) is counted in switches and points, not time: the
 # same cut, and the same crash state, on every run; a validation it cuts short confirms nothing (its schedules
 # are fewer than the baseline's). add1's full analysis confirms its one candidate in the last family it runs.
+# When the workload's analysis confirms nothing, the minimized test is root-caused with a budget of its own: it
+# confirms the same cause, and the crash is the same as add1's (one crash per bug even when the budget cuts the
+# workload's analysis). With a budget too small for either, the crash names no root cause.
 # (The counts of runs and work are left out of the comparison: a run the watchdog releases on a busy machine
 # is not deterministic.)
 work=$(sed -n 's/^linfuzz-fuzz: root cause: .*, work \([0-9]*\))$/\1/p' add1.log)
@@ -70,12 +73,18 @@ cut=$(( ${work:-1000} * 9 / 10 ))
 for i in 1 2; do
   LINFUZZ_FUZZ_ROOTCAUSE_WORK=$cut "$TARGET" in/add1 >cut$i.log 2>&1
   python3 "$PARSE" <cut$i.log >cut$i.state
-  grep '^linfuzz-fuzz: \(root cause\|no confirmed root cause\|no root cause\)' cut$i.log | sed 's/ ([0-9]* candidates, [0-9.]* s, [0-9]* runs, work [0-9]*/ (/' >cut$i.line
+  grep '^linfuzz-fuzz: \(on the minimized test: \)\{0,1\}\(root cause\|no confirmed root cause\|no root cause\)' cut$i.log |
+    sed 's/ ([0-9]* candidates, [0-9.]* s, [0-9]* runs, work [0-9]*/ (/' >cut$i.line
 done
 has cut1.line "^linfuzz-fuzz: no confirmed root cause (: its budget, LINFUZZ_FUZZ_ROOTCAUSE_WORK)$" \
   "a budget of 9/10 of the full analysis ($cut of $work) cuts the confirming validation short"
+has cut1.line "^linfuzz-fuzz: on the minimized test: root cause: r2_add() " "the minimized test confirms the cause"
 cmp -s cut1.line cut2.line && cmp -s cut1.state cut2.state && ok || bad "the cut differs between runs: $(cat cut1.line cut2.line)"
-sed -n 2p cut1.state | grep -q "no root cause$" && ok || bad "cut: the crash state still names a root cause: $(cat cut1.state)"
+cmp -s cut1.state add1.state && ok || bad "cut: another crash than add1's: $(cat cut1.state add1.state)"
+LINFUZZ_FUZZ_ROOTCAUSE_WORK=50 "$TARGET" in/add1 >tiny.log 2>&1
+python3 "$PARSE" <tiny.log >tiny.state
+has tiny.log "^linfuzz-fuzz: on the minimized test: no confirmed root cause" "a budget of 50: the test confirms nothing"
+sed -n 2p tiny.state | grep -q "no root cause$" && ok || bad "budget 50: the crash state names a root cause: $(cat tiny.state)"
 
 # triage groups the saved entries as the crash reports did: two groups, with the ids the targets printed
 "$TARGET" triage --json violations >triage.json 2>triage.err
