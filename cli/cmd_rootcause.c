@@ -116,6 +116,10 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
                       a ? "of another type in this build" : "not in this build");
         goto out;
     }
+    if (args->test && !e.has_test) {
+        lf_esc_printf(stderr, "linfuzz rootcause: %s: --test: the entry has no minimized test\n", path);
+        goto out;
+    }
     uint64_t run = 0;
     const char *run_text = lf_entry_meta(&e, "schedule_run");
     if (run_text && !lf_parse_u64(run_text, 0, UINT32_MAX, &run)) run = 0;
@@ -123,10 +127,6 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
     o.progress = on_progress;
     o.progress_ctx = &pc;
     o.spec = lf_entry_meta(&e, "spec"); /* checked as found: the self-spec when the entry says so */
-    if (args->test && !e.has_test) {
-        lf_esc_printf(stderr, "linfuzz rootcause: %s: --test: the entry has no minimized test\n", path);
-        goto out;
-    }
     lf_rc_result r;
     /* the minimized test is a case whose run 0 violates (the entry's `test` section) */
     int arc = args->test ? lf_rc_analyze(a, format, e.test, e.test_len, 0, &o, &r, err, sizeof err)
@@ -208,13 +208,15 @@ out:
     return rc;
 }
 
+_Static_assert(LF_RC_BASELINE_ENOUGH == 30, "--baseline's default and help say 30");
+
 static const lf_opt OPTIONS[] = {
     {.name = "--schedules", .value = "N", LF_OPT_COUNT_AT(rootcause_args, schedules, 1, 100000000), .def = "2000",
      .help = "schedules for the baseline, at most, and as many per validation as the\n"
              "baseline ran (default 2000)"},
     {.name = "--baseline", .value = "K", LF_OPT_COUNT_AT(rootcause_args, baseline, 0, 100000000), .def = "30",
-     .help = "the baseline stops at its K-th violation (default 30; 0: it runs all the\n"
-             "schedules): enough evidence that a clean validation is no chance"},
+     .help = "the baseline stops at its K-th violation (default 30, at least 5; 0: it runs\n"
+             "all the schedules): enough evidence that a clean validation is no chance"},
     {.name = "--passing", .value = "N", LF_OPT_COUNT_AT(rootcause_args, passing, 0, 100000000), .def = "100",
      .help = "passing runs recorded for the ranking (default 100)"},
     {.name = "--validate", .value = "K", LF_OPT_COUNT_AT(rootcause_args, validate, 1, 8), .def = "3",
@@ -254,7 +256,7 @@ const lf_cli_command lf_command_rootcause = {
              "segments, maps them to source regions (file:lines, through llvm-symbolizer or addr2line), ranks them\n"
              "by how many recorded passing runs of the same test each would forbid, and validates the best ones by\n"
              "re-running the test under N schedules with the region made atomic (the scheduler never preempts\n"
-             "inside it), against the same N schedules without (N: where those first saw their 30th violation).\n"
+             "inside it), against the same N schedules without (N: where those saw their --baseline-th violation).\n"
              "Without recorded accesses (uninstrumented code) it tries method-level exclusions instead (\"pop\n"
              "must not overlap pop\"). An entry found in free mode, or whose recorded run no longer violates, is\n"
              "first searched for a violating schedule.",

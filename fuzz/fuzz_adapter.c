@@ -127,7 +127,8 @@ __attribute__((used, section("__libfuzzer_extra_counters"))) static uint8_t sche
 /* The root causing's work budget (LINFUZZ_FUZZ_ROOTCAUSE_WORK, rootcause/analyze.h: lf_rc_work, about 5 to 6 us a
  * unit on 2 cores, 10 us before a run's workers shared one CPU): the 4 s that most root causings of the bundled
  * bugs took then, 2 to 3 s now, and a bound on the tail (the dpdk_ring_mpmc, elim_stack_takes_claimed and
- * ck_hp_stack_unprotected ones took 11 to 50 s). */
+ * ck_hp_stack_unprotected ones took 11 to 50 s). Per analysis: the minimized test's, after a workload's that
+ * confirmed nothing, gets as much (attach_root_cause). */
 #define RC_WORK 400000
 
 /* Inputs with fewer concurrent calls than this are replaced by fresh random cases (LLVMFuzzerCustomMutator). */
@@ -592,25 +593,26 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
  * with a budget of its own, as large (its runs are short: it rarely uses it), and a cause it confirms is kept,
  * the entry's meta rootcause_input saying so: a finding whose cause is confirmed names its bug by it in the
  * crash state, and one that is not makes a second crash of the same bug (docs/ci.md, "One crash per bug"). */
-static bool root_cause_one(const uint8_t *data, size_t size, unsigned run, uint64_t work, const char *what,
-                           lf_rc_result *r) {
+/* One analysis (of the workload, or of the minimized test when `what` says so) into r: 0 (r to free), 1 (no
+ * violating run) or -1 (an error), as lf_rc_analyze; its line printed. */
+static int root_cause_one(const uint8_t *data, size_t size, unsigned run, const char *what, lf_rc_result *r) {
     lf_rc_options o;
     lf_rc_options_default(&o);
     o.schedules = o.search = G.rc_schedules;
-    o.work_budget = work;
+    o.work_budget = G.rc_work;
     o.baseline = G.rc_baseline;
     char err[512];
     int rc = lf_rc_analyze(G.adapter, LF_FUZZ_CASE_FORMAT, data, size, run, &o, r, err, sizeof err);
     if (rc != 0) {
         lf_esc_printf(stderr, "linfuzz-fuzz: %sno root cause: %s\n", what, err);
-        return false;
+        return rc;
     }
     const lf_rc_candidate *best = r->n && lf_rc_confirmed(&r->c[0]) ? &r->c[0] : NULL;
     lf_esc_printf(stderr, "linfuzz-fuzz: %s%s%s (%zu candidates, %.1f s, %llu runs, work %llu%s)\n", what,
                   best ? "root cause: " : "no confirmed root cause", best ? best->summary : "", r->n, r->seconds,
                   (unsigned long long)r->runs, (unsigned long long)lf_rc_work(r->switches, r->points),
                   r->over_budget ? ": its budget, LINFUZZ_FUZZ_ROOTCAUSE_WORK" : "");
-    return true;
+    return 0;
 }
 
 static void attach_root_cause(lf_violation_entry *e, const uint8_t *data, size_t size, unsigned run) {
@@ -619,23 +621,25 @@ static void attach_root_cause(lf_violation_entry *e, const uint8_t *data, size_t
             "budget %llu; LINFUZZ_FUZZ_ROOTCAUSE=0: off)...\n",
             (unsigned long long)G.rc_schedules, (unsigned long long)G.rc_baseline, (unsigned long long)G.rc_work);
     lf_rc_result r;
-    bool analysed = root_cause_one(data, size, run, G.rc_work, "", &r);
-    bool confirmed = analysed && r.n && lf_rc_confirmed(&r.c[0]);
+    int rc = root_cause_one(data, size, run, "", &r);
     const char *input = "workload";
-    if (!confirmed && e->has_test) {
+    /* the test too when the workload ran and confirmed nothing (not after an error, nor when no interleaving
+     * explains the violation: the test's serial behaviour would say the same) */
+    bool retry = rc > 0 || (rc == 0 && !r.sequential && !(r.n && lf_rc_confirmed(&r.c[0])));
+    if (retry && e->has_test) {
         lf_rc_result t;
-        if (root_cause_one(e->test, e->test_len, 0, G.rc_work, "on the minimized test: ", &t)) {
+        if (root_cause_one(e->test, e->test_len, 0, "on the minimized test: ", &t) == 0) {
             if (t.n && lf_rc_confirmed(&t.c[0])) {
-                if (analysed) lf_rc_result_free(&r);
+                if (rc == 0) lf_rc_result_free(&r);
                 r = t;
-                analysed = true;
+                rc = 0;
                 input = "test";
             } else {
                 lf_rc_result_free(&t);
             }
         }
     }
-    if (!analysed) return;
+    if (rc != 0) return;
     char err[512];
     /* source files relative to LINFUZZ_SOURCE_ROOT, else the working directory (docs/rootcause.md) */
     const char *root = getenv("LINFUZZ_SOURCE_ROOT");

@@ -437,11 +437,13 @@ static int exclusions(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r,
 }
 
 /* What step 0 (a violation under a weak memory model) found. */
-typedef enum { WEAK_GO_ON, WEAK_EXPLAINED, WEAK_ERROR } weak_step;
+typedef enum { WEAK_GO_ON, WEAK_EXPLAINED, WEAK_SPENT, WEAK_ERROR } weak_step;
 
 /* 0. a violation found under a weak memory model: does its schedule violate under sc too (an interleaving bug:
  * the analysis goes on, in sc)? If not, which order is too weak (weak_cause.h): WEAK_EXPLAINED when a
- * strengthening is confirmed (r holds the causes), WEAK_ERROR with err set when a run fails. */
+ * strengthening is confirmed (r holds the causes), WEAK_SPENT when the violation replayed but the work budget
+ * ran out in this step (r holds what it found, the note says where it stopped), WEAK_ERROR with err set when a
+ * run fails. */
 static weak_step weak_memory_step(lf_rc_runner *rn, const lf_rc_options *o, lf_rc_result *r, char *err,
                                   size_t errlen) {
     lf_schedule recorded;
@@ -464,6 +466,11 @@ static weak_step weak_memory_step(lf_rc_runner *rn, const lf_rc_options *o, lf_r
                 snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
                 return WEAK_ERROR;
             }
+            if (out == LF_RC_OVER_BUDGET) { /* undecided: whether it needs the weak behaviour is not known */
+                snprintf(r->note, sizeof r->note, "the violation replayed under %s; the budget ran out before its "
+                         "schedule was re-run under sc", lf_memory_model_name((lf_memory_model)recorded.memory_model));
+                return WEAK_SPENT;
+            }
             if (out == LF_RC_VIOLATION) { /* the same interleaving violates without weak behaviour */
                 r->weak = LF_RC_WEAK_NOT_NEEDED;
                 rn->base.memory_model = LF_MM_SC; /* the steps after this one in sc: the same interleavings */
@@ -477,6 +484,7 @@ static weak_step weak_memory_step(lf_rc_runner *rn, const lf_rc_options *o, lf_r
                     confirmed_first(r); /* keeping weak_cause.c's order (the weakest fix first) */
                     return WEAK_EXPLAINED;
                 }
+                if (rn->over_budget) return WEAK_SPENT; /* its candidates, none confirmed */
             }
         }
     }
@@ -729,13 +737,8 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     /* 0. a violation found under a weak memory model */
     weak_step ws = weak_memory_step(&rn, o, r, err, errlen);
     if (ws == WEAK_ERROR) goto done;
-    if (ws == WEAK_EXPLAINED) {
-        rc = 0;
-        goto done;
-    }
-
-    /* (the weak step spent the work budget: its candidates, none confirmed; the violation did replay) */
-    if (rn.over_budget) {
+    /* (spent, or spent by the replays of step 0: the violation replayed, it is not "not reproduced") */
+    if (ws == WEAK_EXPLAINED || ws == WEAK_SPENT || (rn.over_budget && r->weak != LF_RC_WEAK_NONE)) {
         rc = 0;
         goto done;
     }
@@ -749,8 +752,8 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
     /* the baseline first: how often the schedules violate with nothing made atomic decides whether a
      * candidate's clean runs can confirm it (LF_RC_MIN_BASELINE); it stops at its o->baseline-th violation,
      * and the validations run the schedules it ran */
-    if (!run_family(&rn, o, "baseline (nothing made atomic)", o->schedules, o->baseline, &r->baseline_schedules,
-                    &r->baseline_runs, &r->baseline_violations, &r->baseline_discarded, NULL)) {
+    if (!run_family(&rn, o, "baseline (nothing made atomic)", o->schedules, lf_rc_baseline_stop(o),
+                    &r->baseline_schedules, &r->baseline_runs, &r->baseline_violations, &r->baseline_discarded, NULL)) {
         snprintf(err, errlen, "cannot run the workload (out of memory or threads)");
         goto done;
     }
@@ -848,6 +851,6 @@ done:
         prepend_note(r, rn.work_budget);
     lf_rc_runner_free(&rn);
     r->seconds = lf_now_s() - start;
-    if (rc < 0) lf_rc_result_free(r);
+    if (rc != 0) lf_rc_result_free(r); /* (nothing to read on "not reproduced" either) */
     return rc;
 }

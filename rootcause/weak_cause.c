@@ -367,6 +367,10 @@ int lf_rc_weak_causes(lf_rc_runner *rn, const lf_schedule *sch, const lf_rc_opti
     lf_sched_set_weak_observer(rn->x.sched, on_weak, &w);
     lf_rc_outcome out = lf_rc_run(rn, sch, NULL);
     lf_sched_set_weak_observer(rn->x.sched, NULL, NULL);
+    if (out == LF_RC_OVER_BUDGET) { /* no run left to observe: no candidates */
+        rc = 0;
+        goto done;
+    }
     if (out == LF_RC_ERROR || !index_stores(&w)) goto oom;
     bool c11 = sch->memory_model == LF_MM_C11;
     size_t stale = 0;
@@ -452,7 +456,7 @@ int lf_rc_weak_causes(lf_rc_runner *rn, const lf_schedule *sch, const lf_rc_opti
      * confirmed, each over the runs the baseline went through */
     uint64_t base_runs, base_violations, base_discarded, base_tried;
     if (!run_weak_family(rn, sch, o, "baseline (weak runs, nothing strengthened)", o->schedules,
-                         o->baseline, &base_tried, &base_runs, &base_violations, &base_discarded))
+                         lf_rc_baseline_stop(o), &base_tried, &base_runs, &base_violations, &base_discarded))
         goto fail;
     r->baseline_schedules = base_tried;
     r->baseline_runs = base_runs;

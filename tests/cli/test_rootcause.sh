@@ -90,11 +90,21 @@ expect_rc 0 "--write: show --meta" "$LF" show --meta "$tmp"/swt/*.lfz
 has "$tmp/out" "^rootcause_input: workload$" "--write records rootcause_input: workload"
 expect_err 2 "has no minimized test" "--test on an entry without a test" "$LF" rootcause --test "$entry"
 # A violation found under a weak model replays in the weak step (step 0); a work budget spent there is said so,
-# not "not reproduced" (exit 6) as if no run had violated (regression: dpdk_ring_mpmc's c11 findings).
+# not "not reproduced" (exit 6) as if no run had violated (regression: dpdk_ring_mpmc's c11 findings). With a
+# budget of 1 only the replay under c11 runs: whether the violation needs the weak behaviour stays unknown (no
+# claim that it does, as before the fix); with 200 the replay under sc runs too and the orders are validated.
 wentry=$corpus/relseq_queue_no_acquire/violations/2af87f16adcfbde9-c7813807b649c59f.lfz
+expect_rc 3 "weak entry, budget 1" "$LF" rootcause --work 1 "$wentry"
+has "$tmp/out" "^note: stopped by its work budget of 1 .*the violation replayed under c11; the budget ran out before" \
+  "weak entry, budget 1: the replay and the budget are named"
+check "weak entry, budget 1: no claim on the weak behaviour" test "$(grep -c 'needs its weak behaviour\|not reproduced' "$tmp/out")" = 0
 expect_rc 3 "weak entry, budget spent in the weak step" "$LF" rootcause --work 200 "$wentry"
 has "$tmp/out" "^note: stopped by its work budget of 200" "weak entry: the budget is named"
+has "$tmp/out" "the violation needs its weak behaviour" "weak entry: the sc replay ran"
 check "weak entry: not 'not reproduced'" test "$(grep -c 'not reproduced' "$tmp/out")" = 0
+# --baseline below LF_RC_MIN_BASELINE (5) stops at 5: a baseline of fewer violations could confirm nothing
+expect_rc 0 "R1: --baseline 2 confirms" "$LF" rootcause --schedules 400 --baseline 2 "$tmp/few.lfz"
+has "$tmp/out" "^baseline: 5 violations in" "R1: --baseline 2 stops at 5"
 # --out DIR: a copy under the corpus's content name, the original untouched
 cp "$entry" "$tmp/orig.lfz"
 expect_rc 0 "R1: --write --out" "$LF" rootcause -q --schedules 100 --write --out "$tmp/outdir" "$tmp/orig.lfz"

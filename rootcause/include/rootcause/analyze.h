@@ -123,7 +123,7 @@ void lf_rc_result_free(lf_rc_result *r);
 
 /* Root-causes the violation of (format, data, len) on adapter a, recorded as repetition `run`. Returns 0 on
  * success (r filled; r->n may be 0), 1 when no violating run could be found, -1 on an error (message in
- * err). */
+ * err for both; r then holds nothing to free). */
 int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, size_t len, unsigned run,
                   const lf_rc_options *o, lf_rc_result *r, char *err, size_t errlen);
 
@@ -141,6 +141,12 @@ int lf_rc_analyze(const lf_adapter *a, const char *format, const uint8_t *data, 
  * schedules), and the validation that would have confirmed the cause was never run (docs/rootcause.md, "How
  * many schedules"). */
 #define LF_RC_BASELINE_ENOUGH 30
+
+/* Where a baseline of the options stops: at its o->baseline-th violation, never before LF_RC_MIN_BASELINE (a
+ * baseline stopped earlier could confirm nothing); 0: it runs all the schedules. */
+static inline uint64_t lf_rc_baseline_stop(const lf_rc_options *o) {
+    return o->baseline && o->baseline < LF_RC_MIN_BASELINE ? LF_RC_MIN_BASELINE : o->baseline;
+}
 
 /* Whether a validation's counts stand: a refutation (a violation with the candidate enforced) always, no
  * violation only against a baseline of at least LF_RC_MIN_BASELINE violations. */
