@@ -59,7 +59,8 @@ int lf_sem_post(sem_t *s);
 
 /* free and realloc of adapter code: the real functions, after (in a controlled run under the tso memory model,
  * docs/memory-models.md) the calling thread's buffered stores drained, so that none lands later in memory the
- * allocator has handed to another thread. No scheduling point. */
+ * allocator has handed to another thread, and after the ABA strategy's watch of a word in the block ended
+ * (docs/scheduling.md). No scheduling point. */
 void lf_free(void *p);
 void *lf_realloc(void *p, size_t size);
 

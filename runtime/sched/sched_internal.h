@@ -229,6 +229,9 @@ int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, lf_
                          const void *addr, unsigned size, uintptr_t pc);
 /* th blocked or finished: the next runnable thread, or -1 when none is. */
 int lf_strategy_after_stop(lf_sched *s, lf_sched_thread *th);
+/* [p, p + size) is handed back to the allocator: an ABA watch on a word in it ends (the parked thread then
+ * resumes when no other can run, or one spins). */
+void lf_strategy_freeing(lf_sched *s, const void *p, size_t size);
 
 /* ---- watchdog (watchdog.c) ---- */
 bool lf_watchdog_start(lf_sched *s);

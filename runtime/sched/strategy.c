@@ -1,6 +1,6 @@
 /* Schedule strategies: which thread runs next at a scheduling point (schedule.h describes PCT, CHOICES,
- * PREEMPT, WALK, POS and SURW). Every decision is a function of the schedule and of what happened so far in the run,
- * so a run replays exactly.
+ * PREEMPT, WALK, POS, SURW and ABA). Every decision is a function of the schedule and of what happened so far in
+ * the run, so a run replays exactly.
  *
  * Demotion, for every strategy: a thread whose idle weight (points since it last changed memory; a pause
  * such as sched_yield weighs more) reaches opt.idle_limit is spinning on another thread's progress. It gives
@@ -200,6 +200,14 @@ static void aba_read(const void *addr, unsigned size, uint8_t *out) {
     for (unsigned i = 0; i < size; i++) out[i] = p[i];
 }
 
+/* The parked thread resumes: returned, or -1 when none is parked or it cannot run. */
+static int aba_resume(lf_sched *s) {
+    int parked = s->aba_parked;
+    if (parked < 0 || !runnable(s, (unsigned)parked)) return -1;
+    s->aba_parked = s->aba_writer = -1;
+    return parked;
+}
+
 /* The runnable thread of highest priority other than `skip` and the parked one; when there is none, the parked
  * one resumes (returned); -1 when no thread can run. */
 static int aba_next(lf_sched *s, int skip) {
@@ -207,44 +215,41 @@ static int aba_next(lf_sched *s, int skip) {
     for (unsigned t = 0; t < s->nthreads; t++)
         if ((int)t != skip && (int)t != s->aba_parked && runnable(s, t) && (best < 0 || s->prio[t] > s->prio[best]))
             best = (int)t;
-    if (best < 0 && s->aba_parked >= 0 && s->aba_parked != skip && runnable(s, (unsigned)s->aba_parked)) {
-        best = s->aba_parked;
-        s->aba_parked = -1;
-    }
+    if (best < 0 && s->aba_parked != skip) best = aba_resume(s);
     return best;
 }
 
-/* ABA at a point of th (see schedule.h): the thread to run next, th->index to go on. */
-static int aba_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, bool demote, lf_sched_event_kind kind,
+/* ABA at a point of th (see schedule.h): the thread to run next, th->index to go on. *demote: th spins (cleared
+ * when the parked thread resumes for its word instead). */
+static int aba_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, bool *demote, lf_sched_event_kind kind,
                         const void *addr, unsigned size) {
     int me = (int)th->index;
-    /* th's access at its last point wrote the parked word: back to the value it was parked at, after a change? */
-    if (s->aba_writer == me) {
+    /* th's access at its last point wrote the watched word, and is made: back at the parked value, after a
+     * change? (inside an atomic region the check waits for its end, the first point where th may switch) */
+    if (s->aba_writer == me && may_preempt) {
         s->aba_writer = -1;
-        if (s->aba_parked >= 0) {
+        if (s->aba_parked >= 0 && s->aba_addr) {
             uint8_t now[16];
             aba_read(s->aba_addr, s->aba_size, now);
             if (memcmp(now, s->aba_value, s->aba_size) != 0) {
                 s->aba_changed = true;
-            } else if (s->aba_changed && may_preempt && runnable(s, (unsigned)s->aba_parked)) {
-                int parked = s->aba_parked;
-                s->aba_parked = -1;
-                s->stats.preemptions++;
-                return parked;
+            } else if (s->aba_changed) {
+                int parked = aba_resume(s);
+                if (parked >= 0) {
+                    s->stats.preemptions++;
+                    *demote = false;
+                    return parked;
+                }
             }
         }
     }
-    if (s->aba_parked >= 0 && addr && (kind == LF_EV_WRITE || kind == LF_EV_RMW) &&
+    if (s->aba_parked >= 0 && s->aba_addr && addr && (kind == LF_EV_WRITE || kind == LF_EV_RMW) &&
         (uintptr_t)addr < (uintptr_t)s->aba_addr + s->aba_size && (uintptr_t)s->aba_addr < (uintptr_t)addr + size)
         s->aba_writer = me;
-    if (demote) { /* spinning: perhaps on the parked thread, which resumes first */
+    if (*demote) { /* spinning: perhaps on the parked thread, which resumes first */
         s->prio[me] = s->lowest--;
-        if (s->aba_parked >= 0 && runnable(s, (unsigned)s->aba_parked)) {
-            int parked = s->aba_parked;
-            s->aba_parked = -1;
-            return parked;
-        }
-        int next = aba_next(s, -1);
+        int next = aba_resume(s);
+        if (next < 0) next = aba_next(s, -1);
         return next >= 0 ? next : me;
     }
     unsigned chance = s->sch.walk_chance ? s->sch.walk_chance : LF_SCHED_ABA_CHANCE;
@@ -262,6 +267,15 @@ static int aba_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, bool
         }
     }
     return me;
+}
+
+void lf_strategy_freeing(lf_sched *s, const void *p, size_t size) {
+    if (s->aba_parked < 0 || !s->aba_addr || !p) return;
+    uintptr_t lo = (uintptr_t)p, word = (uintptr_t)s->aba_addr;
+    if (word >= lo && word < lo + size) { /* the watch ends: the word may be unmapped, its bytes the allocator's */
+        s->aba_addr = NULL;
+        s->aba_writer = -1;
+    }
 }
 
 void lf_strategy_begin(lf_sched *s) {
@@ -420,7 +434,7 @@ int lf_strategy_at_point(lf_sched *s, lf_sched_thread *th, bool may_preempt, lf_
         }
         break;
     case LF_SCHED_ABA:
-        next = aba_at_point(s, th, may_preempt, demote, kind, addr, size);
+        next = aba_at_point(s, th, may_preempt, &demote, kind, addr, size);
         s->resched = false; /* (threads woken by an unlock wait for a switch, as under PREEMPT) */
         break;
     default:

@@ -10,6 +10,7 @@
  * the wait falls back to the real primitive (a condition wait returns: a spurious wake-up, which POSIX
  * allows). */
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <sched.h>
 #include <unistd.h>
@@ -259,17 +260,19 @@ int lf_sem_post(sem_t *s) {
     return rc;
 }
 
-/* ---- the allocator: memory handed back must not receive buffered stores later (tso) ---- */
+/* ---- the allocator: memory handed back must not receive buffered stores later (tso), nor be read for ABA ---- */
 
 void lf_free(void *p) {
     lf_sched_thread *th = ctl();
     if (th && th->wm) lf_wm_drain(th->wm, th->index);
+    if (th && p) lf_strategy_freeing(th->sched, p, malloc_usable_size(p));
     free(p);
 }
 
 void *lf_realloc(void *p, size_t size) {
     lf_sched_thread *th = ctl();
     if (th && th->wm) lf_wm_drain(th->wm, th->index);
+    if (th && p) lf_strategy_freeing(th->sched, p, malloc_usable_size(p)); /* (it may move) */
     return realloc(p, size);
 }
 

@@ -34,8 +34,8 @@
  *             1/4, 1/8, the later ones together). From a generator seeded by `seed`.
  *  ABA        park at a compare-and-swap until its word comes back: at a read-modify-write of a word of 1 to
  *             16 bytes, with chance walk_chance / 256 (0: 16 / 256, from a generator seeded by `seed`), the
- *             thread is parked there, its word's value noted; the others run by priority (as PCT without
- *             change points), and the moment one of them has written the word back to that value, after it
+ *             thread is parked there, its word's value noted; the others run by priority (as PREEMPT without
+ *             preemptions), and the moment one of them has written the word back to that value, after it
  *             changed, the parked thread resumes and makes its access: the ABA of a lock-free pop whose
  *             head went A, B, A, or of a tag that wrapped around after 256 updates, in one run instead of
  *             the luck of a preemption that ends at the right one of hundreds of updates. It also resumes
