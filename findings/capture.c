@@ -90,6 +90,8 @@ void lf_entry_report_input(const lf_violation_entry *e, lf_report_input *in, lf_
     if (e->rootcause && lf_rootcause_parse(e->rootcause, strlen(e->rootcause), rc, err, sizeof err) == LF_OK) {
         in->causes = rc->causes;
         in->n_causes = rc->n;
+        const char *input = lf_entry_meta(e, "rootcause_input"); /* docs/formats.md */
+        in->causes_of_test = input && !strcmp(input, "test");
     }
     in->adapter = lf_entry_meta(e, "adapter");
     in->origin = lf_entry_meta(e, "origin");

@@ -654,6 +654,9 @@ static void write_causes(FILE *f, const lf_report_input *in) {
                    "not which code did it.</p></section>\n");
         return;
     }
+    if (in->causes_of_test)
+        fprintf(f, "<p class=\"muted\">Found on the minimized test, not the whole workload: a region confirmed "
+                   "there may be only part of the cause.</p>\n");
     for (size_t k = 0; k < in->n_causes; k++) {
         const lf_report_cause *c = &in->causes[k];
         bool confirmed = lf_report_cause_confirmed(c);

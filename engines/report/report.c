@@ -289,8 +289,8 @@ static void write_causes(FILE *f, const lf_report_input *in) {
                      lf_report_cause_confirmed(c) ? "confirmed" : "not confirmed", c->violations, c->schedules,
                      c->exclusion ? "enforced" : "atomic");
         if (k == 0) {
-            lf_esc_printf(f, "root cause (candidate %u of %zu): %s\n", c->rank, in->n_causes,
-                          c->summary ? c->summary : "-");
+            lf_esc_printf(f, "root cause (candidate %u of %zu%s): %s\n", c->rank, in->n_causes,
+                          in->causes_of_test ? ", on the minimized test" : "", c->summary ? c->summary : "-");
             fprintf(f, "  %s", status);
             if (c->passing) fprintf(f, "; would forbid %" PRIu64 " of %" PRIu64 " passing runs", c->forbids, c->passing);
             fputc('\n', f);

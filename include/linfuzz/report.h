@@ -66,6 +66,8 @@ typedef struct lf_report_input {
     uint32_t serial_thread;       /* called before any other thread's are the prefix, the others the drain */
     const lf_report_cause *causes; /* candidate root causes, best first */
     size_t n_causes;
+    bool causes_of_test;           /* they were found on the minimized test, not the whole workload (a region
+                                    * confirmed there may be only part of the cause) */
 } lf_report_input;
 
 /* Writes the report to f. */

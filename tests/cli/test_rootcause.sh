@@ -85,9 +85,15 @@ expect_rc 0 "--test confirms on the minimized test" "$LF" rootcause -q --schedul
 has "$tmp/out" "root cause: read_slot() single_writer_table.c:" "--test: the reader's loads"
 expect_rc 0 "--test --write: show --meta" "$LF" show --meta "$tmp"/swt/*.lfz
 has "$tmp/out" "^rootcause_input: test$" "--test --write records rootcause_input: test"
+expect_rc 0 "--test --write: show" "$LF" show "$tmp"/swt/*.lfz
+has "$tmp/out" "^root cause (candidate 1 of [0-9]*, on the minimized test): read_slot()" "show says it is the test's"
+expect_rc 0 "--test --write: show --html" "$LF" show --html -o "$tmp/swt.html" "$tmp"/swt/*.lfz
+has "$tmp/swt.html" "Found on the minimized test, not the whole workload" "the HTML page says it is the test's"
 expect_rc 0 "--write: the workload" "$LF" rootcause -q --schedules 300 --write "$tmp"/swt/*.lfz
 expect_rc 0 "--write: show --meta" "$LF" show --meta "$tmp"/swt/*.lfz
 has "$tmp/out" "^rootcause_input: workload$" "--write records rootcause_input: workload"
+expect_rc 0 "--write: show" "$LF" show "$tmp"/swt/*.lfz
+check "--write: show no longer says the test's" test "$(grep -c 'on the minimized test' "$tmp/out")" = 0
 expect_err 2 "has no minimized test" "--test on an entry without a test" "$LF" rootcause --test "$entry"
 # A violation found under a weak model replays in the weak step (step 0); a work budget spent there is said so,
 # not "not reproduced" (exit 6) as if no run had violated (regression: dpdk_ring_mpmc's c11 findings). With a
