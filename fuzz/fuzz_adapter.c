@@ -1071,7 +1071,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
         if (G.short_share && lf_rand_below(&rng, G.short_share) == 0)
             lf_fuzz_case_random_short(&c, G.n_methods, &rng);
         else
-            lf_fuzz_case_random(&c, G.n_methods, &rng);
+            lf_fuzz_case_random(&c, G.n_methods, G.adapter->type == LF_TYPE_SET, &rng);
         if (G.checker.mode == LF_SPEC_SELF) keep_to_stress_size(&c);
         uint8_t out[LF_FC_MAX_ENCODED];
         size_t len = lf_fuzz_case_encode(&c, out);

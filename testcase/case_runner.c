@@ -10,12 +10,18 @@
 #include "runtime/perturb.h"
 
 /* Concrete arguments of one call. u is the call's unique index within the run. */
+/* A custom type's key domain: at most LF_FC_MAX_KEYS, as stress's (a wide domain is for sets). */
+static unsigned custom_keys(unsigned keys) { return keys < LF_FC_MAX_KEYS ? keys : LF_FC_MAX_KEYS; }
+
+/* Above every fresh key of a case (arg * 65536 + call index + 1 < 2^24): a key no add of it adds. */
+#define WIDE_ABSENT_KEY ((int64_t)1 << 24)
+
 static void concrete_call(lf_planned_op *op, const lf_adapter *a, lf_method m, uint8_t arg, unsigned keys, size_t u) {
     if (a->type == LF_TYPE_CUSTOM) { /* the adapter's argument ranges (runner/adapter_type.h) */
         const lf_method_decl *d = lf_adapter_method(a, m);
         op->method = (uint8_t)m;
         op->nargs = d ? d->nargs : 0;
-        lf_custom_args_select(a, m, arg, keys, op->args);
+        lf_custom_args_select(a, m, arg, custom_keys(keys), op->args);
         return;
     }
     const lf_method_info *mi = lf_method_info_of(a->type, m);
@@ -28,8 +34,8 @@ static void concrete_call(lf_planned_op *op, const lf_adapter *a, lf_method m, u
     op->nargs = mi ? mi->nargs : 0;
     memset(op->args, 0, sizeof op->args);
     switch (a->type) {
-    case LF_TYPE_SET:
-        op->args[0] = 1 + arg % keys;
+    case LF_TYPE_SET: /* (a wide domain: adds take fresh keys, the others are set by wide_set_keys) */
+        op->args[0] = keys > LF_FC_MAX_KEYS && m == LF_M_ADD ? unique : 1 + arg % keys;
         break;
     case LF_TYPE_KV:
         op->args[0] = arg % keys;
@@ -88,7 +94,37 @@ static uint64_t calls_hash(const lf_fuzz_case *c) {
     return h;
 }
 
+/* A set case of a wide key domain takes stress's keys (lf_workload_plan): every add a fresh key (concrete_call),
+ * every remove and contains one of the case's added keys (its argument byte picks one, 7 times in 8) or else
+ * a key never added; the drain asks for every added key. So the set grows to as many keys as the case adds,
+ * and its hash table resizes, while removes and contains still find what was added. False when out of
+ * memory. */
+static bool wide_set_keys(lf_fc_plan *p, const lf_fuzz_case *c) {
+    size_t n = p->prefix_len;
+    for (unsigned t = 0; t < p->threads; t++) n += p->len[t];
+    int64_t *added = malloc((n ? n : 1) * sizeof *added);
+    if (!added) return false;
+    size_t n_added = 0;
+    for (int pass = 0; pass < 2; pass++) /* 0: collect the adds' keys; 1: give the others theirs */
+        for (int part = -1; part < (int)p->threads; part++) {
+            size_t len = part < 0 ? p->prefix_len : p->len[part];
+            for (size_t i = 0; i < len; i++) {
+                lf_planned_op *op = part < 0 ? &p->prefix[i] : &p->ops[part][i];
+                uint8_t arg = part < 0 ? c->prefix[i].arg : c->body[part][i % c->body_len[part]].arg;
+                if (op->method == LF_M_ADD) {
+                    if (pass == 0) added[n_added++] = op->args[0];
+                } else if (pass == 1) {
+                    op->args[0] = n_added && arg < 224 ? added[arg % n_added] : WIDE_ABSENT_KEY + arg;
+                }
+            }
+        }
+    p->drain_keys = added;
+    if (p->drain_method != LF_M_COUNT) p->drain_max = n_added;
+    return true;
+}
+
 void lf_fc_plan_free(lf_fc_plan *p) {
+    free(p->drain_keys);
     free(p->ops[0]);
     memset(p, 0, sizeof *p);
 }
@@ -133,7 +169,7 @@ bool lf_fc_plan_build(lf_fc_plan *p, const lf_fuzz_case *c, const lf_adapter *a)
     }
     p->drain_method = c->drain ? drain_method_of(a) : LF_M_COUNT;
     if (c->drain && a->type == LF_TYPE_CUSTOM)
-        p->n_custom_drain = lf_custom_drain(a, c->key_domain, p->custom_drain, LF_FC_MAX_CUSTOM_DRAIN);
+        p->n_custom_drain = lf_custom_drain(a, custom_keys(c->key_domain), p->custom_drain, LF_FC_MAX_CUSTOM_DRAIN);
     if (p->drain_method != LF_M_COUNT) {
         lf_role role = lf_method_info_of(a->type, p->drain_method)->role;
         if (a->type == LF_TYPE_SET || a->type == LF_TYPE_KV)
@@ -142,6 +178,10 @@ bool lf_fc_plan_build(lf_fc_plan *p, const lf_fuzz_case *c, const lf_adapter *a)
             p->drain_max = inserts + 1;
         else
             p->drain_max = 1;
+    }
+    if (a->type == LF_TYPE_SET && c->key_domain > LF_FC_MAX_KEYS && !wide_set_keys(p, c)) {
+        lf_fc_plan_free(p);
+        return false;
     }
     return true;
 }
@@ -235,7 +275,7 @@ static void drain(lf_fc_executor *x, const lf_fc_plan *p, void *obj) {
     for (size_t k = 0; k < p->drain_max; k++) {
         lf_planned_op op;
         concrete_call(&op, a, p->drain_method, 0, p->key_domain, 0);
-        if (a->type == LF_TYPE_SET) op.args[0] = 1 + (int64_t)k;
+        if (a->type == LF_TYPE_SET) op.args[0] = p->drain_keys ? p->drain_keys[k] : 1 + (int64_t)k;
         if (a->type == LF_TYPE_KV) op.args[0] = (int64_t)k;
         lf_recorder_call(&x->recorder, serial, a, obj, p->drain_method, op.args, op.nargs);
         if (role == LF_ROLE_REMOVE && a->type != LF_TYPE_SET && a->type != LF_TYPE_KV &&

@@ -44,6 +44,33 @@ size_t lf_fuzz_case_run_ops(const lf_fuzz_case *c) {
     return body * c->rounds;
 }
 
+/* ---- key domains ----
+ * 1..16 (a key byte b of any format: 1 + b % 16), and since "fuzz-case 7" the wide ones 32, 64, 128 and 256
+ * (key bytes 240..255: 32 << (b % 4)), for the bugs of a set that holds many keys (a hash table's resize):
+ * arguments are bytes, so 256 keys is the most a domain can use. */
+
+bool lf_fuzz_case_key_domain_valid(unsigned d) {
+    return (d >= 1 && d <= LF_FC_MAX_KEYS) || d == 32 || d == 64 || d == 128 || d == LF_FC_WIDE_KEYS_MAX;
+}
+
+#define WIDE_KEY_BYTE 240
+
+static uint16_t key_domain_of_byte(uint8_t b, bool wide) {
+    return wide && b >= WIDE_KEY_BYTE ? (uint16_t)(LF_FC_WIDE_KEYS_MIN << (b % 4)) : (uint16_t)(1 + b % LF_FC_MAX_KEYS);
+}
+
+static uint8_t key_byte_of_domain(uint16_t d) {
+    if (d <= LF_FC_MAX_KEYS) return (uint8_t)(d - 1);
+    uint8_t b = WIDE_KEY_BYTE;
+    while ((unsigned)LF_FC_WIDE_KEYS_MIN << (b % 4) < d) b++;
+    return b;
+}
+
+/* A wide key domain drawn from *rng. */
+static uint16_t random_wide_domain(uint64_t *rng) {
+    return (uint16_t)(LF_FC_WIDE_KEYS_MIN << lf_rand_below(rng, 4));
+}
+
 void lf_fuzz_case_normalize(lf_fuzz_case *c, unsigned n_methods) {
     if (n_methods == 0) n_methods = 1;
     if (c->threads < 1) c->threads = 1;
@@ -53,7 +80,8 @@ void lf_fuzz_case_normalize(lf_fuzz_case *c, unsigned n_methods) {
     if (c->repeats < 1) c->repeats = 1;
     if (c->repeats > LF_FC_MAX_REPEATS) c->repeats = LF_FC_MAX_REPEATS;
     if (c->key_domain < 1) c->key_domain = 1;
-    if (c->key_domain > LF_FC_MAX_KEYS) c->key_domain = LF_FC_MAX_KEYS;
+    if (c->key_domain > LF_FC_WIDE_KEYS_MAX) c->key_domain = LF_FC_WIDE_KEYS_MAX;
+    while (!lf_fuzz_case_key_domain_valid(c->key_domain)) c->key_domain--; /* down to a wide one, or 16 */
     if (c->perturb.point_chance > 1024) c->perturb.point_chance = 1024;
     if (c->perturb.gap_chance > 1024) c->perturb.gap_chance = 1024;
     if (c->perturb.spin_max > LF_FC_MAX_SPIN) c->perturb.spin_max = LF_FC_MAX_SPIN;
@@ -89,14 +117,14 @@ void lf_fuzz_case_normalize(lf_fuzz_case *c, unsigned n_methods) {
     for (unsigned i = 0; i < sch->n_choices; i++) sch->choices[i].target %= LF_FC_MAX_THREADS;
 }
 
-/* The 20-byte header shared by both formats. */
-static void decode_header(byte_reader *r, lf_fuzz_case *c) {
+/* The 20-byte header shared by all formats (wide: "fuzz-case 7" and later, the wide key domains). */
+static void decode_header(byte_reader *r, bool wide, lf_fuzz_case *c) {
     uint8_t b0 = next_byte(r);
     c->threads = (uint8_t)(1 + (b0 & 7));
     c->drain = (b0 >> 3) & 1;
     c->rounds = (uint8_t)(1 + next_byte(r) % LF_FC_MAX_ROUNDS);
     c->repeats = (uint8_t)(1 + next_byte(r) % LF_FC_MAX_REPEATS);
-    c->key_domain = (uint8_t)(1 + next_byte(r) % LF_FC_MAX_KEYS);
+    c->key_domain = key_domain_of_byte(next_byte(r), wide);
     c->perturb.point_chance = (uint16_t)(next_u16(r) % 1025);
     c->perturb.gap_chance = (uint16_t)(next_u16(r) % 1025);
     c->perturb.spin_max = (uint16_t)(next_u16(r) % (LF_FC_MAX_SPIN + 1));
@@ -137,13 +165,13 @@ static void decode_calls(byte_reader *r, lf_fuzz_case *c) {
     }
 }
 
-/* Formats 2 to 6 (strategies: 4 before POS, 5 before SURW, 6 before ABA); formats 3 to 6 (weak) read the
- * memory model and its weak choices after the choice pairs. */
+/* Formats 2 to 7 (strategies: 4 before POS, 5 before SURW, 6 before ABA); formats 3 to 7 (weak) read the
+ * memory model and its weak choices after the choice pairs; format 7 (wide_keys) has the wide key domains. */
 static void decode_scheduled(const uint8_t *data, size_t len, unsigned n_methods, bool weak, unsigned strategies,
-                             lf_fuzz_case *c) {
+                             bool wide_keys, lf_fuzz_case *c) {
     memset(c, 0, sizeof *c);
     byte_reader r = {data, len, 0};
-    decode_header(&r, c);
+    decode_header(&r, wide_keys, c);
     decode_schedule_header(&r, strategies, c);
     decode_calls(&r, c);
     for (unsigned i = 0; i < c->schedule.n_choices; i++) {
@@ -161,7 +189,7 @@ static void decode_scheduled(const uint8_t *data, size_t len, unsigned n_methods
 }
 
 void lf_fuzz_case_decode(const uint8_t *data, size_t len, unsigned n_methods, lf_fuzz_case *c) {
-    decode_scheduled(data, len, n_methods, true, LF_SCHED_STRATEGY_COUNT, c);
+    decode_scheduled(data, len, n_methods, true, LF_SCHED_STRATEGY_COUNT, true, c);
 }
 
 bool lf_fuzz_case_format_known(const char *format) {
@@ -169,7 +197,8 @@ bool lf_fuzz_case_format_known(const char *format) {
 }
 
 bool lf_fuzz_case_format_scheduled(const char *format) {
-    return format && (!strcmp(format, LF_FUZZ_CASE_FORMAT) || !strcmp(format, LF_FUZZ_CASE_FORMAT_V5) ||
+    return format && (!strcmp(format, LF_FUZZ_CASE_FORMAT) || !strcmp(format, LF_FUZZ_CASE_FORMAT_V6) ||
+                      !strcmp(format, LF_FUZZ_CASE_FORMAT_V5) ||
                       !strcmp(format, LF_FUZZ_CASE_FORMAT_V4) ||
                       !strcmp(format, LF_FUZZ_CASE_FORMAT_V3) || !strcmp(format, LF_FUZZ_CASE_FORMAT_V2));
 }
@@ -177,16 +206,20 @@ bool lf_fuzz_case_format_scheduled(const char *format) {
 bool lf_fuzz_case_decode_as(const char *format, const uint8_t *data, size_t len, unsigned n_methods,
                             lf_fuzz_case *c) {
     if (lf_fuzz_case_format_scheduled(format)) {
-        bool current = !strcmp(format, LF_FUZZ_CASE_FORMAT), v5 = !strcmp(format, LF_FUZZ_CASE_FORMAT_V5),
-             v4 = !strcmp(format, LF_FUZZ_CASE_FORMAT_V4);
-        decode_scheduled(data, len, n_methods, current || v5 || v4 || !strcmp(format, LF_FUZZ_CASE_FORMAT_V3),
-                         current ? LF_SCHED_STRATEGY_COUNT : v5 ? LF_SCHED_ABA : v4 ? LF_SCHED_SURW : LF_SCHED_POS, c);
+        bool current = !strcmp(format, LF_FUZZ_CASE_FORMAT), v6 = !strcmp(format, LF_FUZZ_CASE_FORMAT_V6),
+             v5 = !strcmp(format, LF_FUZZ_CASE_FORMAT_V5), v4 = !strcmp(format, LF_FUZZ_CASE_FORMAT_V4);
+        decode_scheduled(data, len, n_methods, current || v6 || v5 || v4 || !strcmp(format, LF_FUZZ_CASE_FORMAT_V3),
+                         current || v6 ? LF_SCHED_STRATEGY_COUNT
+                         : v5      ? LF_SCHED_ABA
+                         : v4      ? LF_SCHED_SURW
+                                   : LF_SCHED_POS,
+                         current, c);
         return true;
     }
     if (!format || strcmp(format, LF_FUZZ_CASE_FORMAT_V1) != 0) return false;
     memset(c, 0, sizeof *c);
     byte_reader r = {data, len, 0};
-    decode_header(&r, c);
+    decode_header(&r, false, c);
     decode_calls(&r, c);
     c->mode = LF_FC_FREE; /* the first version had no controlled mode */
     lf_fuzz_case_normalize(c, n_methods);
@@ -198,7 +231,7 @@ size_t lf_fuzz_case_encode(const lf_fuzz_case *c, uint8_t *out) {
     out[n++] = (uint8_t)(((c->threads - 1) & 7) | (c->drain ? 8 : 0));
     out[n++] = (uint8_t)(c->rounds - 1);
     out[n++] = (uint8_t)(c->repeats - 1);
-    out[n++] = (uint8_t)(c->key_domain - 1);
+    out[n++] = key_byte_of_domain(c->key_domain);
     out[n++] = (uint8_t)(c->perturb.point_chance & 255);
     out[n++] = (uint8_t)(c->perturb.point_chance >> 8);
     out[n++] = (uint8_t)(c->perturb.gap_chance & 255);
@@ -403,7 +436,7 @@ void lf_fuzz_case_mutate_schedule(lf_fuzz_case *c, uint64_t *rng) {
 
 /* lf_fuzz_case_random (short_case false: bodies of 16 to 32 calls, 3 or 4 rounds) and
  * lf_fuzz_case_random_short (bodies of 1 to 4 calls, one round, always controlled). */
-static void random_case(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng, bool short_case) {
+static void random_case(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng, bool short_case, bool wide_keys) {
     if (n_methods == 0) n_methods = 1;
     static const uint16_t points[] = {0, 16, 64, 256, 512, 1024}, gaps[] = {0, 32, 128, 512};
     static const uint16_t spins[] = {0, 30, 300, 3000};
@@ -413,6 +446,10 @@ static void random_case(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng, bool
     c->repeats = (uint8_t)(1 + rnd(rng, 4));
     c->key_domain = keys[rnd(rng, sizeof keys)];
     c->drain = rnd(rng, 2);
+    if (wide_keys && rnd(rng, 2) == 0) { /* and a drain: a lost key is seldom asked about again among many */
+        c->key_domain = random_wide_domain(rng);
+        c->drain = true;
+    }
     c->perturb.point_chance = points[rnd(rng, sizeof points / sizeof points[0])];
     c->perturb.gap_chance = gaps[rnd(rng, sizeof gaps / sizeof gaps[0])];
     c->perturb.spin_max = spins[rnd(rng, sizeof spins / sizeof spins[0])];
@@ -461,10 +498,12 @@ static void random_case(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng, bool
     lf_fuzz_case_normalize(c, n_methods);
 }
 
-void lf_fuzz_case_random(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) { random_case(c, n_methods, rng, false); }
+void lf_fuzz_case_random(lf_fuzz_case *c, unsigned n_methods, bool wide_keys, uint64_t *rng) {
+    random_case(c, n_methods, rng, false, wide_keys);
+}
 
 void lf_fuzz_case_random_short(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) {
-    random_case(c, n_methods, rng, true);
+    random_case(c, n_methods, rng, true, false);
 }
 
 void lf_fuzz_case_mutate(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) {
@@ -503,7 +542,8 @@ void lf_fuzz_case_mutate(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng) {
         c->repeats = (uint8_t)(1 + rnd(rng, LF_FC_MAX_REPEATS));
         break;
     case 3:
-        c->key_domain = (uint8_t)(1 + (rnd(rng, 2) ? rnd(rng, 4) : rnd(rng, LF_FC_MAX_KEYS)));
+        c->key_domain = rnd(rng, 8) == 0 ? random_wide_domain(rng)
+                        : (uint16_t)(1 + (rnd(rng, 2) ? rnd(rng, 4) : rnd(rng, LF_FC_MAX_KEYS)));
         break;
     case 4:
         if (rnd(rng, 2))

@@ -251,8 +251,9 @@ static bool pass_knobs(tmin *m) {
         any |= try_case(m, &cand);
     }
     for (unsigned k = 1; k < m->cur.key_domain && !m->out_of_budget; k++) {
+        if (!lf_fuzz_case_key_domain_valid(k)) continue; /* 17..31, 33..63, ...: not a domain */
         lf_fuzz_case cand = m->cur;
-        cand.key_domain = (uint8_t)k;
+        cand.key_domain = (uint16_t)k;
         if (try_case(m, &cand)) {
             any = true;
             break;

@@ -29,7 +29,7 @@ static size_t free_case(const lf_adapter *a, unsigned k, uint8_t *out) {
     unsigned nm = lf_fuzz_case_methods(a, ms);
     uint64_t rng = 0x7717 + 1000003u * k;
     lf_fuzz_case c;
-    lf_fuzz_case_random(&c, nm, &rng);
+    lf_fuzz_case_random(&c, nm, false, &rng);
     c.mode = LF_FC_FREE;
     lf_fuzz_case_normalize(&c, nm);
     return lf_fuzz_case_encode(&c, out);

@@ -42,7 +42,7 @@ static bool same_case(const lf_fuzz_case *a, const lf_fuzz_case *b) {
 
 static bool valid_case(const lf_fuzz_case *c, unsigned nm) {
     if (c->threads < 1 || c->threads > LF_FC_MAX_THREADS || c->rounds < 1 || c->rounds > LF_FC_MAX_ROUNDS ||
-        c->repeats < 1 || c->repeats > LF_FC_MAX_REPEATS || c->key_domain < 1 || c->key_domain > LF_FC_MAX_KEYS ||
+        c->repeats < 1 || c->repeats > LF_FC_MAX_REPEATS || !lf_fuzz_case_key_domain_valid(c->key_domain) ||
         c->prefix_len > LF_FC_MAX_PREFIX || c->perturb.point_chance > 1024 || c->perturb.gap_chance > 1024 || c->perturb.spin_max > LF_FC_MAX_SPIN ||
         lf_fuzz_case_run_ops(c) > LF_FC_MAX_RUN_OPS)
         return false;
@@ -141,6 +141,25 @@ static void decoding_is_total_and_canonical(void) {
           c.schedule.strategy == LF_SCHED_CHOICES);
     lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
     CHECK(c.schedule.strategy == LF_SCHED_ABA);
+    /* the key byte: 1 + b % 16 in every format; format 7 reads 240..255 as the wide domains 32 << (b % 4), where
+     * format 6 (and 1) read 1..16, so that their entries replay as they were found */
+    const struct {
+        uint8_t byte;
+        unsigned v7, v6;
+    } keys[] = {{0, 1, 1}, {15, 16, 16}, {16, 1, 1}, {239, 16, 16}, {240, 32, 1}, {241, 64, 2}, {242, 128, 3},
+                {243, 256, 4}, {255, 256, 16}};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        hdr[3] = keys[k].byte;
+        lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
+        CHECKF(c.key_domain == keys[k].v7, "key byte %u: domain %u in format 7", keys[k].byte, c.key_domain);
+        uint8_t encoded[LF_FC_MAX_ENCODED];
+        lf_fuzz_case again;
+        lf_fuzz_case_decode(encoded, lf_fuzz_case_encode(&c, encoded), 3, &again);
+        CHECKF(same_case(&c, &again), "key domain %u does not survive encoding", c.key_domain);
+        CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT_V6, hdr, sizeof hdr, 3, &c) && c.key_domain == keys[k].v6);
+        CHECK(lf_fuzz_case_decode_as(LF_FUZZ_CASE_FORMAT_V1, hdr, sizeof hdr, 3, &c) && c.key_domain == keys[k].v6);
+    }
+    hdr[3] = 1;
     hdr[21] = 4;
     hdr[20] = LF_FC_FREE_MODE_BYTE;
     lf_fuzz_case_decode(hdr, sizeof hdr, 3, &c);
@@ -232,7 +251,9 @@ static void plans_follow_the_argument_scheme(void) {
             lf_fc_plan p;
             CHECK(lf_fc_plan_build(&p, &c, a));
             int64_t *inserted = malloc(LF_BULK_MAX * (lf_fuzz_case_run_ops(&c) + LF_FC_MAX_PREFIX + 1) * sizeof *inserted);
-            size_t n_ins = 0, bad = 0;
+            size_t n_ins = 0, bad = 0, n_asked = 0;
+            bool wide_set = a->type == LF_TYPE_SET && c.key_domain > LF_FC_MAX_KEYS;
+            int64_t *asked = malloc((lf_fuzz_case_run_ops(&c) + LF_FC_MAX_PREFIX + 1) * sizeof *asked);
             for (int part = 0; part <= (int)p.threads; part++) {
                 const lf_planned_op *ops = part < (int)p.threads ? p.ops[part] : p.prefix;
                 size_t n = part < (int)p.threads ? p.len[part] : p.prefix_len;
@@ -247,7 +268,9 @@ static void plans_follow_the_argument_scheme(void) {
                                 continue;
                             }
                             lf_arg_range rg = a->arg_ranges ? a->arg_ranges[op->method][j]
-                                                            : (lf_arg_range){0, c.key_domain - 1};
+                                                            : (lf_arg_range){0, (c.key_domain < LF_FC_MAX_KEYS
+                                                                                    ? c.key_domain
+                                                                                    : LF_FC_MAX_KEYS) - 1};
                             if (op->args[j] < rg.lo || op->args[j] > rg.hi) bad++;
                         }
                         continue;
@@ -264,7 +287,10 @@ static void plans_follow_the_argument_scheme(void) {
                         continue;
                     }
                     if (!mi || !(a->methods & LF_METHOD_BIT(op->method)) || op->nargs != mi->nargs) bad++;
-                    if (a->type == LF_TYPE_SET && (op->args[0] < 1 || op->args[0] > c.key_domain)) bad++;
+                    /* a wide set: fresh keys for the adds, added or never-added keys for the others (below) */
+                    if (wide_set && op->method == LF_M_ADD) inserted[n_ins++] = op->args[0];
+                    if (wide_set && op->method != LF_M_ADD) asked[n_asked++] = op->args[0];
+                    if (a->type == LF_TYPE_SET && !wide_set && (op->args[0] < 1 || op->args[0] > c.key_domain)) bad++;
                     if (a->type == LF_TYPE_KV && (op->args[0] < 0 || op->args[0] >= c.key_domain)) bad++;
                     if (a->type == LF_TYPE_CAS_REGISTER && (op->args[0] < 0 || op->args[0] > c.key_domain)) bad++;
                     if (a->type != LF_TYPE_SET && a->type != LF_TYPE_CAS_REGISTER && mi && mi->role == LF_ROLE_INSERT &&
@@ -274,6 +300,20 @@ static void plans_follow_the_argument_scheme(void) {
             }
             for (size_t i = 0; i < n_ins; i++)
                 for (size_t j = i + 1; j < n_ins; j++) bad += inserted[i] == inserted[j] || inserted[i] < 1;
+            for (size_t i = 0; i < n_asked; i++) {
+                bool known = asked[i] >= (int64_t)1 << 24 && asked[i] < ((int64_t)1 << 24) + 256;
+                for (size_t j = 0; j < n_ins && !known; j++) known = asked[i] == inserted[j];
+                bad += !known;
+            }
+            if (wide_set && p.drain_method != LF_M_COUNT) { /* the drain asks for every added key (all distinct) */
+                bad += p.drain_max != n_ins;
+                for (size_t i = 0; i < p.drain_max && i < n_ins; i++) {
+                    bool known = false;
+                    for (size_t j = 0; j < n_ins && !known; j++) known = p.drain_keys[i] == inserted[j];
+                    bad += !known;
+                }
+            }
+            free(asked);
             /* a custom type's drain: its observers, once per value of their first argument */
             for (size_t i = 0; i < p.n_custom_drain; i++) {
                 const lf_method_decl *d = lf_adapter_method(a, p.custom_drain[i].method);
@@ -526,7 +566,7 @@ static void random_cases_are_stress_shaped(void) {
     for (int k = 0; k < n; k++) {
         unsigned nm = 1 + (unsigned)lf_rand_below(&rng, 6);
         lf_fuzz_case c;
-        lf_fuzz_case_random(&c, nm, &rng);
+        lf_fuzz_case_random(&c, nm, false, &rng);
         if (!canonical_case(&c, nm)) bad++;
         bool ok = c.threads >= 2 && c.threads <= 5 && c.repeats <= 4 && c.prefix_len == 0 &&
                   c.schedule.memory_model == LF_SCHED_MEMORY_MIXED;
@@ -563,9 +603,26 @@ static void random_cases_are_stress_shaped(void) {
            n);
     uint64_t r1 = 99, r2 = 99;
     lf_fuzz_case a, b;
-    lf_fuzz_case_random(&a, 3, &r1);
-    lf_fuzz_case_random(&b, 3, &r2);
+    lf_fuzz_case_random(&a, 3, false, &r1);
+    lf_fuzz_case_random(&b, 3, false, &r2);
     CHECK(same_case(&a, &b) && r1 == r2);
+    /* wide_keys (the fuzz targets of sets): a wide key domain half of the time, each of the four drawn, with a
+     * drain */
+    size_t wide = 0, domains[5] = {0};
+    for (int k = 0; k < n; k++) {
+        lf_fuzz_case c;
+        lf_fuzz_case_random(&c, 3, true, &rng);
+        if (!canonical_case(&c, 3)) bad++;
+        if (c.key_domain > LF_FC_MAX_KEYS) {
+            wide++;
+            bad += !c.drain;
+            for (unsigned d = 0; d < 4; d++) domains[d] += c.key_domain == (unsigned)LF_FC_WIDE_KEYS_MIN << d;
+        }
+    }
+    CHECKF(bad == 0 && wide > (size_t)n / 3 && wide < (size_t)n * 2 / 3 && domains[0] && domains[1] && domains[2] &&
+               domains[3] && domains[0] + domains[1] + domains[2] + domains[3] == wide,
+           "%zu not canonical; %zu of %d wide (32: %zu, 64: %zu, 128: %zu, 256: %zu)", bad, wide, n, domains[0],
+           domains[1], domains[2], domains[3]);
 }
 
 /* lf_fuzz_case_random_short: canonical controlled cases of 2 to 5 threads of 1 to 4 calls, every length drawn,

@@ -6,10 +6,11 @@
  *
  * Arguments: values inserted (register write, push, enq, insert, put's value, push_front/back) are
  * distinct within a run, arg * 65536 + a unique index + 1, so histories of register, stack, queue, pqueue and
- * deque are unambiguous and the arg byte still orders pqueue priorities. Set keys are 1 + arg % keys, kv keys
+ * deque are unambiguous and the arg byte still orders pqueue priorities. Set keys are 1 + arg % keys (a wide
+ * key domain: stress's keys, a fresh key per add and an added or never-added key for the others), kv keys
  * arg % keys, cas-register values 1 + arg % keys (the expected value of a cas also 0, the initial value).
- * Custom types take their arguments from the adapter's ranges (lf_custom_args_select) and drain with every
- * observer method (lf_custom_drain). */
+ * Custom types take their arguments from the adapter's ranges (lf_custom_args_select, at most 16 keys) and
+ * drain with every observer method (lf_custom_drain). */
 #ifndef LINFUZZ_CASE_RUNNER_H
 #define LINFUZZ_CASE_RUNNER_H
 
@@ -37,6 +38,7 @@ typedef struct lf_fc_plan {
     lf_planned_op prefix[LF_FC_MAX_PREFIX];
     lf_method drain_method; /* LF_M_COUNT: no drain */
     size_t drain_max;       /* drain calls at most (removes until empty, or one observer per key) */
+    int64_t *drain_keys;    /* a set of a wide key domain: the keys its drain asks for (owned), else NULL */
     size_t n_custom_drain;  /* custom types: the drain's calls (runner/adapter_type.h, lf_custom_drain) */
     lf_planned_op custom_drain[LF_FC_MAX_CUSTOM_DRAIN];
     unsigned key_domain;

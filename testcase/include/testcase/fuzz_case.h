@@ -15,13 +15,15 @@
  * byte mutations change one knob or one call; lf_fuzz_case_mutate mutates the structure directly, and
  * lf_fuzz_case_mutate_schedule only the schedule.
  *
- * Formats: "fuzz-case 6" (this one: a 53-byte header with the mode and the schedule, the choice sequence
+ * Formats: "fuzz-case 7" (this one: a 53-byte header with the mode and the schedule, the choice sequence
  * after the prefix, then the memory model of controlled runs and its weak choices, docs/memory-models.md; the
- * strategy byte is read modulo the seven strategies, ABA included), "fuzz-case 5" (the same with six: the
+ * strategy byte is read modulo the seven strategies, ABA included; key bytes 240..255 are the wide key
+ * domains 32 << (b % 4)), "fuzz-case 6" (the same with key domains 1..16 only: 1 + b % 16), "fuzz-case 5" (that with six: the
  * strategy byte modulo 6, SURW the last), "fuzz-case 4" (five: modulo 5, POS the last), "fuzz-case 3" (four
  * strategies: modulo 4), "fuzz-case 2" (that without the memory model: sc whatever follows the choices) and
  * "fuzz-case 1" (the 20-byte header of the first version, recorded in older corpus entries: it decodes as a
- * free-mode case). The canonical bytes of a case without ABA are the same in formats 5 and 6, those of a case
+ * free-mode case). The canonical bytes of a case of at most 16 keys are the same in formats 6 and 7, those of a
+ * case without ABA the same in formats 5 and 6, those of a case
  * without SURW the same in formats 4 and 5, those of a case without POS the same in formats 3 and 4, and those
  * of an sc case of format 3 the same in format 2. */
 #ifndef LINFUZZ_FUZZ_CASE_H
@@ -35,7 +37,8 @@
 #include "runtime/perturb.h"
 #include "runtime/schedule.h"
 
-#define LF_FUZZ_CASE_FORMAT "fuzz-case 6"    /* recorded in corpus entries as workload_format */
+#define LF_FUZZ_CASE_FORMAT "fuzz-case 7"    /* recorded in corpus entries as workload_format */
+#define LF_FUZZ_CASE_FORMAT_V6 "fuzz-case 6" /* the sixth: key domains 1..16 only (no wide ones) */
 #define LF_FUZZ_CASE_FORMAT_V5 "fuzz-case 5" /* the fifth: six strategies (no ABA) */
 #define LF_FUZZ_CASE_FORMAT_V4 "fuzz-case 4" /* the fourth: five strategies (no SURW) */
 #define LF_FUZZ_CASE_FORMAT_V3 "fuzz-case 3" /* the third: four strategies (no POS) */
@@ -47,7 +50,9 @@
 #define LF_FC_MAX_ROUNDS 64  /* times each thread runs its body */
 #define LF_FC_MAX_REPEATS 16 /* runs per fuzzer execution */
 #define LF_FC_MAX_PREFIX 16  /* serial calls before the threads start */
-#define LF_FC_MAX_KEYS 16    /* key domain of sets, kv and cas values */
+#define LF_FC_MAX_KEYS 16    /* key domain of sets, kv and cas values: 1..16, or a wide one (below) */
+#define LF_FC_WIDE_KEYS_MIN 32  /* the wide key domains: 32, 64, 128, 256 (a set of many keys: resizes) */
+#define LF_FC_WIDE_KEYS_MAX 256
 #define LF_FC_MAX_RUN_OPS 2048 /* concurrent calls per run: rounds are reduced to stay within it */
 #define LF_FC_MAX_SPIN 4000    /* longest busy-wait of one perturbation (cpu-relax iterations) */
 #define LF_FC_HEADER_BYTES 53
@@ -75,7 +80,7 @@ typedef struct lf_fuzz_case {
     uint8_t threads;    /* 1..LF_FC_MAX_THREADS */
     uint8_t rounds;     /* 1..LF_FC_MAX_ROUNDS */
     uint8_t repeats;    /* 1..LF_FC_MAX_REPEATS */
-    uint8_t key_domain; /* 1..LF_FC_MAX_KEYS */
+    uint16_t key_domain; /* 1..LF_FC_MAX_KEYS, or a wide domain (lf_fuzz_case_key_domain_valid) */
     bool drain;         /* observe everything after the threads stop */
     lf_perturb perturb; /* point/gap chances 0..1024, spin_max 0..LF_FC_MAX_SPIN */
     uint64_t seed;      /* perturbation seed (run r, thread t get derived seeds) */
@@ -97,7 +102,7 @@ lf_method lf_fuzz_case_call_method(const lf_fuzz_case *c, const lf_adapter *a, u
 
 /* Decodes any bytes into a case for an adapter with n_methods methods (>= 1). */
 void lf_fuzz_case_decode(const uint8_t *data, size_t len, unsigned n_methods, lf_fuzz_case *c);
-/* The same for bytes of the named format (LF_FUZZ_CASE_FORMAT, _V5 to _V1); false when the format is not one of
+/* The same for bytes of the named format (LF_FUZZ_CASE_FORMAT, _V6 to _V1); false when the format is not one of
  * them. */
 bool lf_fuzz_case_decode_as(const char *format, const uint8_t *data, size_t len, unsigned n_methods,
                             lf_fuzz_case *c);
@@ -107,6 +112,8 @@ bool lf_fuzz_case_format_known(const char *format);
 bool lf_fuzz_case_format_scheduled(const char *format);
 /* Writes the canonical bytes of c into out (at least LF_FC_MAX_ENCODED bytes); returns their number. */
 size_t lf_fuzz_case_encode(const lf_fuzz_case *c, uint8_t *out);
+/* Whether d is a key domain a case can have: 1..LF_FC_MAX_KEYS or a wide one (32, 64, 128, 256). */
+bool lf_fuzz_case_key_domain_valid(unsigned d);
 /* Brings c into its canonical form (fields in range, unused calls zeroed, rounds within the op budget). */
 void lf_fuzz_case_normalize(lf_fuzz_case *c, unsigned n_methods);
 
@@ -115,12 +122,14 @@ void lf_fuzz_case_normalize(lf_fuzz_case *c, unsigned n_methods);
 void lf_fuzz_case_mutate(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng);
 /* Replaces c by a fresh random case shaped like `linfuzz stress`'s workloads (lf_workload_random): 2 to 5
  * threads of 48 to 128 calls each (a body of 16 to 32 calls repeated), a skewed method mix (a weight of 1 to 8
- * per method), a small key domain, a drain half of the time, perturbation knobs from none to heavy, free mode
+ * per method), a small key domain (with wide_keys, half of the time a wide one and a drain: a set's adds then
+ * take fresh keys, as stress's do, so that it grows to as many keys as the case adds and a hash table resizes;
+ * lf_fc_plan_build), a drain half of the time, perturbation knobs from none to heavy, free mode
  * one time in four and otherwise a random schedule (SURW one time in eight, otherwise a third each WALK, POS
  * and lf_schedule_random's mix, PCT mostly) with the memory model drawn per repetition. The fuzz targets run
  * such cases from their first executions (docs/fuzzing.md, "Fuzz target against stress"): a concurrency bug
  * needs long racing threads, which mutations of a small input reach only after many executions. */
-void lf_fuzz_case_random(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng);
+void lf_fuzz_case_random(lf_fuzz_case *c, unsigned n_methods, bool wide_keys, uint64_t *rng);
 /* The same with short threads: 1 to 4 calls each, always controlled. Some bugs need a run that ends right
  * after them: a lost wakeup leaves a waiter only when no later call wakes it (docs/fuzzing.md, "One CPU and
  * short fresh cases"). */
