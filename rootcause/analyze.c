@@ -229,6 +229,14 @@ static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t,
             }
             rg[nr++] = x;
         }
+        /* A segment that starts and ends at one site (one access, or two instances of one access in a loop)
+         * gives no atomic pair: a pair from a site to the same site would hold from one execution of it to the
+         * thread's next, across whatever runs between (the calls of a loop), which the region named (one
+         * line) does not describe. A cycle with no other segment names no region (a cause of one access is
+         * no cause: one access is atomic). */
+        bool pairs = false;
+        for (unsigned k = 0; k < cy->c[i].n; k++) pairs |= t->ev[first[k]].pc != t->ev[last[k]].pc;
+        if (!pairs) continue;
         /* the regions in a canonical order */
         if (nr == 2 && ((rg[0].resolved && rg[1].resolved && strcmp(rg[0].method, rg[1].method) > 0) ||
                         (!rg[0].resolved && rg[0].begin > rg[1].begin))) {
@@ -262,7 +270,8 @@ static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t,
                 lf_rc_read_source(c);
             }
         }
-        for (unsigned k = 0; k < cy->c[i].n; k++) add_pair(c, t->ev[first[k]].pc, t->ev[last[k]].pc);
+        for (unsigned k = 0; k < cy->c[i].n; k++)
+            if (t->ev[first[k]].pc != t->ev[last[k]].pc) add_pair(c, t->ev[first[k]].pc, t->ev[last[k]].pc);
     }
     lf_rc_symbols_free(&sy);
     return ok;
