@@ -105,10 +105,12 @@ bool lf_fc_replay(const lf_adapter *a, const uint8_t *data, size_t len, const lf
     lf_adapter_history_init(&h, a);
     bool ok = true;
     double start = lf_now_s();
-    uint8_t ran_bytes[LF_FC_MAX_ENCODED]; /* what runs: the input, or its free-mode version (free_only) */
-    size_t ran_len = o->free_only ? lf_fuzz_case_encode(&c, ran_bytes) : 0;
-    lf_crash_run running = {.adapter = a, .executor = &x, .data = o->free_only ? ran_bytes : data,
-                            .len = o->free_only ? ran_len : len, .c = &c, .origin = o->origin};
+    /* what runs, in today's format (a crash entry records its bytes as LF_FUZZ_CASE_FORMAT, and the raw bytes
+     * of an older format can read otherwise in it): the input, or its free-mode version (free_only) */
+    uint8_t ran_bytes[LF_FC_MAX_ENCODED];
+    size_t ran_len = lf_fuzz_case_encode(&c, ran_bytes);
+    lf_crash_run running = {.adapter = a, .executor = &x, .data = ran_bytes, .len = ran_len, .c = &c,
+                            .origin = o->origin};
     for (uint64_t k = 0; k < o->runs && lf_now_s() - start < o->seconds; k++) {
         if (o->on_run) o->on_run(o->on_run_ctx, r->runs, r->violations);
         running.run = (unsigned)k;
@@ -301,10 +303,12 @@ static void child_main(int fd, const lf_adapter *a, const uint8_t *data, size_t 
     lf_replay_options so = *o;
     so.stop_at_first = true;
     so.origin = origin;
+    /* a STUCK entry records the case in today's format: the bytes of an older one, re-encoded */
     lf_fuzz_case sc;
     lf_method sms[LF_M_COUNT];
-    lf_fuzz_case_decode(data, len, lf_fuzz_case_methods(a, sms), &sc);
-    child_stuck_ctx sx = {fd, a, data, len, origin, &sc};
+    lf_fuzz_case_decode_as(o->format ? o->format : LF_FUZZ_CASE_FORMAT, data, len, lf_fuzz_case_methods(a, sms), &sc);
+    uint8_t stuck_bytes[LF_FC_MAX_ENCODED];
+    child_stuck_ctx sx = {fd, a, stuck_bytes, lf_fuzz_case_encode(&sc, stuck_bytes), origin, &sc};
     so.on_stuck = child_stuck;
     so.on_stuck_ctx = &sx;
     lf_replay_result r;

@@ -8,6 +8,7 @@
 #include "runtime/controlled.h"
 #include "runtime/adapter_type.h"
 #include "runtime/perturb.h"
+#include "util/hash.h"
 
 /* Concrete arguments of one call. u is the call's unique index within the run. */
 /* A custom type's key domain: at most LF_FC_MAX_KEYS, as stress's (a wide domain is for sets). */
@@ -42,6 +43,7 @@ static void concrete_call(lf_planned_op *op, const lf_adapter *a, lf_method m, u
         op->args[1] = unique;
         break;
     case LF_TYPE_CAS_REGISTER:
+        if (keys > LF_FC_MAX_KEYS) keys = LF_FC_MAX_KEYS; /* (a cas's expected value reaches 15 at most) */
         if (m == LF_M_CAS) {
             op->args[0] = (arg & 15) % (keys + 1);
             op->args[1] = 1 + (arg >> 4) % keys;
@@ -95,10 +97,12 @@ static uint64_t calls_hash(const lf_fuzz_case *c) {
 }
 
 /* A set case of a wide key domain takes stress's keys (lf_workload_plan): every add a fresh key (concrete_call),
- * every remove and contains one of the case's added keys (its argument byte picks one, 7 times in 8) or else
- * a key never added; the drain asks for every added key. So the set grows to as many keys as the case adds,
- * and its hash table resizes, while removes and contains still find what was added. False when out of
- * memory. */
+ * every remove and contains one of the case's added keys, 7 times in 8, or else a key never added; the drain
+ * asks for every added key. Which key is a hash of the call's argument byte and its place in the plan (thread,
+ * index), so that each round of a body asks for other keys and every added key can be picked, as stress's
+ * uniform draws do. So the set grows to as many keys as the case adds, and its hash table resizes, while
+ * removes and contains still find what was added. The domain's size (32 to 256) does not matter here: it
+ * only salts the derived schedules, as any knob. False when out of memory. */
 static bool wide_set_keys(lf_fc_plan *p, const lf_fuzz_case *c) {
     size_t n = p->prefix_len;
     for (unsigned t = 0; t < p->threads; t++) n += p->len[t];
@@ -114,7 +118,8 @@ static bool wide_set_keys(lf_fc_plan *p, const lf_fuzz_case *c) {
                 if (op->method == LF_M_ADD) {
                     if (pass == 0) added[n_added++] = op->args[0];
                 } else if (pass == 1) {
-                    op->args[0] = n_added && arg < 224 ? added[arg % n_added] : WIDE_ABSENT_KEY + arg;
+                    uint64_t h = lf_mix64((uint64_t)arg << 40 ^ (uint64_t)(part + 1) << 32 ^ i);
+                    op->args[0] = n_added && h % 8 ? added[(h >> 3) % n_added] : WIDE_ABSENT_KEY + arg;
                 }
             }
         }

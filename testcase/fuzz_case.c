@@ -46,8 +46,9 @@ size_t lf_fuzz_case_run_ops(const lf_fuzz_case *c) {
 
 /* ---- key domains ----
  * 1..16 (a key byte b of any format: 1 + b % 16), and since "fuzz-case 7" the wide ones 32, 64, 128 and 256
- * (key bytes 240..255: 32 << (b % 4)), for the bugs of a set that holds many keys (a hash table's resize):
- * arguments are bytes, so 256 keys is the most a domain can use. */
+ * (key bytes 240..255: 32 << (b % 4)), for the bugs of a set that holds many keys (a hash table's resize; a
+ * set of a wide domain takes stress's keys, case_runner.h) and of a kv map of many keys (arg mod the domain:
+ * arguments are bytes, so 256 keys is the most it can use). */
 
 bool lf_fuzz_case_key_domain_valid(unsigned d) {
     return (d >= 1 && d <= LF_FC_MAX_KEYS) || d == 32 || d == 64 || d == 128 || d == LF_FC_WIDE_KEYS_MAX;
@@ -60,9 +61,10 @@ static uint16_t key_domain_of_byte(uint8_t b, bool wide) {
 }
 
 static uint8_t key_byte_of_domain(uint16_t d) {
+    if (d < 1) d = 1;
     if (d <= LF_FC_MAX_KEYS) return (uint8_t)(d - 1);
     uint8_t b = WIDE_KEY_BYTE;
-    while ((unsigned)LF_FC_WIDE_KEYS_MIN << (b % 4) < d) b++;
+    while (b < WIDE_KEY_BYTE + 3 && (unsigned)LF_FC_WIDE_KEYS_MIN << (b % 4) < d) b++;
     return b;
 }
 
@@ -209,7 +211,8 @@ bool lf_fuzz_case_decode_as(const char *format, const uint8_t *data, size_t len,
         bool current = !strcmp(format, LF_FUZZ_CASE_FORMAT), v6 = !strcmp(format, LF_FUZZ_CASE_FORMAT_V6),
              v5 = !strcmp(format, LF_FUZZ_CASE_FORMAT_V5), v4 = !strcmp(format, LF_FUZZ_CASE_FORMAT_V4);
         decode_scheduled(data, len, n_methods, current || v6 || v5 || v4 || !strcmp(format, LF_FUZZ_CASE_FORMAT_V3),
-                         current || v6 ? LF_SCHED_STRATEGY_COUNT
+                         current ? LF_SCHED_STRATEGY_COUNT
+                         : v6    ? LF_SCHED_ABA + 1 /* (a later strategy must not change how v6 decodes) */
                          : v5      ? LF_SCHED_ABA
                          : v4      ? LF_SCHED_SURW
                                    : LF_SCHED_POS,

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 
 #include "linfuzz/adapter.h"
-#include "common/fingerprint.h"
 #include "common/variants.h"
 
 typedef struct split_counter {

@@ -23,7 +23,7 @@
 
 #define SH_STRIPES 2
 #define SH_FIRST_BUCKETS 8
-#define SH_MAX_TABLES 24 /* 2 << 23 buckets: far above the keys of any run */
+#define SH_MAX_TABLES 24 /* up to 8 << 23 buckets: far above the keys of any run */
 
 typedef struct sh_node {
     _Atomic(struct sh_node *) next;
