@@ -199,6 +199,24 @@ void lf_rc_read_source(lf_rc_candidate *c) {
     fclose(f);
 }
 
+/* The canonical order of two resolved regions of one candidate. */
+static int region_order(const region *a, const region *b) {
+    int c = strcmp(a->method, b->method);
+    if (!c) c = strcmp(a->function ? a->function : "", b->function ? b->function : "");
+    if (!c) c = strcmp(a->file ? a->file : "", b->file ? b->file : "");
+    if (!c) c = a->lo < b->lo ? -1 : a->lo > b->lo;
+    return c;
+}
+
+/* Whether trace events a and b are one site: the same access made from the same calls. */
+static bool one_site(const lf_rc_trace *t, size_t a, size_t b) {
+    const lf_rc_event *x = &t->ev[a], *y = &t->ev[b];
+    if (x->pc != y->pc || x->n_calls != y->n_calls) return false;
+    for (unsigned d = 0; d <= x->n_calls; d++)
+        if (lf_rc_event_site(x, d) != lf_rc_event_site(y, d)) return false;
+    return true;
+}
+
 static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t, const lf_rc_cycles *cy,
                                    lf_rc_result *r) {
     /* every site of the trace, at every call depth (region_extent looks at the segments' neighbours) */
@@ -218,10 +236,17 @@ static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t,
         region rg[2];
         unsigned nr = 0;
         size_t first[2], last[2]; /* the segments' extents */
+        bool paired[2] = {false, false};
         for (unsigned k = 0; k < cy->c[i].n; k++) {
             region x;
             segment_region(rn, t, &sy, &cy->c[i].seg[k], &x);
             region_extent(t, &sy, &cy->c[i].seg[k], &x, &first[k], &last[k]);
+            /* A segment that starts and ends at one site (one access, or two executions of one access in one
+             * place of a loop) gives no atomic pair and names no region: a pair from a site to itself would
+             * hold from one execution of it to the thread's next, across whatever runs between (the rest of
+             * the loop), which the line named does not describe; and one access is atomic by itself. */
+            if (one_site(t, first[k], last[k])) continue;
+            paired[k] = true;
             if (nr == 1 && same_region(&rg[0], &x)) {
                 /* same source region: both segments are instances of it */
                 rg[1] = x;
@@ -229,16 +254,10 @@ static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t,
             }
             rg[nr++] = x;
         }
-        /* A segment that starts and ends at one site (one access, or two instances of one access in a loop)
-         * gives no atomic pair: a pair from a site to the same site would hold from one execution of it to the
-         * thread's next, across whatever runs between (the calls of a loop), which the region named (one
-         * line) does not describe. A cycle with no other segment names no region (a cause of one access is
-         * no cause: one access is atomic). */
-        bool pairs = false;
-        for (unsigned k = 0; k < cy->c[i].n; k++) pairs |= t->ev[first[k]].pc != t->ev[last[k]].pc;
-        if (!pairs) continue;
-        /* the regions in a canonical order */
-        if (nr == 2 && ((rg[0].resolved && rg[1].resolved && strcmp(rg[0].method, rg[1].method) > 0) ||
+        if (nr == 0) continue; /* (every segment one site: no region to name) */
+        /* the regions in a canonical order: by op, then function, file and lines (whichever segment the cycle
+         * listed first: the first region's function keys the triage group, docs/triage.md) */
+        if (nr == 2 && ((rg[0].resolved && rg[1].resolved && region_order(&rg[0], &rg[1]) > 0) ||
                         (!rg[0].resolved && rg[0].begin > rg[1].begin))) {
             region s = rg[0];
             rg[0] = rg[1];
@@ -271,7 +290,7 @@ static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t,
             }
         }
         for (unsigned k = 0; k < cy->c[i].n; k++)
-            if (t->ev[first[k]].pc != t->ev[last[k]].pc) add_pair(c, t->ev[first[k]].pc, t->ev[last[k]].pc);
+            if (paired[k]) add_pair(c, t->ev[first[k]].pc, t->ev[last[k]].pc);
     }
     lf_rc_symbols_free(&sy);
     return ok;
