@@ -449,7 +449,7 @@ static void random_case(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng, bool
     c->repeats = (uint8_t)(1 + rnd(rng, 4));
     c->key_domain = keys[rnd(rng, sizeof keys)];
     c->drain = rnd(rng, 2);
-    if (wide_keys && rnd(rng, 2) == 0) { /* and a drain: a lost key is seldom asked about again among many */
+    if (wide_keys && rnd(rng, 4) != 0) { /* and a drain: a lost key is seldom asked about again among many */
         c->key_domain = random_wide_domain(rng);
         c->drain = true;
     }

@@ -122,7 +122,7 @@ void lf_fuzz_case_normalize(lf_fuzz_case *c, unsigned n_methods);
 void lf_fuzz_case_mutate(lf_fuzz_case *c, unsigned n_methods, uint64_t *rng);
 /* Replaces c by a fresh random case shaped like `linfuzz stress`'s workloads (lf_workload_random): 2 to 5
  * threads of 48 to 128 calls each (a body of 16 to 32 calls repeated), a skewed method mix (a weight of 1 to 8
- * per method), a small key domain (with wide_keys, half of the time a wide one and a drain: a set's adds then
+ * per method), a small key domain (with wide_keys, three times in four a wide one and a drain: a set's adds then
  * take fresh keys, as stress's do, so that it grows to as many keys as the case adds and a hash table resizes;
  * lf_fc_plan_build), a drain half of the time, perturbation knobs from none to heavy, free mode
  * one time in four and otherwise a random schedule (SURW one time in eight, otherwise a third each WALK, POS
