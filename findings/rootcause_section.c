@@ -213,6 +213,23 @@ char *lf_rootcause_format(const lf_report_cause *causes, size_t n) {
     return buf;
 }
 
+/* The op the first region of region candidate c runs in: "(in OP)" in its summary before the second region
+ * (" and ") or the end (" must "), else the function's name (a region labelled without it runs in the op of
+ * its function's name). */
+static void first_region_op(const lf_report_cause *c, char *op, size_t len) {
+    const char *s = c->summary ? c->summary : "", *end = s + strlen(s);
+    const char *and_at = strstr(s, " and "), *must_at = strstr(s, " must ");
+    if (and_at && and_at < end) end = and_at;
+    if (must_at && must_at < end) end = must_at;
+    const char *in = NULL;
+    for (const char *p = s; (p = strstr(p, "(in ")) != NULL && p < end; p++) in = p;
+    const char *close = in ? memchr(in, ')', (size_t)(end - in)) : NULL;
+    if (in && close && close > in + 4)
+        snprintf(op, len, "%.*s", (int)(close - in - 4), in + 4);
+    else
+        snprintf(op, len, "%s", c->function);
+}
+
 bool lf_rootcause_signature(const lf_rootcause *rc, char *out, size_t len) {
     for (size_t k = 0; rc && k < rc->n; k++) {
         const lf_report_cause *c = &rc->causes[k];
@@ -220,8 +237,10 @@ bool lf_rootcause_signature(const lf_rootcause *rc, char *out, size_t len) {
         if (c->exclusion) {
             bool swap = strcmp(c->methods[0], c->methods[1]) > 0;
             snprintf(out, len, "exclusion %s||%s", c->methods[swap], c->methods[!swap]);
-        } else if (c->function && c->function[0]) { /* the function, not its lines: see the header */
-            snprintf(out, len, "%s() in %s", c->function, c->file);
+        } else if (c->function && c->function[0]) { /* the op, not the function or the lines: see the header */
+            char op[128];
+            first_region_op(c, op, sizeof op);
+            snprintf(out, len, "%s in %s", op, c->file);
         } else {
             snprintf(out, len, "region %s:%u-%u", c->file, c->line_lo, c->line_hi);
         }

@@ -59,8 +59,9 @@ has "$tmp/r1.html" "r1_afek_stack.c:$lo-$hi" "R1: the HTML page has the region"
 mkdir -p "$tmp/tri"
 cp "$r1" "$tmp/tri/"
 expect_rc 0 "R1: triage after --write" "$LF" triage "$tmp/tri"
-# (the group is the region's function, not its lines: another finding of the bug may confirm other lines of it)
-has "$tmp/out" "root cause: ${func:-?}() in adapters/buggy/r1_afek_stack.c" "R1: triage signature from the root cause"
+# (the group is the op the region runs in, pop, not its function or lines: another finding of the bug may confirm
+# other lines of it, or lines of another function of pop)
+has "$tmp/out" "root cause: pop in adapters/buggy/r1_afek_stack.c" "R1: triage signature from the root cause (${func:-?}(), in pop)"
 # A clean run with the candidate made atomic confirms it only against a baseline of 5 violations at least
 # (LF_RC_MIN_BASELINE): 4 schedules cannot show 5, so nothing is confirmed, and the output says why.
 cp "$entry" "$tmp/few.lfz"

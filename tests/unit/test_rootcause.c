@@ -48,7 +48,7 @@ static void round_trip(void) {
         CHECK(!b->validated && !lf_report_cause_confirmed(b) && !strcmp(b->summary, "pop must not overlap pop"));
     }
     char key[128];
-    CHECK(lf_rootcause_signature(&rc, key, sizeof key) && !strcmp(key, "pop() in adapters/buggy/r1 afek_stack.c"));
+    CHECK(lf_rootcause_signature(&rc, key, sizeof key) && !strcmp(key, "pop in adapters/buggy/r1 afek_stack.c"));
     lf_rootcause_free(&rc);
     free(text);
 

@@ -37,12 +37,16 @@ void lf_rootcause_free(lf_rootcause *rc);
  * newline or a field breaks the format: every section it writes parses back to the same candidates). */
 char *lf_rootcause_format(const lf_report_cause *causes, size_t n);
 
-/* The grouping key of the best confirmed candidate: "FUNCTION() in FILE" for a region in a known function,
- * else "region FILE:LO-HI", or "exclusion A||B" (the two methods in name order). False when no candidate is
- * confirmed: then the findings are grouped by what the history says. The function, not the lines: findings of
- * one bug confirm overlapping regions of one function (treiber_aba: lines 90-93 in one, 91-93 in another;
- * k4_reread_cas_register: 46-49 and 46-54), which split one bug into several groups and, in the fuzz targets,
- * several ClusterFuzz crashes; ClusterFuzz's own crash state names functions, not lines, too. */
+/* The grouping key of the best confirmed candidate: "OP in FILE" for a region in a known function (OP: the
+ * adapter's method the candidate's first region runs in, "(in OP)" of its summary, else the function's own
+ * name), else "region FILE:LO-HI", or "exclusion A||B" (the two methods in name order). False when no
+ * candidate is confirmed: then the findings are grouped by what the history says. Neither the lines nor the
+ * function: findings of one bug confirm overlapping regions of one function (treiber_aba: lines 90-93 in one,
+ * 91-93 in another), and regions of one op in different functions (elim_stack_takes_claimed: es_op() 103-105,
+ * the push loop through its offer, in some; offer() 74-76, the offer's claim through its publication, in
+ * others), which split one bug into several groups and, in the fuzz targets, several ClusterFuzz crashes. Two
+ * bugs of one adapter in different ops stay apart (r2_rwlock_list_both: add and remove); two in one op share a
+ * group. */
 bool lf_rootcause_signature(const lf_rootcause *rc, char *out, size_t len);
 
 #endif
