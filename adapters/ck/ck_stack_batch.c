@@ -5,7 +5,8 @@
  *   push V -> (nothing)      ck_stack_push_upmc; V in 1..6
  *   pop -> int|empty         ck_stack_pop_upmc
  *   pop_all -> int           ck_stack_batch_pop_upmc: the multiset of values taken, as sum of 256^(V-1) (a count
- *                            per value, one byte each), so that which values a batch took is in the history
+ *                            per value, one byte each), so that which values a batch took is in the history;
+ *                            a node of no pushed value (a stale read of the misuse) counts in byte 7
  * Nodes come from an arena and are never reused during a run (ck_stack_pop_upmc is ABA-prone under reuse).
  *
  * ck_stack_batch: the multi-consumer batch pop. Linearizable.
@@ -82,7 +83,12 @@ static lf_kind bs_op(void *obj, lf_method method, const int64_t *args, int64_t *
     }
     ck_stack_entry_t *e = o->npsc ? ck_stack_batch_pop_npsc(&o->stack) : ck_stack_batch_pop_upmc(&o->stack);
     uint64_t taken = 0;
-    for (; e; e = e->next) taken += (uint64_t)1 << (8 * (((bs_node *)e)->value - 1)); /* 6 values, a byte each */
+    for (; e; e = e->next) { /* 6 values, a byte each */
+        int64_t v = ((bs_node *)e)->value;
+        /* A value no push wrote (the misuse's stale read of a node's field, under a weak memory model, sees the
+         * arena's zero) counts in byte 7, which no serial run has: a violation, not a shift out of range. */
+        taken += (uint64_t)1 << (v >= 1 && v <= 6 ? 8 * (v - 1) : 56);
+    }
     *value = (int64_t)taken;
     return LF_K_INT;
 }
