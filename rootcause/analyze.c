@@ -256,7 +256,7 @@ static bool candidates_from_cycles(const lf_rc_runner *rn, const lf_rc_trace *t,
         }
         if (nr == 0) continue; /* (every segment one site: no region to name) */
         /* the regions in a canonical order: by op, then function, file and lines (whichever segment the cycle
-         * listed first: the first region's function keys the triage group, docs/triage.md) */
+         * listed first: the first region's op keys the triage group, docs/triage.md) */
         if (nr == 2 && ((rg[0].resolved && rg[1].resolved && region_order(&rg[0], &rg[1]) > 0) ||
                         (!rg[0].resolved && rg[0].begin > rg[1].begin))) {
             region s = rg[0];

@@ -10,13 +10,13 @@
 #include "runtime/perturb.h"
 #include "util/hash.h"
 
-/* Concrete arguments of one call. u is the call's unique index within the run. */
 /* A custom type's key domain: at most LF_FC_MAX_KEYS, as stress's (a wide domain is for sets). */
 static unsigned custom_keys(unsigned keys) { return keys < LF_FC_MAX_KEYS ? keys : LF_FC_MAX_KEYS; }
 
 /* Above every fresh key of a case (arg * 65536 + call index + 1 < 2^24): a key no add of it adds. */
 #define WIDE_ABSENT_KEY ((int64_t)1 << 24)
 
+/* Concrete arguments of one call. u is the call's unique index within the run. */
 static void concrete_call(lf_planned_op *op, const lf_adapter *a, lf_method m, uint8_t arg, unsigned keys, size_t u) {
     if (a->type == LF_TYPE_CUSTOM) { /* the adapter's argument ranges (runner/adapter_type.h) */
         const lf_method_decl *d = lf_adapter_method(a, m);
