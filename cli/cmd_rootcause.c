@@ -129,8 +129,8 @@ static int rootcause_one(const char *path, lf_rc_options o, const rootcause_args
     o.spec = lf_entry_meta(&e, "spec"); /* checked as found: the self-spec when the entry says so */
     lf_rc_result r;
     /* the minimized test is a case whose run 0 violates (the entry's `test` section) */
-    int arc = args->test ? lf_rc_analyze(a, format, e.test, e.test_len, 0, &o, &r, err, sizeof err)
-                         : lf_rc_analyze(a, format, e.workload, e.workload_len, (unsigned)run, &o, &r, err, sizeof err);
+    int arc = lf_rc_analyze(a, format, args->test ? e.test : e.workload, args->test ? e.test_len : e.workload_len,
+                            args->test ? 0 : (unsigned)run, &o, &r, err, sizeof err);
     lf_status_stop(pc.line);
     if (arc < 0) {
         lf_esc_printf(stderr, "linfuzz rootcause: %s: %s\n", path, err);

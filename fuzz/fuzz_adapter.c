@@ -583,16 +583,6 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
     abort();
 }
 
-/* Root-causes the violation of (data, size) at repetition run (rootcause/analyze.h: controlled re-runs; a
- * free-mode finding is first searched for a controlled schedule that violates) with G.rc_schedules schedules
- * per validation, and puts the candidates into e. A confirmed one is what tells two bugs of one target apart
- * in the crash report. The whole workload first, not the minimized test: a test of a few calls confirms a
- * region that the workload's schedules refute (single_writer_table_torn: the reader's loads alone, where the
- * bug is the reader's loads and the writer's stores at once). When the workload confirms nothing (its runs are
- * long, and the work budget often ends the validation that would have), the minimized test is root-caused
- * with a budget of its own, as large (its runs are short: it rarely uses it), and a cause it confirms is kept,
- * the entry's meta rootcause_input saying so: a finding whose cause is confirmed names its bug by it in the
- * crash state, and one that is not makes a second crash of the same bug (docs/ci.md, "One crash per bug"). */
 /* One analysis (of the workload, or of the minimized test when `what` says so) into r: 0 (r to free), 1 (no
  * violating run) or -1 (an error), as lf_rc_analyze; its line printed. */
 static int root_cause_one(const uint8_t *data, size_t size, unsigned run, const char *what, lf_rc_result *r) {
@@ -615,6 +605,16 @@ static int root_cause_one(const uint8_t *data, size_t size, unsigned run, const 
     return 0;
 }
 
+/* Root-causes the violation of (data, size) at repetition run (rootcause/analyze.h: controlled re-runs; a
+ * free-mode finding is first searched for a controlled schedule that violates) with G.rc_schedules schedules
+ * per validation, and puts the candidates into e. A confirmed one is what tells two bugs of one target apart
+ * in the crash report. The whole workload first, not the minimized test: a test of a few calls confirms a
+ * region that the workload's schedules refute (single_writer_table_torn: the reader's loads alone, where the
+ * bug is the reader's loads and the writer's stores at once). When the workload confirms nothing (its runs are
+ * long, and the work budget often ends the validation that would have), the minimized test is root-caused
+ * with a budget of its own, as large (its runs are short: it rarely uses it), and a cause it confirms is kept,
+ * the entry's meta rootcause_input saying so: a finding whose cause is confirmed names its bug by it in the
+ * crash state, and one that is not makes a second crash of the same bug (docs/ci.md, "One crash per bug"). */
 static void attach_root_cause(lf_violation_entry *e, const uint8_t *data, size_t size, unsigned run) {
     fprintf(stderr,
             "linfuzz-fuzz: root causing (at most %llu schedules per candidate, baseline to %llu violations, work "
