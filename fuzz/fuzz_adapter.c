@@ -56,8 +56,8 @@
  * LINFUZZ_FUZZ_ROOTCAUSE=N (a violation is root-caused with at most N schedules per candidate before the
  * process aborts, so that its crash report names the bug by its triage group, bug_report.h; default 2000 when a
  * violation ends the process, 0 when continuing), LINFUZZ_FUZZ_ROOTCAUSE_WORK=W (its work budget, lf_rc_work:
- * switches plus points / 256; default RC_WORK, 0: none; deterministic, so the crash state does not depend on the
- * machine's speed), LINFUZZ_FUZZ_ROOTCAUSE_BASELINE=K (its baseline stops at its K-th violation, default 30;
+ * switches plus points / 256; default RC_WORK, 0: none; the minimized test's analysis after it gets
+ * RC_TEST_WORK_FACTOR times as much; deterministic, so the crash state does not depend on the machine's speed), LINFUZZ_FUZZ_ROOTCAUSE_BASELINE=K (its baseline stops at its K-th violation, default 30;
  * lf_rc_options.baseline),
  * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|rf-presence|switch|rf-switch|0 (schedule feedback of controlled
  * runs; off by default: measured in docs/scheduling.md, it helps a little on some bugs and a lot against others;
@@ -128,8 +128,12 @@ __attribute__((used, section("__libfuzzer_extra_counters"))) static uint8_t sche
  * unit on 2 cores, 10 us before a run's workers shared one CPU): the 4 s that most root causings of the bundled
  * bugs took then, 2 to 3 s now, and a bound on the tail (the dpdk_ring_mpmc, elim_stack_takes_claimed and
  * ck_hp_stack_unprotected ones took 11 to 50 s). Per analysis: the minimized test's, after a workload's that
- * confirmed nothing, gets as much (attach_root_cause). */
+ * confirmed nothing, gets RC_TEST_WORK_FACTOR times as much (attach_root_cause). */
 #define RC_WORK 400000
+/* The minimized test's analysis is the last chance to name the bug in the crash state. Its runs are short, so it
+ * seldom spends even RC_WORK, but a rare bug's validations run every schedule of the baseline: a 5-call test of
+ * mark_list_pqueue_lockfree_poll violates in 10 of 2000 schedules and confirms its cause with 1.1 M (4 s). */
+#define RC_TEST_WORK_FACTOR 3
 
 /* Inputs with fewer concurrent calls than this are replaced by fresh random cases (LLVMFuzzerCustomMutator). */
 #define FRESH_BELOW_OPS 16
@@ -583,13 +587,14 @@ static void on_stuck(void *ctx, const lf_stuck_event *ev) {
     abort();
 }
 
-/* One analysis (of the workload, or of the minimized test when `what` says so) into r: 0 (r to free), 1 (no
- * violating run) or -1 (an error), as lf_rc_analyze; its line printed. */
-static int root_cause_one(const uint8_t *data, size_t size, unsigned run, const char *what, lf_rc_result *r) {
+/* One analysis (of the workload, or of the minimized test when `what` says so) with the work budget given (0:
+ * none) into r: 0 (r to free), 1 (no violating run) or -1 (an error), as lf_rc_analyze; its line printed. */
+static int root_cause_one(const uint8_t *data, size_t size, unsigned run, const char *what, uint64_t work_budget,
+                          lf_rc_result *r) {
     lf_rc_options o;
     lf_rc_options_default(&o);
     o.schedules = o.search = G.rc_schedules;
-    o.work_budget = G.rc_work;
+    o.work_budget = work_budget;
     o.baseline = G.rc_baseline;
     char err[512];
     int rc = lf_rc_analyze(G.adapter, LF_FUZZ_CASE_FORMAT, data, size, run, &o, r, err, sizeof err);
@@ -612,23 +617,26 @@ static int root_cause_one(const uint8_t *data, size_t size, unsigned run, const 
  * region that the workload's schedules refute (single_writer_table_torn: the reader's loads alone, where the
  * bug is the reader's loads and the writer's stores at once). When the workload confirms nothing (its runs are
  * long, and the work budget often ends the validation that would have), the minimized test is root-caused
- * with a budget of its own, as large (its runs are short: it rarely uses it), and a cause it confirms is kept,
+ * with a budget of its own, RC_TEST_WORK_FACTOR times as large (its runs are short: it seldom uses even the
+ * workload's, but a rare bug's validations run many), and a cause it confirms is kept,
  * the entry's meta rootcause_input saying so: a finding whose cause is confirmed names its bug by it in the
  * crash state, and one that is not makes a second crash of the same bug (docs/ci.md, "One crash per bug"). */
 static void attach_root_cause(lf_violation_entry *e, const uint8_t *data, size_t size, unsigned run) {
+    uint64_t test_work = G.rc_work > UINT64_MAX / RC_TEST_WORK_FACTOR ? 0 : G.rc_work * RC_TEST_WORK_FACTOR;
     fprintf(stderr,
             "linfuzz-fuzz: root causing (at most %llu schedules per candidate, baseline to %llu violations, work "
-            "budget %llu; LINFUZZ_FUZZ_ROOTCAUSE=0: off)...\n",
-            (unsigned long long)G.rc_schedules, (unsigned long long)G.rc_baseline, (unsigned long long)G.rc_work);
+            "budget %llu, %llu for the minimized test; LINFUZZ_FUZZ_ROOTCAUSE=0: off)...\n",
+            (unsigned long long)G.rc_schedules, (unsigned long long)G.rc_baseline, (unsigned long long)G.rc_work,
+            (unsigned long long)test_work);
     lf_rc_result r;
-    int rc = root_cause_one(data, size, run, "", &r);
+    int rc = root_cause_one(data, size, run, "", G.rc_work, &r);
     const char *input = "workload";
     /* the test too when the workload ran and confirmed nothing (not after an error, nor when no interleaving
      * explains the violation: the test's serial behaviour would say the same) */
     bool retry = rc > 0 || (rc == 0 && !r.sequential && !(r.n && lf_rc_confirmed(&r.c[0])));
     if (retry && e->has_test) {
         lf_rc_result t;
-        if (root_cause_one(e->test, e->test_len, 0, "on the minimized test: ", &t) == 0) {
+        if (root_cause_one(e->test, e->test_len, 0, "on the minimized test: ", test_work, &t) == 0) {
             if (t.n && lf_rc_confirmed(&t.c[0])) {
                 if (rc == 0) lf_rc_result_free(&r);
                 r = t;

@@ -79,6 +79,8 @@ done
 has cut1.line "^linfuzz-fuzz: no confirmed root cause (: its budget, LINFUZZ_FUZZ_ROOTCAUSE_WORK)$" \
   "a budget of 9/10 of the full analysis ($cut of $work) cuts the confirming validation short"
 has cut1.line "^linfuzz-fuzz: on the minimized test: root cause: r2_add() " "the minimized test confirms the cause"
+has cut1.log "^linfuzz-fuzz: root causing (.*work budget $cut, $((cut * 3)) for the minimized test;" \
+  "the minimized test's analysis gets three times the workload's budget"
 cmp -s cut1.line cut2.line && cmp -s cut1.state cut2.state && ok || bad "the cut differs between runs: $(cat cut1.line cut2.line)"
 cmp -s cut1.state add1.state && ok || bad "cut: another crash than add1's: $(cat cut1.state add1.state)"
 LINFUZZ_FUZZ_ROOTCAUSE_WORK=50 "$TARGET" in/add1 >tiny.log 2>&1
