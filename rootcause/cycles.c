@@ -222,50 +222,128 @@ bool lf_rc_find_cycles(const lf_rc_trace *t, lf_rc_cycles *out) {
     return true;
 }
 
-/* Whether the block [s .. e] (indices; events of one thread and op) is interrupted by a two-thread cycle. */
-static bool block_interrupted(const lf_rc_trace *t, size_t s, size_t e) {
-    uint32_t ti = t->ev[s].thread;
-    for (unsigned j = 0; j < t->threads; j++) {
-        if (j == ti) continue;
-        size_t first_u = SIZE_MAX, last_v = 0;
-        bool any_v = false;
-        for (size_t k = s + 1; k < e; k++) {
-            const lf_rc_event *u = &t->ev[k];
-            if (u->thread != j) continue;
-            for (size_t x = s; x < k; x++) /* an access of the block before u that u conflicts with */
-                if (t->ev[x].thread == ti && conflict(&t->ev[x], u)) {
-                    if (first_u == SIZE_MAX) first_u = k;
-                    break;
-                }
-            for (size_t y = k + 1; y <= e; y++) /* one after u */
-                if (t->ev[y].thread == ti && conflict(u, &t->ev[y])) {
-                    last_v = k;
-                    any_v = true;
-                    break;
-                }
+/* The bytes one thread's accesses read and wrote, per 8-byte word: what an access of another thread conflicts
+ * with (conflict(): overlapping bytes, not both reads) in one lookup per word it spans, where scanning the
+ * accesses took a pass each. An open-addressing table; `used` lists its filled slots, to clear them. */
+typedef struct word_bytes {
+    uintptr_t word; /* addr >> 3 */
+    uint8_t read, written, filled;
+} word_bytes;
+
+typedef struct access_set {
+    word_bytes *slot;
+    size_t cap; /* a power of two */
+    size_t *used, n_used;
+} access_set;
+
+static void access_set_free(access_set *a) {
+    free(a->slot);
+    free(a->used);
+}
+
+/* Empties a and makes room for `words` words (the table kept at most half full). False when out of memory. */
+static bool access_set_prepare(access_set *a, size_t words) {
+    for (size_t i = 0; i < a->n_used; i++) a->slot[a->used[i]].filled = 0;
+    a->n_used = 0;
+    size_t need = 2 * words, cap = 64;
+    while (cap < need) cap *= 2;
+    if (cap <= a->cap) return true;
+    access_set_free(a);
+    a->slot = calloc(cap, sizeof *a->slot);
+    a->used = malloc(cap / 2 * sizeof *a->used);
+    a->cap = a->slot && a->used ? cap : 0;
+    return a->cap != 0;
+}
+
+/* The slot of word w: its own, or the empty one where it would go. */
+static word_bytes *access_set_slot(access_set *a, uintptr_t w) {
+    size_t i = (size_t)((w * 0x9e3779b97f4a7c15ull) >> 20) & (a->cap - 1);
+    while (a->slot[i].filled && a->slot[i].word != w) i = (i + 1) & (a->cap - 1);
+    return &a->slot[i];
+}
+
+/* The bytes of [addr, addr + size) within word w, as a mask (bit b: byte w * 8 + b). */
+static uint8_t bytes_in_word(uintptr_t addr, unsigned size, uintptr_t w) {
+    uintptr_t lo = addr > w * 8 ? addr : w * 8, hi = addr + size < w * 8 + 8 ? addr + size : w * 8 + 8;
+    return (uint8_t)(((1u << (hi - lo)) - 1) << (lo - w * 8));
+}
+
+static void access_set_add(access_set *a, const lf_rc_event *e) {
+    for (uintptr_t w = e->addr >> 3; w <= (e->addr + e->size - 1) >> 3; w++) {
+        word_bytes *b = access_set_slot(a, w);
+        if (!b->filled) {
+            *b = (word_bytes){.word = w, .filled = 1};
+            a->used[a->n_used++] = (size_t)(b - a->slot);
         }
-        if (first_u != SIZE_MAX && any_v && first_u <= last_v) return true;
+        uint8_t mask = bytes_in_word(e->addr, e->size, w);
+        if (e->kind == LF_RC_READ) b->read |= mask;
+        else b->written |= mask;
+    }
+}
+
+/* Whether e conflicts with an access of the set (which holds another thread's accesses only). */
+static bool access_set_conflicts(access_set *a, const lf_rc_event *e) {
+    for (uintptr_t w = e->addr >> 3; w <= (e->addr + e->size - 1) >> 3; w++) {
+        const word_bytes *b = access_set_slot(a, w);
+        if (!b->filled) continue;
+        uint8_t mask = bytes_in_word(e->addr, e->size, w);
+        if (mask & (e->kind == LF_RC_READ ? b->written : (uint8_t)(b->read | b->written))) return true;
     }
     return false;
 }
 
+/* Whether the block [s .. e] (indices; events of one thread and op) is interrupted by a two-thread cycle: some
+ * other thread j has an access u inside it conflicting with an earlier access of the block, and at or after
+ * the first such u an access v conflicting with a later one. One pass forward finds each thread's first u (the
+ * set holds the block's accesses before it), one backward each thread's last v. */
+static bool block_interrupted(const lf_rc_trace *t, size_t s, size_t e, access_set *set) {
+    uint32_t ti = t->ev[s].thread;
+    size_t first_u[LF_FC_MAX_THREADS], last_v[LF_FC_MAX_THREADS];
+    for (unsigned j = 0; j < LF_FC_MAX_THREADS; j++) first_u[j] = last_v[j] = SIZE_MAX;
+    size_t words = 0; /* the block's words, counted with repeats: room enough */
+    for (size_t k = s; k <= e; k++)
+        if (t->ev[k].thread == ti) words += ((t->ev[k].addr + t->ev[k].size - 1) >> 3) - (t->ev[k].addr >> 3) + 1;
+    if (!access_set_prepare(set, words)) return false; /* (out of memory: counted as not forbidden) */
+    access_set_add(set, &t->ev[s]);
+    for (size_t k = s + 1; k < e; k++) {
+        const lf_rc_event *u = &t->ev[k];
+        if (u->thread == ti) access_set_add(set, u);
+        else if (u->thread < LF_FC_MAX_THREADS && first_u[u->thread] == SIZE_MAX && access_set_conflicts(set, u))
+            first_u[u->thread] = k;
+    }
+    if (!access_set_prepare(set, words)) return false;
+    access_set_add(set, &t->ev[e]);
+    for (size_t k = e - 1; k > s; k--) {
+        const lf_rc_event *v = &t->ev[k];
+        if (v->thread == ti) access_set_add(set, v);
+        else if (v->thread < LF_FC_MAX_THREADS && last_v[v->thread] == SIZE_MAX && access_set_conflicts(set, v))
+            last_v[v->thread] = k;
+    }
+    for (unsigned j = 0; j < LF_FC_MAX_THREADS; j++)
+        if (first_u[j] != SIZE_MAX && last_v[j] != SIZE_MAX && first_u[j] <= last_v[j]) return true;
+    return false;
+}
+
 bool lf_rc_pairs_forbid(const lf_rc_trace *t, const uintptr_t *begin_pc, const uintptr_t *end_pc, size_t n) {
-    for (size_t k = 0; k < n; k++) {
+    access_set set = {0};
+    bool forbids = false;
+    for (size_t k = 0; k < n && !forbids; k++) {
         /* per thread: the open instance's start (SIZE_MAX: none) */
         size_t open[LF_FC_MAX_THREADS];
         for (unsigned i = 0; i < LF_FC_MAX_THREADS; i++) open[i] = SIZE_MAX;
-        for (size_t i = 0; i < t->n; i++) {
+        for (size_t i = 0; i < t->n && !forbids; i++) {
             const lf_rc_event *e = &t->ev[i];
             if (e->thread >= LF_FC_MAX_THREADS) continue;
             size_t *o = &open[e->thread];
             if (*o != SIZE_MAX && t->ev[*o].op != e->op) *o = SIZE_MAX;
             if (*o != SIZE_MAX && e->pc == end_pc[k]) {
-                if (block_interrupted(t, *o, i)) return true;
+                forbids = block_interrupted(t, *o, i, &set);
                 *o = SIZE_MAX;
             } else if (*o == SIZE_MAX && e->pc == begin_pc[k]) {
                 *o = i;
             }
         }
     }
-    return false;
+    access_set_free(&set);
+    return forbids;
 }
