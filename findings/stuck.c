@@ -65,14 +65,35 @@ const char *lf_stuck_shape(const lf_history *h, uint32_t may_block) {
     return worst == 2 ? "STUCK_HANG" : worst == 1 ? "STUCK_LOST_WAKEUP" : any_empty || worst < 0 ? "STUCK_EMPTY" : "STUCK_FULL";
 }
 
-void lf_stuck_methods(const lf_history *h, char out[256]) {
-    uint32_t mask = 0;
-    for (size_t i = 0; i < h->n; i++)
-        if (lf_op_pending(&h->ops[i])) mask |= LF_METHOD_BIT(h->ops[i].method);
+/* "enq,deq": the names of the methods of mask, in lf_method order. */
+static void write_methods(const lf_history *h, uint32_t mask, char out[256]) {
     size_t w = 0;
     out[0] = 0;
     for (int m = 0; m < LF_M_COUNT && w < 255; m++)
         if (mask & LF_METHOD_BIT(m)) w += (size_t)snprintf(out + w, 256 - w, "%s%s", w ? "," : "", method_name(h, (unsigned)m));
+}
+
+/* The methods of h's pending ops (bit per method); *observers: those of them declared observers. */
+static uint32_t pending_methods(const lf_history *h, uint32_t *observers) {
+    uint32_t mask = 0;
+    *observers = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        if (!lf_op_pending(&h->ops[i])) continue;
+        mask |= LF_METHOD_BIT(h->ops[i].method);
+        const lf_method_decl *d = lf_history_method(h, h->ops[i].method);
+        if (d && (d->flags & LF_MF_OBSERVER)) *observers |= LF_METHOD_BIT(h->ops[i].method);
+    }
+    return mask;
+}
+
+void lf_stuck_methods(const lf_history *h, char out[256]) {
+    uint32_t observers;
+    write_methods(h, pending_methods(h, &observers), out);
+}
+
+void lf_stuck_signature_methods(const lf_history *h, char out[256]) {
+    uint32_t observers, mask = pending_methods(h, &observers);
+    write_methods(h, mask & ~observers ? mask & ~observers : mask, out);
 }
 
 void lf_stuck_bucket(const char *adapter, const lf_history *h, uint32_t may_block, char out[17]) {

@@ -315,7 +315,7 @@ long lf_triage_add_violation(lf_triage *t, const char *path, bool is_input, cons
         snprintf(it->sig.type, sizeof it->sig.type, "%s", lf_history_type_name(&e->minimized));
         it->sig.shape = lf_stuck_shape(&e->minimized, may_block);
         snprintf(it->sig.cut_method, sizeof it->sig.cut_method, "-");
-        lf_stuck_methods(&e->minimized, it->sig.methods);
+        lf_stuck_signature_methods(&e->minimized, it->sig.methods);
         lf_stuck_bucket(it->adapter, &e->minimized, may_block, it->bucket);
     } else if (lf_entry_category(e)) { /* the serial evidence is no violation: its own signature */
         it->category = LF_TRIAGE_SERIAL_NONDETERMINISM;

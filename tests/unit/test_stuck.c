@@ -60,6 +60,25 @@ static void shapes(void) {
     char methods[256];
     lf_stuck_methods(&h, methods);
     CHECK(!strcmp(methods, "enq,deq"));
+    lf_stuck_signature_methods(&h, methods);
+    CHECK(!strcmp(methods, "enq,deq"));
+    lf_history_free(&h);
+    /* triage's key leaves out an observer stuck beside an update (a symptom of the schedule), not one alone */
+    h = parse("type set\n0 1 ? add 1\n1 2 ? contains 1\n");
+    lf_stuck_methods(&h, methods);
+    CHECK(!strcmp(methods, "add,contains"));
+    lf_stuck_signature_methods(&h, methods);
+    CHECKF(!strcmp(methods, "add"), "%s", methods);
+    lf_history_free(&h);
+    h = parse("type set\n1 2 ? contains 1\n");
+    lf_stuck_signature_methods(&h, methods);
+    CHECKF(!strcmp(methods, "contains"), "%s", methods);
+    lf_history_free(&h);
+    /* a custom type's declared observer: ledger_lock_order's balance behind two deadlocked transfers */
+    h = parse("type ledger\nmethod transfer 3 -> ok|fail\nmethod balance 1 -> int observer\n"
+              "0 1 ? transfer 1 2 3\n1 2 ? transfer 2 1 6\n2 3 ? balance 1\n");
+    lf_stuck_signature_methods(&h, methods);
+    CHECKF(!strcmp(methods, "transfer"), "%s", methods);
     lf_history_free(&h);
 }
 

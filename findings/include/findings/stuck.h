@@ -47,6 +47,11 @@ typedef struct lf_stuck_input {
 const char *lf_stuck_shape(const lf_history *h, uint32_t may_block);
 /* "deq" or "enq,deq": the methods of the pending ops, in lf_method order (out: 256 bytes). */
 void lf_stuck_methods(const lf_history *h, char out[256]);
+/* The same without the observers (read, contains, peek, get, a custom type's declared observers) when an
+ * update is stuck too: what triage groups a STUCK finding by. An observer waiting behind a deadlock of updates
+ * is a symptom that comes and goes with the schedule (ledger_lock_order: balances blocked on the accounts of
+ * two transfers that wait for each other's locks, in some findings and not in others). */
+void lf_stuck_signature_methods(const lf_history *h, char out[256]);
 /* The dedup bucket of a stuck history (16 hex digits + NUL): adapter, type, shape, stuck methods. */
 void lf_stuck_bucket(const char *adapter, const lf_history *h, uint32_t may_block, char out[17]);
 
