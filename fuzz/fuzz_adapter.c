@@ -57,7 +57,8 @@
  * process aborts, so that its crash report names the bug by its triage group, bug_report.h; default 2000 when a
  * violation ends the process, 0 when continuing), LINFUZZ_FUZZ_ROOTCAUSE_WORK=W (its work budget, lf_rc_work:
  * switches plus points / 256; default RC_WORK, 0: none; the minimized test's analysis after it gets
- * RC_TEST_WORK_FACTOR times as much; deterministic, so the crash state does not depend on the machine's speed), LINFUZZ_FUZZ_ROOTCAUSE_BASELINE=K (its baseline stops at its K-th violation, default 30;
+ * RC_TEST_WORK_FACTOR times as much; deterministic, so the crash state does not depend on the machine's speed),
+ * LINFUZZ_FUZZ_ROOTCAUSE_BASELINE=K (its baseline stops at its K-th violation, default 30;
  * lf_rc_options.baseline),
  * LINFUZZ_FUZZ_SCHED_FEEDBACK=rf|preempt|both|rf-presence|switch|rf-switch|0 (schedule feedback of controlled
  * runs; off by default: measured in docs/scheduling.md, it helps a little on some bugs and a lot against others;
