@@ -262,6 +262,9 @@ static word_bytes *access_set_slot(access_set *a, uintptr_t w) {
     return &a->slot[i];
 }
 
+/* The last 8-byte word e's bytes reach (its first: e->addr >> 3). */
+static uintptr_t last_word(const lf_rc_event *e) { return (e->addr + e->size - 1) >> 3; }
+
 /* The bytes of [addr, addr + size) within word w, as a mask (bit b: byte w * 8 + b). */
 static uint8_t bytes_in_word(uintptr_t addr, unsigned size, uintptr_t w) {
     uintptr_t lo = addr > w * 8 ? addr : w * 8, hi = addr + size < w * 8 + 8 ? addr + size : w * 8 + 8;
@@ -269,7 +272,7 @@ static uint8_t bytes_in_word(uintptr_t addr, unsigned size, uintptr_t w) {
 }
 
 static void access_set_add(access_set *a, const lf_rc_event *e) {
-    for (uintptr_t w = e->addr >> 3; w <= (e->addr + e->size - 1) >> 3; w++) {
+    for (uintptr_t w = e->addr >> 3; w <= last_word(e); w++) {
         word_bytes *b = access_set_slot(a, w);
         if (!b->filled) {
             *b = (word_bytes){.word = w, .filled = 1};
@@ -283,7 +286,7 @@ static void access_set_add(access_set *a, const lf_rc_event *e) {
 
 /* Whether e conflicts with an access of the set (which holds another thread's accesses only). */
 static bool access_set_conflicts(access_set *a, const lf_rc_event *e) {
-    for (uintptr_t w = e->addr >> 3; w <= (e->addr + e->size - 1) >> 3; w++) {
+    for (uintptr_t w = e->addr >> 3; w <= last_word(e); w++) {
         const word_bytes *b = access_set_slot(a, w);
         if (!b->filled) continue;
         uint8_t mask = bytes_in_word(e->addr, e->size, w);
@@ -302,7 +305,7 @@ static bool block_interrupted(const lf_rc_trace *t, size_t s, size_t e, access_s
     for (unsigned j = 0; j < LF_FC_MAX_THREADS; j++) first_u[j] = last_v[j] = SIZE_MAX;
     size_t words = 0; /* the block's words, counted with repeats: room enough */
     for (size_t k = s; k <= e; k++)
-        if (t->ev[k].thread == ti) words += ((t->ev[k].addr + t->ev[k].size - 1) >> 3) - (t->ev[k].addr >> 3) + 1;
+        if (t->ev[k].thread == ti) words += last_word(&t->ev[k]) - (t->ev[k].addr >> 3) + 1;
     if (!access_set_prepare(set, words)) return false; /* (out of memory: counted as not forbidden) */
     access_set_add(set, &t->ev[s]);
     for (size_t k = s + 1; k < e; k++) {
