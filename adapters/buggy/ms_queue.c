@@ -1,6 +1,6 @@
 /* Michael-Scott lock-free queue (PODC 1996): a linked list with a dummy head node; enqueue links at the tail
- * with CAS on tail->next and then swings tail, and every operation helps a lagging tail forward. Two adapters
- * share this code: ms_queue (the algorithm) and its known-buggy twin ms_queue_lost_tail.
+ * with CAS on tail->next and then swings tail, and every operation helps a lagging tail forward. Three adapters
+ * share this code: ms_queue (the algorithm) and its known-buggy variants below.
  *
  * Bug (ms_queue_lost_tail): after linking its node, enqueue swings the tail with a plain store instead of
  * CAS(tail, t, node), and dequeue decides emptiness from head == tail. A delayed enqueuer E1 links n1, then
@@ -10,14 +10,16 @@
  * which is only safe while the tail never moves backwards) answers empty once n1 is dequeued, although E2's
  * completed enqueue of n2 is still in the queue.
  *
- * Memory orders: every atomic access is seq_cst. With acquire/release alone the algorithm is not linearizable
- * under C11: a dequeue can read a stale NULL from head->next and answer empty while values are certainly in the
- * queue (the c11 memory model of controlled runs found it: `linfuzz stress ms_queue --seed 1816239622174283
- * --threads 3 --ops 50 --runs 400`, run 363; docs/memory-models.md). An emptiness answer needs the total order.
+ * Memory orders (bug ms_queue_acq_rel): every atomic access of ms_queue is seq_cst. Its known-buggy variant
+ * ms_queue_acq_rel weakens them as ports to ARM do: loads acquire, CASes acq_rel. The algorithm is not
+ * linearizable so: a dequeue can read a stale NULL from head->next and answer empty although an enqueue that
+ * returned before it started linked a node (nothing orders the link before the load). An emptiness answer needs
+ * seq_cst. Found only under the c11 memory model of controlled runs (docs/memory-models.md), never under sc or
+ * tso (x86's locked CAS orders everything).
  *
  * Memory reclamation: nodes come from a per-object arena and are never reused during a run, which gives the
  * algorithm the type-stable, ABA-free memory it assumes (the paper uses counted pointers instead); so the
- * twin has no ABA and no crash either: only the lost swing. */
+ * variants have no ABA and no crash either: only their own bug. */
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -28,7 +30,7 @@
 
 typedef struct ms_node {
     _Atomic(struct ms_node *) next;
-    int64_t value; /* written before the node is linked by a seq_cst CAS, never changed after */
+    int64_t value; /* written before the node is linked by a CAS (release or stronger), never changed after */
 } ms_node;
 
 typedef struct ms_queue {
@@ -59,38 +61,43 @@ static void ms_destroy(void *obj) {
     free(q);
 }
 
-static void ms_enqueue(ms_queue *q, int64_t v) {
+/* The memory orders are each caller's constants (`load` for every load, `update` for every CAS that succeeds):
+ * inlined, ms_queue's code is what it is with seq_cst written out, so that its and ms_queue_lost_tail's
+ * scheduling points, and their committed entries' exact replays, do not depend on the variant below. */
+#define MS_INLINE static inline __attribute__((always_inline))
+
+MS_INLINE void ms_enqueue(ms_queue *q, int64_t v, memory_order load, memory_order update) {
     ms_node *n = lf_arena_alloc(&q->nodes);
     n->value = v;
     for (;;) {
-        ms_node *tail = atomic_load_explicit(&q->tail, memory_order_seq_cst);
-        ms_node *next = atomic_load_explicit(&tail->next, memory_order_seq_cst);
+        ms_node *tail = atomic_load_explicit(&q->tail, load);
+        ms_node *next = atomic_load_explicit(&tail->next, load);
         LF_YIELD();
-        if (tail != atomic_load_explicit(&q->tail, memory_order_seq_cst)) continue;
+        if (tail != atomic_load_explicit(&q->tail, load)) continue;
         if (next) { /* tail lags behind the last node: help it forward, then retry */
-            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, memory_order_seq_cst, memory_order_relaxed);
+            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, update, memory_order_relaxed);
             continue;
         }
         ms_node *expected = NULL;
-        if (atomic_compare_exchange_strong_explicit(&tail->next, &expected, n, memory_order_seq_cst,
+        if (atomic_compare_exchange_strong_explicit(&tail->next, &expected, n, update,
                                                     memory_order_relaxed)) {
             LF_YIELD(); /* the window in which tail lags and others must help */
             if (q->lost_tail)
                 atomic_store_explicit(&q->tail, n, memory_order_seq_cst); /* THE BUG: can move the tail back */
             else
-                atomic_compare_exchange_strong_explicit(&q->tail, &tail, n, memory_order_seq_cst, memory_order_relaxed);
+                atomic_compare_exchange_strong_explicit(&q->tail, &tail, n, update, memory_order_relaxed);
             return;
         }
     }
 }
 
-static lf_kind ms_dequeue(ms_queue *q, bool remove, int64_t *value) {
+MS_INLINE lf_kind ms_dequeue(ms_queue *q, bool remove, int64_t *value, memory_order load, memory_order update) {
     for (;;) {
-        ms_node *head = atomic_load_explicit(&q->head, memory_order_seq_cst);
-        ms_node *tail = atomic_load_explicit(&q->tail, memory_order_seq_cst);
-        ms_node *next = atomic_load_explicit(&head->next, memory_order_seq_cst);
+        ms_node *head = atomic_load_explicit(&q->head, load);
+        ms_node *tail = atomic_load_explicit(&q->tail, load);
+        ms_node *next = atomic_load_explicit(&head->next, load);
         LF_YIELD();
-        if (head != atomic_load_explicit(&q->head, memory_order_seq_cst)) continue;
+        if (head != atomic_load_explicit(&q->head, load)) continue;
         if (head == tail && q->lost_tail) return LF_K_EMPTY; /* THE BUG: trusts a tail that can move back */
         if (!next) return LF_K_EMPTY; /* head->next is NULL: the queue was empty when it was read */
         if (!remove) {
@@ -99,25 +106,34 @@ static lf_kind ms_dequeue(ms_queue *q, bool remove, int64_t *value) {
             return LF_K_INT;
         }
         if (head == tail) { /* non-empty but tail lags: help before dequeuing past it */
-            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, memory_order_seq_cst, memory_order_relaxed);
+            atomic_compare_exchange_strong_explicit(&q->tail, &tail, next, update, memory_order_relaxed);
             continue;
         }
         int64_t v = next->value;
-        if (atomic_compare_exchange_strong_explicit(&q->head, &head, next, memory_order_seq_cst,
-                                                    memory_order_relaxed)) {
+        if (atomic_compare_exchange_strong_explicit(&q->head, &head, next, update, memory_order_relaxed)) {
             *value = v;
             return LF_K_INT;
         }
     }
 }
 
-static lf_kind ms_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+MS_INLINE lf_kind ms_op_with(void *obj, lf_method m, const int64_t *args, int64_t *value, memory_order load,
+                             memory_order update) {
     ms_queue *q = obj;
     if (m == LF_M_ENQ) {
-        ms_enqueue(q, args[0]);
+        ms_enqueue(q, args[0], load, update);
         return LF_K_NONE;
     }
-    return ms_dequeue(q, m == LF_M_DEQ, value);
+    return ms_dequeue(q, m == LF_M_DEQ, value, load, update);
+}
+
+static lf_kind ms_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+    return ms_op_with(obj, m, args, value, memory_order_seq_cst, memory_order_seq_cst);
+}
+
+/* THE BUG (ms_queue_acq_rel): acquire and acq_rel, not seq_cst */
+static lf_kind acq_rel_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+    return ms_op_with(obj, m, args, value, memory_order_acquire, memory_order_acq_rel);
 }
 
 /* The values from head to tail (after the dummy). */
@@ -138,3 +154,8 @@ LF_DEFINE_DETERMINISTIC_ADAPTER(ms_queue, LF_TYPE_QUEUE, true, ENQ_DEQ | LF_METH
 LF_DEFINE_DETERMINISTIC_ADAPTER(
     ms_queue_lost_tail, LF_TYPE_QUEUE, false, ENQ_DEQ, lost_tail_create, ms_destroy, ms_op, ms_fingerprint,
     "Michael-Scott queue whose tail swing is a blind store (tail moves back; deq trusts head == tail)");
+
+LF_DEFINE_DETERMINISTIC_ADAPTER(ms_queue_acq_rel, LF_TYPE_QUEUE, false, ENQ_DEQ | LF_METHOD_BIT(LF_M_PEEK),
+                                ms_create, ms_destroy, acq_rel_op, ms_fingerprint,
+                                "Michael-Scott queue with acquire loads and acq_rel CASes, not seq_cst: under the C11 "
+                                "model a dequeue reads a stale NULL next and answers empty after an enqueue returned");

@@ -109,6 +109,15 @@ expect_rc 3 "weak entry, budget spent in the weak step" "$LF" rootcause --work 2
 has "$tmp/out" "^note: stopped by its work budget of 200" "weak entry: the budget is named"
 has "$tmp/out" "the violation needs its weak behaviour" "weak entry: the sc replay ran"
 check "weak entry: not 'not reproduced'" test "$(grep -c 'not reproduced' "$tmp/out")" = 0
+# Store buffering across two threads, neither side seq_cst: ms_queue_acq_rel's dequeue reads a stale NULL next
+# (or tail) beside an acq_rel CAS of another thread; a seq_cst fence on either side alone is refuted, and the fix
+# is both accesses seq_cst (regression: before that candidate, nothing was confirmed)
+msq=$(controlled ms_queue_acq_rel)
+expect_rc 0 "ms_queue_acq_rel: both sides seq_cst" "$LF" rootcause --test "$msq"
+has "$tmp/out" "root cause: the read-modify-write at ms_queue.c:[0-9]* must be seq_cst and the load at ms_queue.c:[0-9]* must be seq_cst" \
+  "ms_queue_acq_rel: a CAS and a load of another thread, both seq_cst"
+has "$tmp/out" "a seq_cst fence is needed after the read-modify-write at ms_queue.c:[0-9]*; refuted" \
+  "ms_queue_acq_rel: one side's fence alone is refuted"
 # --baseline below LF_RC_MIN_BASELINE (5) stops at 5: a baseline of fewer violations could confirm nothing
 expect_rc 0 "R1: --baseline 2 confirms" "$LF" rootcause --schedules 400 --baseline 2 "$tmp/few.lfz"
 has "$tmp/out" "^baseline: 5 violations in" "R1: --baseline 2 stops at 5"

@@ -36,6 +36,9 @@ for a in $buggy; do
   # a race by the C11 standard only (docs/findings.md), which stress does not reach in 30 s, not even under c11
   # alone; its fuzz target finds it in 31 executions and its committed entry replays (test_corpus_entries)
   [ "$a" = dpdk_ring_mpmc ] && continue
+  # likewise c11 only, and rarer: stress found it in none of 3 runs of 60 s; its fuzz target finds it in a few
+  # seconds (docs/fuzzing.md, "Eighth round") and its committed entry replays (test_corpus_entries)
+  [ "$a" = ms_queue_acq_rel ] && continue
   if "$LF" adapters | grep -q "^$a .*\[.*blocks: "; then
     # a blocking structure whose bug makes an op never return: balanced runs (its default). Free runs: the
     # watchdog's STUCK (exit 5) with its history; controlled runs: the scheduler sees every thread blocked
