@@ -223,6 +223,14 @@ static void candidates_of(const wtrace *w, size_t i, bool c11, wcands *cs) {
     }
     /* store buffering: the writer's store stayed invisible past its next load; the reader's own earlier stores */
     if (n != SIZE_MAX) store_buffering(w, n, cs);
+    /* ... or neither the missed atomic store nor the stale atomic load is in the seq_cst order, which alone
+     * orders a store before a load of another thread that nothing else relates (c11: an emptiness check that
+     * reads a stale NULL next beside an acq_rel link): both must be seq_cst */
+    if (c11 && n != SIZE_MAX && E->kind == LF_WM_EV_LOAD && E->order != LF_MO_SEQ_CST &&
+        w->ev[n].kind != LF_WM_EV_PLAIN_STORE && w->ev[n].order != LF_MO_SEQ_CST) {
+        wfix two[2] = {order_fix(&w->ev[n], LF_MO_SEQ_CST), order_fix(E, LF_MO_SEQ_CST)};
+        add(cs, two, 2);
+    }
     unsigned stores = 0;
     for (size_t j = i; j-- > 0 && stores < 2;) {
         const lf_wm_event *W = &w->ev[j];
