@@ -82,7 +82,8 @@ stress_once() {
   local a=$1 t0 t1 rc=0 runs
   mkdir -p "$tmp/stress"
   t0=$(now_ns)
-  "$LF" stress "$a" --seconds "$cap" --out "$tmp/stress" -q >/dev/null 2>"$tmp/stress/log" || rc=$?
+  # not -q: its summary line (the runs) is printed even when nothing is found
+  "$LF" stress "$a" --seconds "$cap" --out "$tmp/stress" >/dev/null 2>"$tmp/stress/log" || rc=$?
   t1=$(now_ns)
   runs=$(sed -n 's/.*: \([0-9]*\) runs in .*/\1/p' "$tmp/stress/log" | tail -1)
   # found: a violation (1), a serial nondeterminism (3) or a STUCK run (5), as the fuzz runs count theirs
