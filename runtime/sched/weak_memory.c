@@ -6,8 +6,9 @@
  *       when that thread first read it. A load may read any element of its window: from the newest down to
  *       the first one that happens-before it or that a load happening-before it read (RC11's coherence).
  *       Memory always holds the newest element; a plain load that chooses an older one gets it written into
- *       memory for the length of its access (restored at its thread's next callback). seq_cst events join one
- *       clock both ways ("tier 1": a valid total order S, at the price of three RC11 outcomes).
+ *       memory for the length of its access (restored at its thread's next callback). seq_cst stores, RMWs and
+ *       fences join one clock both ways ("tier 1": a valid total order S, at the price of two RC11 outcomes);
+ *       a seq_cst load reads the newest seq_cst store to its word or a newer one, and joins nothing.
  *  tso: every thread has a FIFO store buffer; memory holds the running thread's view (global memory with its
  *       buffered stores applied), swapped at every switch; a buffered store drains when its delay (in
  *       scheduling points) is over or when its thread drains (locked instructions, mfence, stamps, locks).
@@ -459,8 +460,15 @@ static uint64_t c11_load(lf_wm *w, unsigned t, uintptr_t a, unsigned size, int m
     wthread *th = &w->th[t];
     cell *c = cell_checked(w, a & ~(uintptr_t)7);
     tick(th, t);
-    if (mo == LF_MO_SEQ_CST) sc_before(w, th);
     unsigned k = window(w, th, c);
+    /* a seq_cst load reads the newest seq_cst store to the word or a newer one (C11 29.3p3, in S = the order
+     * of execution), and is no fence: it joins nothing into S and takes nothing from it */
+    if (mo == LF_MO_SEQ_CST)
+        for (unsigned i = 1; i < k; i++)
+            if (c->e[c->n - i].flags & F_SC) {
+                k = i;
+                break;
+            }
     unsigned j = limit_streak(th, c->addr, choose(w, LF_WM_CHOOSE_READ, k));
     elem *e = &c->e[c->n - 1 - j];
     if (k > 1 && plain) w->stats.races++;
@@ -470,7 +478,6 @@ static uint64_t c11_load(lf_wm *w, unsigned t, uintptr_t a, unsigned size, int m
         acquire(w, th, e->rel);
     else
         join_into(w, th->Facq, e->rel);
-    if (mo == LF_MO_SEQ_CST) sc_after(w, th);
     if (w->observe) {
         lf_wm_event ev = {.kind = plain ? LF_WM_EV_PLAIN_LOAD : LF_WM_EV_LOAD, .order = (uint8_t)mo,
                           .thread = (uint8_t)t, .cell = c->addr, .pc = pc, .read_seq = e->seq, .read_thread = e->tid,
