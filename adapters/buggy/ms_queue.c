@@ -1,5 +1,5 @@
 /* Michael-Scott lock-free queue (PODC 1996): a linked list with a dummy head node; enqueue links at the tail
- * with CAS on tail->next and then swings tail, and every operation helps a lagging tail forward. Three adapters
+ * with CAS on tail->next and then swings tail, and every operation helps a lagging tail forward. Four adapters
  * share this code: ms_queue (the algorithm) and its known-buggy variants below.
  *
  * Bug (ms_queue_lost_tail): after linking its node, enqueue swings the tail with a plain store instead of
@@ -10,12 +10,16 @@
  * which is only safe while the tail never moves backwards) answers empty once n1 is dequeued, although E2's
  * completed enqueue of n2 is still in the queue.
  *
- * Memory orders (bug ms_queue_acq_rel): every atomic access of ms_queue is seq_cst. Its known-buggy variant
- * ms_queue_acq_rel weakens them as ports to ARM do: loads acquire, CASes acq_rel. The algorithm is not
- * linearizable so: a dequeue can read a stale NULL from head->next and answer empty although an enqueue that
- * returned before it started linked a node (nothing orders the link before the load). An emptiness answer needs
- * seq_cst. Found only under the c11 memory model of controlled runs (docs/memory-models.md), never under sc or
- * tso (x86's locked CAS orders everything).
+ * Memory orders (bugs ms_queue_acq_rel, ms_queue_relaxed_link): every atomic access of ms_queue is seq_cst.
+ * Two known-buggy variants weaken them as ports to ARM do; each is found only under the c11 memory model of
+ * controlled runs (docs/memory-models.md), never under sc or tso (x86's locked CAS orders everything):
+ *  - ms_queue_acq_rel: loads acquire, CASes acq_rel. The algorithm is not linearizable so: a dequeue can read a
+ *    stale NULL from head->next and answer empty although an enqueue that returned before it started linked a
+ *    node (nothing orders the link before the load). An emptiness answer needs seq_cst.
+ *  - ms_queue_relaxed_link: only the CAS that links a node is relaxed (line LINK). A dequeue that reads the link
+ *    does not synchronize with the enqueuer, so it may read the node's value from before the enqueuer wrote it
+ *    (message passing): a value nobody enqueued. The enqueuer's seq_cst loads of the tail between its write of
+ *    the value and the link are no fences in C11.
  *
  * Memory reclamation: nodes come from a per-object arena and are never reused during a run, which gives the
  * algorithm the type-stable, ABA-free memory it assumes (the paper uses counted pointers instead); so the
@@ -66,7 +70,7 @@ static void ms_destroy(void *obj) {
  * scheduling points, and their committed entries' exact replays, do not depend on the variant below. */
 #define MS_INLINE static inline __attribute__((always_inline))
 
-MS_INLINE void ms_enqueue(ms_queue *q, int64_t v, memory_order load, memory_order update) {
+MS_INLINE void ms_enqueue(ms_queue *q, int64_t v, memory_order load, memory_order update, memory_order link) {
     ms_node *n = lf_arena_alloc(&q->nodes);
     n->value = v;
     for (;;) {
@@ -79,7 +83,7 @@ MS_INLINE void ms_enqueue(ms_queue *q, int64_t v, memory_order load, memory_orde
             continue;
         }
         ms_node *expected = NULL;
-        if (atomic_compare_exchange_strong_explicit(&tail->next, &expected, n, update,
+        if (atomic_compare_exchange_strong_explicit(&tail->next, &expected, n, link, /* LINK */
                                                     memory_order_relaxed)) {
             LF_YIELD(); /* the window in which tail lags and others must help */
             if (q->lost_tail)
@@ -118,22 +122,27 @@ MS_INLINE lf_kind ms_dequeue(ms_queue *q, bool remove, int64_t *value, memory_or
 }
 
 MS_INLINE lf_kind ms_op_with(void *obj, lf_method m, const int64_t *args, int64_t *value, memory_order load,
-                             memory_order update) {
+                             memory_order update, memory_order link) {
     ms_queue *q = obj;
     if (m == LF_M_ENQ) {
-        ms_enqueue(q, args[0], load, update);
+        ms_enqueue(q, args[0], load, update, link);
         return LF_K_NONE;
     }
     return ms_dequeue(q, m == LF_M_DEQ, value, load, update);
 }
 
 static lf_kind ms_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
-    return ms_op_with(obj, m, args, value, memory_order_seq_cst, memory_order_seq_cst);
+    return ms_op_with(obj, m, args, value, memory_order_seq_cst, memory_order_seq_cst, memory_order_seq_cst);
 }
 
 /* THE BUG (ms_queue_acq_rel): acquire and acq_rel, not seq_cst */
 static lf_kind acq_rel_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
-    return ms_op_with(obj, m, args, value, memory_order_acquire, memory_order_acq_rel);
+    return ms_op_with(obj, m, args, value, memory_order_acquire, memory_order_acq_rel, memory_order_acq_rel);
+}
+
+/* THE BUG (ms_queue_relaxed_link): the CAS that links a node is relaxed */
+static lf_kind relaxed_link_op(void *obj, lf_method m, const int64_t *args, int64_t *value) {
+    return ms_op_with(obj, m, args, value, memory_order_seq_cst, memory_order_seq_cst, memory_order_relaxed);
 }
 
 /* The values from head to tail (after the dummy). */
@@ -159,3 +168,8 @@ LF_DEFINE_DETERMINISTIC_ADAPTER(ms_queue_acq_rel, LF_TYPE_QUEUE, false, ENQ_DEQ 
                                 ms_create, ms_destroy, acq_rel_op, ms_fingerprint,
                                 "Michael-Scott queue with acquire loads and acq_rel CASes, not seq_cst: under the C11 "
                                 "model a dequeue reads a stale NULL next and answers empty after an enqueue returned");
+
+LF_DEFINE_DETERMINISTIC_ADAPTER(ms_queue_relaxed_link, LF_TYPE_QUEUE, false, ENQ_DEQ | LF_METHOD_BIT(LF_M_PEEK),
+                                ms_create, ms_destroy, relaxed_link_op, ms_fingerprint,
+                                "Michael-Scott queue whose CAS linking a node is relaxed: under the C11 model a "
+                                "dequeue reads the node's value from before the enqueuer wrote it");
