@@ -312,15 +312,21 @@ static void print_summary(void) {
     }
 }
 
-/* The adapter to fuzz: LINFUZZ_ADAPTER, else the program's name fuzz_<adapter>, else the only one linked in. */
+/* The adapter to fuzz: LINFUZZ_ADAPTER, else the program's name fuzz_<adapter>, else the only one linked in (a
+ * user's target of one adapter may be called anything: fuzz_my_stack_release fuzzes its one adapter my_stack). */
 static const lf_adapter *select_adapter(const char *program) {
     const char *wanted = getenv("LINFUZZ_ADAPTER");
+    bool by_program_name = false;
     const char *base = program ? strrchr(program, '/') : NULL;
     base = base ? base + 1 : program;
-    if ((!wanted || !*wanted) && base && !strncmp(base, "fuzz_", 5)) wanted = base + 5;
+    if ((!wanted || !*wanted) && base && !strncmp(base, "fuzz_", 5)) {
+        wanted = base + 5;
+        by_program_name = true;
+    }
     if (wanted && *wanted) {
         const lf_adapter *a = lf_adapter_find(wanted);
         if (a) return a;
+        if (by_program_name && lf_adapter_count() == 1) return lf_adapter_at(0);
         lf_esc_printf(stderr, "linfuzz-fuzz: no adapter '%s' in this binary", wanted);
     } else if (lf_adapter_count() == 1) {
         return lf_adapter_at(0);

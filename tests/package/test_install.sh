@@ -107,6 +107,10 @@ if [ -n "$entry" ]; then
     "$tmp/rootcause" && ok ||
     bad "rootcause does not name a region of bounded_queue.c: $(grep -E '^  [0-9]+\. ' "$tmp/rootcause" | head -3)"
 fi
+# a target of one adapter under another name (fuzz_<anything>) fuzzes its one adapter
+ln "$tmp/ex-correct/fuzz_bounded_queue" "$tmp/fuzz_queue_renamed"
+expect_rc 0 "a one-adapter target under another name runs" "$tmp/fuzz_queue_renamed" -runs=2
+has "$tmp/err" "linfuzz-fuzz: adapter bounded_queue " "it fuzzes its only adapter"
 mkdir -p "$tmp/run-correct" && cd "$tmp/run-correct" || exit 1
 LINFUZZ_FUZZ_SECONDS=5 "$tmp/ex-correct/fuzz_bounded_queue" -max_total_time=30 >"$tmp/log-correct" 2>&1
 rc=$?
