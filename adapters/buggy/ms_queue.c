@@ -34,7 +34,7 @@
 
 typedef struct ms_node {
     _Atomic(struct ms_node *) next;
-    int64_t value; /* written before the node is linked by a CAS (release or stronger), never changed after */
+    int64_t value; /* written before the node is linked (by a releasing CAS but in one bug), never changed after */
 } ms_node;
 
 typedef struct ms_queue {
@@ -65,9 +65,9 @@ static void ms_destroy(void *obj) {
     free(q);
 }
 
-/* The memory orders are each caller's constants (`load` for every load, `update` for every CAS that succeeds):
- * inlined, ms_queue's code is what it is with seq_cst written out, so that its and ms_queue_lost_tail's
- * scheduling points, and their committed entries' exact replays, do not depend on the variant below. */
+/* The memory orders are each caller's constants (`load`: every load; `link`: the CAS that links a node; `update`:
+ * every other CAS that succeeds): inlined, ms_queue's code is what it is with seq_cst written out, so that its and
+ * ms_queue_lost_tail's scheduling points, and their committed entries' exact replays, do not depend on them. */
 #define MS_INLINE static inline __attribute__((always_inline))
 
 MS_INLINE void ms_enqueue(ms_queue *q, int64_t v, memory_order load, memory_order update, memory_order link) {
@@ -154,8 +154,9 @@ static uint64_t ms_fingerprint(void *obj) {
 }
 
 #define ENQ_DEQ (LF_METHOD_BIT(LF_M_ENQ) | LF_METHOD_BIT(LF_M_DEQ))
+#define ENQ_DEQ_PEEK (ENQ_DEQ | LF_METHOD_BIT(LF_M_PEEK))
 
-LF_DEFINE_DETERMINISTIC_ADAPTER(ms_queue, LF_TYPE_QUEUE, true, ENQ_DEQ | LF_METHOD_BIT(LF_M_PEEK), ms_create,
+LF_DEFINE_DETERMINISTIC_ADAPTER(ms_queue, LF_TYPE_QUEUE, true, ENQ_DEQ_PEEK, ms_create,
                                 ms_destroy, ms_op, ms_fingerprint,
                                 "Michael-Scott lock-free queue with tail helping, nodes never reused during a run");
 
@@ -164,12 +165,12 @@ LF_DEFINE_DETERMINISTIC_ADAPTER(
     ms_queue_lost_tail, LF_TYPE_QUEUE, false, ENQ_DEQ, lost_tail_create, ms_destroy, ms_op, ms_fingerprint,
     "Michael-Scott queue whose tail swing is a blind store (tail moves back; deq trusts head == tail)");
 
-LF_DEFINE_DETERMINISTIC_ADAPTER(ms_queue_acq_rel, LF_TYPE_QUEUE, false, ENQ_DEQ | LF_METHOD_BIT(LF_M_PEEK),
+LF_DEFINE_DETERMINISTIC_ADAPTER(ms_queue_acq_rel, LF_TYPE_QUEUE, false, ENQ_DEQ_PEEK,
                                 ms_create, ms_destroy, acq_rel_op, ms_fingerprint,
                                 "Michael-Scott queue with acquire loads and acq_rel CASes, not seq_cst: under the C11 "
                                 "model a dequeue reads a stale NULL next and answers empty after an enqueue returned");
 
-LF_DEFINE_DETERMINISTIC_ADAPTER(ms_queue_relaxed_link, LF_TYPE_QUEUE, false, ENQ_DEQ | LF_METHOD_BIT(LF_M_PEEK),
+LF_DEFINE_DETERMINISTIC_ADAPTER(ms_queue_relaxed_link, LF_TYPE_QUEUE, false, ENQ_DEQ_PEEK,
                                 ms_create, ms_destroy, relaxed_link_op, ms_fingerprint,
                                 "Michael-Scott queue whose CAS linking a node is relaxed: under the C11 model a "
                                 "dequeue reads the node's value from before the enqueuer wrote it");
